@@ -1,0 +1,143 @@
+/**
+ * The two error families of mcpkit (STYLE.md rule 5).
+ *
+ * - {@link McpError}: a wire error. It carries a JSON-RPC code and optional data and
+ *   serialises itself into the `error` member of a JSON-RPC error response.
+ * - {@link McpkitError}: a local error (timeout, closed connection, invalid result…).
+ *   It carries a string code and the cause, and never travels on the wire.
+ *
+ * {@link ERROR_TABLE} is the one place that maps each error name to its JSON-RPC code and
+ * the HTTP status a Streamable HTTP server answers with.
+ */
+
+/**
+ * Every JSON-RPC error code mcpkit knows, with the HTTP status used on Streamable HTTP.
+ * Source: JSON-RPC 2.0 §5.1; MCP 2026-07-28 basic/index "Error Codes";
+ * basic/transports/streamable-http "Server Validation"; 2025-11-25 server/resources.
+ */
+export const ERROR_TABLE = {
+  ParseError: { code: -32700, httpStatus: 400 },
+  InvalidRequest: { code: -32600, httpStatus: 400 },
+  MethodNotFound: { code: -32601, httpStatus: 404 },
+  InvalidParams: { code: -32602, httpStatus: 200 },
+  InternalError: { code: -32603, httpStatus: 200 },
+  HeaderMismatch: { code: -32020, httpStatus: 400 },
+  MissingRequiredClientCapability: { code: -32021, httpStatus: 400 },
+  UnsupportedProtocolVersion: { code: -32022, httpStatus: 400 },
+  /** 2025-11-25 and earlier only; accepted on receipt, never emitted on the modern wire. */
+  ResourceNotFound: { code: -32002, httpStatus: 200 },
+  /** 2025-11-25 only. */
+  UrlElicitationRequired: { code: -32042, httpStatus: 200 },
+} as const;
+
+/** A name from {@link ERROR_TABLE}. */
+export type ErrorName = keyof typeof ERROR_TABLE;
+
+/** Codes that identify a modern (2026-07-28) peer when seen in reply to a modern probe. */
+export const MODERN_ERROR_CODES: ReadonlySet<number> = new Set([
+  ERROR_TABLE.HeaderMismatch.code,
+  ERROR_TABLE.MissingRequiredClientCapability.code,
+  ERROR_TABLE.UnsupportedProtocolVersion.code,
+]);
+
+/** The `error` member of a JSON-RPC error response. */
+export interface ErrorObject {
+  code: number;
+  message: string;
+  data?: unknown;
+}
+
+/** Looks up the table entry for a JSON-RPC code, if mcpkit knows it. */
+export function errorNameOf(code: number): ErrorName | undefined {
+  for (const [name, entry] of Object.entries(ERROR_TABLE)) {
+    if (entry.code === code) return name as ErrorName;
+  }
+  return undefined;
+}
+
+/** The HTTP status a Streamable HTTP server uses for an error code (200 for unknown codes). */
+export function httpStatusOf(code: number): number {
+  const name = errorNameOf(code);
+  return name ? ERROR_TABLE[name].httpStatus : 200;
+}
+
+/**
+ * A JSON-RPC error that travels on the wire.
+ *
+ * Throw it from a handler to answer with that code; anything else a handler throws is
+ * answered with -32603 and a generic message, so internals never leak.
+ * `httpStatus` overrides the table's status (a request missing its `_meta` fields gets
+ * -32602 with status 400, for example).
+ */
+export class McpError extends Error {
+  readonly code: number;
+  readonly data: unknown;
+  readonly httpStatus: number;
+
+  constructor(code: number, message: string, options: { data?: unknown; httpStatus?: number } = {}) {
+    super(message);
+    this.name = 'McpError';
+    this.code = code;
+    this.data = options.data;
+    this.httpStatus = options.httpStatus ?? httpStatusOf(code);
+  }
+
+  /** Builds an error from a table name: `McpError.of('InvalidParams', 'bad cursor')`. */
+  static of(name: ErrorName, message: string, data?: unknown): McpError {
+    return new McpError(ERROR_TABLE[name].code, message, data === undefined ? {} : { data });
+  }
+
+  /** Rebuilds a wire error received from a peer. */
+  static fromObject(error: ErrorObject): McpError {
+    return new McpError(error.code, error.message, error.data === undefined ? {} : { data: error.data });
+  }
+
+  /** The JSON-RPC `error` member. */
+  toJSON(): ErrorObject {
+    return this.data === undefined
+      ? { code: this.code, message: this.message }
+      : { code: this.code, message: this.message, data: this.data };
+  }
+}
+
+/** -32602 for a request missing required `_meta` fields; status 400 on HTTP. */
+export function missingMetaError(message: string): McpError {
+  return new McpError(ERROR_TABLE.InvalidParams.code, message, { httpStatus: 400 });
+}
+
+/** -32022 with the `supported` and `requested` versions (versioning.mdx). */
+export function unsupportedVersionError(requested: string, supported: readonly string[]): McpError {
+  return McpError.of('UnsupportedProtocolVersion', 'Unsupported protocol version', {
+    supported: [...supported],
+    requested,
+  });
+}
+
+/** -32021 naming the capabilities the request needs (basic/index "_meta"). */
+export function missingCapabilityError(requiredCapabilities: Record<string, unknown>): McpError {
+  return McpError.of('MissingRequiredClientCapability', 'Missing required client capability', {
+    requiredCapabilities,
+  });
+}
+
+/** String codes of {@link McpkitError}. */
+export type LocalErrorCode =
+  | 'TIMEOUT'
+  | 'ABORTED'
+  | 'CONNECTION_CLOSED'
+  | 'INVALID_RESULT'
+  | 'INVALID_DEFINITION'
+  | 'UNSUPPORTED_ERA'
+  | 'SPAWN_FAILED'
+  | 'INVALID_ARGUMENT';
+
+/** A local error: never sent on the wire. Match on `code`, keep `cause`. */
+export class McpkitError extends Error {
+  readonly code: LocalErrorCode;
+
+  constructor(code: LocalErrorCode, message: string, options: { cause?: unknown } = {}) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    this.name = 'McpkitError';
+    this.code = code;
+  }
+}

@@ -1,0 +1,91 @@
+/**
+ * One outgoing request awaiting its response: timeout (reset on progress), abort, and
+ * progress delivery. Source: 2026-07-28 patterns/progress and patterns/cancellation.
+ */
+import { McpkitError } from './errors.js';
+import type { Params, RequestId } from './jsonrpc.js';
+
+/** The params of a `notifications/progress` (progress and total are numbers, unitless). */
+export interface ProgressUpdate {
+  progressToken: string | number;
+  progress: number;
+  total?: number;
+  message?: string;
+}
+
+/** Per-request options of an outgoing request. */
+export interface RequestOptions {
+  /** Aborting sends `notifications/cancelled` and rejects with `ABORTED`. */
+  signal?: AbortSignal;
+  /** Milliseconds without a response (or progress) before giving up; default from the peer. */
+  timeoutMs?: number;
+  /** Whether progress resets the timeout (default true). */
+  resetTimeoutOnProgress?: boolean;
+  /** Upper bound in milliseconds regardless of progress (default: none). */
+  maxTotalTimeoutMs?: number;
+  /** Receives progress; setting it adds a `progressToken` to the request's `_meta`. */
+  onprogress?: (update: ProgressUpdate) => void;
+}
+
+/** The live state of one outgoing request. */
+export interface Outgoing {
+  readonly promise: Promise<Params>;
+  resolve(result: Params): void;
+  reject(error: Error): void;
+  progress(update: ProgressUpdate): void;
+}
+
+/** Creates the state for request `id`; `cancel` is called on timeout or abort. */
+export function createOutgoing(init: {
+  id: RequestId;
+  timeoutMs: number;
+  options: RequestOptions;
+  cancel: (reason: string) => void;
+}): Outgoing {
+  const { options, cancel, timeoutMs } = init;
+  let settle!: { resolve: (r: Params) => void; reject: (e: Error) => void };
+  const promise = new Promise<Params>((resolve, reject) => (settle = { resolve, reject }));
+  const started = Date.now();
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  let finished = false;
+
+  const finish = (): boolean => {
+    if (finished) return false;
+    finished = true;
+    clearTimeout(timer);
+    options.signal?.removeEventListener('abort', onAbort);
+    return true;
+  };
+  const fail = (code: 'TIMEOUT' | 'ABORTED', message: string, cause?: unknown): void => {
+    if (!finish()) return;
+    cancel(message);
+    settle.reject(new McpkitError(code, message, { cause }));
+  };
+  const arm = (): void => {
+    clearTimeout(timer);
+    const left =
+      options.maxTotalTimeoutMs === undefined
+        ? timeoutMs
+        : Math.min(timeoutMs, options.maxTotalTimeoutMs - (Date.now() - started));
+    timer = setTimeout(
+      () => fail('TIMEOUT', `Request ${String(init.id)} timed out after ${timeoutMs} ms`),
+      Math.max(0, left),
+    );
+  };
+  const onAbort = (): void => fail('ABORTED', 'Request aborted', options.signal?.reason);
+
+  if (options.signal?.aborted) queueMicrotask(onAbort);
+  else options.signal?.addEventListener('abort', onAbort, { once: true });
+  arm();
+
+  return {
+    promise,
+    resolve: (result) => finish() && settle.resolve(result),
+    reject: (error) => finish() && settle.reject(error),
+    progress: (update) => {
+      if (finished) return;
+      if (options.resetTimeoutOnProgress !== false) arm();
+      options.onprogress?.(update);
+    },
+  };
+}

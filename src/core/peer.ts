@@ -1,0 +1,232 @@
+/**
+ * Request correlation over a {@link Transport}: outgoing requests with ids, timeouts that
+ * reset on progress, cancellation by AbortSignal (sending `notifications/cancelled`), and
+ * incoming requests dispatched with their own AbortSignal. Used by the client and by
+ * the server on stream transports.
+ * Source: 2026-07-28 basic/index "Messages", patterns/cancellation, patterns/progress.
+ */
+import { McpError, McpkitError, ERROR_TABLE } from './errors.js';
+import {
+  checkEnvelope,
+  decodeFrame,
+  errorResponse,
+  isErrorResponse,
+  resultResponse,
+  type JsonRpcMessage,
+  type JsonRpcNotification,
+  type JsonRpcRequest,
+  type JsonRpcResponse,
+  type Params,
+  type RequestId,
+} from './jsonrpc.js';
+import type { Transport } from './transport.js';
+import { createOutgoing, type Outgoing, type ProgressUpdate, type RequestOptions } from './outgoing.js';
+
+export type { ProgressUpdate, RequestOptions } from './outgoing.js';
+
+/** What a handler of an incoming request gets besides the request. */
+export interface IncomingContext {
+  /** Aborted when the peer cancels the request or the connection closes. */
+  readonly signal: AbortSignal;
+  /** Sends a notification related to this request; ignored once the request is answered. */
+  notify(method: string, params?: Params): void;
+}
+
+/** How a {@link Peer} answers what arrives. */
+export interface PeerHandlers {
+  /** Answers a request: resolve with the result, throw {@link McpError} for a wire error. */
+  request(request: JsonRpcRequest, context: IncomingContext): Promise<Params>;
+  /** Receives notifications other than progress and cancellation. */
+  notification?(notification: JsonRpcNotification): void;
+  /** Called once when the transport ends. */
+  closed?(error?: Error): void;
+  /** Whether a batch array is accepted right now (only legacy 2025-03-26 sessions). */
+  allowBatch?(): boolean;
+  /** Sees errors a handler threw that were answered as -32603 (for logging). */
+  internalError?(error: unknown, request: JsonRpcRequest): void;
+}
+
+/** Options of {@link Peer}. */
+export interface PeerOptions {
+  /** Default timeout of outgoing requests in milliseconds (default 60 000). */
+  timeoutMs?: number;
+}
+
+/** One end of a JSON-RPC conversation over a transport. */
+export class Peer {
+  readonly #transport: Transport;
+  readonly #handlers: PeerHandlers;
+  readonly #timeoutMs: number;
+  readonly #outgoing = new Map<RequestId, Outgoing>();
+  readonly #incoming = new Map<RequestId, AbortController>();
+  #nextId = 0;
+  #closed: Error | undefined;
+
+  constructor(transport: Transport, handlers: PeerHandlers, options: PeerOptions = {}) {
+    this.#transport = transport;
+    this.#handlers = handlers;
+    this.#timeoutMs = options.timeoutMs ?? 60_000;
+  }
+
+  /** Starts the transport; frames flow from here on. */
+  async start(): Promise<void> {
+    await this.#transport.start({ frame: (text) => this.#onFrame(text), closed: (e) => this.#onClosed(e) });
+  }
+
+  /** True once the transport has ended. */
+  get isClosed(): boolean {
+    return this.#closed !== undefined;
+  }
+
+  /**
+   * Sends a request and resolves with its raw `result` object.
+   * @throws McpError for an error response; McpkitError `TIMEOUT`, `ABORTED` or
+   *   `CONNECTION_CLOSED` for local failures.
+   */
+  request(method: string, params: Params | undefined, options: RequestOptions = {}): Promise<Params> {
+    if (this.#closed) return Promise.reject(closedError(this.#closed));
+    const id = this.#nextId++;
+    const out = createOutgoing({
+      id,
+      timeoutMs: options.timeoutMs ?? this.#timeoutMs,
+      options,
+      cancel: (reason) => this.#cancelOutgoing(id, reason),
+    });
+    this.#outgoing.set(id, out);
+    const withToken = options.onprogress ? withProgressToken(params, id) : params;
+    this.#send(
+      withToken === undefined
+        ? { jsonrpc: '2.0', id, method }
+        : { jsonrpc: '2.0', id, method, params: withToken },
+    );
+    return out.promise;
+  }
+
+  /** Sends a notification. */
+  notify(method: string, params?: Params): void {
+    this.#send(params === undefined ? { jsonrpc: '2.0', method } : { jsonrpc: '2.0', method, params });
+  }
+
+  /** Closes the transport; pending requests fail with `CONNECTION_CLOSED`. */
+  async close(): Promise<void> {
+    await this.#transport.close();
+    this.#onClosed();
+  }
+
+  #send(message: JsonRpcMessage | JsonRpcMessage[]): void {
+    if (!this.#closed) this.#transport.send(message);
+  }
+
+  #cancelOutgoing(id: RequestId, reason: string): void {
+    this.#outgoing.delete(id);
+    this.notify('notifications/cancelled', { requestId: id, reason });
+  }
+
+  #onFrame(text: string): void {
+    const decoded = decodeFrame(text);
+    if (decoded.kind === 'malformed') return this.#send(decoded.error);
+    if (decoded.kind === 'single') return void this.#onValue(decoded.value, (r) => this.#send(r));
+    void this.#onBatch(decoded.values);
+  }
+
+  async #onBatch(values: unknown[]): Promise<void> {
+    if (!this.#handlers.allowBatch?.() || values.length === 0) {
+      const message =
+        values.length === 0 ? 'empty batch' : 'batches are not supported by this protocol revision';
+      return this.#send(errorResponse(undefined, { code: ERROR_TABLE.InvalidRequest.code, message }));
+    }
+    const replies: JsonRpcResponse[] = [];
+    await Promise.all(values.map((v) => this.#onValue(v, (r) => replies.push(r))));
+    if (replies.length > 0) this.#send(replies);
+  }
+
+  async #onValue(value: unknown, reply: (r: JsonRpcResponse) => void): Promise<void> {
+    const checked = checkEnvelope(value);
+    switch (checked.kind) {
+      case 'invalid':
+        return reply(checked.error);
+      case 'response':
+        return this.#onResponse(checked.message);
+      case 'notification':
+        return this.#onNotification(checked.message);
+      case 'request':
+        return this.#onRequest(checked.message, reply);
+    }
+  }
+
+  #onResponse(message: JsonRpcResponse): void {
+    const out = message.id === undefined ? undefined : this.#outgoing.get(message.id);
+    if (!out || message.id === undefined) return;
+    this.#outgoing.delete(message.id);
+    if (isErrorResponse(message)) out.reject(McpError.fromObject(message.error));
+    else out.resolve(message.result);
+  }
+
+  #onNotification(message: JsonRpcNotification): void {
+    const params = message.params ?? {};
+    if (message.method === 'notifications/cancelled') {
+      const id = params.requestId;
+      if (typeof id === 'string' || typeof id === 'number') this.#incoming.get(id)?.abort(params.reason);
+      return;
+    }
+    if (message.method === 'notifications/progress') {
+      const token = params.progressToken;
+      if (typeof token === 'string' || typeof token === 'number')
+        this.#outgoing.get(token)?.progress(params as unknown as ProgressUpdate);
+    }
+    this.#handlers.notification?.(message);
+  }
+
+  async #onRequest(request: JsonRpcRequest, reply: (r: JsonRpcResponse) => void): Promise<void> {
+    if (this.#incoming.has(request.id)) {
+      return reply(
+        errorResponse(request.id, {
+          code: ERROR_TABLE.InvalidRequest.code,
+          message: 'Invalid request: id already in flight',
+        }),
+      );
+    }
+    const controller = new AbortController();
+    this.#incoming.set(request.id, controller);
+    let done = false;
+    const context: IncomingContext = {
+      signal: controller.signal,
+      notify: (method, params) => {
+        if (!done && !controller.signal.aborted) this.notify(method, params);
+      },
+    };
+    const response = await this.#answer(request, context);
+    done = true;
+    this.#incoming.delete(request.id);
+    if (!controller.signal.aborted) reply(response);
+  }
+
+  async #answer(request: JsonRpcRequest, context: IncomingContext): Promise<JsonRpcResponse> {
+    try {
+      return resultResponse(request.id, await this.#handlers.request(request, context));
+    } catch (error) {
+      if (error instanceof McpError) return errorResponse(request.id, error.toJSON());
+      this.#handlers.internalError?.(error, request);
+      return errorResponse(request.id, { code: ERROR_TABLE.InternalError.code, message: 'Internal error' });
+    }
+  }
+
+  #onClosed(error?: Error): void {
+    if (this.#closed) return;
+    this.#closed = error ?? new Error('connection closed');
+    for (const controller of this.#incoming.values()) controller.abort(this.#closed);
+    for (const out of this.#outgoing.values()) out.reject(closedError(this.#closed));
+    this.#incoming.clear();
+    this.#outgoing.clear();
+    this.#handlers.closed?.(error);
+  }
+}
+
+function closedError(cause: Error): McpkitError {
+  return new McpkitError('CONNECTION_CLOSED', `Connection closed: ${cause.message}`, { cause });
+}
+
+function withProgressToken(params: Params | undefined, token: RequestId): Params {
+  const meta = (params?._meta ?? {}) as Params;
+  return { ...params, _meta: { ...meta, progressToken: token } };
+}

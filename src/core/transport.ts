@@ -1,0 +1,24 @@
+/**
+ * The seam between the protocol and a byte channel. A transport moves whole frames
+ * (one JSON text each) and reports when the channel ends; it knows nothing of MCP.
+ * Source: 2026-07-28 basic/transports (custom transports reuse the stdio framing).
+ */
+import type { JsonRpcMessage } from './jsonrpc.js';
+
+/** What a transport calls as frames arrive and when the channel ends. */
+export interface TransportSink {
+  /** One frame of text: a single JSON-RPC message (or a batch array on legacy 2025-03-26). */
+  frame(text: string): void;
+  /** The channel ended; `error` says why when it was not a clean close. */
+  closed(error?: Error): void;
+}
+
+/** A bidirectional message channel (stdio pipes, the in-memory pair, an HTTP client session). */
+export interface Transport {
+  /** Starts delivering frames to `sink`. Called once. */
+  start(sink: TransportSink): void | Promise<void>;
+  /** Queues one message (or a batch) for the peer. Must not throw for a closed channel. */
+  send(message: JsonRpcMessage | JsonRpcMessage[]): void;
+  /** Closes the channel; resolves when it is closed. Calls `sink.closed()`. */
+  close(): Promise<void>;
+}
