@@ -3,7 +3,8 @@ import tseslint from 'typescript-eslint';
 
 /** The one-way import rule of STYLE.md: each layer lists the folders it must not import. */
 const layers = [
-  { files: ['src/core/**'], banned: ['server', 'client', 'integrations', 'cli', 'testing'], node: true },
+  { files: ['src/core/**'], banned: ['validation', 'server', 'client', 'integrations', 'cli', 'testing'], node: true },
+  { files: ['src/validation/**'], banned: ['server', 'client', 'integrations', 'cli', 'testing'], node: true },
   { files: ['src/server/**'], banned: ['client', 'integrations', 'cli', 'testing'], node: true },
   { files: ['src/client/**'], banned: ['server', 'integrations', 'cli', 'testing'], node: true },
   { files: ['src/integrations/**'], banned: ['cli', 'testing'], node: false },

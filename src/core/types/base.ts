@@ -82,11 +82,6 @@ export interface Result {
 /** A result with nothing in it but `resultType` (basic/index, EmptyResult). */
 export type EmptyResult = Result;
 
-/** Base of the ordinary (`"complete"`) results of modern requests (basic/index "Result type"). */
-export interface CompletedResult extends Result {
-  resultType: 'complete';
-}
-
 /** A name with an optional display title (basic/index, BaseMetadata). */
 export interface BaseMetadata {
   name: string;

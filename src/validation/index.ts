@@ -1,0 +1,10 @@
+/** Schema validation shared by the server and the client (ajv and Standard Schema). */
+export { compileJsonSchema, checkSchemaBounds, describeAjvErrors, type SchemaLimits } from './json-schema.js';
+export {
+  compileSchema,
+  isStandardSchema,
+  type InferOutput,
+  type SchemaInput,
+  type StandardJsonSchema,
+} from './schema.js';
+export type { CompiledSchema, ValidationOutcome } from './types.js';
