@@ -1,0 +1,27 @@
+/** What a transport hands the server with each request. */
+import type { Params } from '../core/jsonrpc.js';
+import type { LegacyRevision } from '../core/revisions.js';
+import type { ClientCapabilities, Implementation } from '../core/types/index.js';
+import type { AuthInfo } from './context.js';
+import type { LegacySession } from './session.js';
+
+/** What `initialize` establishes; the transport turns it into a {@link LegacySession}. */
+export interface SessionInit {
+  protocolVersion: LegacyRevision;
+  clientInfo: Implementation | undefined;
+  clientCapabilities: ClientCapabilities;
+}
+
+/** The transport's side of one request. */
+export interface RequestChannel {
+  /** Aborted when the client cancels the request or disconnects. */
+  readonly signal: AbortSignal;
+  /** Sends a notification tied to this request (progress, log messages). */
+  notify(method: string, params: Params): void;
+  /** The legacy session the request belongs to, if any. */
+  readonly session?: LegacySession | undefined;
+  /** Opens a legacy session for `initialize`; absent where sessions cannot be opened. */
+  openSession?(init: SessionInit): LegacySession;
+  /** The caller's identity, when the transport authenticated it. */
+  readonly authInfo?: AuthInfo | undefined;
+}

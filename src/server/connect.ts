@@ -1,0 +1,88 @@
+/**
+ * Serves a server definition over one stream transport (stdio, the in-memory pair): one
+ * connection, at most one legacy session, any number of modern requests.
+ * Source: 2026-07-28 basic/transports/stdio; 2025-11-25 basic/lifecycle.
+ */
+import type { ServerEvent } from '../core/event-bus.js';
+import { Peer } from '../core/peer.js';
+import type { Transport } from '../core/transport.js';
+import type { RequestChannel, SessionInit } from './channel.js';
+import type { McpServer } from './server.js';
+import { LegacySession } from './session.js';
+
+/** A live connection of a server to one client. */
+export interface ServerConnection {
+  /** The legacy session, once the client sent `initialize`. */
+  readonly session: LegacySession | undefined;
+  /** Resolves when the transport ends (e.g. stdin closed). */
+  readonly closed: Promise<void>;
+  /** Closes the transport. */
+  close(): Promise<void>;
+}
+
+/** Starts serving `server` on `transport`. */
+export async function connect(server: McpServer, transport: Transport): Promise<ServerConnection> {
+  let session: LegacySession | undefined;
+  let unwatch: (() => void) | undefined;
+  let resolveClosed!: () => void;
+  const closed = new Promise<void>((resolve) => (resolveClosed = resolve));
+  const peer: Peer = new Peer(transport, {
+    request: (request, incoming) => {
+      const channel: RequestChannel = {
+        signal: incoming.signal,
+        notify: incoming.notify,
+        session,
+        openSession: (init: SessionInit) => {
+          session = new LegacySession({
+            ...init,
+            link: { request: (m, p, o) => peer.request(m, p, o), notify: (m, p) => peer.notify(m, p) },
+          });
+          unwatch = watchEvents(server, session);
+          return session;
+        },
+      };
+      return server.handle(request, channel);
+    },
+    notification: (n) => server.handleNotification(n, session),
+    allowBatch: () => session?.protocolVersion === '2025-03-26',
+    internalError: (error, request) => server.options.onError?.(error, request),
+    closed: () => {
+      unwatch?.();
+      resolveClosed();
+    },
+  });
+  await peer.start();
+  return {
+    get session() {
+      return session;
+    },
+    closed,
+    close: () => peer.close(),
+  };
+}
+
+/** Forwards server events to a legacy session as notifications. Returns the unsubscribe function. */
+export function watchEvents(server: McpServer, session: LegacySession): () => void {
+  return server.eventBus.subscribe((event) => {
+    const notification = toNotification(event, session);
+    if (notification && session.initialized) session.link.notify(notification.method, notification.params);
+  });
+}
+
+function toNotification(
+  event: ServerEvent,
+  session: LegacySession,
+): { method: string; params?: { uri: string } } | undefined {
+  switch (event.type) {
+    case 'toolsListChanged':
+      return { method: 'notifications/tools/list_changed' };
+    case 'promptsListChanged':
+      return { method: 'notifications/prompts/list_changed' };
+    case 'resourcesListChanged':
+      return { method: 'notifications/resources/list_changed' };
+    case 'resourceUpdated':
+      return session.subscriptions.has(event.uri)
+        ? { method: 'notifications/resources/updated', params: { uri: event.uri } }
+        : undefined;
+  }
+}

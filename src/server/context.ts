@@ -1,0 +1,130 @@
+/**
+ * The context every tool, resource and prompt handler receives. The same handler code
+ * runs on both eras: the context hides whether a request came in a legacy session or as
+ * a modern stateless request (DESIGN.md decision 6).
+ * Source: 2026-07-28 basic/patterns (progress, cancellation, MRTR), server/utilities/logging;
+ * 2025-11-25 client/* (server-initiated requests).
+ */
+import { McpError, missingCapabilityError } from '../core/errors.js';
+import type { Params, RequestId } from '../core/jsonrpc.js';
+import { isLevelEnabled, type Era } from '../core/revisions.js';
+import type {
+  ClientCapabilities,
+  CreateMessageRequestParams,
+  CreateMessageResult,
+  ElicitRequestParams,
+  ElicitResult,
+  Implementation,
+  ListRootsResult,
+  LoggingLevel,
+} from '../core/types/index.js';
+
+/** Who is calling, as established by the transport (e.g. a verified bearer token). */
+export interface AuthInfo {
+  /** The principal (user or client) the credentials belong to. */
+  readonly subject?: string;
+  readonly clientId?: string;
+  readonly scopes?: readonly string[];
+  readonly token?: string;
+  readonly extra?: Record<string, unknown>;
+}
+
+/** Options of {@link RequestContext.progress}. */
+export interface ProgressOptions {
+  /** Total amount of work, if known (same unit as `progress`). */
+  total?: number;
+  /** A human-readable status line. */
+  message?: string;
+}
+
+/** What a handler of a tool, resource or prompt gets besides its arguments. */
+export interface RequestContext {
+  /** Aborted when the client cancels the request or goes away. */
+  readonly signal: AbortSignal;
+  readonly requestId: RequestId;
+  readonly era: Era;
+  /** The protocol revision of this request (modern) or session (legacy). */
+  readonly protocolVersion: string;
+  /** The capabilities the client declared (per request when modern, per session when legacy). */
+  readonly clientCapabilities: ClientCapabilities;
+  readonly clientInfo: Implementation | undefined;
+  /** The request's `_meta` as sent. */
+  readonly meta: Readonly<Record<string, unknown>>;
+  /** The caller's identity when the transport authenticated it. */
+  readonly authInfo: AuthInfo | undefined;
+  /** Reports progress; a no-op unless the request carried a `progressToken`. Progress must increase. */
+  progress(progress: number, options?: ProgressOptions): void;
+  /** Sends a log message to the client when `level` is at or above the client's threshold. */
+  log(level: LoggingLevel, data: unknown, logger?: string): void;
+  /** Asks the user for input (elicitation). @throws McpError -32021 when the client cannot elicit. */
+  elicit(params: ElicitRequestParams): Promise<ElicitResult>;
+  /** Asks the client's model for a completion (sampling). @throws McpError -32021 without `sampling`. */
+  sample(params: CreateMessageRequestParams): Promise<CreateMessageResult>;
+  /** Asks for the client's roots. @throws McpError -32021 without `roots`. */
+  listRoots(): Promise<ListRootsResult>;
+}
+
+/** How a context reaches the client for what it cannot do alone; supplied by the era. */
+export interface ContextChannel {
+  readonly signal: AbortSignal;
+  readonly requestId: RequestId;
+  readonly era: Era;
+  readonly protocolVersion: string;
+  readonly clientCapabilities: ClientCapabilities;
+  readonly clientInfo: Implementation | undefined;
+  readonly meta: Readonly<Record<string, unknown>>;
+  readonly authInfo: AuthInfo | undefined;
+  /** The log threshold in force, or undefined when the client asked for no logs. */
+  readonly logLevel: LoggingLevel | undefined;
+  /** Sends a notification tied to this request. */
+  notify(method: string, params: Params): void;
+  /** Sends a request to the client and resolves with its result (legacy) or runs MRTR (modern). */
+  ask(
+    method: 'elicitation/create' | 'sampling/createMessage' | 'roots/list',
+    params: Params,
+  ): Promise<Params>;
+}
+
+/** Builds the handler context over a channel. */
+export function createContext(channel: ContextChannel): RequestContext {
+  const token = channel.meta.progressToken;
+  let lastProgress = -Infinity;
+  return {
+    signal: channel.signal,
+    requestId: channel.requestId,
+    era: channel.era,
+    protocolVersion: channel.protocolVersion,
+    clientCapabilities: channel.clientCapabilities,
+    clientInfo: channel.clientInfo,
+    meta: channel.meta,
+    authInfo: channel.authInfo,
+    progress(progress, options = {}) {
+      if ((typeof token !== 'string' && typeof token !== 'number') || progress <= lastProgress) return;
+      lastProgress = progress;
+      channel.notify('notifications/progress', { progressToken: token, progress, ...options });
+    },
+    log(level, data, logger) {
+      if (channel.logLevel === undefined || !isLevelEnabled(level, channel.logLevel)) return;
+      channel.notify(
+        'notifications/message',
+        logger === undefined ? { level, data } : { level, data, logger },
+      );
+    },
+    elicit: (params) => ask(channel, 'elicitation', 'elicitation/create', params) as Promise<ElicitResult>,
+    sample: (params) =>
+      ask(channel, 'sampling', 'sampling/createMessage', params) as Promise<CreateMessageResult>,
+    listRoots: () => ask(channel, 'roots', 'roots/list', {}) as Promise<ListRootsResult>,
+  };
+}
+
+async function ask(
+  channel: ContextChannel,
+  capability: 'elicitation' | 'sampling' | 'roots',
+  method: 'elicitation/create' | 'sampling/createMessage' | 'roots/list',
+  params: object,
+): Promise<unknown> {
+  if (channel.clientCapabilities[capability] === undefined)
+    throw missingCapabilityError({ [capability]: {} });
+  if (channel.signal.aborted) throw new McpError(-32603, 'Request was cancelled');
+  return channel.ask(method, params as Params);
+}

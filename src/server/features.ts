@@ -1,0 +1,100 @@
+/**
+ * The feature methods both eras share (tools, resources, prompts, completion). Each
+ * takes the request params and a context and returns the era-neutral result; the era
+ * layer adds what its wire needs (`resultType`, cache fields, `_meta`).
+ * Source: 2026-07-28 server/tools, server/resources, server/prompts, utilities/completion.
+ */
+import { McpError } from '../core/errors.js';
+import type { Params } from '../core/jsonrpc.js';
+import type { Era } from '../core/revisions.js';
+import { runCompleter } from './completion.js';
+import type { RequestContext } from './context.js';
+import { paginate } from './pagination.js';
+import type { PromptRegistry } from './prompts.js';
+import type { ResourceRegistry } from './resources.js';
+import type { ToolRegistry } from './tools.js';
+
+/** The registries and settings feature methods read. */
+export interface Features {
+  readonly tools: ToolRegistry;
+  readonly resources: ResourceRegistry;
+  readonly prompts: PromptRegistry;
+  readonly pageSize: number;
+}
+
+/** A feature method: params and context in, result out. */
+export type FeatureMethod = (f: Features, params: Params, ctx: RequestContext) => Promise<Params> | Params;
+
+/** Which list results are cacheable (carry `ttlMs`/`cacheScope` on the modern wire). */
+export const CACHEABLE = new Set([
+  'tools/list',
+  'resources/list',
+  'resources/templates/list',
+  'prompts/list',
+  'resources/read',
+  'server/discover',
+]);
+
+/** The capability a method needs the server to have declared, if any. */
+export const METHOD_CAPABILITY: Record<string, 'tools' | 'resources' | 'prompts' | 'completions'> = {
+  'tools/list': 'tools',
+  'tools/call': 'tools',
+  'resources/list': 'resources',
+  'resources/templates/list': 'resources',
+  'resources/read': 'resources',
+  'prompts/list': 'prompts',
+  'prompts/get': 'prompts',
+  'completion/complete': 'completions',
+};
+
+function page(list: string, items: readonly object[], params: Params, size: number, key: string): Params {
+  const { items: slice, nextCursor } = paginate(list, items, params.cursor, size);
+  return nextCursor === undefined ? { [key]: slice } : { [key]: slice, nextCursor };
+}
+
+/** The feature methods by name. */
+export const FEATURE_METHODS: Record<string, FeatureMethod> = {
+  'tools/list': (f, p) => page('tools', f.tools.list(), p, f.pageSize, 'tools'),
+  'tools/call': async (f, p, ctx) => ({ ...(await f.tools.call(p.name, p.arguments, ctx)) }),
+  'resources/list': (f, p) => page('resources', f.resources.listResources(), p, f.pageSize, 'resources'),
+  'resources/templates/list': (f, p) =>
+    page('templates', f.resources.listTemplates(), p, f.pageSize, 'resourceTemplates'),
+  'resources/read': async (f, p, ctx) => ({ ...(await f.resources.read(p.uri, ctx.era, ctx)) }),
+  'prompts/list': (f, p) => page('prompts', f.prompts.list(), p, f.pageSize, 'prompts'),
+  'prompts/get': async (f, p, ctx) => ({ ...(await f.prompts.get(p.name, p.arguments, ctx)) }),
+  'completion/complete': complete,
+};
+
+async function complete(f: Features, params: Params, ctx: RequestContext): Promise<Params> {
+  const ref = params.ref as { type?: unknown; name?: unknown; uri?: unknown } | undefined;
+  const argument = params.argument as { name?: unknown; value?: unknown } | undefined;
+  if (typeof argument?.name !== 'string' || typeof argument.value !== 'string') {
+    throw McpError.of('InvalidParams', 'argument must have a string name and value');
+  }
+  const args = (params.context as { arguments?: Record<string, string> } | undefined)?.arguments ?? {};
+  const completer = findCompleter(f, ref, argument.name, ctx.era);
+  return { completion: await runCompleter(completer, argument.value, { arguments: args, request: ctx }) };
+}
+
+function findCompleter(
+  f: Features,
+  ref: { type?: unknown; name?: unknown; uri?: unknown } | undefined,
+  arg: string,
+  era: Era,
+) {
+  if (ref?.type === 'ref/prompt' && typeof ref.name === 'string') {
+    if (!f.prompts.has(ref.name)) throw McpError.of('InvalidParams', `Unknown prompt: ${ref.name}`);
+    return f.prompts.completer(ref.name, arg);
+  }
+  if (ref?.type === 'ref/resource' && typeof ref.uri === 'string') {
+    if (!f.resources.hasTemplate(ref.uri) && !f.resources.has(ref.uri)) {
+      throw McpError.of(
+        'InvalidParams',
+        `Unknown resource template: ${ref.uri}`,
+        era === 'modern' ? { uri: ref.uri } : undefined,
+      );
+    }
+    return f.resources.completer(ref.uri, arg);
+  }
+  throw McpError.of('InvalidParams', 'ref must be a ref/prompt with a name or a ref/resource with a uri');
+}

@@ -1,0 +1,27 @@
+/**
+ * `mcpkit/server`: define an MCP server once and serve it on both eras.
+ * Source: MCP 2026-07-28 (modern) and 2025-11-25 (legacy).
+ */
+export { createServer, McpServer, type ServerOptions } from './server.js';
+export { connect, watchEvents, type ServerConnection } from './connect.js';
+export type { RequestChannel, SessionInit } from './channel.js';
+export type { AuthInfo, ProgressOptions, RequestContext } from './context.js';
+export type { Completer, CompletionValues } from './completion.js';
+export {
+  errorResult,
+  type ToolDefinition,
+  type ToolHandler,
+  type ToolResult,
+  type ToolReturn,
+} from './tools.js';
+export type {
+  ReadReturn,
+  ResourceHandler,
+  ResourceMetadata,
+  TemplateHandler,
+  TemplateOptions,
+} from './resources.js';
+export type { PromptDefinition, PromptHandler, PromptReturn } from './prompts.js';
+export { LegacySession, type SessionLink } from './session.js';
+export { compileUriTemplate, type UriTemplate } from './uri-template.js';
+export type { CacheHints } from './modern.js';

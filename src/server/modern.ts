@@ -1,0 +1,87 @@
+/**
+ * The modern (2026-07-28) request path: per-request `_meta` checks, version checks, and
+ * the fields every modern result carries.
+ * Source: 2026-07-28 basic/index "_meta", basic/versioning, server/utilities/caching.
+ */
+import { McpError, missingMetaError, unsupportedVersionError } from '../core/errors.js';
+import type { JsonRpcRequest, Params } from '../core/jsonrpc.js';
+import { LOGGING_LEVELS, META, isModernRevision } from '../core/revisions.js';
+import type { ClientCapabilities, Implementation, LoggingLevel } from '../core/types/index.js';
+
+/** The per-request fields a modern request declares in `_meta`. */
+export interface ModernMeta {
+  readonly meta: Record<string, unknown>;
+  readonly protocolVersion: string;
+  readonly clientCapabilities: ClientCapabilities;
+  readonly clientInfo: Implementation | undefined;
+  readonly logLevel: LoggingLevel | undefined;
+}
+
+const isObject = (v: unknown): v is Record<string, unknown> =>
+  typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** The request's `_meta` protocol version, if it carries one (the sign of a modern request). */
+export function modernVersionOf(request: JsonRpcRequest): unknown {
+  const meta = request.params?._meta;
+  return isObject(meta) ? meta[META.protocolVersion] : undefined;
+}
+
+/**
+ * Checks the required `_meta` fields of a modern request.
+ * @throws McpError -32602 (HTTP 400) for missing or malformed fields; -32022 for an
+ *   unsupported version, with `supported` and `requested`.
+ */
+export function checkModernMeta(params: Params | undefined, supported: readonly string[]): ModernMeta {
+  const meta = params?._meta;
+  if (!isObject(meta))
+    throw missingMetaError(
+      'Missing _meta: modern requests must carry protocol version and client capabilities',
+    );
+  const version = meta[META.protocolVersion];
+  if (typeof version !== 'string') throw missingMetaError(`Missing _meta["${META.protocolVersion}"]`);
+  if (!isModernRevision(version) || !supported.includes(version))
+    throw unsupportedVersionError(version, supported);
+  const capabilities = meta[META.clientCapabilities];
+  if (!isObject(capabilities)) throw missingMetaError(`Missing _meta["${META.clientCapabilities}"]`);
+  const logLevel = meta[META.logLevel];
+  if (logLevel !== undefined && !(LOGGING_LEVELS as readonly unknown[]).includes(logLevel)) {
+    throw missingMetaError(`Invalid _meta["${META.logLevel}"]: ${JSON.stringify(logLevel)}`);
+  }
+  const clientInfo = meta[META.clientInfo];
+  return {
+    meta,
+    protocolVersion: version,
+    clientCapabilities: capabilities as ClientCapabilities,
+    clientInfo: isObject(clientInfo) ? (clientInfo as unknown as Implementation) : undefined,
+    logLevel: logLevel as LoggingLevel | undefined,
+  };
+}
+
+/** Cache hints a server puts on cacheable results (milliseconds; public or private). */
+export interface CacheHints {
+  ttlMs: number;
+  cacheScope: 'public' | 'private';
+}
+
+/** Adds `resultType`, `_meta.serverInfo` and, for cacheable results, the cache hints. */
+export function decorateModernResult(
+  result: Params,
+  options: { serverInfo: Implementation; cache: CacheHints | undefined },
+): Params {
+  const meta = isObject(result._meta) ? result._meta : {};
+  const decorated: Params = {
+    ...result,
+    resultType: typeof result.resultType === 'string' ? result.resultType : 'complete',
+    _meta: { ...meta, [META.serverInfo]: options.serverInfo },
+  };
+  if (options.cache && decorated.resultType === 'complete') {
+    decorated.ttlMs ??= options.cache.ttlMs;
+    decorated.cacheScope ??= options.cache.cacheScope;
+  }
+  return decorated;
+}
+
+/** Methods that only exist on the legacy wire; on the modern wire they are unknown (-32601). */
+export function methodNotFound(method: string): McpError {
+  return McpError.of('MethodNotFound', `Method not found: ${method}`);
+}

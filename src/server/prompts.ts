@@ -1,0 +1,138 @@
+/**
+ * The prompt registry. Arguments are declared as a list or derived from a schema whose
+ * properties are strings; missing required arguments are answered with -32602.
+ * Source: 2026-07-28 server/prompts.
+ */
+import { McpError, McpkitError } from '../core/errors.js';
+import type { Icon, Prompt, PromptArgument, PromptMessage } from '../core/types/index.js';
+import {
+  compileSchema,
+  type CompiledSchema,
+  type InferOutput,
+  type SchemaInput,
+} from '../validation/index.js';
+import type { Completer } from './completion.js';
+import type { RequestContext } from './context.js';
+
+/** What a prompt handler returns: a full result or just the messages. */
+export type PromptReturn =
+  { description?: string; messages: PromptMessage[]; _meta?: Record<string, unknown> } | PromptMessage[];
+
+/** How to describe a prompt. Give `arguments` or an `argsSchema` (object of string properties). */
+export interface PromptDefinition<S extends SchemaInput | undefined = undefined> {
+  title?: string;
+  description?: string;
+  arguments?: PromptArgument[];
+  argsSchema?: S;
+  icons?: Icon[];
+  _meta?: Record<string, unknown>;
+  /** Completers for arguments, by argument name. */
+  complete?: Record<string, Completer>;
+}
+
+/** A prompt handler; `args` is typed from `argsSchema` when given. */
+export type PromptHandler<S> = (
+  args: S extends SchemaInput ? InferOutput<S> : Record<string, string>,
+  context: RequestContext,
+) => PromptReturn | Promise<PromptReturn>;
+
+interface RegisteredPrompt {
+  wire: Prompt;
+  schema: CompiledSchema | undefined;
+  complete: Record<string, Completer>;
+  handler: (args: never, context: RequestContext) => PromptReturn | Promise<PromptReturn>;
+}
+
+/** Holds a server's prompts. */
+export class PromptRegistry {
+  readonly #prompts = new Map<string, RegisteredPrompt>();
+  #list: Prompt[] = [];
+
+  /** Registers a prompt. @throws McpkitError `INVALID_DEFINITION` for duplicates or bad schemas. */
+  add(
+    name: string,
+    definition: PromptDefinition<SchemaInput | undefined>,
+    handler: RegisteredPrompt['handler'],
+  ): void {
+    if (this.#prompts.has(name)) throw invalidDef(`prompt '${name}' is already registered`);
+    const schema = definition.argsSchema === undefined ? undefined : compileSchema(definition.argsSchema);
+    const args = definition.arguments ?? (schema ? argumentsFromSchema(schema.jsonSchema) : undefined);
+    const { complete = {}, argsSchema: _s, arguments: _a, ...rest } = definition;
+    const wire: Prompt = { name, ...rest, ...(args ? { arguments: args } : {}) };
+    this.#prompts.set(name, { wire, schema, complete, handler });
+    this.#list = [...this.#list, wire];
+  }
+
+  remove(name: string): boolean {
+    const existed = this.#prompts.delete(name);
+    if (existed) this.#list = this.#list.filter((p) => p.name !== name);
+    return existed;
+  }
+
+  get size(): number {
+    return this.#prompts.size;
+  }
+  get hasCompletions(): boolean {
+    return [...this.#prompts.values()].some((p) => Object.keys(p.complete).length > 0);
+  }
+  list(): readonly Prompt[] {
+    return this.#list;
+  }
+  has(name: string): boolean {
+    return this.#prompts.has(name);
+  }
+  completer(name: string, argument: string): Completer | undefined {
+    return this.#prompts.get(name)?.complete[argument];
+  }
+
+  /** Renders a prompt. @throws McpError -32602 for an unknown prompt or invalid arguments. */
+  async get(
+    name: unknown,
+    args: unknown,
+    context: RequestContext,
+  ): Promise<{ description?: string; messages: PromptMessage[] }> {
+    const prompt = typeof name === 'string' ? this.#prompts.get(name) : undefined;
+    if (!prompt) throw McpError.of('InvalidParams', `Unknown prompt: ${String(name)}`);
+    const checked = await checkArguments(prompt, args ?? {});
+    const value = await prompt.handler(checked as never, context);
+    return Array.isArray(value) ? { messages: value } : value;
+  }
+}
+
+async function checkArguments(prompt: RegisteredPrompt, args: unknown): Promise<unknown> {
+  if (typeof args !== 'object' || args === null || Array.isArray(args)) {
+    throw McpError.of('InvalidParams', 'arguments must be an object of strings');
+  }
+  const missing = (prompt.wire.arguments ?? [])
+    .filter((a) => a.required && !(a.name in args))
+    .map((a) => a.name);
+  if (missing.length > 0) {
+    throw McpError.of(
+      'InvalidParams',
+      `Missing required arguments for prompt ${prompt.wire.name}: ${missing.join(', ')}`,
+    );
+  }
+  if (!prompt.schema) return args;
+  const checked = await prompt.schema.validate(args);
+  if (!checked.ok)
+    throw McpError.of(
+      'InvalidParams',
+      `Invalid arguments for prompt ${prompt.wire.name}: ${checked.issues.join('; ')}`,
+    );
+  return checked.value;
+}
+
+function argumentsFromSchema(schema: Record<string, unknown>): PromptArgument[] {
+  const properties = (schema.properties ?? {}) as Record<string, { description?: string; title?: string }>;
+  const required = new Set(Array.isArray(schema.required) ? (schema.required as string[]) : []);
+  return Object.entries(properties).map(([name, p]) => {
+    const arg: PromptArgument = { name, required: required.has(name) };
+    if (p.description !== undefined) arg.description = p.description;
+    if (p.title !== undefined) arg.title = p.title;
+    return arg;
+  });
+}
+
+function invalidDef(message: string): McpkitError {
+  return new McpkitError('INVALID_DEFINITION', message);
+}

@@ -1,0 +1,144 @@
+/**
+ * The resource registry: fixed resources and resource templates, listing and reading.
+ * Source: 2026-07-28 server/resources (not found → -32602 with `data.uri`);
+ * 2025-11-25 server/resources (not found → -32002 on the legacy wire).
+ */
+import { McpError, McpkitError, ERROR_TABLE } from '../core/errors.js';
+import type { Era } from '../core/revisions.js';
+import type { Annotations, Icon, Resource, ResourceContents, ResourceTemplate } from '../core/types/index.js';
+import type { RequestContext } from './context.js';
+import { compileUriTemplate, type UriTemplate } from './uri-template.js';
+import type { Completer } from './completion.js';
+
+/** Metadata of a resource or template, as listed. */
+export interface ResourceMetadata {
+  name?: string;
+  title?: string;
+  description?: string;
+  mimeType?: string;
+  size?: number;
+  annotations?: Annotations;
+  icons?: Icon[];
+  _meta?: Record<string, unknown>;
+}
+
+/** What a read handler returns: a full result, or just the contents. */
+export type ReadReturn =
+  { contents: ResourceContents[]; _meta?: Record<string, unknown> } | ResourceContents[];
+
+/** Reads a fixed resource. */
+export type ResourceHandler = (uri: string, context: RequestContext) => ReadReturn | Promise<ReadReturn>;
+/** Reads a URI matched by a template; `variables` are percent-decoded. */
+export type TemplateHandler = (
+  uri: string,
+  variables: Record<string, string>,
+  context: RequestContext,
+) => ReadReturn | Promise<ReadReturn>;
+
+/** Template options: completion of template variables (`completion/complete` with `ref/resource`). */
+export interface TemplateOptions extends ResourceMetadata {
+  complete?: Record<string, Completer>;
+}
+
+interface RegisteredTemplate {
+  wire: ResourceTemplate;
+  template: UriTemplate;
+  handler: TemplateHandler;
+  complete: Record<string, Completer>;
+}
+
+/** Holds a server's resources and templates. */
+export class ResourceRegistry {
+  readonly #resources = new Map<string, { wire: Resource; handler: ResourceHandler }>();
+  readonly #templates = new Map<string, RegisteredTemplate>();
+  #resourceList: Resource[] = [];
+  #templateList: ResourceTemplate[] = [];
+
+  /** Registers a fixed resource. @throws McpkitError `INVALID_DEFINITION` on a duplicate URI. */
+  addResource(uri: string, meta: ResourceMetadata, handler: ResourceHandler): void {
+    if (this.#resources.has(uri)) throw invalidDef(`resource '${uri}' is already registered`);
+    const wire: Resource = { ...meta, uri, name: meta.name ?? uri };
+    this.#resources.set(uri, { wire, handler });
+    this.#resourceList = [...this.#resourceList, wire];
+  }
+
+  /** Registers a template. @throws McpkitError `INVALID_DEFINITION` for a bad or duplicate template. */
+  addTemplate(uriTemplate: string, options: TemplateOptions, handler: TemplateHandler): void {
+    if (this.#templates.has(uriTemplate)) throw invalidDef(`template '${uriTemplate}' is already registered`);
+    const { complete = {}, ...meta } = options;
+    const template = compileUriTemplate(uriTemplate);
+    for (const name of Object.keys(complete)) {
+      if (!template.variables.includes(name))
+        throw invalidDef(`template '${uriTemplate}' has no variable '${name}' to complete`);
+    }
+    const wire: ResourceTemplate = { ...meta, uriTemplate, name: meta.name ?? uriTemplate };
+    this.#templates.set(uriTemplate, { wire, template, handler, complete });
+    this.#templateList = [...this.#templateList, wire];
+  }
+
+  get resourceCount(): number {
+    return this.#resources.size;
+  }
+  get templateCount(): number {
+    return this.#templates.size;
+  }
+  /** True when some template can complete a variable. */
+  get hasCompletions(): boolean {
+    return [...this.#templates.values()].some((t) => Object.keys(t.complete).length > 0);
+  }
+
+  listResources(): readonly Resource[] {
+    return this.#resourceList;
+  }
+  listTemplates(): readonly ResourceTemplate[] {
+    return this.#templateList;
+  }
+  /** True when `uri` names a registered resource or matches a template. */
+  has(uri: string): boolean {
+    return this.#resources.has(uri) || [...this.#templates.values()].some((t) => t.template.match(uri));
+  }
+
+  /** The completer of a template variable, if any. */
+  completer(uriTemplate: string, variable: string): Completer | undefined {
+    return this.#templates.get(uriTemplate)?.complete[variable];
+  }
+  hasTemplate(uriTemplate: string): boolean {
+    return this.#templates.has(uriTemplate);
+  }
+
+  /**
+   * Reads a resource: an exact registered URI first, then templates in registration order.
+   * @throws McpError not found: -32602 with `data.uri` (modern) or -32002 (legacy).
+   */
+  async read(
+    uri: unknown,
+    era: Era,
+    context: RequestContext,
+  ): Promise<{ contents: ResourceContents[]; _meta?: Record<string, unknown> }> {
+    if (typeof uri !== 'string') throw McpError.of('InvalidParams', 'uri must be a string');
+    const fixed = this.#resources.get(uri);
+    if (fixed) return normalise(await fixed.handler(uri, context));
+    for (const t of this.#templates.values()) {
+      const variables = t.template.match(uri);
+      if (variables) return normalise(await t.handler(uri, variables, context));
+    }
+    throw notFound(uri, era);
+  }
+}
+
+/** The not-found error of the era (modern -32602, legacy -32002), with `data.uri`. */
+export function notFound(uri: string, era: Era): McpError {
+  const code = era === 'modern' ? ERROR_TABLE.InvalidParams.code : ERROR_TABLE.ResourceNotFound.code;
+  return new McpError(code, `Resource not found: ${uri}`, { data: { uri } });
+}
+
+function normalise(value: ReadReturn): { contents: ResourceContents[]; _meta?: Record<string, unknown> } {
+  const result = Array.isArray(value) ? { contents: value } : value;
+  if (!Array.isArray(result.contents))
+    throw new McpkitError('INVALID_RESULT', 'A read handler must return contents');
+  return result;
+}
+
+function invalidDef(message: string): McpkitError {
+  return new McpkitError('INVALID_DEFINITION', message);
+}

@@ -1,0 +1,281 @@
+/**
+ * `createServer()`: one server definition, built once, serving both eras.
+ * A request carrying modern `_meta` is served statelessly; `initialize` opens a legacy
+ * session; every other request belongs to the session of its channel. This file is the
+ * one place era handling lives (DESIGN.md decision 5).
+ * Source: 2026-07-28 basic/versioning "Backward Compatibility"; 2025-11-25 basic/lifecycle.
+ */
+import { McpError } from '../core/errors.js';
+import { createMemoryEventBus, type EventBus } from '../core/event-bus.js';
+import type { JsonRpcNotification, JsonRpcRequest, Params } from '../core/jsonrpc.js';
+import {
+  LEGACY_REVISIONS,
+  MODERN_REVISIONS,
+  type Era,
+  type LegacyRevision,
+  type ModernRevision,
+} from '../core/revisions.js';
+import type { Icon, Implementation, ServerCapabilities } from '../core/types/index.js';
+import type { InferOutput, SchemaInput } from '../validation/index.js';
+import type { RequestChannel } from './channel.js';
+import { createContext, type ContextChannel, type RequestContext } from './context.js';
+import { CACHEABLE, FEATURE_METHODS, METHOD_CAPABILITY, type Features } from './features.js';
+import { SESSION_METHODS, initialize } from './legacy.js';
+import {
+  checkModernMeta,
+  decorateModernResult,
+  methodNotFound,
+  modernVersionOf,
+  type CacheHints,
+} from './modern.js';
+import { PromptRegistry, type PromptDefinition, type PromptHandler } from './prompts.js';
+import {
+  ResourceRegistry,
+  type ResourceHandler,
+  type ResourceMetadata,
+  type TemplateHandler,
+  type TemplateOptions,
+} from './resources.js';
+import type { LegacySession } from './session.js';
+import { ToolRegistry, type ToolDefinition, type ToolHandler } from './tools.js';
+import { askModern } from './mrtr.js';
+
+/** Options of {@link createServer}. */
+export interface ServerOptions {
+  name: string;
+  version: string;
+  title?: string;
+  description?: string;
+  websiteUrl?: string;
+  icons?: Icon[];
+  /** Guidance for the model on how to use this server (sent in discover and initialize). */
+  instructions?: string;
+  /** Eras served; default both. A modern-only server rejects `initialize` naming its versions. */
+  eras?: readonly Era[];
+  /** Cache hints on every cacheable modern result (default ttlMs 0, cacheScope "private"). */
+  cache?: Partial<CacheHints>;
+  /** Items per list page (default 100). */
+  pageSize?: number;
+  /** Extra capabilities to declare (experimental, extensions). */
+  capabilities?: Pick<ServerCapabilities, 'experimental' | 'extensions'>;
+  /** Where change events travel (default: in-memory, this process only). */
+  eventBus?: EventBus;
+  /** Sees errors a handler threw that were answered as -32603 (for logging). */
+  onError?: (error: unknown, request: JsonRpcRequest) => void;
+}
+
+/** An MCP server definition. Register features, then serve it on any transport. */
+export class McpServer {
+  readonly info: Implementation;
+  readonly options: ServerOptions;
+  readonly eventBus: EventBus;
+  readonly #features: Features;
+  readonly #modern: readonly ModernRevision[];
+  readonly #legacy: readonly LegacyRevision[];
+  readonly #cache: CacheHints;
+
+  constructor(options: ServerOptions) {
+    this.options = options;
+    this.info = implementationOf(options);
+    const eras = options.eras ?? ['modern', 'legacy'];
+    this.#modern = eras.includes('modern') ? MODERN_REVISIONS : [];
+    this.#legacy = eras.includes('legacy') ? LEGACY_REVISIONS : [];
+    this.#cache = { ttlMs: options.cache?.ttlMs ?? 0, cacheScope: options.cache?.cacheScope ?? 'private' };
+    const tools = new ToolRegistry();
+    this.#features = {
+      tools,
+      resources: new ResourceRegistry(),
+      prompts: new PromptRegistry(),
+      pageSize: options.pageSize ?? 100,
+    };
+    this.eventBus = options.eventBus ?? createMemoryEventBus();
+  }
+
+  /** Every protocol version this server speaks, modern first. */
+  get supportedVersions(): string[] {
+    return [...this.#modern, ...this.#legacy];
+  }
+
+  /** Registers a tool. @throws McpkitError `INVALID_DEFINITION`. */
+  tool<In extends SchemaInput | undefined = undefined, Out extends SchemaInput | undefined = undefined>(
+    name: string,
+    definition: ToolDefinition<In, Out>,
+    handler: ToolHandler<In>,
+  ): this {
+    this.#features.tools.add(name, definition, handler as never);
+    return this;
+  }
+
+  /** Registers a fixed resource at `uri`. */
+  resource(uri: string, metadata: ResourceMetadata, handler: ResourceHandler): this {
+    this.#features.resources.addResource(uri, metadata, handler);
+    return this;
+  }
+
+  /** Registers a resource template (`{var}` and `{+var}` expressions). */
+  resourceTemplate(uriTemplate: string, options: TemplateOptions, handler: TemplateHandler): this {
+    this.#features.resources.addTemplate(uriTemplate, options, handler);
+    return this;
+  }
+
+  /** Registers a prompt. */
+  prompt<S extends SchemaInput | undefined = undefined>(
+    name: string,
+    definition: PromptDefinition<S>,
+    handler: PromptHandler<S>,
+  ): this {
+    this.#features.prompts.add(name, definition, handler as never);
+    return this;
+  }
+
+  /** Removes a tool and announces the change. */
+  removeTool(name: string): boolean {
+    const removed = this.#features.tools.remove(name);
+    if (removed) this.notifyToolsChanged();
+    return removed;
+  }
+
+  /** Announces that the tool list changed to every listening client and legacy session. */
+  notifyToolsChanged(): void {
+    void this.eventBus.publish({ type: 'toolsListChanged' });
+  }
+  /** Announces that the prompt list changed. */
+  notifyPromptsChanged(): void {
+    void this.eventBus.publish({ type: 'promptsListChanged' });
+  }
+  /** Announces that the resource list changed. */
+  notifyResourcesChanged(): void {
+    void this.eventBus.publish({ type: 'resourcesListChanged' });
+  }
+  /** Announces that the resource at `uri` changed (to clients subscribed to it). */
+  notifyResourceUpdated(uri: string): void {
+    void this.eventBus.publish({ type: 'resourceUpdated', uri });
+  }
+
+  /** The capabilities declared in discover and initialize, from what is registered. */
+  get capabilities(): ServerCapabilities {
+    const { tools, resources, prompts } = this.#features;
+    const caps: ServerCapabilities = { logging: {}, ...this.options.capabilities };
+    if (tools.size > 0) caps.tools = { listChanged: true };
+    if (resources.resourceCount + resources.templateCount > 0)
+      caps.resources = { subscribe: true, listChanged: true };
+    if (prompts.size > 0) caps.prompts = { listChanged: true };
+    if (prompts.size > 0 || resources.templateCount > 0) caps.completions = {};
+    return caps;
+  }
+
+  /**
+   * Answers one request. Resolves with the result object; throws {@link McpError} for a
+   * JSON-RPC error (anything else a handler throws should become -32603 at the transport).
+   */
+  async handle(request: JsonRpcRequest, channel: RequestChannel): Promise<Params> {
+    if (modernVersionOf(request) !== undefined) return this.#handleModern(request, channel);
+    if (request.method === 'initialize') return this.#initialize(request, channel);
+    if (channel.session) return this.#handleLegacy(request, channel, channel.session);
+    if (request.method === 'ping' && this.#legacy.length > 0) return {};
+    return this.#handleModern(request, channel);
+  }
+
+  /** Handles a notification from the client (`notifications/initialized`; others are ignored). */
+  handleNotification(notification: JsonRpcNotification, session: LegacySession | undefined): void {
+    if (notification.method === 'notifications/initialized' && session) session.initialized = true;
+  }
+
+  #initialize(request: JsonRpcRequest, channel: RequestChannel): Params {
+    if (this.#legacy.length === 0) {
+      throw McpError.of(
+        'InvalidRequest',
+        `This server speaks only ${this.#modern.join(', ')}; initialize is not supported`,
+        {
+          supported: [...this.#modern],
+        },
+      );
+    }
+    const identity = {
+      serverInfo: this.info,
+      capabilities: this.capabilities,
+      instructions: this.options.instructions,
+      legacyRevisions: this.#legacy,
+    };
+    return initialize(request.params, channel, identity);
+  }
+
+  async #handleModern(request: JsonRpcRequest, channel: RequestChannel): Promise<Params> {
+    if (this.#modern.length === 0) throw methodNotFound(request.method);
+    const meta = checkModernMeta(request.params, this.supportedVersions);
+    const params = request.params ?? {};
+    const base = { serverInfo: this.info, cache: CACHEABLE.has(request.method) ? this.#cache : undefined };
+    if (request.method === 'server/discover') return decorateModernResult(this.#discover(), base);
+    const ctxChannel: ContextChannel = {
+      ...meta,
+      signal: channel.signal,
+      requestId: request.id,
+      era: 'modern',
+      authInfo: channel.authInfo,
+      notify: (method, p) => channel.notify(method, p),
+      ask: (method, p) => askModern(method, p),
+    };
+    const result = await this.#runFeature(request.method, params, createContext(ctxChannel));
+    return decorateModernResult(result, base);
+  }
+
+  #discover(): Params {
+    const result: Params = { supportedVersions: this.supportedVersions, capabilities: this.capabilities };
+    if (this.options.instructions !== undefined) result.instructions = this.options.instructions;
+    return result;
+  }
+
+  async #handleLegacy(
+    request: JsonRpcRequest,
+    channel: RequestChannel,
+    session: LegacySession,
+  ): Promise<Params> {
+    const sessionMethod = SESSION_METHODS[request.method];
+    if (sessionMethod) return sessionMethod(session, request.params ?? {});
+    const params = request.params ?? {};
+    const meta = (typeof params._meta === 'object' && params._meta !== null ? params._meta : {}) as Record<
+      string,
+      unknown
+    >;
+    const ctxChannel: ContextChannel = {
+      meta,
+      signal: channel.signal,
+      requestId: request.id,
+      era: 'legacy',
+      protocolVersion: session.protocolVersion,
+      clientCapabilities: session.clientCapabilities,
+      clientInfo: session.clientInfo,
+      authInfo: channel.authInfo,
+      logLevel: session.logLevel,
+      notify: (method, p) => channel.notify(method, p),
+      ask: (method, p) => session.link.request(method, p, { signal: channel.signal }),
+    };
+    return this.#runFeature(request.method, params, createContext(ctxChannel));
+  }
+
+  #runFeature(method: string, params: Params, ctx: RequestContext): Promise<Params> | Params {
+    const feature = FEATURE_METHODS[method];
+    const needed = METHOD_CAPABILITY[method];
+    if (!feature || (needed && this.capabilities[needed] === undefined)) throw methodNotFound(method);
+    return feature(this.#features, params, ctx);
+  }
+}
+
+function implementationOf(o: ServerOptions): Implementation {
+  const info: Implementation = { name: o.name, version: o.version };
+  if (o.title !== undefined) info.title = o.title;
+  if (o.description !== undefined) info.description = o.description;
+  if (o.websiteUrl !== undefined) info.websiteUrl = o.websiteUrl;
+  if (o.icons !== undefined) info.icons = o.icons;
+  return info;
+}
+
+/**
+ * Creates a server definition. Register tools, resources and prompts on it, then serve it
+ * with `connect(transport)` (stdio, the in-memory pair) or over HTTP.
+ */
+export function createServer(options: ServerOptions): McpServer {
+  return new McpServer(options);
+}
+
+export type { InferOutput };

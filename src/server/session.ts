@@ -1,0 +1,48 @@
+/**
+ * A legacy session: what an `initialize` establishes and the later requests of that
+ * client rely on (negotiated revision, client capabilities, log level, subscriptions),
+ * plus the way back to the client for server-initiated requests and notifications.
+ * Source: 2025-11-25 basic/lifecycle, server/utilities/logging, server/resources.
+ */
+import type { Params } from '../core/jsonrpc.js';
+import type { RequestOptions } from '../core/peer.js';
+import type { LegacyRevision } from '../core/revisions.js';
+import type { ClientCapabilities, Implementation, LoggingLevel } from '../core/types/index.js';
+
+/** How a session reaches its client; supplied by the transport. */
+export interface SessionLink {
+  /** Sends a server-initiated request and resolves with its result. */
+  request(method: string, params: Params, options?: RequestOptions): Promise<Params>;
+  /** Sends a notification not tied to any request (list changes, resource updates). */
+  notify(method: string, params?: Params): void;
+}
+
+/** The state of one legacy session. */
+export class LegacySession {
+  /** `Mcp-Session-Id` on HTTP; undefined on stdio. */
+  readonly id: string | undefined;
+  readonly protocolVersion: LegacyRevision;
+  readonly clientInfo: Implementation | undefined;
+  readonly clientCapabilities: ClientCapabilities;
+  readonly link: SessionLink;
+  /** The client's log threshold; `debug` (everything) until `logging/setLevel`. */
+  logLevel: LoggingLevel = 'debug';
+  /** Set once `notifications/initialized` arrives. */
+  initialized = false;
+  /** URIs the client subscribed to with `resources/subscribe`. */
+  readonly subscriptions = new Set<string>();
+
+  constructor(init: {
+    id?: string;
+    protocolVersion: LegacyRevision;
+    clientInfo: Implementation | undefined;
+    clientCapabilities: ClientCapabilities;
+    link: SessionLink;
+  }) {
+    this.id = init.id;
+    this.protocolVersion = init.protocolVersion;
+    this.clientInfo = init.clientInfo;
+    this.clientCapabilities = init.clientCapabilities;
+    this.link = init.link;
+  }
+}

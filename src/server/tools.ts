@@ -1,0 +1,189 @@
+/**
+ * The tool registry: definitions compiled once (schemas, validators), listing in
+ * registration order, and calling with argument and output validation.
+ * Source: 2026-07-28 server/tools (input validation errors are tool results with
+ * `isError: true` so the model can correct itself; `structuredContent` conforms to
+ * `outputSchema`).
+ */
+import { McpError, McpkitError } from '../core/errors.js';
+import type { ContentBlock, Icon, Tool, ToolAnnotations } from '../core/types/index.js';
+import {
+  compileSchema,
+  type CompiledSchema,
+  type InferOutput,
+  type SchemaInput,
+} from '../validation/index.js';
+import type { RequestContext } from './context.js';
+
+/** What a tool handler returns: a full result, or a string (one text content item). */
+export type ToolReturn = string | ToolResult;
+
+/** A tool result as a handler writes it (the SDK adds `resultType` and `_meta` as needed). */
+export interface ToolResult {
+  content: ContentBlock[];
+  structuredContent?: Record<string, unknown>;
+  isError?: boolean;
+  _meta?: Record<string, unknown>;
+}
+
+/** How to describe a tool. Schemas are Standard Schemas (zod v4…) or JSON Schema objects. */
+export interface ToolDefinition<
+  In extends SchemaInput | undefined = undefined,
+  Out extends SchemaInput | undefined = undefined,
+> {
+  title?: string;
+  description?: string;
+  /** Arguments schema; defaults to an object schema that accepts no particular properties. */
+  inputSchema?: In;
+  /** Schema of `structuredContent`; when set, every successful result must carry it. */
+  outputSchema?: Out;
+  annotations?: ToolAnnotations;
+  icons?: Icon[];
+  _meta?: Record<string, unknown>;
+}
+
+/** A tool handler. `args` is typed from the input schema. */
+export type ToolHandler<In> = (
+  args: In extends SchemaInput ? InferOutput<In> : Record<string, unknown>,
+  context: RequestContext,
+) => ToolReturn | Promise<ToolReturn>;
+
+interface RegisteredTool {
+  wire: Tool;
+  input: CompiledSchema;
+  output: CompiledSchema | undefined;
+  handler: (args: never, context: RequestContext) => ToolReturn | Promise<ToolReturn>;
+}
+
+const NAME = /^[A-Za-z0-9_.\/-]{1,64}$/;
+const EMPTY_OBJECT_SCHEMA = { type: 'object' };
+
+/** Holds a server's tools. */
+export class ToolRegistry {
+  readonly #tools = new Map<string, RegisteredTool>();
+  #list: Tool[] = [];
+
+  /** Registers a tool. @throws McpkitError `INVALID_DEFINITION` (bad name, duplicate, bad schema). */
+  add(
+    name: string,
+    definition: ToolDefinition<SchemaInput | undefined, SchemaInput | undefined>,
+    handler: RegisteredTool['handler'],
+  ): void {
+    if (!NAME.test(name))
+      throw invalidDef(`tool name '${name}' must be 1–64 characters of A-Z a-z 0-9 _ . / -`);
+    if (this.#tools.has(name)) throw invalidDef(`tool '${name}' is already registered`);
+    const input = compileSchema(definition.inputSchema ?? EMPTY_OBJECT_SCHEMA);
+    if (input.jsonSchema.type !== 'object')
+      throw invalidDef(`tool '${name}': inputSchema must have type "object"`);
+    const output = definition.outputSchema === undefined ? undefined : compileSchema(definition.outputSchema);
+    const wire = toWire(name, definition, input, output);
+    this.#tools.set(name, { wire, input, output, handler });
+    this.#list = [...this.#list, wire];
+  }
+
+  /** Removes a tool; returns whether it existed. */
+  remove(name: string): boolean {
+    const existed = this.#tools.delete(name);
+    if (existed) this.#list = this.#list.filter((t) => t.name !== name);
+    return existed;
+  }
+
+  get size(): number {
+    return this.#tools.size;
+  }
+
+  /** Tools in registration order (the array is replaced, never mutated, on change). */
+  list(): readonly Tool[] {
+    return this.#list;
+  }
+
+  /**
+   * Calls a tool.
+   * @throws McpError -32602 for an unknown tool or non-object arguments. Invalid
+   *   arguments and handler failures come back as results with `isError: true`.
+   */
+  async call(name: unknown, args: unknown, context: RequestContext): Promise<ToolResult> {
+    const tool = typeof name === 'string' ? this.#tools.get(name) : undefined;
+    if (!tool) throw McpError.of('InvalidParams', `Unknown tool: ${String(name)}`);
+    if (args !== undefined && (typeof args !== 'object' || args === null || Array.isArray(args))) {
+      throw McpError.of('InvalidParams', 'arguments must be an object');
+    }
+    const checked = await tool.input.validate(args ?? {});
+    if (!checked.ok)
+      return errorResult(`Invalid arguments for tool ${tool.wire.name}: ${checked.issues.join('; ')}`);
+    const result = await runHandler(tool, checked.value, context);
+    return tool.output && !result.isError ? checkOutput(tool, result) : result;
+  }
+}
+
+async function runHandler(tool: RegisteredTool, args: unknown, context: RequestContext): Promise<ToolResult> {
+  try {
+    return normalise(await tool.handler(args as never, context));
+  } catch (error) {
+    // Protocol errors stay protocol errors; anything else is a tool execution error the model can see.
+    if (error instanceof McpError || isControlSignal(error)) throw error;
+    return errorResult(
+      `Tool ${tool.wire.name} failed: ${error instanceof Error ? error.message : String(error)}`,
+    );
+  }
+}
+
+/** Errors used for control flow (e.g. multi-round-trip input requests) pass through untouched. */
+function isControlSignal(error: unknown): boolean {
+  return (
+    typeof error === 'object' && error !== null && (error as { mcpkitSignal?: unknown }).mcpkitSignal === true
+  );
+}
+
+async function checkOutput(tool: RegisteredTool, result: ToolResult): Promise<ToolResult> {
+  if (result.structuredContent === undefined) {
+    throw new McpkitError(
+      'INVALID_RESULT',
+      `Tool ${tool.wire.name} has an outputSchema but returned no structuredContent`,
+    );
+  }
+  const checked = await tool.output!.validate(result.structuredContent);
+  if (!checked.ok) {
+    throw new McpkitError(
+      'INVALID_RESULT',
+      `Tool ${tool.wire.name} returned structuredContent that does not match its outputSchema: ${checked.issues.join('; ')}`,
+    );
+  }
+  return result;
+}
+
+function normalise(value: ToolReturn): ToolResult {
+  if (typeof value === 'string') return { content: [{ type: 'text', text: value }] };
+  if (typeof value !== 'object' || value === null || !Array.isArray(value.content)) {
+    throw new McpkitError(
+      'INVALID_RESULT',
+      'A tool handler must return a string or an object with a content array',
+    );
+  }
+  return value;
+}
+
+/** A tool result reporting an error to the model (`isError: true`). */
+export function errorResult(message: string): ToolResult {
+  return { content: [{ type: 'text', text: message }], isError: true };
+}
+
+function toWire(
+  name: string,
+  d: ToolDefinition<SchemaInput | undefined, SchemaInput | undefined>,
+  input: CompiledSchema,
+  output: CompiledSchema | undefined,
+): Tool {
+  const wire: Tool = { name, inputSchema: input.jsonSchema as Tool['inputSchema'] };
+  if (d.title !== undefined) wire.title = d.title;
+  if (d.description !== undefined) wire.description = d.description;
+  if (output) wire.outputSchema = output.jsonSchema as NonNullable<Tool['outputSchema']>;
+  if (d.annotations !== undefined) wire.annotations = d.annotations;
+  if (d.icons !== undefined) wire.icons = d.icons;
+  if (d._meta !== undefined) wire._meta = d._meta;
+  return wire;
+}
+
+function invalidDef(message: string): McpkitError {
+  return new McpkitError('INVALID_DEFINITION', message);
+}
