@@ -100,8 +100,4 @@ export interface ToolResultContent {
 
 /** A content block allowed in a sampling message (client/sampling, SamplingMessageContentBlock). */
 export type SamplingMessageContentBlock =
-  | TextContent
-  | ImageContent
-  | AudioContent
-  | ToolUseContent
-  | ToolResultContent;
+  TextContent | ImageContent | AudioContent | ToolUseContent | ToolResultContent;

@@ -17,6 +17,14 @@ export interface JSONRPCRequestOf<M extends string, P> {
   params: P;
 }
 
+/** A JSON-RPC request whose params may be left out (basic/index "Requests"). */
+export interface JSONRPCBareRequestOf<M extends string, P> {
+  jsonrpc: '2.0';
+  id: RequestId;
+  method: M;
+  params?: P;
+}
+
 /** A JSON-RPC notification with method M and params P (basic/index "Notifications"). */
 export interface JSONRPCNotificationOf<M extends string, P> {
   jsonrpc: '2.0';

@@ -40,7 +40,10 @@ export interface ListResourcesResult extends CacheableResult, PaginatedResult {
 export type ListResourcesResultResponse = JSONRPCResultResponseOf<ListResourcesResult>;
 
 /** `resources/templates/list` (server/resources "Resource templates", ListResourceTemplatesRequest). */
-export type ListResourceTemplatesRequest = JSONRPCRequestOf<'resources/templates/list', PaginatedRequestParams>;
+export type ListResourceTemplatesRequest = JSONRPCRequestOf<
+  'resources/templates/list',
+  PaginatedRequestParams
+>;
 
 /** The answer to `resources/templates/list` (server/resources, ListResourceTemplatesResult). */
 export interface ListResourceTemplatesResult extends CacheableResult, PaginatedResult {
