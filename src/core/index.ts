@@ -1,0 +1,59 @@
+/**
+ * `mcpkit`: the protocol core — message types of every revision we speak, the error
+ * table, revisions and `_meta` keys, the JSON-RPC envelope, request correlation and the
+ * transport seam. No I/O.
+ */
+export type * from './types/index.js';
+export {
+  ERROR_TABLE,
+  MODERN_ERROR_CODES,
+  McpError,
+  McpkitError,
+  errorNameOf,
+  httpStatusOf,
+  missingCapabilityError,
+  missingMetaError,
+  unsupportedVersionError,
+  type ErrorName,
+  type ErrorObject,
+  type LocalErrorCode,
+} from './errors.js';
+export {
+  LATEST_LEGACY_REVISION,
+  LATEST_REVISION,
+  LEGACY_REVISIONS,
+  LOGGING_LEVELS,
+  META,
+  MODERN_REVISIONS,
+  isLegacyRevision,
+  isModernRevision,
+  negotiateLegacyRevision,
+  type Era,
+  type LegacyRevision,
+  type ModernRevision,
+} from './revisions.js';
+export {
+  checkEnvelope,
+  decodeFrame,
+  errorResponse,
+  isErrorResponse,
+  isRequestId,
+  resultResponse,
+  type JsonRpcErrorResponse,
+  type JsonRpcMessage,
+  type JsonRpcNotification,
+  type JsonRpcRequest,
+  type JsonRpcResponse,
+  type JsonRpcResultResponse,
+  type Params,
+} from './jsonrpc.js';
+export {
+  Peer,
+  type IncomingContext,
+  type PeerHandlers,
+  type PeerOptions,
+  type ProgressUpdate,
+  type RequestOptions,
+} from './peer.js';
+export type { Transport, TransportSink } from './transport.js';
+export { createMemoryEventBus, type EventBus, type ServerEvent } from './event-bus.js';

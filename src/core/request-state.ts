@@ -1,0 +1,150 @@
+/**
+ * Sealing of MRTR `requestState`: AES-256-GCM (confidentiality and integrity) with a key
+ * ring for rotation, bound to the principal, the method and a digest of the salient
+ * params, with an expiry. Tampered, expired, cross-request or cross-principal state fails
+ * to open. Web Crypto only, so it runs anywhere.
+ * Source: 2026-07-28 basic/patterns/mrtr "Server Requirements" (integrity, replay bounds).
+ */
+import { McpkitError } from './errors.js';
+
+/** One key of the ring: a 32-byte secret and the id written into sealed state. */
+export interface StateKey {
+  /** Short identifier (letters, digits, `-`, `_`), written in the clear so rotation works. */
+  id: string;
+  /** 32 bytes of secret; the same on every instance of a fleet. */
+  secret: Uint8Array;
+}
+
+/** What sealed state is bound to; opening with a different binding fails. */
+export interface StateBinding {
+  /** The authenticated principal, or "" for anonymous callers. */
+  principal: string;
+  /** The request method, e.g. `tools/call`. */
+  method: string;
+  /** Digest of the params that identify the request (see {@link digestParams}). */
+  digest: string;
+}
+
+/** Seals and opens `requestState` values. */
+export interface RequestStateSealer {
+  seal(payload: unknown, binding: StateBinding): Promise<string>;
+  /** @throws McpkitError `INVALID_ARGUMENT` for state that is tampered, expired, foreign or unknown-key. */
+  open(state: string, binding: StateBinding): Promise<unknown>;
+}
+
+/** Options of {@link createStateSealer}. */
+export interface SealerOptions {
+  /** The ring: the first key seals, every key opens. Default: one random key for this process. */
+  keys?: readonly StateKey[];
+  /** Lifetime of sealed state in milliseconds (default 10 minutes). */
+  ttlMs?: number;
+  /** Clock, for tests (milliseconds since the epoch). */
+  now?: () => number;
+}
+
+const encoder = new TextEncoder();
+const decoder = new TextDecoder();
+
+function b64url(bytes: Uint8Array): string {
+  let s = '';
+  for (const b of bytes) s += String.fromCharCode(b);
+  return btoa(s).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+}
+
+function fromB64url(text: string): Uint8Array<ArrayBuffer> {
+  const s = atob(text.replace(/-/g, '+').replace(/_/g, '/'));
+  return Uint8Array.from(s, (c) => c.charCodeAt(0));
+}
+
+/** A fresh random key (for tests, or to print one for a fleet's configuration). */
+export function generateStateKey(id = 'k1'): StateKey {
+  return { id, secret: crypto.getRandomValues(new Uint8Array(32)) };
+}
+
+/** Canonical JSON (sorted keys) so equal params give equal digests. */
+export function canonicalJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
+  if (typeof value === 'object' && value !== null) {
+    const entries = Object.entries(value)
+      .filter(([, v]) => v !== undefined)
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(',')}}`;
+  }
+  return JSON.stringify(value) ?? 'null';
+}
+
+/** SHA-256 (base64url) of the canonical JSON of `value`. */
+export async function digestParams(value: unknown): Promise<string> {
+  const hash = await crypto.subtle.digest('SHA-256', encoder.encode(canonicalJson(value)));
+  return b64url(new Uint8Array(hash));
+}
+
+function rejectState(why: string): McpkitError {
+  return new McpkitError('INVALID_ARGUMENT', `Invalid requestState: ${why}`);
+}
+
+/**
+ * Creates a sealer over a key ring.
+ * @throws McpkitError `INVALID_ARGUMENT` when a key is not 32 bytes or has a bad id.
+ */
+export function createStateSealer(options: SealerOptions = {}): RequestStateSealer {
+  const keys = options.keys ?? [generateStateKey('local')];
+  const ttlMs = options.ttlMs ?? 600_000;
+  const now = options.now ?? Date.now;
+  for (const k of keys) {
+    if (k.secret.length !== 32 || !/^[A-Za-z0-9_-]+$/.test(k.id))
+      throw rejectState(`key '${k.id}' must have a 32-byte secret and a plain id`);
+  }
+  const imported = new Map(
+    keys.map((k) => [
+      k.id,
+      crypto.subtle.importKey('raw', new Uint8Array(k.secret), 'AES-GCM', false, ['encrypt', 'decrypt']),
+    ]),
+  );
+  const first = keys[0];
+  if (!first) throw rejectState('the key ring is empty');
+  const aad = (b: StateBinding): Uint8Array<ArrayBuffer> =>
+    encoder.encode(canonicalJson([b.principal, b.method, b.digest]));
+
+  return {
+    async seal(payload, binding) {
+      const iv = crypto.getRandomValues(new Uint8Array(12));
+      const plain = encoder.encode(JSON.stringify({ x: now() + ttlMs, p: payload }));
+      const key = await imported.get(first.id)!;
+      const sealed = await crypto.subtle.encrypt(
+        { name: 'AES-GCM', iv, additionalData: aad(binding) },
+        key,
+        plain,
+      );
+      return `v1.${first.id}.${b64url(iv)}.${b64url(new Uint8Array(sealed))}`;
+    },
+    async open(state, binding) {
+      const [version, kid, iv, body, extra] = state.split('.');
+      if (version !== 'v1' || !kid || !iv || !body || extra !== undefined)
+        throw rejectState('not a state this server issued');
+      const key = imported.get(kid);
+      if (!key) throw rejectState('sealed with an unknown key');
+      const plain = await decrypt(await key, iv, body, aad(binding));
+      const { x, p } = JSON.parse(decoder.decode(plain)) as { x: number; p: unknown };
+      if (now() > x) throw rejectState('expired');
+      return p;
+    },
+  };
+}
+
+async function decrypt(
+  key: CryptoKey,
+  iv: string,
+  body: string,
+  additionalData: Uint8Array<ArrayBuffer>,
+): Promise<ArrayBuffer> {
+  try {
+    return await crypto.subtle.decrypt(
+      { name: 'AES-GCM', iv: fromB64url(iv), additionalData },
+      key,
+      fromB64url(body),
+    );
+  } catch {
+    throw rejectState('it was altered, or belongs to another request or caller');
+  }
+}

@@ -1,0 +1,276 @@
+/**
+ * The client end of the stdio transport: launches the MCP server as a child process and
+ * speaks newline-delimited JSON-RPC over its stdin and stdout.
+ * Source: 2026-07-28 basic/transports/stdio ("Shutdown", "Unexpected Termination").
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import type { Readable } from 'node:stream';
+import { McpkitError } from '../../core/errors.js';
+import type { JsonRpcMessage } from '../../core/jsonrpc.js';
+import { LineDecoder, encodeFrame, type LineEvent } from '../../core/line-framing.js';
+import type { Transport, TransportSink } from '../../core/transport.js';
+
+/** Options of {@link spawnStdio}. */
+export interface SpawnStdioOptions {
+  /** The program to run (looked up on the child's `PATH`; no shell is involved). */
+  command: string;
+  /** Its arguments. */
+  args?: string[];
+  /**
+   * Variables added to the inherited subset of `process.env` (see {@link spawnStdio});
+   * `undefined` removes a variable. Pass `{ ...process.env }` to inherit everything.
+   */
+  env?: Record<string, string | undefined>;
+  /** Working directory of the child (default: this process's). */
+  cwd?: string;
+  /**
+   * The child's stderr: `'pipe'` (default) captures it (always read, never blocks the child;
+   * the last 64 KiB kept for {@link StdioClientTransport.stderrText} and exit errors),
+   * `'inherit'` shares this process's stderr, `'ignore'` discards it.
+   */
+  stderr?: 'inherit' | 'pipe' | 'ignore';
+  /** Milliseconds to wait at each shutdown step (stdin closed, then SIGTERM); default 2000. */
+  shutdownTimeoutMs?: number;
+  /** Longest accepted line from the server in bytes (default 64 MiB); longer lines are dropped. */
+  maxLineBytes?: number;
+}
+
+/** A {@link Transport} to a child process, with access to the process. */
+export interface StdioClientTransport extends Transport {
+  /** The child's process id; `undefined` before `start()` or when spawning failed. */
+  readonly pid: number | undefined;
+  /**
+   * The child's stderr when `stderr` is `'pipe'` (else `null`). It is already being read;
+   * add `'data'` listeners to forward it, but do not pause it.
+   */
+  readonly stderr: Readable | null;
+  /** The last 64 KiB of the child's stderr as UTF-8 text (empty unless `stderr` is `'pipe'`). */
+  stderrText(): string;
+}
+
+/** Environment variables a child inherits by default, like the official SDKs. */
+const INHERITED_ENV =
+  process.platform === 'win32'
+    ? [
+        'APPDATA',
+        'HOMEDRIVE',
+        'HOMEPATH',
+        'LOCALAPPDATA',
+        'PATH',
+        'PROCESSOR_ARCHITECTURE',
+        'SYSTEMDRIVE',
+      ].concat(['SYSTEMROOT', 'TEMP', 'USERNAME', 'USERPROFILE', 'PROGRAMFILES'])
+    : ['HOME', 'LOGNAME', 'PATH', 'SHELL', 'TERM', 'USER'];
+
+const STDERR_TAIL_BYTES = 64 * 1024;
+/** How long to wait after exit for the child's pipes to finish delivering buffered output. */
+const DRAIN_GRACE_MS = 250;
+
+/**
+ * Launches an MCP server and returns the client end of the stdio transport to it.
+ * Nothing runs until `start()`.
+ *
+ * - `start(sink)` spawns the process (no shell) and resolves once it is running.
+ *   @throws McpkitError `SPAWN_FAILED` naming the command when it cannot be started
+ *   (ENOENT, EACCES, a bad `cwd`).
+ * - Environment: only HOME, LOGNAME, PATH, SHELL, TERM and USER (on Windows the usual
+ *   system variables) are inherited, skipping values that start with `()` (shell
+ *   functions), so secrets in this process's environment do not leak; `env` is merged on top.
+ * - If the process exits on its own, the sink gets `closed(error)` naming the exit code or
+ *   signal and ending with the tail of its stderr, so pending requests fail.
+ * - A line from the server longer than `maxLineBytes` is dropped (its request times out).
+ * - `close()` follows the spec's shutdown: ends stdin, waits `shutdownTimeoutMs` for exit,
+ *   sends SIGTERM, waits again, then SIGKILL; resolves once the process has exited, then
+ *   calls `sink.closed()`.
+ */
+export function spawnStdio(options: SpawnStdioOptions): StdioClientTransport {
+  return new ChildTransport(options);
+}
+
+type State = 'new' | 'running' | 'closing' | 'closed';
+
+class ChildTransport implements StdioClientTransport {
+  readonly #options: SpawnStdioOptions;
+  readonly #decoder: LineDecoder;
+  readonly #tail = new TailBuffer(STDERR_TAIL_BYTES);
+  #child: ChildProcess | undefined;
+  #sink: TransportSink | undefined;
+  #state: State = 'new';
+  #closing: Promise<void> | undefined;
+  #exited: Promise<void> = new Promise(() => {});
+  #drained: Promise<void> = new Promise(() => {});
+
+  constructor(options: SpawnStdioOptions) {
+    this.#options = options;
+    const max = options.maxLineBytes;
+    this.#decoder = new LineDecoder(max === undefined ? {} : { maxLineBytes: max });
+  }
+
+  get pid(): number | undefined {
+    return this.#child?.pid;
+  }
+
+  get stderr(): Readable | null {
+    return this.#child?.stderr ?? null;
+  }
+
+  stderrText(): string {
+    return this.#tail.text();
+  }
+
+  async start(sink: TransportSink): Promise<void> {
+    const { command, args = [], cwd } = this.#options;
+    this.#sink = sink;
+    const child = spawn(command, args, {
+      stdio: ['pipe', 'pipe', this.#options.stderr ?? 'pipe'],
+      env: childEnv(this.#options.env),
+      windowsHide: true,
+      ...(cwd === undefined ? {} : { cwd }),
+    });
+    this.#child = child;
+    this.#exited = new Promise((resolve) => child.once('exit', () => resolve()));
+    this.#drained = new Promise((resolve) => child.once('close', () => resolve()));
+    await spawned(child, command);
+    this.#state = 'running';
+    this.#wire(child);
+  }
+
+  send(message: JsonRpcMessage | JsonRpcMessage[]): void {
+    if (this.#state === 'running') this.#child?.stdin?.write(encodeFrame(message));
+  }
+
+  close(): Promise<void> {
+    if (this.#state === 'new') this.#state = 'closed';
+    if (this.#state === 'closed') return this.#closing ?? Promise.resolve();
+    this.#closing ??= this.#shutdown();
+    return this.#closing;
+  }
+
+  #wire(child: ChildProcess): void {
+    child.on('error', () => {}); // a failed kill(): the shutdown sequence escalates anyway
+    child.stdin?.on('error', () => {}); // EPIPE once the child is gone: its exit is what gets reported
+    child.stdout?.on('data', (chunk: Uint8Array) => this.#deliver(this.#decoder.push(chunk)));
+    child.stdout?.on('end', () => this.#deliver(this.#decoder.end()));
+    child.stderr?.on('data', (chunk: Uint8Array) => this.#tail.push(chunk));
+    child.once('exit', (code, signal) => void this.#onExit(code, signal));
+  }
+
+  #deliver(events: LineEvent[]): void {
+    for (const event of events) {
+      if (this.#state === 'closed') return;
+      if (event.kind === 'line') this.#sink?.frame(event.text);
+    }
+  }
+
+  async #onExit(code: number | null, signal: NodeJS.Signals | null): Promise<void> {
+    if (this.#state !== 'running') return;
+    await within(this.#drained, DRAIN_GRACE_MS);
+    this.#finish(new Error(exitMessage(this.#options.command, { code, signal }, this.#tail.text())));
+  }
+
+  async #shutdown(): Promise<void> {
+    const child = this.#child;
+    const timeoutMs = this.#options.shutdownTimeoutMs ?? 2000;
+    this.#state = 'closing';
+    child?.stdin?.end();
+    for (const signal of ['SIGTERM', 'SIGKILL'] as const) {
+      if (await within(this.#exited, timeoutMs)) break;
+      child?.kill(signal);
+    }
+    await this.#exited;
+    await within(this.#drained, DRAIN_GRACE_MS);
+    this.#finish();
+  }
+
+  #finish(error?: Error): void {
+    if (this.#state === 'closed') return;
+    this.#state = 'closed';
+    this.#child?.stdout?.destroy();
+    this.#child?.stderr?.destroy();
+    this.#sink?.closed(error);
+  }
+}
+
+/** Resolves once the child is running; rejects with `SPAWN_FAILED` when it cannot start. */
+function spawned(child: ChildProcess, command: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const onError = (cause: Error): void => {
+      child.off('spawn', onSpawn);
+      reject(
+        new McpkitError('SPAWN_FAILED', `Failed to start MCP server "${command}": ${cause.message}`, {
+          cause,
+        }),
+      );
+    };
+    const onSpawn = (): void => {
+      child.off('error', onError);
+      resolve();
+    };
+    child.once('error', onError);
+    child.once('spawn', onSpawn);
+  });
+}
+
+/** True when `promise` settles within `ms` milliseconds; the timer never outlives the wait. */
+async function within(promise: Promise<void>, ms: number): Promise<boolean> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const timeout = new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(false), ms)));
+  try {
+    return await Promise.race([promise.then(() => true), timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+function childEnv(extra: Record<string, string | undefined> = {}): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const key of INHERITED_ENV) {
+    const value = process.env[key];
+    if (value !== undefined && !value.startsWith('()')) env[key] = value;
+  }
+  for (const [key, value] of Object.entries(extra)) {
+    if (value === undefined) delete env[key];
+    else env[key] = value;
+  }
+  return env;
+}
+
+function exitMessage(
+  command: string,
+  exit: { code: number | null; signal: string | null },
+  stderr: string,
+): string {
+  const how =
+    exit.signal === null ? `exited with code ${exit.code ?? 'unknown'}` : `was killed by ${exit.signal}`;
+  const tail = stderr.length > 2000 ? `…${stderr.slice(-2000)}` : stderr;
+  return `MCP server "${command}" ${how}${tail.trim() === '' ? '' : `; stderr:\n${tail.trimEnd()}`}`;
+}
+
+/** Keeps the last `limit` bytes written to it, in amortised linear time. */
+class TailBuffer {
+  readonly #limit: number;
+  #chunks: Uint8Array[] = [];
+  #bytes = 0;
+
+  constructor(limit: number) {
+    this.#limit = limit;
+  }
+
+  push(chunk: Uint8Array): void {
+    this.#chunks.push(chunk);
+    this.#bytes += chunk.length;
+    if (this.#bytes > 2 * this.#limit) this.#compact();
+  }
+
+  text(): string {
+    this.#compact();
+    return new TextDecoder().decode(this.#chunks[0] ?? new Uint8Array(0));
+  }
+
+  #compact(): void {
+    const all = Buffer.concat(this.#chunks);
+    const tail = all.subarray(Math.max(0, all.length - this.#limit));
+    this.#chunks = [tail];
+    this.#bytes = tail.length;
+  }
+}

@@ -1,0 +1,116 @@
+import { PassThrough } from 'node:stream';
+import { describe, expect, it } from 'vitest';
+import { ERROR_TABLE } from '../../core/errors.js';
+import { Peer } from '../../core/peer.js';
+import { stdioServerTransport, type StdioServerOptions } from './server-transport.js';
+
+/** A server transport over in-memory streams, with stdout collected as parsed lines. */
+function harness(options: Partial<StdioServerOptions> = {}) {
+  const stdin = new PassThrough();
+  const stdout = new PassThrough();
+  const written: unknown[] = [];
+  let buffered = '';
+  stdout.setEncoding('utf8');
+  stdout.on('data', (chunk: string) => {
+    const parts = (buffered + chunk).split('\n');
+    buffered = parts.pop() ?? '';
+    for (const part of parts) written.push(JSON.parse(part));
+  });
+  const transport = stdioServerTransport({ stdin, stdout, ...options });
+  return { stdin, stdout, written, transport };
+}
+
+function echoPeer(h: ReturnType<typeof harness>): Peer {
+  return new Peer(h.transport, { request: async (r) => ({ method: r.method, params: r.params ?? {} }) });
+}
+
+const until = async (check: () => boolean): Promise<void> => {
+  for (let i = 0; i < 200 && !check(); i++) await new Promise((r) => setTimeout(r, 5));
+};
+
+describe('stdioServerTransport', () => {
+  it('delivers a UTF-8 character split across stdin chunks intact', async () => {
+    const h = harness();
+    const frames: string[] = [];
+    await h.transport.start({ frame: (t) => frames.push(t), closed: () => {} });
+    const bytes = new TextEncoder().encode('{"s":"a€😀"}\r\n');
+    for (const [from, to] of [
+      [0, 8],
+      [8, 9],
+      [9, 12],
+      [12, bytes.length],
+    ] as const) {
+      h.stdin.write(bytes.subarray(from, to));
+      await new Promise((r) => setTimeout(r, 1));
+    }
+    await until(() => frames.length > 0);
+    expect(frames).toEqual(['{"s":"a€😀"}']);
+  });
+
+  it('answers a malformed line with -32700 and still answers the next request', async () => {
+    const h = harness();
+    await echoPeer(h).start();
+    h.stdin.write('{not json\n');
+    h.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', id: 7, method: 'tools/list' })}\n`);
+    await until(() => h.written.length >= 2);
+    expect(h.written[0]).toMatchObject({ jsonrpc: '2.0', error: { code: ERROR_TABLE.ParseError.code } });
+    expect(h.written[0]).not.toHaveProperty('id');
+    expect(h.written[1]).toEqual({ jsonrpc: '2.0', id: 7, result: { method: 'tools/list', params: {} } });
+  });
+
+  it('answers a line over maxLineBytes with -32700 without buffering it, then reads on', async () => {
+    const h = harness({ maxLineBytes: 100 });
+    await echoPeer(h).start();
+    h.stdin.write(
+      `${JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'x', params: { pad: 'p'.repeat(200) } })}\n`,
+    );
+    h.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'ok' })}\n`);
+    await until(() => h.written.length >= 2);
+    expect(h.written[0]).toMatchObject({
+      error: { code: -32700, message: expect.stringContaining('100 bytes') },
+    });
+    expect(h.written[1]).toMatchObject({ id: 2, result: { method: 'ok' } });
+  });
+
+  it('writes each sent message as one line on stdout', async () => {
+    const h = harness();
+    await h.transport.start({ frame: () => {}, closed: () => {} });
+    h.transport.send({ jsonrpc: '2.0', method: 'notifications/message', params: { text: 'a\nb\u2028' } });
+    await until(() => h.written.length >= 1);
+    expect(h.written).toEqual([
+      { jsonrpc: '2.0', method: 'notifications/message', params: { text: 'a\nb\u2028' } },
+    ]);
+  });
+
+  it('closes the sink without error when stdin ends, after the last line', async () => {
+    const h = harness();
+    const events: string[] = [];
+    await h.transport.start({
+      frame: (t) => events.push(t),
+      closed: (e) => events.push(`closed:${e?.message}`),
+    });
+    h.stdin.end('{"jsonrpc":"2.0","method":"last"}');
+    await until(() => events.length >= 2);
+    expect(events).toEqual(['{"jsonrpc":"2.0","method":"last"}', 'closed:undefined']);
+  });
+
+  it('closes the sink with the error when stdout fails, and drops later sends', async () => {
+    const h = harness();
+    const closes: (Error | undefined)[] = [];
+    await h.transport.start({ frame: () => {}, closed: (e) => closes.push(e) });
+    h.stdout.emit('error', Object.assign(new Error('write EPIPE'), { code: 'EPIPE' }));
+    expect(closes.map((e) => e?.message)).toEqual(['write EPIPE']);
+    expect(() => h.transport.send({ jsonrpc: '2.0', method: 'late' })).not.toThrow();
+  });
+
+  it('stops reading stdin on close()', async () => {
+    const h = harness();
+    const frames: string[] = [];
+    await h.transport.start({ frame: (t) => frames.push(t), closed: () => {} });
+    await h.transport.close();
+    h.stdin.write('{"jsonrpc":"2.0","method":"after"}\n');
+    await new Promise((r) => setTimeout(r, 20));
+    expect(frames).toEqual([]);
+    expect(h.stdin.listenerCount('data')).toBe(0);
+  });
+});

@@ -1,0 +1,104 @@
+/**
+ * The server end of the stdio transport: newline-delimited JSON-RPC read from stdin and
+ * written to stdout.
+ * Source: 2026-07-28 basic/transports/stdio.
+ */
+import { ERROR_TABLE } from '../../core/errors.js';
+import { errorResponse, type JsonRpcMessage } from '../../core/jsonrpc.js';
+import { LineDecoder, encodeFrame, type LineEvent } from '../../core/line-framing.js';
+import type { Transport, TransportSink } from '../../core/transport.js';
+
+/** Options of {@link stdioServerTransport}. */
+export interface StdioServerOptions {
+  /** Where messages come from (default `process.stdin`). */
+  stdin?: NodeJS.ReadableStream;
+  /** Where messages go (default `process.stdout`). Nothing else may be written to it. */
+  stdout?: NodeJS.WritableStream;
+  /** Longest accepted line in bytes (default 64 MiB); see {@link stdioServerTransport}. */
+  maxLineBytes?: number;
+}
+
+/**
+ * Creates the server end of the stdio transport.
+ *
+ * - Each line of stdin becomes one frame for the sink (`\r\n` accepted, empty lines skipped,
+ *   UTF-8 decoded across chunk boundaries).
+ * - `send()` writes one line to stdout. Node queues writes, so send never blocks or throws.
+ * - A line longer than `maxLineBytes` is discarded without being buffered, and the transport
+ *   itself answers with a -32700 Parse error (no id, since none could be read); later lines
+ *   are read as usual.
+ * - When stdin ends (the client's shutdown signal) the sink gets `closed()`; a stream error
+ *   on stdin or stdout (EPIPE when the client is gone) gives `closed(error)`.
+ * - `close()` stops reading stdin (so the process can exit) and ends nothing else: stdout is
+ *   left open because it is usually the process's own.
+ */
+export function stdioServerTransport(options: StdioServerOptions = {}): Transport {
+  return new StdioServer(options);
+}
+
+class StdioServer implements Transport {
+  readonly #stdin: NodeJS.ReadableStream;
+  readonly #stdout: NodeJS.WritableStream;
+  readonly #decoder: LineDecoder;
+  readonly #encoder = new TextEncoder();
+  #sink: TransportSink | undefined;
+  #closed = false;
+
+  constructor(options: StdioServerOptions) {
+    this.#stdin = options.stdin ?? process.stdin;
+    this.#stdout = options.stdout ?? process.stdout;
+    const max = options.maxLineBytes;
+    this.#decoder = new LineDecoder(max === undefined ? {} : { maxLineBytes: max });
+  }
+
+  start(sink: TransportSink): void {
+    this.#sink = sink;
+    this.#stdin.on('data', this.#onData);
+    this.#stdin.on('end', this.#onEnd);
+    this.#stdin.on('error', this.#finish);
+    this.#stdout.on('error', this.#finish);
+    this.#stdin.resume();
+  }
+
+  send(message: JsonRpcMessage | JsonRpcMessage[]): void {
+    if (!this.#closed) this.#stdout.write(encodeFrame(message));
+  }
+
+  async close(): Promise<void> {
+    this.#finish();
+  }
+
+  #deliver(events: LineEvent[]): void {
+    for (const event of events) {
+      if (this.#closed) return;
+      if (event.kind === 'line') this.#sink?.frame(event.text);
+      else this.send(tooLongResponse(event.maxLineBytes));
+    }
+  }
+
+  readonly #onData = (chunk: string | Uint8Array): void => {
+    this.#deliver(this.#decoder.push(typeof chunk === 'string' ? this.#encoder.encode(chunk) : chunk));
+  };
+
+  readonly #onEnd = (): void => {
+    this.#deliver(this.#decoder.end());
+    this.#finish();
+  };
+
+  /** Ends the transport once. The error listeners stay, so a late EPIPE cannot crash the process. */
+  readonly #finish = (error?: Error): void => {
+    if (this.#closed) return;
+    this.#closed = true;
+    this.#stdin.removeListener('data', this.#onData);
+    this.#stdin.removeListener('end', this.#onEnd);
+    this.#stdin.pause();
+    this.#sink?.closed(error);
+  };
+}
+
+function tooLongResponse(maxLineBytes: number): JsonRpcMessage {
+  return errorResponse(undefined, {
+    code: ERROR_TABLE.ParseError.code,
+    message: `Parse error: message longer than ${maxLineBytes} bytes`,
+  });
+}
