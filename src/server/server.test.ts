@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { McpError } from '../core/errors.js';
-import { Peer } from '../core/peer.js';
+import { Peer, type PeerHandlers } from '../core/peer.js';
 import { createLinkedPair } from '../testing/linked-pair.js';
 import { validateWire } from '../testing/wire-tap.js';
 import { connect, createServer } from './index.js';
@@ -60,7 +60,7 @@ afterEach(async () => {
 
 async function start(
   revision: '2026-07-28' | '2025-11-25',
-  handlers: { request?: Peer['request'] } = {},
+  handlers: { request?: PeerHandlers['request'] } = {},
 ): Promise<Client> {
   const [a, b] = createLinkedPair();
   await connect(buildServer(), b);

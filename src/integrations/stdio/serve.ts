@@ -21,6 +21,9 @@ export async function serveStdio(
 ): Promise<ServerConnection> {
   const { exitOnClose = true, ...transportOptions } = options;
   const connection = await connect(server, stdioServerTransport(transportOptions));
-  if (exitOnClose) void connection.closed.then(() => process.exit(0));
+  if (exitOnClose) {
+    // Flush what is already queued on stdout before exiting.
+    void connection.closed.then(() => process.stdout.write('', () => process.exit(0)));
+  }
   return connection;
 }
