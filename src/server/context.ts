@@ -37,6 +37,15 @@ export interface ProgressOptions {
   message?: string;
 }
 
+/** Options of the input calls of {@link RequestContext}. */
+export interface InputOptions {
+  /**
+   * The key of this input request in a modern `inputRequests` map (default: `elicitation-1`,
+   * `sampling-1`, … in call order). Keys must be unique within the request.
+   */
+  key?: string;
+}
+
 /** What a handler of a tool, resource or prompt gets besides its arguments. */
 export interface RequestContext {
   /** Aborted when the client cancels the request or goes away. */
@@ -56,12 +65,16 @@ export interface RequestContext {
   progress(progress: number, options?: ProgressOptions): void;
   /** Sends a log message to the client when `level` is at or above the client's threshold. */
   log(level: LoggingLevel, data: unknown, logger?: string): void;
-  /** Asks the user for input (elicitation). @throws McpError -32021 when the client cannot elicit. */
-  elicit(params: ElicitRequestParams): Promise<ElicitResult>;
+  /**
+   * Asks the user for input (elicitation). Legacy: an `elicitation/create` request on the
+   * session. Modern: an `input_required` round trip (see {@link InputOptions}).
+   * @throws McpError -32021 when the client did not declare `elicitation`.
+   */
+  elicit(params: ElicitRequestParams, options?: InputOptions): Promise<ElicitResult>;
   /** Asks the client's model for a completion (sampling). @throws McpError -32021 without `sampling`. */
-  sample(params: CreateMessageRequestParams): Promise<CreateMessageResult>;
+  sample(params: CreateMessageRequestParams, options?: InputOptions): Promise<CreateMessageResult>;
   /** Asks for the client's roots. @throws McpError -32021 without `roots`. */
-  listRoots(): Promise<ListRootsResult>;
+  listRoots(options?: InputOptions): Promise<ListRootsResult>;
 }
 
 /** How a context reaches the client for what it cannot do alone; supplied by the era. */
@@ -82,6 +95,7 @@ export interface ContextChannel {
   ask(
     method: 'elicitation/create' | 'sampling/createMessage' | 'roots/list',
     params: Params,
+    key?: string,
   ): Promise<Params>;
 }
 
@@ -110,10 +124,11 @@ export function createContext(channel: ContextChannel): RequestContext {
         logger === undefined ? { level, data } : { level, data, logger },
       );
     },
-    elicit: (params) => ask(channel, 'elicitation', 'elicitation/create', params) as Promise<ElicitResult>,
-    sample: (params) =>
-      ask(channel, 'sampling', 'sampling/createMessage', params) as Promise<CreateMessageResult>,
-    listRoots: () => ask(channel, 'roots', 'roots/list', {}) as Promise<ListRootsResult>,
+    elicit: (params, o) =>
+      ask(channel, 'elicitation', 'elicitation/create', params, o?.key) as Promise<ElicitResult>,
+    sample: (params, o) =>
+      ask(channel, 'sampling', 'sampling/createMessage', params, o?.key) as Promise<CreateMessageResult>,
+    listRoots: (o) => ask(channel, 'roots', 'roots/list', {}, o?.key) as Promise<ListRootsResult>,
   };
 }
 
@@ -122,9 +137,10 @@ async function ask(
   capability: 'elicitation' | 'sampling' | 'roots',
   method: 'elicitation/create' | 'sampling/createMessage' | 'roots/list',
   params: object,
+  key: string | undefined,
 ): Promise<unknown> {
   if (channel.clientCapabilities[capability] === undefined)
     throw missingCapabilityError({ [capability]: {} });
   if (channel.signal.aborted) throw new McpError(-32603, 'Request was cancelled');
-  return channel.ask(method, params as Params);
+  return channel.ask(method, params as Params, key);
 }

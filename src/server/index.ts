@@ -25,3 +25,18 @@ export type { PromptDefinition, PromptHandler, PromptReturn } from './prompts.js
 export { LegacySession, type SessionLink } from './session.js';
 export { compileUriTemplate, type UriTemplate } from './uri-template.js';
 export type { CacheHints } from './modern.js';
+export {
+  inputRequired,
+  isInputRequired,
+  type InputRequest,
+  type InputRequiredAnswer,
+  type InputMethod,
+} from './mrtr.js';
+export type { InputOptions } from './context.js';
+export {
+  createStateSealer,
+  generateStateKey,
+  type RequestStateSealer,
+  type SealerOptions,
+  type StateKey,
+} from '../core/request-state.js';

@@ -1,11 +1,165 @@
 /**
- * Server-to-client input on the modern wire (multi round-trip requests).
+ * Multi round-trip requests on the modern wire. A handler calls `ctx.elicit()`,
+ * `ctx.sample()` or `ctx.listRoots()` as if the client answered at once; when an answer is
+ * not yet known the SDK abandons that run and answers `input_required` with every pending
+ * input request and a sealed `requestState` carrying the answers so far. On the retry the
+ * handler runs again and each call returns its recorded answer, in order.
  * Source: 2026-07-28 basic/patterns/mrtr.
  */
 import { McpError } from '../core/errors.js';
 import type { Params } from '../core/jsonrpc.js';
+import { digestParams, type RequestStateSealer, type StateBinding } from '../core/request-state.js';
+import { compileJsonSchema } from '../validation/index.js';
 
-/** Placeholder until multi round-trip requests land: refuses with a clear error. */
-export async function askModern(method: string, _params: Params): Promise<Params> {
-  throw McpError.of('InternalError', `${method} from a handler is not available on modern requests yet`);
+/** Methods whose handlers may answer `input_required`. */
+export const INPUT_METHODS: ReadonlySet<string> = new Set(['tools/call', 'resources/read', 'prompts/get']);
+
+/** The request methods a server may put in `inputRequests`. */
+export type InputMethod = 'elicitation/create' | 'sampling/createMessage' | 'roots/list';
+
+/** One input request as sent in `inputRequests`. */
+export interface InputRequest {
+  method: InputMethod;
+  params: Params;
+}
+
+const MARK = Symbol.for('mcpkit.inputRequired');
+
+/** An explicit `input_required` answer a handler may return instead of its normal result. */
+export interface InputRequiredAnswer {
+  readonly [MARK]: true;
+  readonly inputRequests: Record<string, InputRequest>;
+}
+
+/** Builds an explicit `input_required` answer (the SDK seals and adds `requestState`). */
+export function inputRequired(inputRequests: Record<string, InputRequest>): InputRequiredAnswer {
+  return { [MARK]: true, inputRequests };
+}
+
+/** True for a value built by {@link inputRequired}. */
+export function isInputRequired(value: unknown): value is InputRequiredAnswer {
+  return typeof value === 'object' && value !== null && MARK in value;
+}
+
+const PREFIX: Record<InputMethod, string> = {
+  'elicitation/create': 'elicitation',
+  'sampling/createMessage': 'sampling',
+  'roots/list': 'roots',
+};
+
+/** The answers known for one run of a handler, and the questions it asked that are not answered. */
+export class InputRound {
+  readonly answers: Record<string, unknown>;
+  readonly pending: Record<string, InputRequest> = {};
+  readonly #counts = new Map<string, number>();
+  #notify: (() => void) | undefined;
+  /** Resolves once the handler asked for something not yet answered (after siblings had a turn). */
+  readonly needed: Promise<void>;
+
+  constructor(answers: Record<string, unknown>) {
+    this.answers = answers;
+    this.needed = new Promise((resolve) => (this.#notify = resolve));
+  }
+
+  /** Returns the recorded answer for this question, or registers it and never settles. */
+  ask(method: InputMethod, params: Params, key?: string): Promise<Params> {
+    const k = key ?? this.#autoKey(method);
+    if (k in this.answers) return Promise.resolve(this.answers[k] as Params);
+    this.pending[k] = { method, params };
+    // Let calls made in the same turn (Promise.all of several inputs) register too.
+    setTimeout(() => this.#notify?.(), 0);
+    return new Promise<Params>(() => undefined);
+  }
+
+  #autoKey(method: InputMethod): string {
+    const n = (this.#counts.get(method) ?? 0) + 1;
+    this.#counts.set(method, n);
+    return `${PREFIX[method]}-${n}`;
+  }
+}
+
+/** The params that identify a request for binding its state. */
+function salientParams(method: string, params: Params): unknown {
+  return method === 'resources/read' ? [params.uri] : [params.name, params.arguments ?? {}];
+}
+
+/** Builds the binding of a request's state. */
+export async function bindingOf(method: string, params: Params, principal: string): Promise<StateBinding> {
+  return { principal, method, digest: await digestParams(salientParams(method, params)) };
+}
+
+interface StatePayload {
+  a: Record<string, unknown>;
+  q: Record<string, InputRequest>;
+}
+
+/**
+ * Opens the round of a retry: the sealed answers so far plus the new `inputResponses`
+ * to questions that were asked. Unknown keys are ignored; non-object answers are treated
+ * as missing (the question is asked again).
+ * @throws McpError -32602 for malformed `inputResponses`/`requestState`, tampered,
+ *   expired or foreign state, or an elicitation answer that breaks its `requestedSchema`.
+ */
+export async function openRound(
+  params: Params,
+  binding: StateBinding,
+  sealer: RequestStateSealer,
+): Promise<InputRound> {
+  const responses = params.inputResponses;
+  if (
+    responses !== undefined &&
+    (typeof responses !== 'object' || responses === null || Array.isArray(responses))
+  ) {
+    throw McpError.of(
+      'InvalidParams',
+      'inputResponses must be an object mapping input request keys to results',
+    );
+  }
+  const state = await openState(params.requestState, binding, sealer);
+  const answers = { ...state.a };
+  for (const [key, question] of Object.entries(state.q)) {
+    const answer = (responses as Record<string, unknown> | undefined)?.[key];
+    if (typeof answer === 'object' && answer !== null && !Array.isArray(answer)) {
+      answers[key] = checkAnswer(key, question, answer as Params);
+    }
+  }
+  return new InputRound(answers);
+}
+
+async function openState(
+  state: unknown,
+  binding: StateBinding,
+  sealer: RequestStateSealer,
+): Promise<StatePayload> {
+  if (state === undefined) return { a: {}, q: {} };
+  if (typeof state !== 'string') throw McpError.of('InvalidParams', 'requestState must be a string');
+  try {
+    return (await sealer.open(state, binding)) as StatePayload;
+  } catch (error) {
+    throw McpError.of('InvalidParams', error instanceof Error ? error.message : 'Invalid requestState');
+  }
+}
+
+function checkAnswer(key: string, question: InputRequest, answer: Params): Params {
+  if (question.method !== 'elicitation/create' || answer.action !== 'accept') return answer;
+  const schema = question.params.requestedSchema;
+  if (typeof schema !== 'object' || schema === null) return answer;
+  const outcome = compileJsonSchema(schema)(answer.content ?? {});
+  if (!outcome.ok)
+    throw McpError.of(
+      'InvalidParams',
+      `inputResponses.${key}: content does not match the requested schema: ${outcome.issues.join('; ')}`,
+    );
+  return answer;
+}
+
+/** Seals the answers so far and the pending questions into the `input_required` result. */
+export async function inputRequiredResult(
+  round: InputRound,
+  requests: Record<string, InputRequest>,
+  binding: StateBinding,
+  sealer: RequestStateSealer,
+): Promise<Params> {
+  const requestState = await sealer.seal({ a: round.answers, q: requests } satisfies StatePayload, binding);
+  return { resultType: 'input_required', inputRequests: requests, requestState };
 }

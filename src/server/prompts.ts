@@ -13,6 +13,7 @@ import {
 } from '../validation/index.js';
 import type { Completer } from './completion.js';
 import type { RequestContext } from './context.js';
+import { isInputRequired, type InputRequiredAnswer } from './mrtr.js';
 
 /** What a prompt handler returns: a full result or just the messages. */
 export type PromptReturn =
@@ -34,13 +35,16 @@ export interface PromptDefinition<S extends SchemaInput | undefined = undefined>
 export type PromptHandler<S> = (
   args: S extends SchemaInput ? InferOutput<S> : Record<string, string>,
   context: RequestContext,
-) => PromptReturn | Promise<PromptReturn>;
+) => PromptReturn | InputRequiredAnswer | Promise<PromptReturn | InputRequiredAnswer>;
 
 interface RegisteredPrompt {
   wire: Prompt;
   schema: CompiledSchema | undefined;
   complete: Record<string, Completer>;
-  handler: (args: never, context: RequestContext) => PromptReturn | Promise<PromptReturn>;
+  handler: (
+    args: never,
+    context: RequestContext,
+  ) => PromptReturn | InputRequiredAnswer | Promise<PromptReturn | InputRequiredAnswer>;
 }
 
 /** Holds a server's prompts. */
@@ -95,6 +99,7 @@ export class PromptRegistry {
     if (!prompt) throw McpError.of('InvalidParams', `Unknown prompt: ${String(name)}`);
     const checked = await checkArguments(prompt, args ?? {});
     const value = await prompt.handler(checked as never, context);
+    if (isInputRequired(value)) return value as never;
     return Array.isArray(value) ? { messages: value } : value;
   }
 }

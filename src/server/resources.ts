@@ -9,6 +9,7 @@ import type { Annotations, Icon, Resource, ResourceContents, ResourceTemplate } 
 import type { RequestContext } from './context.js';
 import { compileUriTemplate, type UriTemplate } from './uri-template.js';
 import type { Completer } from './completion.js';
+import { isInputRequired, type InputRequiredAnswer } from './mrtr.js';
 
 /** Metadata of a resource or template, as listed. */
 export interface ResourceMetadata {
@@ -27,13 +28,16 @@ export type ReadReturn =
   { contents: ResourceContents[]; _meta?: Record<string, unknown> } | ResourceContents[];
 
 /** Reads a fixed resource. */
-export type ResourceHandler = (uri: string, context: RequestContext) => ReadReturn | Promise<ReadReturn>;
+export type ResourceHandler = (
+  uri: string,
+  context: RequestContext,
+) => ReadReturn | InputRequiredAnswer | Promise<ReadReturn | InputRequiredAnswer>;
 /** Reads a URI matched by a template; `variables` are percent-decoded. */
 export type TemplateHandler = (
   uri: string,
   variables: Record<string, string>,
   context: RequestContext,
-) => ReadReturn | Promise<ReadReturn>;
+) => ReadReturn | InputRequiredAnswer | Promise<ReadReturn | InputRequiredAnswer>;
 
 /** Template options: completion of template variables (`completion/complete` with `ref/resource`). */
 export interface TemplateOptions extends ResourceMetadata {
@@ -132,7 +136,11 @@ export function notFound(uri: string, era: Era): McpError {
   return new McpError(code, `Resource not found: ${uri}`, { data: { uri } });
 }
 
-function normalise(value: ReadReturn): { contents: ResourceContents[]; _meta?: Record<string, unknown> } {
+function normalise(value: ReadReturn | InputRequiredAnswer): {
+  contents: ResourceContents[];
+  _meta?: Record<string, unknown>;
+} {
+  if (isInputRequired(value)) return value as never;
   const result = Array.isArray(value) ? { contents: value } : value;
   if (!Array.isArray(result.contents))
     throw new McpkitError('INVALID_RESULT', 'A read handler must return contents');

@@ -38,7 +38,16 @@ import {
 } from './resources.js';
 import type { LegacySession } from './session.js';
 import { ToolRegistry, type ToolDefinition, type ToolHandler } from './tools.js';
-import { askModern } from './mrtr.js';
+import {
+  INPUT_METHODS,
+  InputRound,
+  bindingOf,
+  inputRequiredResult,
+  isInputRequired,
+  openRound,
+  type InputMethod,
+} from './mrtr.js';
+import { createStateSealer, type RequestStateSealer, type SealerOptions } from '../core/request-state.js';
 
 /** Options of {@link createServer}. */
 export interface ServerOptions {
@@ -60,6 +69,11 @@ export interface ServerOptions {
   capabilities?: Pick<ServerCapabilities, 'experimental' | 'extensions'>;
   /** Where change events travel (default: in-memory, this process only). */
   eventBus?: EventBus;
+  /**
+   * How multi-round-trip `requestState` is sealed: sealer options (a key ring shared by a
+   * fleet, a TTL) or a sealer of your own. Default: AES-GCM with a random per-process key.
+   */
+  requestState?: SealerOptions | RequestStateSealer;
   /** Sees errors a handler threw that were answered as -32603 (for logging). */
   onError?: (error: unknown, request: JsonRpcRequest) => void;
 }
@@ -73,6 +87,7 @@ export class McpServer {
   readonly #modern: readonly ModernRevision[];
   readonly #legacy: readonly LegacyRevision[];
   readonly #cache: CacheHints;
+  readonly #sealer: RequestStateSealer;
 
   constructor(options: ServerOptions) {
     this.options = options;
@@ -89,6 +104,8 @@ export class McpServer {
       pageSize: options.pageSize ?? 100,
     };
     this.eventBus = options.eventBus ?? createMemoryEventBus();
+    const rs = options.requestState;
+    this.#sealer = rs && 'seal' in rs ? rs : createStateSealer(rs);
   }
 
   /** Every protocol version this server speaks, modern first. */
@@ -206,17 +223,39 @@ export class McpServer {
     const params = request.params ?? {};
     const base = { serverInfo: this.info, cache: CACHEABLE.has(request.method) ? this.#cache : undefined };
     if (request.method === 'server/discover') return decorateModernResult(this.#discover(), base);
+    const principal = channel.authInfo?.subject ?? channel.authInfo?.clientId ?? '';
+    const binding = INPUT_METHODS.has(request.method)
+      ? await bindingOf(request.method, params, principal)
+      : undefined;
+    const round = binding ? await openRound(params, binding, this.#sealer) : new InputRound({});
+    const abort = new AbortController();
+    const onAbort = (): void => abort.abort(channel.signal.reason);
+    channel.signal.addEventListener('abort', onAbort, { once: true });
     const ctxChannel: ContextChannel = {
       ...meta,
-      signal: channel.signal,
+      signal: abort.signal,
       requestId: request.id,
       era: 'modern',
       authInfo: channel.authInfo,
       notify: (method, p) => channel.notify(method, p),
-      ask: (method, p) => askModern(method, p),
+      ask: (method, p, key) =>
+        binding ? round.ask(method as InputMethod, p, key) : Promise.reject(noInputOn(request.method)),
     };
-    const result = await this.#runFeature(request.method, params, createContext(ctxChannel));
-    return decorateModernResult(result, base);
+    try {
+      const outcome = await Promise.race([
+        this.#runFeature(request.method, params, createContext(ctxChannel)),
+        round.needed,
+      ]);
+      const requests =
+        outcome === undefined ? round.pending : isInputRequired(outcome) ? outcome.inputRequests : undefined;
+      if (requests && binding) {
+        abort.abort(new Error('input required'));
+        return decorateModernResult(await inputRequiredResult(round, requests, binding, this.#sealer), base);
+      }
+      return decorateModernResult(outcome as Params, base);
+    } finally {
+      channel.signal.removeEventListener('abort', onAbort);
+    }
   }
 
   #discover(): Params {
@@ -259,6 +298,13 @@ export class McpServer {
     if (!feature || (needed && this.capabilities[needed] === undefined)) throw methodNotFound(method);
     return feature(this.#features, params, ctx);
   }
+}
+
+function noInputOn(method: string): McpError {
+  return McpError.of(
+    'InternalError',
+    `${method} cannot ask the client for input; only tools/call, resources/read and prompts/get can`,
+  );
 }
 
 function implementationOf(o: ServerOptions): Implementation {

@@ -14,9 +14,10 @@ import {
   type SchemaInput,
 } from '../validation/index.js';
 import type { RequestContext } from './context.js';
+import { isInputRequired, type InputRequiredAnswer } from './mrtr.js';
 
 /** What a tool handler returns: a full result, or a string (one text content item). */
-export type ToolReturn = string | ToolResult;
+export type ToolReturn = string | ToolResult | InputRequiredAnswer;
 
 /** A tool result as a handler writes it (the SDK adds `resultType` and `_meta` as needed). */
 export interface ToolResult {
@@ -112,13 +113,14 @@ export class ToolRegistry {
     if (!checked.ok)
       return errorResult(`Invalid arguments for tool ${tool.wire.name}: ${checked.issues.join('; ')}`);
     const result = await runHandler(tool, checked.value, context);
-    return tool.output && !result.isError ? checkOutput(tool, result) : result;
+    return tool.output && !result.isError && !isInputRequired(result) ? checkOutput(tool, result) : result;
   }
 }
 
 async function runHandler(tool: RegisteredTool, args: unknown, context: RequestContext): Promise<ToolResult> {
   try {
-    return normalise(await tool.handler(args as never, context));
+    const value = await tool.handler(args as never, context);
+    return isInputRequired(value) ? (value as never) : normalise(value);
   } catch (error) {
     // Protocol errors stay protocol errors; anything else is a tool execution error the model can see.
     if (error instanceof McpError || isControlSignal(error)) throw error;
@@ -152,9 +154,9 @@ async function checkOutput(tool: RegisteredTool, result: ToolResult): Promise<To
   return result;
 }
 
-function normalise(value: ToolReturn): ToolResult {
+function normalise(value: string | ToolResult): ToolResult {
   if (typeof value === 'string') return { content: [{ type: 'text', text: value }] };
-  if (typeof value !== 'object' || value === null || !Array.isArray(value.content)) {
+  if (typeof value !== 'object' || value === null || !Array.isArray((value as Partial<ToolResult>).content)) {
     throw new McpkitError(
       'INVALID_RESULT',
       'A tool handler must return a string or an object with a content array',

@@ -49,7 +49,9 @@ function ajvFor(dialect: string): AnyAjv {
   if (cached) return cached;
   const make = DIALECTS[dialect];
   if (!make) {
-    throw invalid(`unsupported JSON Schema dialect ${dialect}; supported: ${Object.keys(DIALECTS).join(', ')}`);
+    throw invalid(
+      `unsupported JSON Schema dialect ${dialect}; supported: ${Object.keys(DIALECTS).join(', ')}`,
+    );
   }
   const ajv = make();
   addFormats(ajv);
@@ -69,7 +71,8 @@ export function checkSchemaBounds(schema: unknown, limits: SchemaLimits = {}): v
   const walk = (node: unknown, depth: number): void => {
     if (typeof node !== 'object' || node === null) return;
     if (depth > maxDepth) throw invalid(`nested deeper than ${maxDepth} levels`);
-    if (!Array.isArray(node) && ++count > maxSubschemas) throw invalid(`more than ${maxSubschemas} subschemas`);
+    if (!Array.isArray(node) && ++count > maxSubschemas)
+      throw invalid(`more than ${maxSubschemas} subschemas`);
     for (const child of Object.values(node)) walk(child, depth + 1);
   };
   walk(schema, 0);
@@ -97,7 +100,11 @@ export function compileJsonSchema(
   const ajv = ajvFor(normaliseDialect((schema as { $schema?: unknown }).$schema));
   let validate: ValidateFunction;
   try {
-    validate = ajv.compile(stripId(schema));
+    const own = stripId(schema);
+    validate = ajv.compile(own);
+    // ajv keeps every compiled schema in a cache keyed by object; drop it so schemas compiled
+    // per request (elicitation answers) do not accumulate. The validate function stays usable.
+    ajv.removeSchema(own);
   } catch (cause) {
     throw invalid(cause instanceof Error ? cause.message : String(cause), cause);
   }

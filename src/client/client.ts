@@ -1,0 +1,326 @@
+/**
+ * The MCP client: connects over any {@link Transport}, finds out the server's era by itself,
+ * and sends requests the way that era expects (per-request `_meta` on modern; a session
+ * opened by `initialize` on legacy).
+ * Source: 2026-07-28 basic/versioning, basic/transports/stdio "Backward Compatibility",
+ * basic/index "_meta" and "Result type"; 2025-11-25 basic/lifecycle.
+ */
+import { McpkitError } from '../core/errors.js';
+import type { JsonRpcNotification, Params } from '../core/jsonrpc.js';
+import type { RequestOptions } from '../core/peer.js';
+import type { Era } from '../core/revisions.js';
+import type { Transport } from '../core/transport.js';
+import type {
+  CompletionArguments,
+  DiscoverResult,
+  Implementation,
+  LoggingLevel,
+  Prompt,
+  Resource,
+  ResourceTemplate,
+  ServerCapabilities,
+  Tool,
+} from '../core/types/index.js';
+import { clientInfoOf, declareCapabilities, type DeclaredCapabilities } from './capabilities.js';
+import { Connection } from './connection.js';
+import { describeDiscover, pickVersion } from './era.js';
+import { LIST_KINDS, listAll, listPage, type ListKind, type ListPage } from './lists.js';
+import type { ClientOptions } from './options.js';
+import type { ResultFor, ResultOf, SharedMethod } from './request-types.js';
+import { ToolOutputChecker } from './tool-output.js';
+
+/** Legacy-only methods and what a modern server offers instead. */
+const LEGACY_ONLY = {
+  ping: 'the modern protocol has no ping; use discover()',
+  'logging/setLevel': 'modern servers take the level per request: set the logLevel option',
+  'resources/subscribe': 'modern servers deliver resource updates through subscriptions/listen',
+  'resources/unsubscribe': 'modern servers deliver resource updates through subscriptions/listen',
+} as const;
+
+/**
+ * A connection to one MCP server. Create it with {@link createClient}, then `connect()`.
+ * Every method rejects with McpError for a wire error from the server (including legacy
+ * -32002 resource-not-found), McpkitError `TIMEOUT`/`ABORTED`/`CONNECTION_CLOSED` for local
+ * failures, and McpkitError `INVALID_RESULT` for a result the client cannot accept.
+ */
+export class Client {
+  readonly #options: ClientOptions;
+  readonly #capabilities: DeclaredCapabilities;
+  readonly #clientInfo: Implementation;
+  readonly #tools = new ToolOutputChecker();
+  #connection: Connection | undefined;
+  #connecting = false;
+
+  constructor(options: ClientOptions) {
+    this.#options = options;
+    this.#capabilities = declareCapabilities(options);
+    this.#clientInfo = clientInfoOf(options);
+  }
+
+  /**
+   * Starts `transport` and settles the era: probed with `server/discover` (`era: 'auto'`),
+   * or pinned, or taken from `eraCache`. On failure the transport is closed again.
+   * @throws McpkitError `UNSUPPORTED_ERA` when no protocol version is mutually supported;
+   *   `INVALID_ARGUMENT` when already connected; errors of the handshake otherwise.
+   */
+  async connect(transport: Transport): Promise<void> {
+    if (this.#connecting || this.#connection)
+      throw new McpkitError('INVALID_ARGUMENT', 'client is already connected');
+    this.#connecting = true;
+    try {
+      this.#connection = await Connection.open(transport, {
+        options: this.#options,
+        capabilities: this.#capabilities,
+        clientInfo: this.#clientInfo,
+        onNotification: (n) => this.#onNotification(n),
+      });
+    } finally {
+      this.#connecting = false;
+    }
+  }
+
+  /** `'modern'` or `'legacy'`; undefined before `connect()` resolves. */
+  get era(): Era | undefined {
+    return this.#connection?.server.era;
+  }
+
+  /** The revision in use, e.g. `'2026-07-28'` or `'2025-11-25'`. */
+  get protocolVersion(): string | undefined {
+    return this.#connection?.server.protocolVersion;
+  }
+
+  /** The server's name and version, when known (legacy: `initialize`; modern: `server/discover`). */
+  get serverInfo(): Implementation | undefined {
+    return this.#connection?.server.serverInfo;
+  }
+
+  /** The server's capabilities, when known (a pinned modern era learns them from `discover()`). */
+  get serverCapabilities(): ServerCapabilities | undefined {
+    return this.#connection?.server.serverCapabilities;
+  }
+
+  /** The server's instructions for the model, when it gave any. */
+  get instructions(): string | undefined {
+    return this.#connection?.server.instructions;
+  }
+
+  /**
+   * Sends any request and returns its complete result. On modern, `_meta` gets the
+   * per-request protocol fields (caller `_meta` is kept); on legacy, params go as given.
+   * @throws McpkitError `INVALID_RESULT` for an unknown `resultType`, or for
+   *   `input_required` (multi round-trip requests are not supported yet).
+   */
+  request<M extends string>(method: M, params?: Params, options?: RequestOptions): Promise<ResultFor<M>> {
+    return this.#connected().roundTrip(method, params, options) as Promise<ResultFor<M>>;
+  }
+
+  /**
+   * `server/discover` (modern only): refreshes `serverInfo`, `serverCapabilities` and
+   * `instructions`.
+   * @throws McpkitError `UNSUPPORTED_ERA` on a legacy server.
+   */
+  async discover(options?: RequestOptions): Promise<DiscoverResult> {
+    const connection = this.#connected();
+    if (connection.server.era === 'legacy') {
+      throw new McpkitError('UNSUPPORTED_ERA', 'server/discover is modern-only and this server is legacy');
+    }
+    const result = await connection.roundTrip('server/discover', undefined, options);
+    const offered = Array.isArray(result.supportedVersions) ? (result.supportedVersions as unknown[]) : [];
+    const current = connection.server.protocolVersion;
+    connection.server = describeDiscover(result, pickVersion(current, offered) ?? current);
+    return result as DiscoverResult;
+  }
+
+  /** All tools, every page fetched (`tools/list`); also what `callTool` validates against. */
+  async listTools(options?: RequestOptions): Promise<Tool[]> {
+    const tools = await this.#listAll<Tool>('tools', options);
+    this.#tools.record(tools, true);
+    return tools;
+  }
+
+  /** One page of `tools/list`, raw. */
+  async listToolsPage(cursor?: string, options?: RequestOptions): Promise<ListPage<'tools'>> {
+    const page = await this.#listPage('tools', cursor, options);
+    this.#tools.record(page.tools, false);
+    return page;
+  }
+
+  /** All resources, every page fetched (`resources/list`). */
+  listResources(options?: RequestOptions): Promise<Resource[]> {
+    return this.#listAll<Resource>('resources', options);
+  }
+
+  /** One page of `resources/list`, raw. */
+  listResourcesPage(cursor?: string, options?: RequestOptions): Promise<ListPage<'resources'>> {
+    return this.#listPage('resources', cursor, options);
+  }
+
+  /** All resource templates, every page fetched (`resources/templates/list`). */
+  listResourceTemplates(options?: RequestOptions): Promise<ResourceTemplate[]> {
+    return this.#listAll<ResourceTemplate>('resourceTemplates', options);
+  }
+
+  /** One page of `resources/templates/list`, raw. */
+  listResourceTemplatesPage(
+    cursor?: string,
+    options?: RequestOptions,
+  ): Promise<ListPage<'resourceTemplates'>> {
+    return this.#listPage('resourceTemplates', cursor, options);
+  }
+
+  /** All prompts, every page fetched (`prompts/list`). */
+  listPrompts(options?: RequestOptions): Promise<Prompt[]> {
+    return this.#listAll<Prompt>('prompts', options);
+  }
+
+  /** One page of `prompts/list`, raw. */
+  listPromptsPage(cursor?: string, options?: RequestOptions): Promise<ListPage<'prompts'>> {
+    return this.#listPage('prompts', cursor, options);
+  }
+
+  /**
+   * `tools/call`. When the tool declares an `outputSchema` (from the last `listTools()`,
+   * fetched first if the tool is unknown) and the result is not `isError: true`, its
+   * `structuredContent` must be present and match (server/tools "Output schema").
+   * @throws McpkitError `INVALID_RESULT` on a missing or mismatching `structuredContent`.
+   */
+  async callTool(
+    name: string,
+    args?: { [key: string]: unknown },
+    options?: RequestOptions,
+  ): Promise<ResultOf<'tools/call'>> {
+    await this.#tools.ensureListed(name, () => this.listTools());
+    const params = args === undefined ? { name } : { name, arguments: args };
+    const result = await this.#call('tools/call', params, options);
+    this.#tools.check(name, result);
+    return result;
+  }
+
+  /** `resources/read`. An unknown resource is an McpError (-32602 modern, -32002 legacy). */
+  async readResource(uri: string, options?: RequestOptions): Promise<ResultOf<'resources/read'>> {
+    return this.#call('resources/read', { uri }, options);
+  }
+
+  /** `prompts/get` with string arguments. */
+  async getPrompt(
+    name: string,
+    args?: { [key: string]: string },
+    options?: RequestOptions,
+  ): Promise<ResultOf<'prompts/get'>> {
+    const params = args === undefined ? { name } : { name, arguments: args };
+    return this.#call('prompts/get', params, options);
+  }
+
+  /** `completion/complete`: suggestions for `argument` of a prompt or resource template. */
+  async complete(
+    ref: CompletionArguments['ref'],
+    argument: CompletionArguments['argument'],
+    context?: CompletionArguments['context'],
+    options?: RequestOptions,
+  ): Promise<ResultOf<'completion/complete'>> {
+    const params: Params = context === undefined ? { ref, argument } : { ref, argument, context };
+    return this.#call('completion/complete', params, options);
+  }
+
+  /**
+   * `ping` (legacy only; the modern protocol has none).
+   * @throws McpkitError `UNSUPPORTED_ERA` on a modern server.
+   */
+  async ping(options?: RequestOptions): Promise<void> {
+    await this.#legacyOnly('ping', undefined, options);
+  }
+
+  /**
+   * `logging/setLevel` (legacy only).
+   * @throws McpkitError `UNSUPPORTED_ERA` on a modern server, which takes the level per
+   *   request: use the `logLevel` option.
+   */
+  async setLoggingLevel(level: LoggingLevel, options?: RequestOptions): Promise<void> {
+    await this.#legacyOnly('logging/setLevel', { level }, options);
+  }
+
+  /**
+   * `resources/subscribe` (legacy only); updates arrive through `onNotification`.
+   * @throws McpkitError `UNSUPPORTED_ERA` on a modern server (which uses `subscriptions/listen`).
+   */
+  async subscribeResource(uri: string, options?: RequestOptions): Promise<void> {
+    await this.#legacyOnly('resources/subscribe', { uri }, options);
+  }
+
+  /**
+   * `resources/unsubscribe` (legacy only).
+   * @throws McpkitError `UNSUPPORTED_ERA` on a modern server.
+   */
+  async unsubscribeResource(uri: string, options?: RequestOptions): Promise<void> {
+    await this.#legacyOnly('resources/unsubscribe', { uri }, options);
+  }
+
+  /**
+   * Tells a legacy server the roots changed (`notifications/roots/list_changed`). On modern
+   * it does nothing: a modern server asks for roots afresh with each request.
+   */
+  notifyRootsChanged(): void {
+    const connection = this.#connected();
+    if (connection.server.era === 'legacy') connection.notify('notifications/roots/list_changed');
+  }
+
+  /** Closes the connection; pending requests reject with McpkitError `CONNECTION_CLOSED`. */
+  async close(): Promise<void> {
+    await this.#connection?.close();
+  }
+
+  #listAll<T>(kind: ListKind, options?: RequestOptions): Promise<T[]> {
+    const maxPages = this.#options.maxListPages ?? 1000;
+    return listAll<T>(
+      (params) => this.#connected().roundTrip(LIST_KINDS[kind].method, params, options),
+      kind,
+      maxPages,
+    );
+  }
+
+  #listPage<K extends ListKind>(kind: K, cursor?: string, options?: RequestOptions): Promise<ListPage<K>> {
+    return listPage(
+      (params) => this.#connected().roundTrip(LIST_KINDS[kind].method, params, options),
+      kind,
+      cursor,
+    );
+  }
+
+  #onNotification(notification: JsonRpcNotification): void {
+    if (notification.method === 'notifications/tools/list_changed') this.#tools.forget();
+    this.#options.onNotification?.(notification);
+  }
+
+  #connected(): Connection {
+    if (!this.#connection || this.#connection.isClosed) {
+      throw new McpkitError('CONNECTION_CLOSED', 'client is not connected');
+    }
+    return this.#connection;
+  }
+
+  async #call<M extends SharedMethod>(
+    method: M,
+    params: Params,
+    options?: RequestOptions,
+  ): Promise<ResultOf<M>> {
+    return (await this.#connected().roundTrip(method, params, options)) as ResultOf<M>;
+  }
+
+  async #legacyOnly(
+    method: keyof typeof LEGACY_ONLY,
+    params: Params | undefined,
+    options?: RequestOptions,
+  ): Promise<void> {
+    const connection = this.#connected();
+    if (connection.server.era === 'modern') {
+      const hint = LEGACY_ONLY[method];
+      throw new McpkitError('UNSUPPORTED_ERA', `${method} is legacy-only and this server is modern: ${hint}`);
+    }
+    await connection.roundTrip(method, params, options);
+  }
+}
+
+/** Creates a client; call `connect(transport)` next. */
+export function createClient(options: ClientOptions): Client {
+  return new Client(options);
+}

@@ -1,0 +1,198 @@
+/**
+ * Era detection: is the server modern (per-request `_meta`) or legacy (`initialize`)?
+ * Follows the stdio binding step by step: probe with `server/discover`; a `DiscoverResult`
+ * or a recognised modern error means modern; any other error, or silence, means legacy.
+ * Source: 2026-07-28 basic/transports/stdio "Backward Compatibility",
+ * basic/versioning "Backward Compatibility"; 2025-11-25 basic/lifecycle "Initialization".
+ */
+import { McpError, McpkitError, MODERN_ERROR_CODES, ERROR_TABLE } from '../core/errors.js';
+import type { Params } from '../core/jsonrpc.js';
+import type { RequestOptions } from '../core/peer.js';
+import { isLegacyRevision, LEGACY_REVISIONS, META, MODERN_REVISIONS, type Era } from '../core/revisions.js';
+import type { Implementation, LegacyClientCapabilities, ServerCapabilities } from '../core/types/index.js';
+import { resultKind } from './results.js';
+
+/** What the client learnt about the server while connecting. */
+export interface ServerDescription {
+  era: Era;
+  /** The revision every later request uses. */
+  protocolVersion: string;
+  /** From `initialize`, or the discover result's `_meta`; undefined when not (yet) known. */
+  serverInfo: Implementation | undefined;
+  /** From `initialize` or `server/discover`; undefined when not (yet) known. */
+  serverCapabilities: ServerCapabilities | undefined;
+  instructions: string | undefined;
+}
+
+/** What detection needs from the client. */
+export interface EraContext {
+  /** Sends a raw request (no `_meta` added). */
+  request(method: string, params: Params | undefined, options?: RequestOptions): Promise<Params>;
+  notify(method: string, params?: Params): void;
+  /** Returns `params` with the modern `_meta` for `version`. */
+  withModernMeta(version: string, params?: Params): Params;
+  preferredVersion: string;
+  legacyVersion: string;
+  legacyCapabilities: LegacyClientCapabilities;
+  clientInfo: Implementation;
+  /** Milliseconds to wait for the probe. */
+  probeTimeoutMs: number;
+}
+
+type ProbeOutcome =
+  | { kind: 'modern'; description: ServerDescription }
+  | { kind: 'retry'; version: string }
+  | { kind: 'legacy' };
+
+/**
+ * Settles the era for a connection: a pinned era is used as is (modern: no probe; legacy:
+ * `initialize` straight away); a cached verdict likewise, except that a cached legacy
+ * verdict whose `initialize` is rejected is re-probed (basic/versioning "Backward
+ * Compatibility": re-probe if the cached assumption later fails); otherwise
+ * {@link detectEra}.
+ * @throws as {@link detectEra}.
+ */
+export async function establishEra(
+  ctx: EraContext,
+  preference: 'auto' | Era,
+  cached: Era | undefined,
+): Promise<ServerDescription> {
+  const era = preference === 'auto' ? cached : preference;
+  if (era === 'modern') return bare('modern', ctx.preferredVersion);
+  if (era === undefined) return detectEra(ctx);
+  try {
+    return await initializeLegacy(ctx);
+  } catch (error) {
+    if (preference === 'auto' && error instanceof McpError) return detectEra(ctx);
+    throw error;
+  }
+}
+
+/**
+ * Probes and settles the era (stdio "Backward Compatibility"). A -32022 naming a modern
+ * version we speak re-probes once with that version.
+ * @throws McpkitError `UNSUPPORTED_ERA` when no version is mutually supported;
+ *   `CONNECTION_CLOSED` when the channel ends; McpError/McpkitError from `initialize`.
+ */
+export async function detectEra(ctx: EraContext): Promise<ServerDescription> {
+  let outcome = await probe(ctx, ctx.preferredVersion);
+  if (outcome.kind === 'retry') outcome = await probe(ctx, outcome.version);
+  if (outcome.kind === 'modern') return outcome.description;
+  if (outcome.kind === 'legacy') return initializeLegacy(ctx);
+  throw new McpkitError(
+    'UNSUPPORTED_ERA',
+    `server rejected protocol version ${outcome.version} it had advertised`,
+  );
+}
+
+async function probe(ctx: EraContext, version: string): Promise<ProbeOutcome> {
+  try {
+    const result = await ctx.request('server/discover', ctx.withModernMeta(version), {
+      timeoutMs: ctx.probeTimeoutMs,
+    });
+    return fromDiscover(result, version);
+  } catch (error) {
+    return fromProbeError(error, version);
+  }
+}
+
+function fromDiscover(result: Params, probed: string): ProbeOutcome {
+  if (resultKind(result, 'server/discover') !== 'complete') {
+    throw new McpkitError('INVALID_RESULT', 'server/discover answered input_required');
+  }
+  const offered = Array.isArray(result.supportedVersions)
+    ? (result.supportedVersions as unknown[])
+    : [probed];
+  const version = pickVersion(probed, offered);
+  if (version === undefined) return noModernVersion(offered);
+  return { kind: 'modern', description: describeDiscover(result, version) };
+}
+
+function fromProbeError(error: unknown, probed: string): ProbeOutcome {
+  if (error instanceof McpkitError && error.code === 'TIMEOUT') return { kind: 'legacy' };
+  if (!(error instanceof McpError)) throw error;
+  if (error.code === ERROR_TABLE.UnsupportedProtocolVersion.code) {
+    const supported = (error.data as { supported?: unknown } | undefined)?.supported;
+    const offered = Array.isArray(supported) ? (supported as unknown[]) : [];
+    const version = pickVersion(probed, offered);
+    if (version === undefined) return noModernVersion(offered);
+    if (version === probed) throw unsupported(offered);
+    return { kind: 'retry', version };
+  }
+  if (MODERN_ERROR_CODES.has(error.code)) return { kind: 'modern', description: bare('modern', probed) };
+  return { kind: 'legacy' };
+}
+
+/** A modern server offering only legacy revisions we speak is used through `initialize`. */
+function noModernVersion(offered: unknown[]): ProbeOutcome {
+  if (offered.some(isLegacyRevision)) return { kind: 'legacy' };
+  throw unsupported(offered);
+}
+
+function unsupported(offered: unknown[]): McpkitError {
+  const ours = [...MODERN_REVISIONS, ...LEGACY_REVISIONS].join(', ');
+  return new McpkitError(
+    'UNSUPPORTED_ERA',
+    `no mutually supported protocol version: server supports ${JSON.stringify(offered)}, this client ${ours}`,
+  );
+}
+
+/**
+ * Picks the version to speak: `preferred` when offered, else the newest modern revision we
+ * speak that the server offers.
+ */
+export function pickVersion(preferred: string, offered: readonly unknown[]): string | undefined {
+  if (offered.includes(preferred)) return preferred;
+  return MODERN_REVISIONS.find((v) => offered.includes(v));
+}
+
+/** Reads a `DiscoverResult` into a description for `version`. */
+export function describeDiscover(result: Params, version: string): ServerDescription {
+  const meta = result._meta as Params | undefined;
+  return {
+    era: 'modern',
+    protocolVersion: version,
+    serverInfo: meta?.[META.serverInfo] as Implementation | undefined,
+    serverCapabilities: (result.capabilities ?? {}) as ServerCapabilities,
+    instructions: typeof result.instructions === 'string' ? result.instructions : undefined,
+  };
+}
+
+/** A description with nothing known but the era and version (a pinned era, no probe). */
+export function bare(era: Era, protocolVersion: string): ServerDescription {
+  return {
+    era,
+    protocolVersion,
+    serverInfo: undefined,
+    serverCapabilities: undefined,
+    instructions: undefined,
+  };
+}
+
+/**
+ * The legacy handshake: `initialize`, check the answered version, `notifications/initialized`
+ * (2025-11-25 basic/lifecycle "Initialization", "Version Negotiation").
+ * @throws McpkitError `UNSUPPORTED_ERA` when the server answers with a version we do not speak.
+ */
+export async function initializeLegacy(ctx: EraContext): Promise<ServerDescription> {
+  const result = await ctx.request('initialize', {
+    protocolVersion: ctx.legacyVersion,
+    capabilities: ctx.legacyCapabilities,
+    clientInfo: ctx.clientInfo,
+  });
+  const version = result.protocolVersion;
+  if (!isLegacyRevision(version)) {
+    throw new McpkitError(
+      'UNSUPPORTED_ERA',
+      `server answered initialize with protocol version ${JSON.stringify(version)}; this client speaks ${LEGACY_REVISIONS.join(', ')}`,
+    );
+  }
+  ctx.notify('notifications/initialized');
+  return {
+    era: 'legacy',
+    protocolVersion: version,
+    serverInfo: result.serverInfo as Implementation | undefined,
+    serverCapabilities: (result.capabilities ?? {}) as ServerCapabilities,
+    instructions: typeof result.instructions === 'string' ? result.instructions : undefined,
+  };
+}

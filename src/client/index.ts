@@ -1,0 +1,10 @@
+/**
+ * `mcpkit/client`: a client that talks to modern and legacy MCP servers alike and finds out
+ * which one it has by itself.
+ * Source: 2026-07-28 basic/versioning, basic/transports/stdio "Backward Compatibility".
+ */
+export { Client, createClient } from './client.js';
+export type { ClientHandlers, ClientOptions, EraCache, EraPreference, HandlerContext } from './options.js';
+export type { ListKind, ListPage } from './lists.js';
+export type { ResultFor, ResultOf, SharedMethod } from './request-types.js';
+export type { RequestOptions, ProgressUpdate } from '../core/peer.js';

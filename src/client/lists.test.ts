@@ -1,0 +1,146 @@
+import { describe, expect, it } from 'vitest';
+import type { Params } from '../core/jsonrpc.js';
+import { connectFake, legacy, modern } from './harness.test.js';
+
+const cacheHints = { ttlMs: 0, cacheScope: 'public' };
+
+/** A list method serving `pages` in order; page i points at cursor `cursors[i]`. */
+function paged(key: string, pages: unknown[][], cursors: (string | undefined)[]) {
+  return (params: Params): Params => {
+    const index = params.cursor === undefined ? 0 : cursors.indexOf(params.cursor as string) + 1;
+    const next = cursors[index];
+    const result: Params = { resultType: 'complete', [key]: pages[index] ?? [], ...cacheHints };
+    if (next !== undefined) result.nextCursor = next;
+    return result;
+  };
+}
+
+const tool = (name: string) => ({ name, inputSchema: { type: 'object' } });
+
+describe('auto-pagination', () => {
+  it('fetches every page, treating an empty-string cursor as a cursor', async () => {
+    const fake = await connectFake(
+      modern({ 'tools/list': paged('tools', [[tool('a')], [tool('b')], [tool('c')]], ['', 'p3']) }),
+    );
+    const tools = await fake.client.listTools();
+    expect(tools.map((t) => t.name)).toEqual(['a', 'b', 'c']);
+    expect(fake.received.slice(1).map((r) => r.params?.cursor)).toEqual([undefined, '', 'p3']);
+  });
+
+  it.each([
+    ['listResources', 'resources/list', 'resources'],
+    ['listResourceTemplates', 'resources/templates/list', 'resourceTemplates'],
+    ['listPrompts', 'prompts/list', 'prompts'],
+  ] as const)('%s concatenates the pages of %s', async (call, method, key) => {
+    const fake = await connectFake(
+      modern({ [method]: paged(key, [[{ name: 'x' }], [{ name: 'y' }]], ['2']) }),
+    );
+    const items = await fake.client[call]();
+    expect(items).toEqual([{ name: 'x' }, { name: 'y' }]);
+  });
+
+  it('fails with INVALID_RESULT when the server repeats a cursor', async () => {
+    const loop = () => ({ resultType: 'complete', tools: [], nextCursor: 'again', ...cacheHints });
+    const fake = await connectFake(modern({ 'tools/list': loop }));
+    await expect(fake.client.listTools()).rejects.toMatchObject({
+      code: 'INVALID_RESULT',
+      message: /repeated cursor/,
+    });
+  });
+
+  it('fails with INVALID_RESULT past maxListPages', async () => {
+    let n = 0;
+    const endless = () => ({ resultType: 'complete', tools: [], nextCursor: String(n++), ...cacheHints });
+    const fake = await connectFake(modern({ 'tools/list': endless }), { maxListPages: 3 });
+    await expect(fake.client.listTools()).rejects.toMatchObject({
+      code: 'INVALID_RESULT',
+      message: /more than 3 pages/,
+    });
+    expect(fake.received).toHaveLength(4);
+  });
+
+  it('returns the raw page from listToolsPage', async () => {
+    const fake = await connectFake(
+      modern({ 'tools/list': paged('tools', [[tool('a')], [tool('b')]], ['next']) }),
+    );
+    const first = await fake.client.listToolsPage();
+    expect(first).toMatchObject({ tools: [tool('a')], nextCursor: 'next', ttlMs: 0 });
+    await expect(fake.client.listToolsPage('next')).resolves.toMatchObject({ tools: [tool('b')] });
+  });
+
+  it('rejects a page whose items are not an array', async () => {
+    const fake = await connectFake(
+      modern({ 'prompts/list': () => ({ resultType: 'complete', prompts: {}, ...cacheHints }) }),
+    );
+    await expect(fake.client.listPrompts()).rejects.toMatchObject({ code: 'INVALID_RESULT' });
+  });
+
+  it('paginates legacy results without resultType', async () => {
+    const pages = (params: Params) =>
+      params.cursor ? { tools: [tool('b')] } : { tools: [tool('a')], nextCursor: 'n' };
+    const fake = await connectFake(legacy({ 'tools/list': pages }), { era: 'legacy' }, '2025-11-25');
+    expect((await fake.client.listTools()).map((t) => t.name)).toEqual(['a', 'b']);
+  });
+});
+
+describe('structuredContent validation against outputSchema', () => {
+  const weather = {
+    name: 'weather',
+    inputSchema: { type: 'object' },
+    outputSchema: { type: 'object', properties: { celsius: { type: 'number' } }, required: ['celsius'] },
+  };
+  const serve = (result: Params) =>
+    modern({
+      'tools/list': () => ({ resultType: 'complete', tools: [weather, tool('plain')], ...cacheHints }),
+      'tools/call': () => ({ resultType: 'complete', content: [], ...result }),
+    });
+
+  it('accepts structuredContent that matches, listing the tools once first', async () => {
+    const fake = await connectFake(serve({ structuredContent: { celsius: 21 } }));
+    await expect(fake.client.callTool('weather', { city: 'Paris' })).resolves.toMatchObject({
+      structuredContent: { celsius: 21 },
+    });
+    await fake.client.callTool('weather');
+    expect(fake.received.map((r) => r.method)).toEqual([
+      'server/discover',
+      'tools/list',
+      'tools/call',
+      'tools/call',
+    ]);
+    expect(fake.received[2]?.params).toMatchObject({ name: 'weather', arguments: { city: 'Paris' } });
+  });
+
+  it('rejects structuredContent that does not match with INVALID_RESULT', async () => {
+    const fake = await connectFake(serve({ structuredContent: { celsius: 'warm' } }));
+    await expect(fake.client.callTool('weather')).rejects.toMatchObject({
+      code: 'INVALID_RESULT',
+      message: /celsius/,
+    });
+  });
+
+  it('rejects a missing structuredContent when an outputSchema is declared', async () => {
+    const fake = await connectFake(serve({}));
+    await expect(fake.client.callTool('weather')).rejects.toMatchObject({ code: 'INVALID_RESULT' });
+  });
+
+  it('does not validate a result marked isError', async () => {
+    const fake = await connectFake(serve({ isError: true, content: [{ type: 'text', text: 'no data' }] }));
+    await expect(fake.client.callTool('weather')).resolves.toMatchObject({ isError: true });
+  });
+
+  it('does not validate tools without an outputSchema', async () => {
+    const fake = await connectFake(serve({ structuredContent: { anything: true } }));
+    await expect(fake.client.callTool('plain')).resolves.toMatchObject({
+      structuredContent: { anything: true },
+    });
+  });
+
+  it('lists the tools again after tools/list_changed', async () => {
+    const fake = await connectFake(serve({ structuredContent: { celsius: 1 } }));
+    await fake.client.callTool('weather');
+    fake.server.notify('notifications/tools/list_changed');
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    await fake.client.callTool('weather');
+    expect(fake.received.filter((r) => r.method === 'tools/list')).toHaveLength(2);
+  });
+});

@@ -1,0 +1,93 @@
+/**
+ * The options of {@link createClient} and the handlers a host supplies for the requests a
+ * server may make of it (sampling, elicitation, roots).
+ * Source: 2026-07-28 basic/versioning, basic/index "_meta"; 2025-11-25 basic/lifecycle,
+ * client/sampling, client/elicitation, client/roots.
+ */
+import type { JsonRpcNotification } from '../core/jsonrpc.js';
+import type { Era } from '../core/revisions.js';
+import type {
+  ClientCapabilities,
+  CreateMessageRequestParams,
+  CreateMessageResult,
+  ElicitRequestParams,
+  ElicitResult,
+  LegacyElicitRequestParams,
+  LegacyRequestParams,
+  ListRootsResult,
+  LoggingLevel,
+} from '../core/types/index.js';
+
+/** What a handler of a server's request gets besides its params. */
+export interface HandlerContext {
+  /** Aborted when the server cancels the request or the connection closes. */
+  readonly signal: AbortSignal;
+}
+
+/**
+ * Answers to the requests a server makes of the client. Each handler resolves with the
+ * result to send; throwing an `McpError` answers with that wire error, anything else with
+ * -32603. Supplying a handler also declares the matching client capability.
+ * Legacy sessions receive these as server-initiated requests (2025-11-25 client/*).
+ */
+export interface ClientHandlers {
+  /** `sampling/createMessage`: sample the host's model (client/sampling). */
+  sampling?: (params: CreateMessageRequestParams, context: HandlerContext) => Promise<CreateMessageResult>;
+  /** `elicitation/create`: ask the user; form mode, and URL mode when enabled (client/elicitation). */
+  elicitation?: (
+    params: ElicitRequestParams | LegacyElicitRequestParams,
+    context: HandlerContext,
+  ) => Promise<ElicitResult>;
+  /** `roots/list`: the host's roots, `file://` URIs (client/roots). */
+  roots?: (params: LegacyRequestParams, context: HandlerContext) => Promise<ListRootsResult>;
+}
+
+/** `'auto'` probes the server (stdio "Backward Compatibility"); `'modern'`/`'legacy'` pin the era. */
+export type EraPreference = 'auto' | Era;
+
+/**
+ * A verdict store shared across clients: cache key → era. Hosts keep one per process so a
+ * server configuration is probed once (basic/versioning "Backward Compatibility": clients
+ * SHOULD cache the era determination).
+ */
+export type EraCache = Map<string, Era>;
+
+/** Options of {@link createClient}. */
+export interface ClientOptions {
+  /** `clientInfo.name`. */
+  name: string;
+  /** `clientInfo.version`. */
+  version: string;
+  /** `clientInfo.title`, a display name. */
+  title?: string;
+  /** Declared capabilities; `handlers` add sampling, elicitation and roots to these. */
+  capabilities?: ClientCapabilities;
+  /** Which era to speak; default `'auto'` (probe with `server/discover`). */
+  era?: EraPreference;
+  /** Preferred modern revision; default `LATEST_REVISION`. */
+  protocolVersion?: string;
+  /** Legacy revision offered in `initialize`; default `LATEST_LEGACY_REVISION`. */
+  legacyProtocolVersion?: string;
+  /** Milliseconds to wait for the `server/discover` probe before assuming legacy; default 5 000. */
+  probeTimeoutMs?: number;
+  /** Default timeout of every request in milliseconds (default: the core Peer's, 60 000). */
+  timeoutMs?: number;
+  /** Most pages an auto-paginating `list*()` call fetches before giving up; default 1 000. */
+  maxListPages?: number;
+  /** Answers to server requests; each one declares its capability. */
+  handlers?: ClientHandlers;
+  /** Elicitation modes the `elicitation` handler supports; default `['form']`. */
+  elicitationModes?: readonly ('form' | 'url')[];
+  /** Every notification from the server, progress included (progress also reaches `onprogress`). */
+  onNotification?: (notification: JsonRpcNotification) => void;
+  /**
+   * Minimum log level the server should emit. Modern: sent as `_meta`
+   * `io.modelcontextprotocol/logLevel` on every request. Legacy: sent once with
+   * `logging/setLevel` after `initialize` when the server declares `logging`.
+   */
+  logLevel?: LoggingLevel;
+  /** Where the era verdict is kept between connections; used with `cacheKey`. */
+  eraCache?: EraCache;
+  /** This server configuration's key in `eraCache` (e.g. the command line or the origin). */
+  cacheKey?: string;
+}

@@ -1,0 +1,111 @@
+/**
+ * `createHttpHandler`: the Streamable HTTP endpoint as one web-standard function from
+ * `Request` to `Response`, serving the modern and the legacy wire on the same URL.
+ * Source: 2026-07-28 basic/transports/streamable-http; 2025-11-25 basic/transports.
+ */
+import { decodeFrame } from '../../core/jsonrpc.js';
+import { isModernRevision } from '../../core/revisions.js';
+import type { McpServer } from '../server.js';
+import { accepts } from './accept.js';
+import { DEFAULT_MAX_BODY_BYTES, readBody } from './body.js';
+import { createMemoryEventStore, type EventStore } from './event-store.js';
+import { legacyDelete, legacyGet, legacyPost, type LegacyContext } from './legacy.js';
+import { isModernPost, modernPost } from './modern.js';
+import { jsonResponse, methodNotAllowed, rpcError } from './responses.js';
+import { rebindingViolation, type OriginPolicy } from './security.js';
+import { SessionTable } from './sessions.js';
+
+/** Options of {@link createHttpHandler}. */
+export interface HttpHandlerOptions extends OriginPolicy {
+  /** Largest POST body accepted, in bytes (default 4 MiB); larger → 413. */
+  maxBodyBytes?: number;
+  /** Milliseconds between SSE keep-alive comments (default 15 000; 0 turns them off). */
+  keepAliveMs?: number;
+  /** A legacy session idle this many milliseconds (no request, no open stream) ends (default 30 min). */
+  sessionIdleMs?: number;
+  /** Where legacy SSE events are kept for `Last-Event-ID` (default: in memory, bounded). */
+  eventStore?: EventStore;
+}
+
+/** The endpoint: answers any request to the MCP URL; `close()` ends every legacy session. */
+export interface HttpHandler {
+  (request: Request): Promise<Response>;
+  /** Ends all legacy sessions: cancels their requests and closes their streams. */
+  close(): void;
+}
+
+interface Context extends LegacyContext {
+  maxBodyBytes: number;
+  policy: OriginPolicy;
+}
+
+/**
+ * Builds the HTTP handler of `server`, once. Checks `Host`/`Origin` first (403 with a
+ * JSON-RPC error; loopback names only unless `allowedHosts`/`allowedOrigins` say
+ * otherwise), then routes: POST by era (modern when the `MCP-Protocol-Version` header or
+ * the body's `_meta` names a modern revision, legacy otherwise), GET and DELETE to the
+ * legacy session (405 on the modern wire), anything else 405. Never throws: an
+ * unexpected failure becomes 500 with a -32603 body.
+ */
+export function createHttpHandler(server: McpServer, options: HttpHandlerOptions = {}): HttpHandler {
+  const keepAliveMs = options.keepAliveMs ?? 15_000;
+  const sessions = new SessionTable(options.sessionIdleMs ?? 30 * 60_000);
+  const ctx: Context = {
+    server,
+    sessions,
+    session: { store: options.eventStore ?? createMemoryEventStore(), keepAliveMs },
+    maxBodyBytes: options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES,
+    policy: { allowedHosts: options.allowedHosts, allowedOrigins: options.allowedOrigins } as OriginPolicy,
+  };
+  const handler = async (request: Request): Promise<Response> => {
+    try {
+      return await route(ctx, request);
+    } catch {
+      return rpcError('InternalError', 'Internal error', { status: 500 });
+    }
+  };
+  return Object.assign(handler, { close: () => sessions.clear() });
+}
+
+function modernHeader(request: Request): boolean {
+  return isModernRevision(request.headers.get('mcp-protocol-version')?.trim());
+}
+
+async function route(ctx: Context, request: Request): Promise<Response> {
+  const violation = rebindingViolation(request, ctx.policy);
+  if (violation) return rpcError('InvalidRequest', `Forbidden: ${violation}`, { status: 403 });
+  switch (request.method) {
+    case 'POST':
+      return post(ctx, request);
+    case 'GET':
+      return modernHeader(request) ? methodNotAllowed('POST') : legacyGet(ctx, request);
+    case 'DELETE':
+      return modernHeader(request) ? methodNotAllowed('POST') : legacyDelete(ctx, request);
+    default:
+      return methodNotAllowed('GET, POST, DELETE');
+  }
+}
+
+function isJsonContent(contentType: string | null): boolean {
+  return contentType?.split(';')[0]?.trim().toLowerCase() === 'application/json';
+}
+
+async function post(ctx: Context, request: Request): Promise<Response> {
+  const accept = request.headers.get('accept');
+  if (!accepts(accept, 'application/json') || !accepts(accept, 'text/event-stream'))
+    return rpcError('InvalidRequest', 'Not Acceptable: Accept must list application/json and text/event-stream', {
+      status: 406,
+    });
+  if (!isJsonContent(request.headers.get('content-type')))
+    return rpcError('InvalidRequest', 'Unsupported Media Type: Content-Type must be application/json', {
+      status: 415,
+    });
+  const body = await readBody(request, ctx.maxBodyBytes);
+  if (body.kind === 'too-large')
+    return rpcError('InvalidRequest', `Payload Too Large: the limit is ${ctx.maxBodyBytes} bytes`, { status: 413 });
+  const decoded = decodeFrame(body.text);
+  if (decoded.kind === 'malformed') return jsonResponse(decoded.error, 400);
+  if (isModernPost(request.headers, decoded))
+    return modernPost({ server: ctx.server, keepAliveMs: ctx.session.keepAliveMs }, request, decoded);
+  return legacyPost(ctx, request, decoded);
+}

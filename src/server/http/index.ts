@@ -1,0 +1,13 @@
+/**
+ * `mcpkit/http`: serve a server definition over Streamable HTTP as one web-standard
+ * `(Request) => Promise<Response>` function, both eras on one endpoint. Runs on any
+ * platform with `fetch` types (Node 20+, Deno, Bun, workers); see `mcpkit/node` for
+ * node:http.
+ * Source: 2026-07-28 basic/transports/streamable-http; 2025-11-25 basic/transports.
+ */
+export { createHttpHandler, type HttpHandler, type HttpHandlerOptions } from './handler.js';
+export { createMemoryEventStore, type EventStore, type MemoryEventStoreOptions, type StoredEvent } from './event-store.js';
+export { LOOPBACK_HOSTS, type OriginPolicy } from './security.js';
+export { accepts, parseAccept, type MediaRange } from './accept.js';
+export { decodeHeaderValue } from './headers.js';
+export { DEFAULT_MAX_BODY_BYTES } from './body.js';

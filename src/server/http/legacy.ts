@@ -1,0 +1,133 @@
+/**
+ * The legacy (2025-11-25 and earlier) face of the endpoint: `initialize` mints an
+ * `Mcp-Session-Id`; later POSTs, the GET stream and DELETE name it; server-initiated
+ * messages travel on the stream of the request they relate to, else on the GET stream.
+ * Source: 2025-11-25 basic/transports "Streamable HTTP" (Sending Messages, Listening,
+ * Resumability and Redelivery, Session Management, Protocol Version Header).
+ */
+import {
+  checkEnvelope,
+  type Decoded,
+  type JsonRpcRequest,
+  type JsonRpcResponse,
+} from '../../core/jsonrpc.js';
+import { isLegacyRevision, isModernRevision } from '../../core/revisions.js';
+import type { RequestChannel } from '../channel.js';
+import type { McpServer } from '../server.js';
+import { accepts } from './accept.js';
+import { PostReply, answer, plainStream } from './reply.js';
+import { emptyResponse, jsonResponse, rpcError, sseResponse } from './responses.js';
+import { parseEventId } from './resumable.js';
+import { HttpSession, type HttpSessionOptions } from './session.js';
+import type { SessionTable } from './sessions.js';
+
+/** What the legacy path needs from the handler. */
+export interface LegacyContext {
+  server: McpServer;
+  sessions: SessionTable;
+  session: HttpSessionOptions;
+}
+
+/** 400 for an `MCP-Protocol-Version` header naming no revision we speak (2025-11-25 rule). */
+function versionProblem(request: Request): Response | undefined {
+  const version = request.headers.get('mcp-protocol-version')?.trim();
+  if (version === undefined || isLegacyRevision(version) || isModernRevision(version)) return undefined;
+  return rpcError('InvalidRequest', `Bad Request: unsupported MCP-Protocol-Version ${version}`);
+}
+
+/** The session a request names: 400 without `Mcp-Session-Id`, 404 for an unknown or ended one. */
+function findSession(ctx: LegacyContext, request: Request): HttpSession | Response {
+  const id = request.headers.get('mcp-session-id')?.trim();
+  if (id === undefined || id === '')
+    return rpcError('InvalidRequest', 'Bad Request: Mcp-Session-Id header is required');
+  return ctx.sessions.get(id) ?? rpcError('InvalidRequest', 'Session not found', { status: 404 });
+}
+
+/** Answers a legacy POST (one message, or a batch in a 2025-03-26 session). */
+export async function legacyPost(ctx: LegacyContext, request: Request, decoded: Decoded): Promise<Response> {
+  const problem = versionProblem(request);
+  if (problem) return problem;
+  if (decoded.kind === 'single') {
+    const checked = checkEnvelope(decoded.value);
+    if (checked.kind === 'invalid') return jsonResponse(checked.error, 400);
+    const isInit = checked.kind === 'request' && checked.message.method === 'initialize';
+    if (isInit && !request.headers.has('mcp-session-id')) return initialize(ctx, checked.message);
+  }
+  const session = findSession(ctx, request);
+  if (session instanceof Response) return session;
+  if (decoded.kind === 'single') return deliver(session, [decoded.value], false);
+  if (
+    decoded.kind !== 'batch' ||
+    decoded.values.length === 0 ||
+    session.legacy.protocolVersion !== '2025-03-26'
+  )
+    return rpcError('InvalidRequest', 'Invalid request: batches are not supported by this protocol revision');
+  return deliver(session, decoded.values, true);
+}
+
+/** Hands notifications and responses to the session and runs the requests on one reply. */
+function deliver(session: HttpSession, values: unknown[], batch: boolean): Promise<Response> | Response {
+  const requests: JsonRpcRequest[] = [];
+  const invalid: JsonRpcResponse[] = [];
+  for (const value of values) {
+    const checked = checkEnvelope(value);
+    if (checked.kind === 'request') requests.push(checked.message);
+    else if (checked.kind === 'invalid') invalid.push(checked.error);
+    else session.receive(checked.message);
+  }
+  if (requests.length === 0) return invalid.length === 0 ? emptyResponse(202) : jsonResponse(invalid, 400);
+  const reply = new PostReply(session.openStream);
+  void Promise.all(requests.map((r) => session.run(r, reply))).then((outcomes) => {
+    const responses = [...outcomes.flatMap((o) => (o ? [o.response] : [])), ...invalid];
+    reply.finish(batch ? (responses.length > 0 ? responses : undefined) : responses[0], 200);
+  });
+  return reply.response;
+}
+
+/** Runs `initialize` without a session; on success registers the session it opened. */
+async function initialize(ctx: LegacyContext, message: JsonRpcRequest): Promise<Response> {
+  let created: HttpSession | undefined;
+  const reply = new PostReply(plainStream(ctx.session.keepAliveMs, () => undefined));
+  const channel: RequestChannel = {
+    signal: new AbortController().signal,
+    notify: (method, params) => reply.send({ jsonrpc: '2.0', method, params }),
+    openSession: (init) => (created = new HttpSession(ctx.server, init, ctx.session)).legacy,
+  };
+  const outcome = await answer(ctx.server, message, channel);
+  if (created && 'result' in outcome.response) {
+    ctx.sessions.add(created);
+    reply.setHeader('mcp-session-id', created.id);
+  } else created?.end();
+  reply.finish(outcome.response, 200);
+  return reply.response;
+}
+
+/**
+ * Answers a legacy GET: opens the session's standalone SSE stream (409 if one is already
+ * open), or with `Last-Event-ID` resumes the stream that id belongs to.
+ */
+export async function legacyGet(ctx: LegacyContext, request: Request): Promise<Response> {
+  const problem = versionProblem(request);
+  if (problem) return problem;
+  if (!accepts(request.headers.get('accept'), 'text/event-stream'))
+    return rpcError('InvalidRequest', 'Not Acceptable: GET must accept text/event-stream', { status: 406 });
+  const session = findSession(ctx, request);
+  if (session instanceof Response) return session;
+  session.lastActive = Date.now();
+  const cursor = parseEventId(request.headers.get('last-event-id')?.trim() ?? '');
+  const stream = cursor && session.stream(cursor.streamId);
+  if (cursor && stream) return sseResponse(await stream.resume(cursor.seq));
+  if (session.standalone.connected)
+    return rpcError('InvalidRequest', 'Conflict: this session already has a GET stream', { status: 409 });
+  return sseResponse(session.standalone.connect());
+}
+
+/** Answers a legacy DELETE: ends the session (its id then gets 404). */
+export function legacyDelete(ctx: LegacyContext, request: Request): Response {
+  const problem = versionProblem(request);
+  if (problem) return problem;
+  const session = findSession(ctx, request);
+  if (session instanceof Response) return session;
+  ctx.sessions.delete(session.id);
+  return emptyResponse(200);
+}

@@ -1,0 +1,125 @@
+/**
+ * Answering one POST: a single JSON object when the handler finishes without sending
+ * anything first, an SSE stream as soon as it sends a related message (progress, log,
+ * a server-initiated request), with the final response as the last event.
+ * Source: 2026-07-28 basic/transports/streamable-http "Sending Messages" item 6,
+ * "Receiving Messages"; 2025-11-25 basic/transports "Sending Messages to the Server".
+ */
+import { ERROR_TABLE, McpError } from '../../core/errors.js';
+import {
+  errorResponse,
+  resultResponse,
+  type JsonRpcMessage,
+  type JsonRpcRequest,
+  type JsonRpcResponse,
+} from '../../core/jsonrpc.js';
+import type { RequestChannel } from '../channel.js';
+import type { McpServer } from '../server.js';
+import { SSE_HEADERS, jsonResponse, type HeaderMap } from './responses.js';
+import { SseWriter } from './sse.js';
+
+/** Where messages related to a request go. */
+export interface MessageSink {
+  send(message: JsonRpcMessage): void;
+}
+
+/** An open SSE stream as a reply sees it. */
+export interface StreamSink extends MessageSink {
+  /** Ends the stream after what was sent. */
+  end(): void;
+}
+
+/** Opens the SSE stream a reply switches to: the body for the `Response`, and its sink. */
+export type OpenStream = () => { body: ReadableStream<Uint8Array>; sink: StreamSink };
+
+/** The reply to one POST; `response` settles on the first message or on `finish`. */
+export class PostReply implements MessageSink {
+  readonly response: Promise<Response>;
+  readonly #open: OpenStream;
+  readonly #headers: HeaderMap = {};
+  #resolve!: (response: Response) => void;
+  #stream: StreamSink | undefined;
+  #done = false;
+
+  constructor(open: OpenStream) {
+    this.#open = open;
+    this.response = new Promise((resolve) => (this.#resolve = resolve));
+  }
+
+  /** Adds a header to the response (before it settles; e.g. `Mcp-Session-Id`). */
+  setHeader(name: string, value: string): void {
+    this.#headers[name] = value;
+  }
+
+  /** Sends a message related to the request, switching to SSE if not done yet. */
+  send(message: JsonRpcMessage): void {
+    if (!this.#done) this.#streamSink().send(message);
+  }
+
+  /**
+   * Sends the final response(s) and ends the reply. `body` undefined (a cancelled
+   * request) ends an SSE stream with no response. `status` applies only to a JSON reply.
+   */
+  finish(body: JsonRpcResponse | JsonRpcResponse[] | undefined, status: number): void {
+    if (this.#done) return;
+    if (this.#stream || body === undefined) {
+      const sink = this.#streamSink();
+      for (const message of body === undefined ? [] : [body].flat()) sink.send(message);
+      this.#done = true;
+      return sink.end();
+    }
+    this.#done = true;
+    this.#resolve(jsonResponse(body, status, this.#headers));
+  }
+
+  #streamSink(): StreamSink {
+    if (this.#stream) return this.#stream;
+    const { body, sink } = this.#open();
+    this.#stream = sink;
+    this.#resolve(new Response(body, { status: 200, headers: { ...SSE_HEADERS, ...this.#headers } }));
+    return sink;
+  }
+}
+
+/** A final response and the HTTP status it would have as a JSON reply. */
+export interface Outcome {
+  response: JsonRpcResponse;
+  status: number;
+}
+
+/**
+ * Runs one request through the server. An {@link McpError} becomes an error response
+ * with its `httpStatus`; anything else becomes -32603 "Internal error" (status 200) and
+ * is reported to `ServerOptions.onError`.
+ */
+export async function answer(
+  server: McpServer,
+  request: JsonRpcRequest,
+  channel: RequestChannel,
+): Promise<Outcome> {
+  try {
+    return { response: resultResponse(request.id, await server.handle(request, channel)), status: 200 };
+  } catch (error) {
+    if (error instanceof McpError) {
+      return { response: errorResponse(request.id, error.toJSON()), status: error.httpStatus };
+    }
+    server.options.onError?.(error, request);
+    const internal = { code: ERROR_TABLE.InternalError.code, message: 'Internal error' };
+    return { response: errorResponse(request.id, internal), status: 200 };
+  }
+}
+
+/**
+ * An {@link OpenStream} for a stream that cannot be resumed (modern requests, a legacy
+ * `initialize`): events carry no ids; `onCancel` runs when the client closes it.
+ */
+export function plainStream(keepAliveMs: number, onCancel: () => void): OpenStream {
+  return () => {
+    const writer = new SseWriter({ keepAliveMs, onCancel });
+    const sink: StreamSink = {
+      send: (message) => void writer.send({ data: JSON.stringify(message) }),
+      end: () => writer.close(),
+    };
+    return { body: writer.body, sink };
+  };
+}

@@ -1,0 +1,61 @@
+/**
+ * Building HTTP responses: JSON bodies, JSON-RPC errors with the table's status, empty
+ * answers, and the headers of SSE streams.
+ * Source: 2026-07-28 basic/transports/streamable-http; core/errors.ts (status per code).
+ */
+import { ERROR_TABLE, type ErrorName } from '../../core/errors.js';
+import { errorResponse, type JsonRpcMessage, type RequestId } from '../../core/jsonrpc.js';
+
+/** Extra headers of a response (e.g. `Mcp-Session-Id`). */
+export type HeaderMap = Record<string, string>;
+
+/** Headers every SSE response carries; `X-Accel-Buffering: no` keeps proxies from buffering. */
+export const SSE_HEADERS: HeaderMap = {
+  'content-type': 'text/event-stream',
+  'cache-control': 'no-cache, no-transform',
+  'x-accel-buffering': 'no',
+};
+
+/** A `application/json` response holding `body`. */
+export function jsonResponse(
+  body: JsonRpcMessage | JsonRpcMessage[],
+  status: number,
+  headers: HeaderMap = {},
+): Response {
+  return new Response(JSON.stringify(body), {
+    status,
+    headers: { 'content-type': 'application/json', ...headers },
+  });
+}
+
+/**
+ * A JSON-RPC error response on its own HTTP status (default: the table's status for
+ * the code). `id` is omitted when the request's id is unknown.
+ */
+export function rpcError(
+  name: ErrorName,
+  message: string,
+  options: { status?: number; id?: RequestId | undefined; headers?: HeaderMap } = {},
+): Response {
+  const entry = ERROR_TABLE[name];
+  const body = errorResponse(options.id, { code: entry.code, message });
+  return jsonResponse(body, options.status ?? entry.httpStatus, options.headers);
+}
+
+/** A response with no body (202 Accepted, 200 after DELETE). */
+export function emptyResponse(status: number, headers: HeaderMap = {}): Response {
+  return new Response(null, { status, headers });
+}
+
+/** 405 with the `Allow` header listing the methods the endpoint takes. */
+export function methodNotAllowed(allow: string): Response {
+  return rpcError('InvalidRequest', `Method not allowed; use ${allow}`, {
+    status: 405,
+    headers: { allow },
+  });
+}
+
+/** A 200 `text/event-stream` response over `body`. */
+export function sseResponse(body: ReadableStream<Uint8Array>, headers: HeaderMap = {}): Response {
+  return new Response(body, { status: 200, headers: { ...SSE_HEADERS, ...headers } });
+}

@@ -1,0 +1,111 @@
+/**
+ * A legacy SSE stream that outlives its HTTP connection: every event gets an id
+ * (`<streamId>_<seq>`) and goes to the {@link EventStore}; a client that lost the
+ * connection reconnects with `Last-Event-ID` and gets what it missed, then the rest.
+ * Source: 2025-11-25 basic/transports "Sending Messages to the Server" item 6
+ * (priming event), "Resumability and Redelivery".
+ */
+import type { JsonRpcMessage } from '../../core/jsonrpc.js';
+import type { EventStore, StoredEvent } from './event-store.js';
+import type { StreamSink } from './reply.js';
+import { SseWriter } from './sse.js';
+
+/** Options of {@link ResumableStream}. */
+export interface ResumableStreamOptions {
+  store: EventStore;
+  /** Milliseconds between keep-alive comments; 0 turns them off. */
+  keepAliveMs: number;
+  /** Whether a new connection starts with a priming event (an id and empty data). */
+  prime: boolean;
+}
+
+/** Splits an event id into its stream id and sequence number, if it is one of ours. */
+export function parseEventId(eventId: string): { streamId: string; seq: number } | undefined {
+  const at = eventId.lastIndexOf('_');
+  const seq = Number(eventId.slice(at + 1));
+  if (at <= 0 || !Number.isSafeInteger(seq) || seq < 0) return undefined;
+  return { streamId: eventId.slice(0, at), seq };
+}
+
+/** One logical SSE stream of a legacy session (a POST's stream or the GET stream). */
+export class ResumableStream implements StreamSink {
+  readonly id: string;
+  readonly #options: ResumableStreamOptions;
+  #seq = 0;
+  #writer: SseWriter | undefined;
+  #pending: StoredEvent[] | undefined;
+  #ended = false;
+
+  constructor(id: string, options: ResumableStreamOptions) {
+    this.id = id;
+    this.#options = options;
+  }
+
+  /** True while a client connection is attached. */
+  get connected(): boolean {
+    return this.#writer !== undefined && !this.#writer.closed;
+  }
+
+  /** True once the stream has ended (its last event was sent). */
+  get ended(): boolean {
+    return this.#ended;
+  }
+
+  /** Attaches a new connection (replacing any other) and returns its body. */
+  connect(): ReadableStream<Uint8Array> {
+    const writer = this.#attach();
+    if (this.#options.prime) writer.send({ id: `${this.id}_${this.#seq}`, data: '' });
+    if (this.#ended) writer.close();
+    return writer.body;
+  }
+
+  /** Attaches a connection that first receives the events after `afterSeq`. */
+  async resume(afterSeq: number): Promise<ReadableStream<Uint8Array>> {
+    const writer = this.#attach();
+    const pending: StoredEvent[] = [];
+    this.#pending = pending;
+    const stored = await this.#options.store.since(this.id, afterSeq);
+    let last = afterSeq;
+    for (const event of [...stored, ...pending]) {
+      if (event.seq <= last) continue;
+      last = event.seq;
+      writer.send({ id: event.id, data: JSON.stringify(event.message) });
+    }
+    if (this.#pending === pending) this.#pending = undefined;
+    if (this.#ended) writer.close();
+    return writer.body;
+  }
+
+  /** Sends a message: stored, and written to the connection if one is attached. */
+  send(message: JsonRpcMessage): void {
+    if (this.#ended) return;
+    const event: StoredEvent = { id: `${this.id}_${++this.#seq}`, seq: this.#seq, message };
+    void Promise.resolve(this.#options.store.append(this.id, event)).catch(() => undefined);
+    if (this.#pending) this.#pending.push(event);
+    else this.#writer?.send({ id: event.id, data: JSON.stringify(message) });
+  }
+
+  /** Ends the stream: closes the connection once what was sent is written. */
+  end(): void {
+    this.#ended = true;
+    if (!this.#pending) this.#writer?.close();
+  }
+
+  /** Drops the connection without ending the stream (the client may resume). */
+  disconnect(): void {
+    this.#writer?.close();
+    this.#writer = undefined;
+  }
+
+  #attach(): SseWriter {
+    this.#writer?.close();
+    const writer: SseWriter = new SseWriter({
+      keepAliveMs: this.#options.keepAliveMs,
+      onCancel: () => {
+        if (this.#writer === writer) this.#writer = undefined;
+      },
+    });
+    this.#writer = writer;
+    return writer;
+  }
+}

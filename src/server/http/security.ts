@@ -1,0 +1,62 @@
+/**
+ * DNS-rebinding protection: `Host` and `Origin` checks.
+ * Source: 2026-07-28 basic/transports/streamable-http "Security & Endpoint" (validate
+ * `Origin`; 403 when present and invalid); 2025-11-25 basic/transports "Security Warning".
+ */
+
+/** The host names a local server answers to by default (any port). */
+export const LOOPBACK_HOSTS: readonly string[] = ['localhost', '127.0.0.1', '[::1]'];
+
+/** Which `Host` and `Origin` values are accepted; `false` turns a check off. */
+export interface OriginPolicy {
+  /** Host names (`example.com`) or `host:port` pairs; default {@link LOOPBACK_HOSTS}. */
+  allowedHosts?: readonly string[] | false;
+  /** Origins (`https://app.example.com`) or bare host names (any scheme and port); default loopback. */
+  allowedOrigins?: readonly string[] | false;
+}
+
+/** Splits `host[:port]` (IPv6 in brackets) into its lower-cased host name. */
+function hostnameOf(host: string): string {
+  const h = host.trim().toLowerCase();
+  if (h.startsWith('[')) return h.slice(0, h.indexOf(']') + 1);
+  const colon = h.indexOf(':');
+  return colon === -1 ? h : h.slice(0, colon);
+}
+
+function hostAllowed(host: string, allowed: readonly string[]): boolean {
+  const full = host.trim().toLowerCase();
+  const name = hostnameOf(full);
+  return allowed.some((entry) => {
+    const e = entry.toLowerCase();
+    return e === full || e === name;
+  });
+}
+
+function originAllowed(origin: string, allowed: readonly string[]): boolean {
+  let url: URL;
+  try {
+    url = new URL(origin);
+  } catch {
+    return false;
+  }
+  if (url.origin === 'null') return false;
+  return allowed.some((entry) => {
+    const e = entry.toLowerCase();
+    return e === url.origin || e === url.hostname || e === url.host;
+  });
+}
+
+/**
+ * Returns why the request must be refused (a message for the 403 body), or undefined
+ * when its `Host` (else the URL's host) and `Origin` (when present) are allowed.
+ */
+export function rebindingViolation(request: Request, policy: OriginPolicy): string | undefined {
+  const hosts = policy.allowedHosts ?? LOOPBACK_HOSTS;
+  const origins = policy.allowedOrigins ?? LOOPBACK_HOSTS;
+  const host = request.headers.get('host') ?? new URL(request.url).host;
+  if (hosts !== false && !hostAllowed(host, hosts)) return `Host not allowed: ${host}`;
+  const origin = request.headers.get('origin');
+  if (origin !== null && origins !== false && !originAllowed(origin, origins))
+    return `Origin not allowed: ${origin}`;
+  return undefined;
+}

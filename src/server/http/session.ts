@@ -1,0 +1,185 @@
+/**
+ * One legacy session on Streamable HTTP: the {@link LegacySession} the server reads,
+ * the SSE streams of the session, and a core {@link Peer} for server-initiated requests
+ * whose transport writes to the right stream and whose incoming frames are the
+ * client's POSTed responses.
+ * Source: 2025-11-25 basic/transports "Streamable HTTP" (streams, sessions).
+ */
+import { ERROR_TABLE } from '../../core/errors.js';
+import {
+  errorResponse,
+  isRequestId,
+  type JsonRpcMessage,
+  type JsonRpcNotification,
+  type JsonRpcRequest,
+  type JsonRpcResponse,
+  type RequestId,
+} from '../../core/jsonrpc.js';
+import { Peer } from '../../core/peer.js';
+import type { Transport, TransportSink } from '../../core/transport.js';
+import type { RequestChannel, SessionInit } from '../channel.js';
+import { watchEvents } from '../connect.js';
+import { methodNotFound } from '../modern.js';
+import type { McpServer } from '../server.js';
+import { LegacySession } from '../session.js';
+import type { EventStore } from './event-store.js';
+import { answer, type MessageSink, type OpenStream, type Outcome } from './reply.js';
+import { ResumableStream } from './resumable.js';
+
+/** How many ended POST streams a session keeps for resumption. */
+const KEPT_STREAMS = 100;
+
+/** Settings a session takes from the handler options. */
+export interface HttpSessionOptions {
+  store: EventStore;
+  keepAliveMs: number;
+}
+
+/** The state of one `Mcp-Session-Id`. */
+export class HttpSession {
+  readonly id = crypto.randomUUID();
+  readonly legacy: LegacySession;
+  /** The stream a GET opens: messages not related to any request. */
+  readonly standalone: ResumableStream;
+  /** When the client last sent something (ms since epoch). */
+  lastActive = Date.now();
+  readonly #server: McpServer;
+  readonly #options: HttpSessionOptions;
+  readonly #peer: Peer;
+  readonly #streams = new Map<string, ResumableStream>();
+  readonly #inFlight = new Map<RequestId, AbortController>();
+  readonly #sinkOf = new WeakMap<AbortSignal, MessageSink>();
+  readonly #unwatch: () => void;
+  #frames: TransportSink | undefined;
+  #target: MessageSink | undefined;
+
+  constructor(server: McpServer, init: SessionInit, options: HttpSessionOptions) {
+    this.#server = server;
+    this.#options = options;
+    this.legacy = new LegacySession({ ...init, id: this.id, link: this.#link() });
+    this.standalone = this.#newStream();
+    this.#peer = new Peer(this.#transport(), {
+      request: (request) => Promise.reject(methodNotFound(request.method)),
+      notification: (n) => server.handleNotification(n, this.legacy),
+    });
+    void this.#peer.start();
+    this.#unwatch = watchEvents(server, this.legacy);
+  }
+
+  /** True while a request runs or a client connection is attached (the session is in use). */
+  get busy(): boolean {
+    return this.#inFlight.size > 0 || [...this.#streams.values()].some((s) => s.connected);
+  }
+
+  /** A stream of this session by id (for `Last-Event-ID`). */
+  stream(streamId: string): ResumableStream | undefined {
+    return this.#streams.get(streamId);
+  }
+
+  /** Opens a new resumable stream for a POST's reply. */
+  readonly openStream: OpenStream = () => {
+    const stream = this.#newStream();
+    return { body: stream.connect(), sink: stream };
+  };
+
+  /**
+   * Runs a client request; related messages (progress, logs, server-initiated requests)
+   * go to `sink`. Resolves undefined when the client cancelled it.
+   */
+  async run(request: JsonRpcRequest, sink: MessageSink): Promise<Outcome | undefined> {
+    this.lastActive = Date.now();
+    if (this.#inFlight.has(request.id)) return duplicateId(request.id);
+    const controller = new AbortController();
+    this.#inFlight.set(request.id, controller);
+    this.#sinkOf.set(controller.signal, sink);
+    const channel: RequestChannel = {
+      signal: controller.signal,
+      session: this.legacy,
+      notify: (method, params) => {
+        if (!controller.signal.aborted) sink.send({ jsonrpc: '2.0', method, params });
+      },
+    };
+    try {
+      const outcome = await answer(this.#server, request, channel);
+      return controller.signal.aborted ? undefined : outcome;
+    } finally {
+      this.#inFlight.delete(request.id);
+      this.lastActive = Date.now();
+    }
+  }
+
+  /** Takes a client notification or a response to a server-initiated request. */
+  receive(message: JsonRpcNotification | JsonRpcResponse): void {
+    this.lastActive = Date.now();
+    if ('method' in message && message.method === 'notifications/cancelled') {
+      const id = message.params?.requestId;
+      if (isRequestId(id)) this.#inFlight.get(id)?.abort(message.params?.reason);
+      return;
+    }
+    this.#frames?.frame(JSON.stringify(message));
+  }
+
+  /** Ends the session: cancels its requests, fails pending server requests, closes streams. */
+  end(): void {
+    this.#unwatch();
+    for (const controller of this.#inFlight.values()) controller.abort(new Error('session ended'));
+    void this.#peer.close();
+    for (const stream of this.#streams.values()) {
+      stream.end();
+      void Promise.resolve(this.#options.store.deleteStream(stream.id)).catch(() => undefined);
+    }
+    this.#streams.clear();
+  }
+
+  #link(): LegacySession['link'] {
+    return {
+      request: (method, params, options) => {
+        this.#target = options?.signal ? this.#sinkOf.get(options.signal) : undefined;
+        try {
+          return this.#peer.request(method, params, options);
+        } finally {
+          this.#target = undefined;
+        }
+      },
+      notify: (method, params) => this.#peer.notify(method, params),
+    };
+  }
+
+  #transport(): Transport {
+    return {
+      start: (sink) => {
+        this.#frames = sink;
+      },
+      send: (message) => {
+        const sink = this.#target ?? this.standalone;
+        for (const m of [message].flat() as JsonRpcMessage[]) sink.send(m);
+      },
+      close: async () => undefined,
+    };
+  }
+
+  #newStream(): ResumableStream {
+    const stream = new ResumableStream(crypto.randomUUID(), {
+      store: this.#options.store,
+      keepAliveMs: this.#options.keepAliveMs,
+      prime: this.legacy.protocolVersion >= '2025-11-25',
+    });
+    this.#streams.set(stream.id, stream);
+    if (this.#streams.size > KEPT_STREAMS) this.#forgetOldestEnded();
+    return stream;
+  }
+
+  #forgetOldestEnded(): void {
+    for (const stream of this.#streams.values()) {
+      if (!stream.ended) continue;
+      this.#streams.delete(stream.id);
+      void Promise.resolve(this.#options.store.deleteStream(stream.id)).catch(() => undefined);
+      return;
+    }
+  }
+}
+
+function duplicateId(id: RequestId): Outcome {
+  const error = { code: ERROR_TABLE.InvalidRequest.code, message: 'Invalid request: id already in flight' };
+  return { response: errorResponse(id, error), status: 200 };
+}

@@ -1,0 +1,89 @@
+/**
+ * Server-Sent Events over a web `ReadableStream`: event encoding, keep-alive comments,
+ * and notice when the client goes away.
+ * Source: WHATWG HTML "Server-sent events" (event stream format); 2026-07-28
+ * basic/transports/streamable-http "Receiving Messages" (keep-alive comments).
+ */
+
+/** One SSE event: `data` is sent as one `data:` line per line of text. */
+export interface SseEvent {
+  id?: string;
+  data: string;
+  /** Reconnection delay for the client, in milliseconds. */
+  retry?: number;
+}
+
+/** Encodes one event, ending with the blank line that dispatches it. */
+export function encodeSseEvent(event: SseEvent): string {
+  let text = '';
+  if (event.id !== undefined) text += `id: ${event.id}\n`;
+  if (event.retry !== undefined) text += `retry: ${Math.max(0, Math.floor(event.retry))}\n`;
+  for (const line of event.data.split(/\r\n|\r|\n/)) text += `data: ${line}\n`;
+  return `${text}\n`;
+}
+
+/** Options of {@link SseWriter}. */
+export interface SseWriterOptions {
+  /** Milliseconds between keep-alive comments; 0 turns them off. */
+  keepAliveMs: number;
+  /** Called once when the client cancels the stream (disconnect). */
+  onCancel?: () => void;
+}
+
+const encoder = new TextEncoder();
+
+/** Unreferences a timer where the platform supports it, so it never keeps a process alive. */
+export function unrefTimer(timer: unknown): void {
+  (timer as { unref?: () => void } | undefined)?.unref?.();
+}
+
+/** Writes SSE events into `body`, a stream handed to a `Response`. */
+export class SseWriter {
+  readonly body: ReadableStream<Uint8Array>;
+  #controller!: ReadableStreamDefaultController<Uint8Array>;
+  #closed = false;
+  #timer: ReturnType<typeof setInterval> | undefined;
+
+  constructor(options: SseWriterOptions) {
+    this.body = new ReadableStream<Uint8Array>({
+      start: (controller) => {
+        this.#controller = controller;
+      },
+      cancel: () => {
+        if (this.#finish()) options.onCancel?.();
+      },
+    });
+    if (options.keepAliveMs > 0) {
+      this.#timer = setInterval(() => this.#write(':\n\n'), options.keepAliveMs);
+      unrefTimer(this.#timer);
+    }
+  }
+
+  /** True once closed by either side. */
+  get closed(): boolean {
+    return this.#closed;
+  }
+
+  /** Sends one event; returns false when the stream is already closed. */
+  send(event: SseEvent): boolean {
+    return this.#write(encodeSseEvent(event));
+  }
+
+  /** Ends the stream (the client sees end of body). */
+  close(): void {
+    if (this.#finish()) this.#controller.close();
+  }
+
+  #write(text: string): boolean {
+    if (this.#closed) return false;
+    this.#controller.enqueue(encoder.encode(text));
+    return true;
+  }
+
+  #finish(): boolean {
+    if (this.#closed) return false;
+    this.#closed = true;
+    clearInterval(this.#timer);
+    return true;
+  }
+}
