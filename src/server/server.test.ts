@@ -304,3 +304,70 @@ describe('legacy sessions', () => {
     await peer.close();
   });
 });
+
+describe('subscriptions/listen', () => {
+  it('acknowledges first, tags every notification, and sends only opted-in types', async () => {
+    const [a, b] = createLinkedPair();
+    const server = buildServer();
+    await connect(server, b);
+    const tapped = validateWire(a, '2026-07-28');
+    const got: { method: string; params?: Record<string, unknown> }[] = [];
+    const peer = new Peer(tapped, { request: async () => ({}), notification: (n) => got.push(n) });
+    await peer.start();
+    const toolsListen = peer.request('subscriptions/listen', {
+      _meta: MODERN_META,
+      notifications: { toolsListChanged: true },
+    });
+    const promptsListen = peer.request('subscriptions/listen', {
+      _meta: MODERN_META,
+      notifications: { promptsListChanged: true, resourceSubscriptions: ['test://a'] },
+    });
+    await peer.request('tools/list', { _meta: MODERN_META });
+    server.notifyToolsChanged();
+    server.notifyResourceUpdated('test://a');
+    await peer.request('tools/list', { _meta: MODERN_META });
+    const sub = (n: (typeof got)[number]) =>
+      (n.params?._meta as Record<string, unknown>)['io.modelcontextprotocol/subscriptionId'];
+    expect(got.map((n) => [n.method, sub(n)])).toEqual([
+      ['notifications/subscriptions/acknowledged', 0],
+      ['notifications/subscriptions/acknowledged', 1],
+      ['notifications/tools/list_changed', 0],
+      ['notifications/resources/updated', 1],
+    ]);
+    expect(got[1]?.params?.notifications).toEqual({
+      promptsListChanged: true,
+      resourceSubscriptions: ['test://a'],
+    });
+    server.closeSubscriptions();
+    expect(await toolsListen).toMatchObject({
+      resultType: 'complete',
+      _meta: { 'io.modelcontextprotocol/subscriptionId': 0 },
+    });
+    await promptsListen;
+    expect(tapped.violations).toEqual([]);
+    await peer.close();
+  });
+
+  it('stops delivering once the client cancels the listen request', async () => {
+    const [a, b] = createLinkedPair();
+    const server = buildServer();
+    await connect(server, b);
+    const got: string[] = [];
+    const peer = new Peer(a, { request: async () => ({}), notification: (n) => got.push(n.method) });
+    await peer.start();
+    const abort = new AbortController();
+    const listening = peer.request(
+      'subscriptions/listen',
+      { _meta: MODERN_META, notifications: { toolsListChanged: true } },
+      { signal: abort.signal },
+    );
+    await peer.request('tools/list', { _meta: MODERN_META });
+    abort.abort();
+    await expect(listening).rejects.toMatchObject({ code: 'ABORTED' });
+    await peer.request('tools/list', { _meta: MODERN_META });
+    server.notifyToolsChanged();
+    await peer.request('tools/list', { _meta: MODERN_META });
+    expect(got).toEqual(['notifications/subscriptions/acknowledged']);
+    await peer.close();
+  });
+});

@@ -28,6 +28,7 @@ import {
   modernVersionOf,
   type CacheHints,
 } from './modern.js';
+import { honouredFilter, listen } from './listen.js';
 import { PromptRegistry, type PromptDefinition, type PromptHandler } from './prompts.js';
 import {
   ResourceRegistry,
@@ -88,6 +89,7 @@ export class McpServer {
   readonly #legacy: readonly LegacyRevision[];
   readonly #cache: CacheHints;
   readonly #sealer: RequestStateSealer;
+  readonly #closing = new AbortController();
 
   constructor(options: ServerOptions) {
     this.options = options;
@@ -169,6 +171,14 @@ export class McpServer {
     void this.eventBus.publish({ type: 'resourceUpdated', uri });
   }
 
+  /**
+   * Ends every open `subscriptions/listen` stream gracefully (each gets its completion
+   * result). Call before shutting down.
+   */
+  closeSubscriptions(): void {
+    this.#closing.abort();
+  }
+
   /** The capabilities declared in discover and initialize, from what is registered. */
   get capabilities(): ServerCapabilities {
     const { tools, resources, prompts } = this.#features;
@@ -223,6 +233,14 @@ export class McpServer {
     const params = request.params ?? {};
     const base = { serverInfo: this.info, cache: CACHEABLE.has(request.method) ? this.#cache : undefined };
     if (request.method === 'server/discover') return decorateModernResult(this.#discover(), base);
+    if (request.method === 'subscriptions/listen') {
+      const filter = honouredFilter(params.notifications, this.capabilities);
+      const closing = this.#closing.signal;
+      return decorateModernResult(
+        await listen({ id: request.id, filter, bus: this.eventBus, channel, closing }),
+        base,
+      );
+    }
     const principal = channel.authInfo?.subject ?? channel.authInfo?.clientId ?? '';
     const binding = INPUT_METHODS.has(request.method)
       ? await bindingOf(request.method, params, principal)

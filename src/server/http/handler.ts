@@ -55,7 +55,7 @@ export function createHttpHandler(server: McpServer, options: HttpHandlerOptions
     sessions,
     session: { store: options.eventStore ?? createMemoryEventStore(), keepAliveMs },
     maxBodyBytes: options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES,
-    policy: { allowedHosts: options.allowedHosts, allowedOrigins: options.allowedOrigins } as OriginPolicy,
+    policy: options,
   };
   const handler = async (request: Request): Promise<Response> => {
     try {
@@ -93,16 +93,22 @@ function isJsonContent(contentType: string | null): boolean {
 async function post(ctx: Context, request: Request): Promise<Response> {
   const accept = request.headers.get('accept');
   if (!accepts(accept, 'application/json') || !accepts(accept, 'text/event-stream'))
-    return rpcError('InvalidRequest', 'Not Acceptable: Accept must list application/json and text/event-stream', {
-      status: 406,
-    });
+    return rpcError(
+      'InvalidRequest',
+      'Not Acceptable: Accept must list application/json and text/event-stream',
+      {
+        status: 406,
+      },
+    );
   if (!isJsonContent(request.headers.get('content-type')))
     return rpcError('InvalidRequest', 'Unsupported Media Type: Content-Type must be application/json', {
       status: 415,
     });
   const body = await readBody(request, ctx.maxBodyBytes);
   if (body.kind === 'too-large')
-    return rpcError('InvalidRequest', `Payload Too Large: the limit is ${ctx.maxBodyBytes} bytes`, { status: 413 });
+    return rpcError('InvalidRequest', `Payload Too Large: the limit is ${ctx.maxBodyBytes} bytes`, {
+      status: 413,
+    });
   const decoded = decodeFrame(body.text);
   if (decoded.kind === 'malformed') return jsonResponse(decoded.error, 400);
   if (isModernPost(request.headers, decoded))

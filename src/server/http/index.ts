@@ -6,7 +6,12 @@
  * Source: 2026-07-28 basic/transports/streamable-http; 2025-11-25 basic/transports.
  */
 export { createHttpHandler, type HttpHandler, type HttpHandlerOptions } from './handler.js';
-export { createMemoryEventStore, type EventStore, type MemoryEventStoreOptions, type StoredEvent } from './event-store.js';
+export {
+  createMemoryEventStore,
+  type EventStore,
+  type MemoryEventStoreOptions,
+  type StoredEvent,
+} from './event-store.js';
 export { LOOPBACK_HOSTS, type OriginPolicy } from './security.js';
 export { accepts, parseAccept, type MediaRange } from './accept.js';
 export { decodeHeaderValue } from './headers.js';

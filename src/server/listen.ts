@@ -1,0 +1,92 @@
+/**
+ * `subscriptions/listen`: a long-lived request whose "response" is a stream of the
+ * notifications the client opted in to, each tagged with the subscription id (the
+ * request's JSON-RPC id). The acknowledgment comes first; the request ends when the
+ * client cancels it (its signal aborts) or the server closes it gracefully.
+ * Source: 2026-07-28 basic/patterns/subscriptions.
+ */
+import type { EventBus, ServerEvent } from '../core/event-bus.js';
+import { McpError } from '../core/errors.js';
+import type { Params, RequestId } from '../core/jsonrpc.js';
+import { META } from '../core/revisions.js';
+import type { ServerCapabilities } from '../core/types/index.js';
+import type { RequestChannel } from './channel.js';
+
+/** The filter of a listen request, as the spec names its fields. */
+export interface SubscriptionFilter {
+  toolsListChanged?: boolean;
+  promptsListChanged?: boolean;
+  resourcesListChanged?: boolean;
+  resourceSubscriptions?: string[];
+}
+
+/** Narrows a requested filter to what the server can honour. */
+export function honouredFilter(requested: unknown, caps: ServerCapabilities): SubscriptionFilter {
+  if (typeof requested !== 'object' || requested === null || Array.isArray(requested)) {
+    throw McpError.of('InvalidParams', 'notifications must be an object (a subscription filter)');
+  }
+  const r = requested as Record<string, unknown>;
+  const out: SubscriptionFilter = {};
+  if (r.toolsListChanged === true && caps.tools) out.toolsListChanged = true;
+  if (r.promptsListChanged === true && caps.prompts) out.promptsListChanged = true;
+  if (r.resourcesListChanged === true && caps.resources) out.resourcesListChanged = true;
+  const uris = r.resourceSubscriptions;
+  if (uris !== undefined && (!Array.isArray(uris) || uris.some((u) => typeof u !== 'string'))) {
+    throw McpError.of('InvalidParams', 'resourceSubscriptions must be an array of URIs');
+  }
+  if (Array.isArray(uris) && uris.length > 0 && caps.resources)
+    out.resourceSubscriptions = [...(uris as string[])];
+  return out;
+}
+
+/** The notification an event becomes on a stream with this filter, if it passes. */
+export function eventNotification(
+  event: ServerEvent,
+  filter: SubscriptionFilter,
+): { method: string; params: Params } | undefined {
+  switch (event.type) {
+    case 'toolsListChanged':
+      return filter.toolsListChanged ? { method: 'notifications/tools/list_changed', params: {} } : undefined;
+    case 'promptsListChanged':
+      return filter.promptsListChanged
+        ? { method: 'notifications/prompts/list_changed', params: {} }
+        : undefined;
+    case 'resourcesListChanged':
+      return filter.resourcesListChanged
+        ? { method: 'notifications/resources/list_changed', params: {} }
+        : undefined;
+    case 'resourceUpdated':
+      return filter.resourceSubscriptions?.includes(event.uri)
+        ? { method: 'notifications/resources/updated', params: { uri: event.uri } }
+        : undefined;
+  }
+}
+
+/**
+ * Runs one listen request until the client cancels it (never resolves then) or `closing`
+ * fires (resolves with the graceful completion result).
+ */
+export function listen(init: {
+  id: RequestId;
+  filter: SubscriptionFilter;
+  bus: EventBus;
+  channel: RequestChannel;
+  closing: AbortSignal;
+}): Promise<Params> {
+  const { id, filter, bus, channel } = init;
+  const tag = { [META.subscriptionId]: id };
+  channel.notify('notifications/subscriptions/acknowledged', { _meta: tag, notifications: filter });
+  const unsubscribe = bus.subscribe((event) => {
+    const n = eventNotification(event, filter);
+    if (n && !channel.signal.aborted) channel.notify(n.method, { ...n.params, _meta: tag });
+  });
+  return new Promise((resolve) => {
+    const end = (): void => {
+      unsubscribe();
+      resolve({ _meta: tag });
+    };
+    channel.signal.addEventListener('abort', end, { once: true });
+    if (init.closing.aborted) end();
+    else init.closing.addEventListener('abort', end, { once: true });
+  });
+}
