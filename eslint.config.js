@@ -3,8 +3,16 @@ import tseslint from 'typescript-eslint';
 
 /** The one-way import rule of STYLE.md: each layer lists the folders it must not import. */
 const layers = [
-  { files: ['src/core/**'], banned: ['validation', 'server', 'client', 'integrations', 'cli', 'testing'], node: true },
-  { files: ['src/validation/**'], banned: ['server', 'client', 'integrations', 'cli', 'testing'], node: true },
+  {
+    files: ['src/core/**'],
+    banned: ['validation', 'server', 'client', 'integrations', 'cli', 'testing'],
+    node: true,
+  },
+  {
+    files: ['src/validation/**'],
+    banned: ['server', 'client', 'integrations', 'cli', 'testing'],
+    node: true,
+  },
   { files: ['src/server/**'], banned: ['client', 'integrations', 'cli', 'testing'], node: true },
   { files: ['src/client/**'], banned: ['server', 'integrations', 'cli', 'testing'], node: true },
   { files: ['src/integrations/**'], banned: ['cli', 'testing'], node: false },
@@ -18,8 +26,18 @@ const layerRules = layers.map(({ files, banned, node }) => ({
       'error',
       {
         patterns: [
-          { group: banned.map((b) => `**/${b}/**`), message: 'Imports point one way (STYLE.md): top → integrations → server | client → core.' },
-          ...(node ? [{ group: ['node:*'], message: 'Node-only code sits behind a named subpath (src/integrations).' }] : []),
+          {
+            group: banned.map((b) => `**/${b}/**`),
+            message: 'Imports point one way (STYLE.md): top → integrations → server | client → core.',
+          },
+          ...(node
+            ? [
+                {
+                  group: ['node:*'],
+                  message: 'Node-only code sits behind a named subpath (src/integrations).',
+                },
+              ]
+            : []),
         ],
       },
     ],
@@ -36,6 +54,9 @@ export default tseslint.config(
       'no-console': 'error',
     },
   },
-  { files: ['src/cli/**', 'servers/**', 'bench/**', 'examples/**', 'scripts/**', 'test/**', '**/*.test.ts'], rules: { 'no-console': 'off' } },
+  {
+    files: ['src/cli/**', 'servers/**', 'bench/**', 'examples/**', 'scripts/**', 'test/**', '**/*.test.ts'],
+    rules: { 'no-console': 'off' },
+  },
   ...layerRules,
 );

@@ -56,7 +56,7 @@ interface RegisteredTool {
   handler: (args: never, context: RequestContext) => ToolReturn | Promise<ToolReturn>;
 }
 
-const NAME = /^[A-Za-z0-9_.\/-]{1,64}$/;
+const NAME = /^[A-Za-z0-9_./-]{1,64}$/;
 const EMPTY_OBJECT_SCHEMA = { type: 'object' };
 
 /** Holds a server's tools. */
