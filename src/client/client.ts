@@ -24,7 +24,7 @@ import type {
 import { clientInfoOf, declareCapabilities, type DeclaredCapabilities } from './capabilities.js';
 import { Connection } from './connection.js';
 import { describeDiscover, pickVersion } from './era.js';
-import { LIST_KINDS, listAll, listPage, type ListKind, type ListPage } from './lists.js';
+import { LIST_KINDS, listAll, listPage, type ListKind, type ListPage, type SendList } from './lists.js';
 import type { ClientOptions } from './options.js';
 import type { ResultFor, ResultOf, SharedMethod } from './request-types.js';
 import { ToolOutputChecker } from './tool-output.js';
@@ -59,14 +59,17 @@ export class Client {
 
   /**
    * Starts `transport` and settles the era: probed with `server/discover` (`era: 'auto'`),
-   * or pinned, or taken from `eraCache`. On failure the transport is closed again.
+   * or pinned, or taken from `eraCache`. On failure the transport is closed again. A closed
+   * client may connect again.
    * @throws McpkitError `UNSUPPORTED_ERA` when no protocol version is mutually supported;
    *   `INVALID_ARGUMENT` when already connected; errors of the handshake otherwise.
    */
   async connect(transport: Transport): Promise<void> {
-    if (this.#connecting || this.#connection)
+    if (this.#connecting || (this.#connection && !this.#connection.isClosed)) {
       throw new McpkitError('INVALID_ARGUMENT', 'client is already connected');
+    }
     this.#connecting = true;
+    this.#tools.forget();
     try {
       this.#connection = await Connection.open(transport, {
         options: this.#options,
@@ -270,20 +273,15 @@ export class Client {
   }
 
   #listAll<T>(kind: ListKind, options?: RequestOptions): Promise<T[]> {
-    const maxPages = this.#options.maxListPages ?? 1000;
-    return listAll<T>(
-      (params) => this.#connected().roundTrip(LIST_KINDS[kind].method, params, options),
-      kind,
-      maxPages,
-    );
+    return listAll<T>(this.#lister(kind, options), kind, this.#options.maxListPages ?? 1000);
   }
 
   #listPage<K extends ListKind>(kind: K, cursor?: string, options?: RequestOptions): Promise<ListPage<K>> {
-    return listPage(
-      (params) => this.#connected().roundTrip(LIST_KINDS[kind].method, params, options),
-      kind,
-      cursor,
-    );
+    return listPage(this.#lister(kind, options), kind, cursor);
+  }
+
+  #lister(kind: ListKind, options?: RequestOptions): SendList {
+    return (params) => this.#connected().roundTrip(LIST_KINDS[kind].method, params, options);
   }
 
   #onNotification(notification: JsonRpcNotification): void {

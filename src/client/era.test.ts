@@ -86,6 +86,18 @@ describe('era detection (stdio Backward Compatibility)', () => {
     expect(fake.notifications.map((n) => n.method)).toContain('notifications/initialized');
   });
 
+  it('falls back to initialize when the probe gets a result that is not a DiscoverResult', async () => {
+    const fake = await connectFake(legacy({ 'server/discover': () => ({}) }), {}, '2025-11-25');
+    expect(fake.client.era).toBe('legacy');
+  });
+
+  it('uses initialize when a discovering server offers only legacy versions', async () => {
+    const onlyLegacy = () => discoverResult({ supportedVersions: ['2025-06-18'] });
+    const fake = await connectFake(legacy({ 'server/discover': onlyLegacy }, '2025-06-18'), {}, '2025-11-25');
+    expect(fake.client.era).toBe('legacy');
+    expect(fake.client.protocolVersion).toBe('2025-06-18');
+  });
+
   it('falls back to initialize when the probe meets silence', async () => {
     const silent = () => new Promise<never>(() => {});
     const fake = await connectFake(

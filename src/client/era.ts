@@ -97,12 +97,12 @@ async function probe(ctx: EraContext, version: string): Promise<ProbeOutcome> {
 }
 
 function fromDiscover(result: Params, probed: string): ProbeOutcome {
+  // Anything without `supportedVersions` is not a DiscoverResult: a lenient legacy server.
+  if (!Array.isArray(result.supportedVersions)) return { kind: 'legacy' };
   if (resultKind(result, 'server/discover') !== 'complete') {
     throw new McpkitError('INVALID_RESULT', 'server/discover answered input_required');
   }
-  const offered = Array.isArray(result.supportedVersions)
-    ? (result.supportedVersions as unknown[])
-    : [probed];
+  const offered = result.supportedVersions as unknown[];
   const version = pickVersion(probed, offered);
   if (version === undefined) return noModernVersion(offered);
   return { kind: 'modern', description: describeDiscover(result, version) };

@@ -50,6 +50,11 @@ export interface PeerHandlers {
 export interface PeerOptions {
   /** Default timeout of outgoing requests in milliseconds (default 60 000). */
   timeoutMs?: number;
+  /**
+   * When the other side stops sending (stdin ended), answer the requests already in flight
+   * before closing (default false: close at once). Servers on stdio set it.
+   */
+  drainOnInputEnd?: boolean;
 }
 
 /** One end of a JSON-RPC conversation over a transport. */
@@ -57,6 +62,9 @@ export class Peer {
   readonly #transport: Transport;
   readonly #handlers: PeerHandlers;
   readonly #timeoutMs: number;
+  readonly #drain: boolean;
+  readonly #idle = new Set<() => void>();
+  readonly #incomingMethods = new Map<RequestId, string>();
   readonly #outgoing = new Map<RequestId, Outgoing>();
   readonly #incoming = new Map<RequestId, AbortController>();
   #nextId = 0;
@@ -66,11 +74,16 @@ export class Peer {
     this.#transport = transport;
     this.#handlers = handlers;
     this.#timeoutMs = options.timeoutMs ?? 60_000;
+    this.#drain = options.drainOnInputEnd ?? false;
   }
 
   /** Starts the transport; frames flow from here on. */
   async start(): Promise<void> {
-    await this.#transport.start({ frame: (text) => this.#onFrame(text), closed: (e) => this.#onClosed(e) });
+    await this.#transport.start({
+      frame: (text) => this.#onFrame(text),
+      closed: (e) => this.#onClosed(e),
+      ...(this.#drain ? { inputEnded: () => void this.#onInputEnded() } : {}),
+    });
   }
 
   /** True once the transport has ended. */
@@ -188,6 +201,7 @@ export class Peer {
     }
     const controller = new AbortController();
     this.#incoming.set(request.id, controller);
+    this.#incomingMethods.set(request.id, request.method);
     let done = false;
     const context: IncomingContext = {
       signal: controller.signal,
@@ -198,6 +212,9 @@ export class Peer {
     const response = await this.#answer(request, context);
     done = true;
     this.#incoming.delete(request.id);
+    this.#incomingMethods.delete(request.id);
+    for (const wake of this.#idle) wake();
+    this.#idle.clear();
     if (!controller.signal.aborted) reply(response);
   }
 
@@ -211,12 +228,30 @@ export class Peer {
     }
   }
 
+  // Open-ended requests (subscriptions/listen) are not waited for; others get up to 30 s.
+  async #onInputEnded(): Promise<void> {
+    const deadline = Date.now() + 30_000;
+    while (this.#busy() && Date.now() < deadline) {
+      await new Promise<void>((resolve) => {
+        this.#idle.add(resolve);
+        setTimeout(resolve, 250);
+      });
+    }
+    await this.close();
+  }
+
+  #busy(): boolean {
+    for (const method of this.#incomingMethods.values()) if (method !== 'subscriptions/listen') return true;
+    return false;
+  }
+
   #onClosed(error?: Error): void {
     if (this.#closed) return;
     this.#closed = error ?? new Error('connection closed');
     for (const controller of this.#incoming.values()) controller.abort(this.#closed);
     for (const out of this.#outgoing.values()) out.reject(closedError(this.#closed));
     this.#incoming.clear();
+    this.#incomingMethods.clear();
     this.#outgoing.clear();
     this.#handlers.closed?.(error);
   }

@@ -9,6 +9,12 @@ import type { JsonRpcMessage } from './jsonrpc.js';
 export interface TransportSink {
   /** One frame of text: a single JSON-RPC message (or a batch array on legacy 2025-03-26). */
   frame(text: string): void;
+  /**
+   * Optional: the peer will send nothing more but still reads (stdin reached its end).
+   * A sink that implements it finishes in-flight work and then calls `close()`; without
+   * it the transport closes at once.
+   */
+  inputEnded?(): void;
   /** The channel ended; `error` says why when it was not a clean close. */
   closed(error?: Error): void;
 }

@@ -22,35 +22,40 @@ export interface ServerConnection {
 
 /** Starts serving `server` on `transport`. */
 export async function connect(server: McpServer, transport: Transport): Promise<ServerConnection> {
+  // When the client stops sending (stdin ends), answer what is in flight, then close.
   let session: LegacySession | undefined;
   let unwatch: (() => void) | undefined;
   let resolveClosed!: () => void;
   const closed = new Promise<void>((resolve) => (resolveClosed = resolve));
-  const peer: Peer = new Peer(transport, {
-    request: (request, incoming) => {
-      const channel: RequestChannel = {
-        signal: incoming.signal,
-        notify: incoming.notify,
-        session,
-        openSession: (init: SessionInit) => {
-          session = new LegacySession({
-            ...init,
-            link: { request: (m, p, o) => peer.request(m, p, o), notify: (m, p) => peer.notify(m, p) },
-          });
-          unwatch = watchEvents(server, session);
-          return session;
-        },
-      };
-      return server.handle(request, channel);
+  const peer: Peer = new Peer(
+    transport,
+    {
+      request: (request, incoming) => {
+        const channel: RequestChannel = {
+          signal: incoming.signal,
+          notify: incoming.notify,
+          session,
+          openSession: (init: SessionInit) => {
+            session = new LegacySession({
+              ...init,
+              link: { request: (m, p, o) => peer.request(m, p, o), notify: (m, p) => peer.notify(m, p) },
+            });
+            unwatch = watchEvents(server, session);
+            return session;
+          },
+        };
+        return server.handle(request, channel);
+      },
+      notification: (n) => server.handleNotification(n, session),
+      allowBatch: () => session?.protocolVersion === '2025-03-26',
+      internalError: (error, request) => server.options.onError?.(error, request),
+      closed: () => {
+        unwatch?.();
+        resolveClosed();
+      },
     },
-    notification: (n) => server.handleNotification(n, session),
-    allowBatch: () => session?.protocolVersion === '2025-03-26',
-    internalError: (error, request) => server.options.onError?.(error, request),
-    closed: () => {
-      unwatch?.();
-      resolveClosed();
-    },
-  });
+    { drainOnInputEnd: true },
+  );
   await peer.start();
   return {
     get session() {

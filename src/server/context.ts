@@ -139,8 +139,32 @@ async function ask(
   params: object,
   key: string | undefined,
 ): Promise<unknown> {
-  if (channel.clientCapabilities[capability] === undefined)
-    throw missingCapabilityError({ [capability]: {} });
+  const missing = missingCapability(channel.clientCapabilities, capability, params);
+  if (missing) throw capabilityError(channel.era, missing);
   if (channel.signal.aborted) throw new McpError(-32603, 'Request was cancelled');
   return channel.ask(method, params as Params, key);
+}
+
+/** The capability the client lacks for this input request, as a `requiredCapabilities` object. */
+function missingCapability(
+  caps: ClientCapabilities,
+  capability: string,
+  params: object,
+): Record<string, unknown> | undefined {
+  const declared = caps[capability as keyof ClientCapabilities] as Record<string, unknown> | undefined;
+  if (declared === undefined) return { [capability]: {} };
+  if (capability !== 'elicitation') return undefined;
+  // An empty elicitation capability means form mode only (2025-11-25 client/elicitation).
+  const mode = (params as { mode?: unknown }).mode === 'url' ? 'url' : 'form';
+  const modes = Object.keys(declared);
+  const ok = mode === 'url' ? modes.includes('url') : modes.length === 0 || modes.includes('form');
+  return ok ? undefined : { elicitation: { [mode]: {} } };
+}
+
+// -32021 exists only from 2026-07-28 on; legacy sessions get -32600 with the same data.
+function capabilityError(era: Era, required: Record<string, unknown>): McpError {
+  if (era === 'modern') return missingCapabilityError(required);
+  return McpError.of('InvalidRequest', `The client did not declare the capability this request needs`, {
+    requiredCapabilities: required,
+  });
 }

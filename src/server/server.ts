@@ -303,7 +303,9 @@ export class McpServer {
       clientCapabilities: session.clientCapabilities,
       clientInfo: session.clientInfo,
       authInfo: channel.authInfo,
-      logLevel: session.logLevel,
+      get logLevel() {
+        return session.logLevel;
+      },
       notify: (method, p) => channel.notify(method, p),
       ask: (method, p) => session.link.request(method, p, { signal: channel.signal }),
     };

@@ -97,6 +97,20 @@ export function compileJsonSchema(
   limits?: SchemaLimits,
 ): (value: unknown) => ValidationOutcome {
   checkSchemaBounds(schema, limits);
+  const key = JSON.stringify(schema);
+  const cached = compiledByText.get(key);
+  if (cached) return cached;
+  const validator = compileUncached(schema);
+  if (compiledByText.size >= MAX_CACHED) compiledByText.delete(compiledByText.keys().next().value as string);
+  compiledByText.set(key, validator);
+  return validator;
+}
+
+// Equal schemas (the default tool input schema, repeated elicitation schemas) compile once.
+const MAX_CACHED = 500;
+const compiledByText = new Map<string, (value: unknown) => ValidationOutcome>();
+
+function compileUncached(schema: object): (value: unknown) => ValidationOutcome {
   const ajv = ajvFor(normaliseDialect((schema as { $schema?: unknown }).$schema));
   let validate: ValidateFunction;
   try {

@@ -82,7 +82,9 @@ class StdioServer implements Transport {
 
   readonly #onEnd = (): void => {
     this.#deliver(this.#decoder.end());
-    this.#finish();
+    // A sink that can drain answers what is in flight, then closes us; otherwise close now.
+    if (this.#sink?.inputEnded) this.#sink.inputEnded();
+    else this.#finish();
   };
 
   /** Ends the transport once. The error listeners stay, so a late EPIPE cannot crash the process. */

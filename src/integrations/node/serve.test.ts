@@ -1,0 +1,82 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { createHttpHandler } from '../../server/http/index.js';
+import {
+  SseReader,
+  buildServer,
+  messagesOf,
+  modernPost,
+  readAll,
+  until,
+  type Observed,
+} from '../../server/http/harness.test.js';
+import { serve, type Served } from './index.js';
+
+const running: Served[] = [];
+afterEach(async () => {
+  for (const s of running.splice(0)) await s.close();
+});
+
+async function start(observed: Observed = { aborted: false }): Promise<Served> {
+  const served = await serve(buildServer(observed), { port: 0, http: { keepAliveMs: 0 } });
+  running.push(served);
+  return served;
+}
+
+/** Re-targets a built Request at the served URL (fetch sets Host itself). */
+function toUrl(request: Request, url: string, init: RequestInit = {}): Request {
+  return new Request(url, {
+    method: request.method,
+    headers: request.headers,
+    body: request.body,
+    duplex: 'half',
+    ...init,
+  } as RequestInit);
+}
+
+describe('serve()', () => {
+  it('listens on 127.0.0.1 at /mcp and answers a modern request', async () => {
+    const { url } = await start();
+    expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/mcp$/);
+    const response = await fetch(
+      toUrl(modernPost('tools/call', { name: 'echo', arguments: { text: 'hi' } }), url),
+    );
+    expect(response.status).toBe(200);
+    expect(await readAll(response, '2026-07-28')).toMatchObject([{ result: { content: [{ text: 'hi' }] } }]);
+  });
+
+  it('streams SSE events as they happen', async () => {
+    const { url } = await start();
+    const request = modernPost('tools/call', { name: 'progress', _meta: { progressToken: 1 } });
+    const messages = await readAll(await fetch(toUrl(request, url)), '2026-07-28');
+    expect(messages).toHaveLength(4);
+  });
+
+  it('aborts the request signal when the client disconnects', async () => {
+    const observed: Observed = { aborted: false };
+    const { url } = await start(observed);
+    const controller = new AbortController();
+    const request = modernPost('tools/call', { name: 'wait', _meta: { progressToken: 1 } });
+    const response = await fetch(toUrl(request, url, { signal: controller.signal }));
+    const reader = new SseReader(response);
+    await reader.waitFor(1);
+    expect(messagesOf(reader.events, '2026-07-28')).toHaveLength(1);
+    controller.abort();
+    await until(() => observed.aborted);
+  });
+
+  it('answers other paths with 404 and refuses foreign hosts', async () => {
+    const { url } = await start();
+    expect((await fetch(url.replace('/mcp', '/other'))).status).toBe(404);
+    const evil = await fetch(
+      toUrl(modernPost('server/discover'), url, { headers: { origin: 'http://evil.example.com' } }),
+    );
+    expect(evil.status).toBe(403);
+  });
+
+  it('serves a ready-made handler', async () => {
+    const served = await serve(createHttpHandler(buildServer()), { port: 0, path: '/x' });
+    running.push(served);
+    expect(served.url.endsWith('/x')).toBe(true);
+    expect((await fetch(served.url, { method: 'PUT' })).status).toBe(405);
+  });
+});

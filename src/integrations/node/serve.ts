@@ -1,0 +1,77 @@
+/**
+ * `serve()`: listen on node:http and answer the MCP endpoint with a fetch-style handler
+ * (or a server definition, for which the handler is built here).
+ */
+import { createServer as createNodeServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { McpServer } from '../../server/server.js';
+import { createHttpHandler, type HttpHandlerOptions } from '../../server/http/index.js';
+import { toNodeListener, type FetchHandler } from './listener.js';
+
+/** Options of {@link serve}. */
+export interface ServeOptions {
+  /** TCP port; 0 picks a free one (see `url`). */
+  port: number;
+  /** Interface to bind (default `127.0.0.1`, loopback only). */
+  host?: string;
+  /** Path of the MCP endpoint (default `/mcp`); other paths get 404. */
+  path?: string;
+  /**
+   * Handler options when `serve` is given a server definition. When `host` is not a
+   * loopback address, the default Host/Origin checks are off unless set here.
+   */
+  http?: HttpHandlerOptions;
+}
+
+/** A listening endpoint. */
+export interface Served {
+  /** The endpoint URL, e.g. `http://127.0.0.1:3000/mcp`. */
+  readonly url: string;
+  /** Stops listening, ends open connections (and the sessions of a handler built here). */
+  close(): Promise<void>;
+}
+
+const LOOPBACK = new Set(['127.0.0.1', 'localhost', '::1', '[::1]']);
+
+function handlerFor(
+  target: FetchHandler | McpServer,
+  options: ServeOptions,
+): { handler: FetchHandler; close: () => void } {
+  if (!(target instanceof McpServer)) return { handler: target, close: () => undefined };
+  const host = options.host ?? '127.0.0.1';
+  const http: HttpHandlerOptions = LOOPBACK.has(host)
+    ? { ...options.http }
+    : { allowedHosts: false, allowedOrigins: false, ...options.http };
+  const handler = createHttpHandler(target, http);
+  return { handler, close: () => handler.close() };
+}
+
+/**
+ * Serves `target` (a handler, or a server definition) at `http://host:port/path`.
+ * Resolves once listening. @throws the listen error (e.g. EADDRINUSE).
+ */
+export async function serve(target: FetchHandler | McpServer, options: ServeOptions): Promise<Served> {
+  const host = options.host ?? '127.0.0.1';
+  const path = options.path ?? '/mcp';
+  const { handler, close } = handlerFor(target, options);
+  const listener = toNodeListener(handler);
+  const server = createNodeServer((req, res) => {
+    if (new URL(req.url ?? '/', 'http://x').pathname === path) listener(req, res);
+    else res.writeHead(404).end();
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port, host, () => resolve());
+  });
+  const { port } = server.address() as AddressInfo;
+  const urlHost = host.includes(':') && !host.startsWith('[') ? `[${host}]` : host;
+  return {
+    url: `http://${urlHost}:${port}${path}`,
+    close: () =>
+      new Promise<void>((resolve) => {
+        close();
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
+  };
+}
