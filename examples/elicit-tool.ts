@@ -1,0 +1,47 @@
+/**
+ * A tool that asks the user for input, written once for both eras: on a legacy session
+ * `ctx.elicit` sends an `elicitation/create` request; on a modern request the SDK answers
+ * `input_required` with a sealed `requestState` and runs the handler again on the retry.
+ *
+ * Run: npx tsc && node dist/examples/elicit-tool.js
+ */
+import { createServer } from '../src/server/index.js';
+import { serveStdio } from '../src/integrations/stdio/index.js';
+
+const server = createServer({
+  name: 'booking',
+  version: '1.0.0',
+  // A fleet shares the key ring so any instance can open the state another sealed:
+  // requestState: { keys: [{ id: 'k2', secret: key2 }, { id: 'k1', secret: key1 }] },
+});
+
+server.tool(
+  'book-table',
+  { description: 'Books a table after asking for the details' },
+  async (_args, ctx) => {
+    const people = await ctx.elicit(
+      {
+        mode: 'form',
+        message: 'How many people?',
+        requestedSchema: {
+          type: 'object',
+          properties: { count: { type: 'integer', minimum: 1 } },
+          required: ['count'],
+        },
+      },
+      { key: 'people' },
+    );
+    if (people.action !== 'accept') return 'Booking cancelled.';
+    const confirm = await ctx.elicit(
+      {
+        mode: 'form',
+        message: `Book for ${String(people.content?.count)}?`,
+        requestedSchema: { type: 'object', properties: { ok: { type: 'boolean' } }, required: ['ok'] },
+      },
+      { key: 'confirm' },
+    );
+    return confirm.content?.ok === true ? 'Booked.' : 'Not booked.';
+  },
+);
+
+void serveStdio(server);
