@@ -169,7 +169,7 @@ export function registerActivityTools(server: McpServer): void {
   );
 }
 
-/** Registers `json_schema_2020_12_tool` and `echo`. */
+/** Registers `json_schema_2020_12_tool`, `echo` and `test_custom_headers`. */
 export function registerSchemaTools(server: McpServer): void {
   server.tool(
     'json_schema_2020_12_tool',
@@ -189,5 +189,21 @@ export function registerSchemaTools(server: McpServer): void {
       annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
     },
     ({ text }) => text,
+  );
+  server.tool(
+    'test_custom_headers',
+    {
+      title: 'Custom headers',
+      description: 'Echoes a region and a priority that HTTP clients mirror into Mcp-Param-* headers.',
+      inputSchema: {
+        type: 'object',
+        properties: {
+          region: { type: 'string', description: 'Region to route to', 'x-mcp-header': 'Region' },
+          priority: { type: 'integer', description: 'Priority', 'x-mcp-header': 'Priority' },
+        },
+        required: ['region'],
+      },
+    },
+    (args) => `region=${String(args.region)} priority=${String(args.priority ?? 'none')}`,
   );
 }

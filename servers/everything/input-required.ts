@@ -118,11 +118,11 @@ function registerMultiple(server: McpServer): void {
   );
   server.tool(
     'test_input_required_result_multi_round',
-    { title: 'Input required: two rounds', description: 'Asks a name, then a favourite colour.' },
+    { title: 'Input required: two rounds', description: 'Asks a name, then a favorite color.' },
     async (_args, ctx) => {
       const name = await askString(ctx, 'Step 1: what is your name?', 'name', 'step1');
-      const colour = await askString(ctx, 'Step 2: what is your favourite colour?', 'colour', 'step2');
-      return `Multi-round complete: name=${name ?? '(none)'}, colour=${colour ?? '(none)'}`;
+      const color = await askString(ctx, 'Step 2: what is your favorite color?', 'color', 'step2');
+      return `Multi-round complete: name=${name ?? '(none)'}, color=${color ?? '(none)'}`;
     },
   );
   server.tool(

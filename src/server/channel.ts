@@ -1,6 +1,6 @@
 /** What a transport hands the server with each request. */
 import type { Params } from '../core/jsonrpc.js';
-import type { LegacyRevision } from '../core/revisions.js';
+import type { Era, LegacyRevision } from '../core/revisions.js';
 import type { ClientCapabilities, Implementation } from '../core/types/index.js';
 import type { AuthInfo } from './context.js';
 import type { LegacySession } from './session.js';
@@ -22,6 +22,11 @@ export interface RequestChannel {
   readonly session?: LegacySession | undefined;
   /** Opens a legacy session for `initialize`; absent where sessions cannot be opened. */
   openSession?(init: SessionInit): LegacySession;
+  /**
+   * The era the transport already determined (e.g. from a modern `MCP-Protocol-Version`
+   * header); undefined lets the server decide from the message itself.
+   */
+  readonly era?: Era | undefined;
   /** The caller's identity, when the transport authenticated it. */
   readonly authInfo?: AuthInfo | undefined;
 }

@@ -49,22 +49,34 @@ const PREFIX: Record<InputMethod, string> = {
 
 /** The answers known for one run of a handler, and the questions it asked that are not answered. */
 export class InputRound {
+  /** Answers sealed in `requestState` by earlier rounds: trusted as they are. */
   readonly answers: Record<string, unknown>;
+  /** Answers sent in this retry's `inputResponses`: checked against the question when asked. */
+  readonly #fresh: Record<string, unknown>;
   readonly pending: Record<string, InputRequest> = {};
   readonly #counts = new Map<string, number>();
   #notify: (() => void) | undefined;
   /** Resolves once the handler asked for something not yet answered (after siblings had a turn). */
   readonly needed: Promise<void>;
 
-  constructor(answers: Record<string, unknown>) {
-    this.answers = answers;
+  constructor(answers: Record<string, unknown>, fresh: Record<string, unknown> = {}) {
+    this.answers = { ...answers };
+    this.#fresh = fresh;
     this.needed = new Promise((resolve) => (this.#notify = resolve));
   }
 
-  /** Returns the recorded answer for this question, or registers it and never settles. */
+  /**
+   * Returns the recorded answer for this question, or registers it and never settles.
+   * @throws McpError -32602 when a fresh elicitation answer breaks the requested schema.
+   */
   ask(method: InputMethod, params: Params, key?: string): Promise<Params> {
     const k = key ?? this.#autoKey(method);
     if (k in this.answers) return Promise.resolve(this.answers[k] as Params);
+    const fresh = this.#fresh[k];
+    if (isAnswer(fresh)) {
+      this.answers[k] = checkAnswer(k, { method, params }, fresh);
+      return Promise.resolve(fresh);
+    }
     this.pending[k] = { method, params };
     // Let calls made in the same turn (Promise.all of several inputs) register too.
     setTimeout(() => this.#notify?.(), 0);
@@ -76,6 +88,11 @@ export class InputRound {
     this.#counts.set(method, n);
     return `${PREFIX[method]}-${n}`;
   }
+}
+
+/** Only objects can be answers; anything else counts as missing, so the question is asked again. */
+function isAnswer(value: unknown): value is Params {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 /** The params that identify a request for binding its state. */
@@ -90,15 +107,13 @@ export async function bindingOf(method: string, params: Params, principal: strin
 
 interface StatePayload {
   a: Record<string, unknown>;
-  q: Record<string, InputRequest>;
 }
 
 /**
- * Opens the round of a retry: the sealed answers so far plus the new `inputResponses`
- * to questions that were asked. Unknown keys are ignored; non-object answers are treated
- * as missing (the question is asked again).
- * @throws McpError -32602 for malformed `inputResponses`/`requestState`, tampered,
- *   expired or foreign state, or an elicitation answer that breaks its `requestedSchema`.
+ * Opens the round of a retry: the sealed answers so far plus the new `inputResponses`.
+ * Unknown keys are simply never asked for; non-object answers count as missing.
+ * @throws McpError -32602 for malformed `inputResponses`/`requestState`, or for tampered,
+ *   expired or foreign state.
  */
 export async function openRound(
   params: Params,
@@ -106,24 +121,14 @@ export async function openRound(
   sealer: RequestStateSealer,
 ): Promise<InputRound> {
   const responses = params.inputResponses;
-  if (
-    responses !== undefined &&
-    (typeof responses !== 'object' || responses === null || Array.isArray(responses))
-  ) {
+  if (responses !== undefined && !isAnswer(responses)) {
     throw McpError.of(
       'InvalidParams',
       'inputResponses must be an object mapping input request keys to results',
     );
   }
   const state = await openState(params.requestState, binding, sealer);
-  const answers = { ...state.a };
-  for (const [key, question] of Object.entries(state.q)) {
-    const answer = (responses as Record<string, unknown> | undefined)?.[key];
-    if (typeof answer === 'object' && answer !== null && !Array.isArray(answer)) {
-      answers[key] = checkAnswer(key, question, answer as Params);
-    }
-  }
-  return new InputRound(answers);
+  return new InputRound(state.a, responses ?? {});
 }
 
 async function openState(
@@ -131,7 +136,7 @@ async function openState(
   binding: StateBinding,
   sealer: RequestStateSealer,
 ): Promise<StatePayload> {
-  if (state === undefined) return { a: {}, q: {} };
+  if (state === undefined) return { a: {} };
   if (typeof state !== 'string') throw McpError.of('InvalidParams', 'requestState must be a string');
   try {
     return (await sealer.open(state, binding)) as StatePayload;
@@ -160,6 +165,6 @@ export async function inputRequiredResult(
   binding: StateBinding,
   sealer: RequestStateSealer,
 ): Promise<Params> {
-  const requestState = await sealer.seal({ a: round.answers, q: requests } satisfies StatePayload, binding);
+  const requestState = await sealer.seal({ a: round.answers } satisfies StatePayload, binding);
   return { resultType: 'input_required', inputRequests: requests, requestState };
 }

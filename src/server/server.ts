@@ -196,7 +196,8 @@ export class McpServer {
    * JSON-RPC error (anything else a handler throws should become -32603 at the transport).
    */
   async handle(request: JsonRpcRequest, channel: RequestChannel): Promise<Params> {
-    if (modernVersionOf(request) !== undefined) return this.#handleModern(request, channel);
+    if (channel.era === 'modern' || modernVersionOf(request) !== undefined)
+      return this.#handleModern(request, channel);
     if (request.method === 'initialize') return this.#initialize(request, channel);
     if (channel.session) return this.#handleLegacy(request, channel, channel.session);
     if (request.method === 'ping' && this.#legacy.length > 0) return {};
@@ -228,7 +229,8 @@ export class McpServer {
   }
 
   async #handleModern(request: JsonRpcRequest, channel: RequestChannel): Promise<Params> {
-    if (this.#modern.length === 0) throw methodNotFound(request.method);
+    if (this.#modern.length === 0 || !MODERN_METHODS.has(request.method))
+      throw methodNotFound(request.method);
     const meta = checkModernMeta(request.params, this.supportedVersions);
     const params = request.params ?? {};
     const base = { serverInfo: this.info, cache: CACHEABLE.has(request.method) ? this.#cache : undefined };
@@ -319,6 +321,8 @@ export class McpServer {
     return feature(this.#features, params, ctx);
   }
 }
+
+const MODERN_METHODS = new Set([...Object.keys(FEATURE_METHODS), 'server/discover', 'subscriptions/listen']);
 
 function noInputOn(method: string): McpError {
   return McpError.of(

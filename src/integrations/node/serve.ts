@@ -4,7 +4,7 @@
  */
 import { createServer as createNodeServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { McpServer } from '../../server/server.js';
+import type { McpServer } from '../../server/server.js';
 import { createHttpHandler, type HttpHandlerOptions } from '../../server/http/index.js';
 import { toNodeListener, type FetchHandler } from './listener.js';
 
@@ -37,7 +37,7 @@ function handlerFor(
   target: FetchHandler | McpServer,
   options: ServeOptions,
 ): { handler: FetchHandler; close: () => void } {
-  if (!(target instanceof McpServer)) return { handler: target, close: () => undefined };
+  if (typeof target === 'function') return { handler: target, close: () => undefined };
   const host = options.host ?? '127.0.0.1';
   const http: HttpHandlerOptions = LOOPBACK.has(host)
     ? { ...options.http }

@@ -10,7 +10,8 @@ import { accepts } from './accept.js';
 import { DEFAULT_MAX_BODY_BYTES, readBody } from './body.js';
 import { createMemoryEventStore, type EventStore } from './event-store.js';
 import { legacyDelete, legacyGet, legacyPost, type LegacyContext } from './legacy.js';
-import { isModernPost, modernPost } from './modern.js';
+import { isModernPost, modernPost, type ModernContext } from './modern.js';
+import { paramHeaderCheck } from './param-headers.js';
 import { jsonResponse, methodNotAllowed, rpcError } from './responses.js';
 import { rebindingViolation, type OriginPolicy } from './security.js';
 import { SessionTable } from './sessions.js';
@@ -30,13 +31,14 @@ export interface HttpHandlerOptions extends OriginPolicy {
 /** The endpoint: answers any request to the MCP URL; `close()` ends every legacy session. */
 export interface HttpHandler {
   (request: Request): Promise<Response>;
-  /** Ends all legacy sessions: cancels their requests and closes their streams. */
+  /** Ends all legacy sessions (cancels their requests, closes their streams) and stops watching tool changes. */
   close(): void;
 }
 
 interface Context extends LegacyContext {
   maxBodyBytes: number;
   policy: OriginPolicy;
+  modern: ModernContext;
 }
 
 /**
@@ -50,12 +52,14 @@ interface Context extends LegacyContext {
 export function createHttpHandler(server: McpServer, options: HttpHandlerOptions = {}): HttpHandler {
   const keepAliveMs = options.keepAliveMs ?? 15_000;
   const sessions = new SessionTable(options.sessionIdleMs ?? 30 * 60_000);
+  const params = paramHeaderCheck(server);
   const ctx: Context = {
     server,
     sessions,
     session: { store: options.eventStore ?? createMemoryEventStore(), keepAliveMs },
     maxBodyBytes: options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES,
     policy: options,
+    modern: { server, keepAliveMs, paramHeaders: params.check },
   };
   const handler = async (request: Request): Promise<Response> => {
     try {
@@ -64,7 +68,11 @@ export function createHttpHandler(server: McpServer, options: HttpHandlerOptions
       return rpcError('InternalError', 'Internal error', { status: 500 });
     }
   };
-  return Object.assign(handler, { close: () => sessions.clear() });
+  const close = (): void => {
+    sessions.clear();
+    params.close();
+  };
+  return Object.assign(handler, { close });
 }
 
 function modernHeader(request: Request): boolean {
@@ -111,7 +119,6 @@ async function post(ctx: Context, request: Request): Promise<Response> {
     });
   const decoded = decodeFrame(body.text);
   if (decoded.kind === 'malformed') return jsonResponse(decoded.error, 400);
-  if (isModernPost(request.headers, decoded))
-    return modernPost({ server: ctx.server, keepAliveMs: ctx.session.keepAliveMs }, request, decoded);
+  if (isModernPost(request.headers, decoded)) return modernPost(ctx.modern, request, decoded);
   return legacyPost(ctx, request, decoded);
 }

@@ -55,6 +55,21 @@ export function buildServer(observed: Observed = { aborted: false }): McpServer 
     observed.aborted = true;
     return 'cancelled';
   });
+  server.tool(
+    'sql',
+    {
+      description: 'Mirrors parameters into headers',
+      inputSchema: {
+        type: 'object',
+        properties: {
+          region: { type: 'string', 'x-mcp-header': 'Region' },
+          limit: { type: 'integer', 'x-mcp-header': 'Limit' },
+          options: { type: 'object', properties: { dry: { type: 'boolean', 'x-mcp-header': 'Dry' } } },
+        },
+      },
+    },
+    () => 'ran',
+  );
   server.prompt('greet', { description: 'Greets' }, () => [
     { role: 'user', content: { type: 'text', text: 'hi' } },
   ]);

@@ -4,6 +4,7 @@
  * Source: 2026-07-28 basic/transports/streamable-http "Sending Messages", "Receiving
  * Messages", "Cancellation", "Request Metadata", "Backward Compatibility".
  */
+import type { McpError } from '../../core/errors.js';
 import { checkEnvelope, errorResponse, type Decoded, type JsonRpcRequest } from '../../core/jsonrpc.js';
 import { META, isModernRevision } from '../../core/revisions.js';
 import type { RequestChannel } from '../channel.js';
@@ -16,6 +17,8 @@ import { emptyResponse, jsonResponse, rpcError } from './responses.js';
 export interface ModernContext {
   server: McpServer;
   keepAliveMs: number;
+  /** Checks `Mcp-Param-*` headers of a `tools/call` (see param-headers.ts). */
+  paramHeaders: (headers: Headers, request: JsonRpcRequest) => Promise<McpError | undefined>;
 }
 
 /**
@@ -57,9 +60,19 @@ export function modernPost(
       const mismatch = checkStandardHeaders(request.headers, checked.message);
       if (mismatch)
         return jsonResponse(errorResponse(checked.message.id, mismatch.toJSON()), mismatch.httpStatus);
-      return runModern(ctx, request, checked.message);
+      return checkThenRun(ctx, request, checked.message);
     }
   }
+}
+
+async function checkThenRun(
+  ctx: ModernContext,
+  request: Request,
+  message: JsonRpcRequest,
+): Promise<Response> {
+  const mismatch = await ctx.paramHeaders(request.headers, message);
+  if (mismatch) return jsonResponse(errorResponse(message.id, mismatch.toJSON()), mismatch.httpStatus);
+  return runModern(ctx, request, message);
 }
 
 function runModern(ctx: ModernContext, request: Request, message: JsonRpcRequest): Promise<Response> {
@@ -73,6 +86,7 @@ function runModern(ctx: ModernContext, request: Request, message: JsonRpcRequest
   else request.signal.addEventListener('abort', cancel, { once: true });
   const channel: RequestChannel = {
     signal: controller.signal,
+    era: 'modern',
     notify: (method, params) => {
       if (!controller.signal.aborted) reply.send({ jsonrpc: '2.0', method, params });
     },

@@ -1,0 +1,51 @@
+import { describe, expect, it } from 'vitest';
+import { createHttpHandler } from './index.js';
+import { annotatedParams } from './param-headers.js';
+import { buildServer, errorOf, modernPost } from './harness.test.js';
+
+const args = { region: 'us-west1', limit: 42, options: { dry: true } };
+const good = { 'mcp-param-region': 'us-west1', 'mcp-param-limit': '42', 'mcp-param-dry': 'true' };
+
+describe('Mcp-Param-* headers', () => {
+  it('finds x-mcp-header annotations at their property paths', () => {
+    const schema = {
+      type: 'object',
+      properties: { a: { 'x-mcp-header': 'A', properties: { b: { 'x-mcp-header': 'B' } } } },
+    };
+    expect(annotatedParams(schema)).toEqual([
+      { name: 'A', path: ['a'] },
+      { name: 'B', path: ['a', 'b'] },
+    ]);
+  });
+
+  it('accepts headers matching the arguments, numbers compared numerically, Base64 decoded', async () => {
+    const handler = createHttpHandler(buildServer(), { keepAliveMs: 0 });
+    const headers = {
+      ...good,
+      'mcp-param-limit': '42.0',
+      'mcp-param-region': `=?base64?${btoa('us-west1')}?=`,
+    };
+    const response = await handler(modernPost('tools/call', { name: 'sql', arguments: args }, headers));
+    expect(response.status).toBe(200);
+  });
+
+  it.each([
+    ['a missing header', { 'mcp-param-region': null }],
+    ['a mismatching header', { 'mcp-param-region': 'eu-west1' }],
+    ['a mismatching number', { 'mcp-param-limit': '7' }],
+    ['a mismatching boolean', { 'mcp-param-dry': 'TRUE' }],
+    ['a malformed Base64 value', { 'mcp-param-region': '=?base64?%%?=' }],
+  ])('refuses %s with 400 and -32020', async (_case, extra) => {
+    const handler = createHttpHandler(buildServer(), { keepAliveMs: 0 });
+    const headers: Record<string, string | null> = { ...good, ...extra };
+    const response = await handler(modernPost('tools/call', { name: 'sql', arguments: args }, headers));
+    expect(response.status).toBe(400);
+    expect((await errorOf(response, '2026-07-28')).error.code).toBe(-32020);
+  });
+
+  it('expects no header for an absent or null argument', async () => {
+    const handler = createHttpHandler(buildServer(), { keepAliveMs: 0 });
+    const response = await handler(modernPost('tools/call', { name: 'sql', arguments: { region: null } }));
+    expect(response.status).toBe(200);
+  });
+});
