@@ -41,6 +41,7 @@ const TOOLS = [
   'test_simple_text',
   'test_image_content',
   'test_audio_content',
+  'test_custom_headers',
   'test_embedded_resource',
   'test_multiple_content_types',
   'test_error_handling',
