@@ -28,8 +28,11 @@ export function decodeHeaderValue(raw: string): string | undefined {
   if (!SAFE_VALUE.test(value)) return undefined;
   const match = SENTINEL.exec(value);
   if (!match) return value.startsWith('=?base64?') && value.endsWith('?=') ? undefined : value;
+  const encoded = match[1] ?? '';
+  // Strict Base64 (RFC 4648 §4): whole quanta with canonical padding; atob alone is lenient.
+  if (encoded.length % 4 !== 0) return undefined;
   try {
-    const binary = atob(match[1] ?? '');
+    const binary = atob(encoded);
     return utf8.decode(Uint8Array.from(binary, (c) => c.charCodeAt(0)));
   } catch {
     return undefined;

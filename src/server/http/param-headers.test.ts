@@ -49,3 +49,13 @@ describe('Mcp-Param-* headers', () => {
     expect(response.status).toBe(200);
   });
 });
+
+describe('strict Base64 in header values', () => {
+  it('refuses non-canonical padding and characters outside the alphabet', async () => {
+    const { decodeHeaderValue } = await import('./headers.js');
+    expect(decodeHeaderValue('=?base64?SGVsbG8=?=')).toBe('Hello');
+    expect(decodeHeaderValue('=?base64?SGVsbG8?=')).toBeUndefined();
+    expect(decodeHeaderValue('=?base64?SGVs!!!bG8=?=')).toBeUndefined();
+    expect(decodeHeaderValue('SGVsbG8=')).toBe('SGVsbG8=');
+  });
+});
