@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { McpError, McpkitError } from '../core/errors.js';
+import { McpError } from '../core/errors.js';
 import type { JsonRpcNotification, Params } from '../core/jsonrpc.js';
 import { META } from '../core/revisions.js';
 import { connectFake, legacy, modern, until } from './harness.test.js';
@@ -115,20 +115,6 @@ describe('results', () => {
       modern({ 'prompts/get': () => ({ resultType: 'partial', messages: [] }) }),
     );
     await expect(fake.client.getPrompt('p')).rejects.toMatchObject({ code: 'INVALID_RESULT' });
-  });
-
-  it('reject input_required with INVALID_RESULT saying multi round-trip is not supported yet', async () => {
-    const methods = {
-      'tools/list': () => page('tools'),
-      'tools/call': () => ({ resultType: 'input_required', requestState: 's' }),
-    };
-    const fake = await connectFake(modern(methods), { era: 'modern' });
-    const error = await fake.client.callTool('t').catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(McpkitError);
-    expect(error).toMatchObject({
-      code: 'INVALID_RESULT',
-      message: expect.stringMatching(/not supported yet/),
-    });
   });
 
   it('surface a legacy -32002 resource-not-found as an McpError', async () => {

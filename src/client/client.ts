@@ -19,23 +19,18 @@ import type {
   Resource,
   ResourceTemplate,
   ServerCapabilities,
+  SubscriptionFilter,
   Tool,
 } from '../core/types/index.js';
 import { clientInfoOf, declareCapabilities, type DeclaredCapabilities } from './capabilities.js';
 import { Connection } from './connection.js';
-import { describeDiscover, pickVersion } from './era.js';
-import { LIST_KINDS, listAll, listPage, type ListKind, type ListPage, type SendList } from './lists.js';
+import { createLister, type Lister, type ListPage } from './lists.js';
+import { sendLegacyOnly } from './legacy-only.js';
+import { openSubscription, SubscriptionRouter, type ListenOptions } from './listen.js';
 import type { ClientOptions } from './options.js';
 import type { ResultFor, ResultOf, SharedMethod } from './request-types.js';
+import type { Subscription } from './subscription.js';
 import { ToolOutputChecker } from './tool-output.js';
-
-/** Legacy-only methods and what a modern server offers instead. */
-const LEGACY_ONLY = {
-  ping: 'the modern protocol has no ping; use discover()',
-  'logging/setLevel': 'modern servers take the level per request: set the logLevel option',
-  'resources/subscribe': 'modern servers deliver resource updates through subscriptions/listen',
-  'resources/unsubscribe': 'modern servers deliver resource updates through subscriptions/listen',
-} as const;
 
 /**
  * A connection to one MCP server. Create it with {@link createClient}, then `connect()`.
@@ -48,6 +43,8 @@ export class Client {
   readonly #capabilities: DeclaredCapabilities;
   readonly #clientInfo: Implementation;
   readonly #tools = new ToolOutputChecker();
+  readonly #subscriptions = new SubscriptionRouter();
+  readonly #lists: Lister;
   #connection: Connection | undefined;
   #connecting = false;
 
@@ -55,6 +52,7 @@ export class Client {
     this.#options = options;
     this.#capabilities = declareCapabilities(options);
     this.#clientInfo = clientInfoOf(options);
+    this.#lists = createLister(() => this.#connected(), options.maxListPages ?? 1000);
   }
 
   /**
@@ -110,8 +108,12 @@ export class Client {
   /**
    * Sends any request and returns its complete result. On modern, `_meta` gets the
    * per-request protocol fields (caller `_meta` is kept); on legacy, params go as given.
-   * @throws McpkitError `INVALID_RESULT` for an unknown `resultType`, or for
-   *   `input_required` (multi round-trip requests are not supported yet).
+   * An `input_required` result (modern tools/call, resources/read, prompts/get) is answered
+   * with the `handlers` and the request retried, with a new id, until it completes
+   * (basic/patterns/mrtr); `options.signal` also aborts the handlers.
+   * @throws McpkitError `INVALID_RESULT` for an unknown `resultType`, `input_required` where
+   *   it is not allowed, an input request no handler answers, or more than
+   *   `maxInputRounds` rounds; `ABORTED`; whatever a handler throws.
    */
   request<M extends string>(method: M, params?: Params, options?: RequestOptions): Promise<ResultFor<M>> {
     return this.#connected().roundTrip(method, params, options) as Promise<ResultFor<M>>;
@@ -122,45 +124,37 @@ export class Client {
    * `instructions`.
    * @throws McpkitError `UNSUPPORTED_ERA` on a legacy server.
    */
-  async discover(options?: RequestOptions): Promise<DiscoverResult> {
-    const connection = this.#connected();
-    if (connection.server.era === 'legacy') {
-      throw new McpkitError('UNSUPPORTED_ERA', 'server/discover is modern-only and this server is legacy');
-    }
-    const result = await connection.roundTrip('server/discover', undefined, options);
-    const offered = Array.isArray(result.supportedVersions) ? (result.supportedVersions as unknown[]) : [];
-    const current = connection.server.protocolVersion;
-    connection.server = describeDiscover(result, pickVersion(current, offered) ?? current);
-    return result as DiscoverResult;
+  discover(options?: RequestOptions): Promise<DiscoverResult> {
+    return this.#connected().discover(options);
   }
 
   /** All tools, every page fetched (`tools/list`); also what `callTool` validates against. */
   async listTools(options?: RequestOptions): Promise<Tool[]> {
-    const tools = await this.#listAll<Tool>('tools', options);
+    const tools = await this.#lists.all<Tool>('tools', options);
     this.#tools.record(tools, true);
     return tools;
   }
 
   /** One page of `tools/list`, raw. */
   async listToolsPage(cursor?: string, options?: RequestOptions): Promise<ListPage<'tools'>> {
-    const page = await this.#listPage('tools', cursor, options);
+    const page = await this.#lists.page('tools', cursor, options);
     this.#tools.record(page.tools, false);
     return page;
   }
 
   /** All resources, every page fetched (`resources/list`). */
   listResources(options?: RequestOptions): Promise<Resource[]> {
-    return this.#listAll<Resource>('resources', options);
+    return this.#lists.all<Resource>('resources', options);
   }
 
   /** One page of `resources/list`, raw. */
   listResourcesPage(cursor?: string, options?: RequestOptions): Promise<ListPage<'resources'>> {
-    return this.#listPage('resources', cursor, options);
+    return this.#lists.page('resources', cursor, options);
   }
 
   /** All resource templates, every page fetched (`resources/templates/list`). */
   listResourceTemplates(options?: RequestOptions): Promise<ResourceTemplate[]> {
-    return this.#listAll<ResourceTemplate>('resourceTemplates', options);
+    return this.#lists.all<ResourceTemplate>('resourceTemplates', options);
   }
 
   /** One page of `resources/templates/list`, raw. */
@@ -168,17 +162,17 @@ export class Client {
     cursor?: string,
     options?: RequestOptions,
   ): Promise<ListPage<'resourceTemplates'>> {
-    return this.#listPage('resourceTemplates', cursor, options);
+    return this.#lists.page('resourceTemplates', cursor, options);
   }
 
   /** All prompts, every page fetched (`prompts/list`). */
   listPrompts(options?: RequestOptions): Promise<Prompt[]> {
-    return this.#listAll<Prompt>('prompts', options);
+    return this.#lists.all<Prompt>('prompts', options);
   }
 
   /** One page of `prompts/list`, raw. */
   listPromptsPage(cursor?: string, options?: RequestOptions): Promise<ListPage<'prompts'>> {
-    return this.#listPage('prompts', cursor, options);
+    return this.#lists.page('prompts', cursor, options);
   }
 
   /**
@@ -230,7 +224,7 @@ export class Client {
    * @throws McpkitError `UNSUPPORTED_ERA` on a modern server.
    */
   async ping(options?: RequestOptions): Promise<void> {
-    await this.#legacyOnly('ping', undefined, options);
+    await sendLegacyOnly(this.#connected(), { method: 'ping' }, options);
   }
 
   /**
@@ -239,7 +233,7 @@ export class Client {
    *   request: use the `logLevel` option.
    */
   async setLoggingLevel(level: LoggingLevel, options?: RequestOptions): Promise<void> {
-    await this.#legacyOnly('logging/setLevel', { level }, options);
+    await sendLegacyOnly(this.#connected(), { method: 'logging/setLevel', params: { level } }, options);
   }
 
   /**
@@ -247,7 +241,7 @@ export class Client {
    * @throws McpkitError `UNSUPPORTED_ERA` on a modern server (which uses `subscriptions/listen`).
    */
   async subscribeResource(uri: string, options?: RequestOptions): Promise<void> {
-    await this.#legacyOnly('resources/subscribe', { uri }, options);
+    await sendLegacyOnly(this.#connected(), { method: 'resources/subscribe', params: { uri } }, options);
   }
 
   /**
@@ -255,7 +249,7 @@ export class Client {
    * @throws McpkitError `UNSUPPORTED_ERA` on a modern server.
    */
   async unsubscribeResource(uri: string, options?: RequestOptions): Promise<void> {
-    await this.#legacyOnly('resources/unsubscribe', { uri }, options);
+    await sendLegacyOnly(this.#connected(), { method: 'resources/unsubscribe', params: { uri } }, options);
   }
 
   /**
@@ -267,33 +261,41 @@ export class Client {
     if (connection.server.era === 'legacy') connection.notify('notifications/roots/list_changed');
   }
 
+  /**
+   * Subscribes to change notifications, on either era (basic/patterns/subscriptions).
+   * Modern: a long-lived `subscriptions/listen` request (no timeout) whose notifications
+   * are those tagged with its id. Legacy: the session's list_changed notifications that
+   * `filter` asks for, and `resources/subscribe` for `resourceSubscriptions` (unsubscribed
+   * again on close). A tools list_changed also invalidates the tool list `callTool` checks
+   * against, as every one the client receives does. Every notification still reaches
+   * `onNotification` too.
+   * @throws McpkitError `CONNECTION_CLOSED` when not connected; later failures end the
+   *   iteration (see {@link Subscription}).
+   */
+  listen(filter: SubscriptionFilter, options: ListenOptions = {}): Subscription {
+    this.#connected();
+    return openSubscription({ filter, options, router: this.#subscriptions, connection: () => this.#open() });
+  }
+
   /** Closes the connection; pending requests reject with McpkitError `CONNECTION_CLOSED`. */
   async close(): Promise<void> {
     await this.#connection?.close();
   }
 
-  #listAll<T>(kind: ListKind, options?: RequestOptions): Promise<T[]> {
-    return listAll<T>(this.#lister(kind, options), kind, this.#options.maxListPages ?? 1000);
-  }
-
-  #listPage<K extends ListKind>(kind: K, cursor?: string, options?: RequestOptions): Promise<ListPage<K>> {
-    return listPage(this.#lister(kind, options), kind, cursor);
-  }
-
-  #lister(kind: ListKind, options?: RequestOptions): SendList {
-    return (params) => this.#connected().roundTrip(LIST_KINDS[kind].method, params, options);
-  }
-
   #onNotification(notification: JsonRpcNotification): void {
     if (notification.method === 'notifications/tools/list_changed') this.#tools.forget();
+    this.#subscriptions.deliver(notification);
     this.#options.onNotification?.(notification);
   }
 
   #connected(): Connection {
-    if (!this.#connection || this.#connection.isClosed) {
-      throw new McpkitError('CONNECTION_CLOSED', 'client is not connected');
-    }
-    return this.#connection;
+    const connection = this.#open();
+    if (!connection) throw new McpkitError('CONNECTION_CLOSED', 'client is not connected');
+    return connection;
+  }
+
+  #open(): Connection | undefined {
+    return this.#connection?.isClosed === false ? this.#connection : undefined;
   }
 
   async #call<M extends SharedMethod>(
@@ -302,19 +304,6 @@ export class Client {
     options?: RequestOptions,
   ): Promise<ResultOf<M>> {
     return (await this.#connected().roundTrip(method, params, options)) as ResultOf<M>;
-  }
-
-  async #legacyOnly(
-    method: keyof typeof LEGACY_ONLY,
-    params: Params | undefined,
-    options?: RequestOptions,
-  ): Promise<void> {
-    const connection = this.#connected();
-    if (connection.server.era === 'modern') {
-      const hint = LEGACY_ONLY[method];
-      throw new McpkitError('UNSUPPORTED_ERA', `${method} is legacy-only and this server is modern: ${hint}`);
-    }
-    await connection.roundTrip(method, params, options);
   }
 }
 

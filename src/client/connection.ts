@@ -5,16 +5,24 @@
  * and "Result type", basic/patterns/mrtr; 2025-11-25 server/utilities/logging.
  */
 import { ERROR_TABLE, McpError, McpkitError } from '../core/errors.js';
-import type { JsonRpcNotification, Params } from '../core/jsonrpc.js';
+import type { JsonRpcNotification, Params, RequestId } from '../core/jsonrpc.js';
 import { Peer, type RequestOptions } from '../core/peer.js';
 import { LATEST_LEGACY_REVISION, LATEST_REVISION, type Era } from '../core/revisions.js';
 import type { Transport } from '../core/transport.js';
-import type { Implementation } from '../core/types/index.js';
+import type { DiscoverResult, Implementation } from '../core/types/index.js';
 import { withModernMeta, type DeclaredCapabilities } from './capabilities.js';
-import { establishEra, pickVersion, type EraContext, type ServerDescription } from './era.js';
+import {
+  describeDiscover,
+  establishEra,
+  pickVersion,
+  type EraContext,
+  type ServerDescription,
+} from './era.js';
 import type { ClientOptions } from './options.js';
+import { continueWithInput } from './mrtr.js';
+import { RequestIdTap } from './request-ids.js';
 import { resultKind } from './results.js';
-import { serverRequestHandler } from './server-requests.js';
+import { serverRequestHandler, type InputAnswering } from './server-requests.js';
 
 /** What a connection needs from its client. */
 export interface ConnectionSetup {
@@ -24,20 +32,34 @@ export interface ConnectionSetup {
   onNotification(notification: JsonRpcNotification): void;
 }
 
+/** Per-call options of {@link Connection.roundTrip}: the Peer's, plus id reporting. */
+export interface CallOptions extends RequestOptions {
+  /**
+   * Called with the JSON-RPC id of each request the call sends, before it goes out (a
+   * version retry or an MRTR retry sends a new request with a new id).
+   */
+  onRequestId?: (id: RequestId) => void;
+}
+
 /** A started transport with its era settled. Create with {@link Connection.open}. */
 export class Connection {
   readonly #peer: Peer;
   readonly #setup: ConnectionSetup;
+  readonly #answering: InputAnswering;
+  readonly #ids = new RequestIdTap();
+  readonly #closed = new AbortController();
   #server: ServerDescription | undefined;
 
   private constructor(transport: Transport, setup: ConnectionSetup) {
-    const timeoutMs = setup.options.timeoutMs;
+    const { timeoutMs, handlers = {}, fillElicitationDefaults = true } = setup.options;
     this.#setup = setup;
+    this.#answering = { handlers, fillElicitationDefaults };
     this.#peer = new Peer(
-      transport,
+      this.#ids.wrap(transport),
       {
-        request: serverRequestHandler(setup.options.handlers ?? {}, () => this.era),
+        request: serverRequestHandler(this.#answering, () => this.era),
         notification: (n) => setup.onNotification(n),
+        closed: (error) => this.#closed.abort(error),
       },
       timeoutMs === undefined ? {} : { timeoutMs },
     );
@@ -80,9 +102,30 @@ export class Connection {
     return this.#peer.isClosed;
   }
 
+  /** Aborted (with the transport's error, if any) once the transport has ended. */
+  get closedSignal(): AbortSignal {
+    return this.#closed.signal;
+  }
+
   /** Sends a notification as is. */
   notify(method: string, params?: Params): void {
     this.#peer.notify(method, params);
+  }
+
+  /**
+   * `server/discover` (modern only): refreshes what is known of the server, moving to the
+   * best version it offers.
+   * @throws McpkitError `UNSUPPORTED_ERA` on a legacy server.
+   */
+  async discover(options?: RequestOptions): Promise<DiscoverResult> {
+    if (this.server.era === 'legacy') {
+      throw new McpkitError('UNSUPPORTED_ERA', 'server/discover is modern-only and this server is legacy');
+    }
+    const result = await this.roundTrip('server/discover', undefined, options);
+    const offered = Array.isArray(result.supportedVersions) ? (result.supportedVersions as unknown[]) : [];
+    const current = this.server.protocolVersion;
+    this.#server = describeDiscover(result, pickVersion(current, offered) ?? current);
+    return result as DiscoverResult;
   }
 
   /** Closes the transport; pending requests reject with McpkitError `CONNECTION_CLOSED`. */
@@ -91,36 +134,45 @@ export class Connection {
   }
 
   /**
-   * The one place a request goes out and its result is read. Multi round-trip requests
-   * (basic/patterns/mrtr) plug in at the `input_required` branch: answer `inputRequests`
-   * with the handlers, then retry with `inputResponses` and `requestState`.
-   * @throws McpkitError `INVALID_RESULT` for `input_required` (not supported yet) or an
-   *   unknown `resultType`; McpError for a wire error; Peer's local errors.
+   * The one place a request goes out and its result is read. On modern, an
+   * `input_required` result on tools/call, resources/read or prompts/get is answered with
+   * the handlers and the request retried until it completes (basic/patterns/mrtr).
+   * @throws McpkitError `INVALID_RESULT` for an unknown `resultType`, `input_required` on
+   *   legacy or on another method, a missing handler, or too many rounds; McpError for a
+   *   wire error; Peer's local errors.
    */
-  async roundTrip(method: string, params: Params | undefined, options?: RequestOptions): Promise<Params> {
-    const result = await this.#send(method, params, options);
-    switch (resultKind(result, method)) {
-      case 'complete':
-        return result;
-      case 'input_required':
-        throw new McpkitError(
-          'INVALID_RESULT',
-          `${method}: the server answered input_required; multi round-trip requests are not supported yet`,
-        );
+  async roundTrip(method: string, params: Params | undefined, options: CallOptions = {}): Promise<Params> {
+    const send = (p: Params | undefined): Promise<Params> => this.#send(method, p, options);
+    const result = await send(params);
+    if (resultKind(result, method) === 'complete') return result;
+    if (this.era !== 'modern') {
+      throw new McpkitError('INVALID_RESULT', `${method}: input_required from a legacy server`);
     }
+    return continueWithInput(method, params, result, {
+      send,
+      answering: this.#answering,
+      maxRounds: this.#setup.options.maxInputRounds ?? 10,
+      signal: options.signal,
+      closed: this.#closed.signal,
+    });
   }
 
   /** Sends one request; on modern, a -32022 naming a version we speak is retried once with it. */
-  async #send(method: string, params: Params | undefined, options?: RequestOptions): Promise<Params> {
+  async #send(method: string, params: Params | undefined, options: CallOptions): Promise<Params> {
+    const { onRequestId, ...peerOptions } = options;
+    const request = (p: Params | undefined): Promise<Params> =>
+      onRequestId
+        ? this.#ids.capture(() => this.#peer.request(method, p, peerOptions), onRequestId)
+        : this.#peer.request(method, p, peerOptions);
     const server = this.server;
-    if (server.era === 'legacy') return this.#peer.request(method, params, options);
+    if (server.era === 'legacy') return request(params);
     try {
-      return await this.#peer.request(method, this.#modernParams(server.protocolVersion, params), options);
+      return await request(this.#modernParams(server.protocolVersion, params));
     } catch (error) {
       const version = retryVersion(error, server.protocolVersion);
       if (version === undefined) throw error;
       server.protocolVersion = version;
-      return this.#peer.request(method, this.#modernParams(version, params), options);
+      return request(this.#modernParams(version, params));
     }
   }
 

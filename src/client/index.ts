@@ -6,5 +6,9 @@
 export { Client, createClient } from './client.js';
 export type { ClientHandlers, ClientOptions, EraCache, EraPreference, HandlerContext } from './options.js';
 export type { ListKind, ListPage } from './lists.js';
+export type { ListenOptions } from './listen.js';
+export type { Subscription } from './subscription.js';
+export { applyElicitationDefaults, type ElicitContent } from './elicitation-defaults.js';
 export type { ResultFor, ResultOf, SharedMethod } from './request-types.js';
 export type { RequestOptions, ProgressUpdate } from '../core/peer.js';
+export type { SubscriptionFilter } from '../core/types/index.js';

@@ -5,6 +5,8 @@
  */
 import { McpkitError } from '../core/errors.js';
 import type { Params } from '../core/jsonrpc.js';
+import type { RequestOptions } from '../core/peer.js';
+import type { Connection } from './connection.js';
 import type { ResultOf } from './request-types.js';
 
 /** Each paginated list: its method and the result member holding the items. */
@@ -108,4 +110,27 @@ export function listAll<T>(send: SendList, kind: ListKind, maxPages: number): Pr
   const fetchPage = async (cursor: string | undefined) =>
     pageOf<T>(await listPage(send, kind, cursor), key, method);
   return paginate(fetchPage, { method, maxPages });
+}
+
+/** Fetches the lists over whatever connection is current. */
+export interface Lister {
+  /** Every item of list `kind`, all pages. */
+  all<T>(kind: ListKind, options?: RequestOptions): Promise<T[]>;
+  /** One raw page of list `kind`. */
+  page<K extends ListKind>(kind: K, cursor?: string, options?: RequestOptions): Promise<ListPage<K>>;
+}
+
+/**
+ * Builds a {@link Lister} that sends through `connected()` (which throws when there is no
+ * connection) and fetches at most `maxPages` pages per list.
+ */
+export function createLister(connected: () => Connection, maxPages: number): Lister {
+  const send =
+    (kind: ListKind, options?: RequestOptions): SendList =>
+    (params) =>
+      connected().roundTrip(LIST_KINDS[kind].method, params, options);
+  return {
+    all: (kind, options) => listAll(send(kind, options), kind, maxPages),
+    page: (kind, cursor, options) => listPage(send(kind, options), kind, cursor),
+  };
 }

@@ -20,7 +20,11 @@ import type {
 
 /** What a handler of a server's request gets besides its params. */
 export interface HandlerContext {
-  /** Aborted when the server cancels the request or the connection closes. */
+  /**
+   * Legacy: aborted when the server cancels the request or the connection closes. Modern
+   * (answering `inputRequests`): aborted when the call's own signal aborts or the
+   * connection closes.
+   */
   readonly signal: AbortSignal;
 }
 
@@ -28,7 +32,9 @@ export interface HandlerContext {
  * Answers to the requests a server makes of the client. Each handler resolves with the
  * result to send; throwing an `McpError` answers with that wire error, anything else with
  * -32603. Supplying a handler also declares the matching client capability.
- * Legacy sessions receive these as server-initiated requests (2025-11-25 client/*).
+ * Legacy sessions receive these as server-initiated requests (2025-11-25 client/*); on
+ * modern they answer the `inputRequests` of an `input_required` result, after which the
+ * client retries the call by itself (2026-07-28 basic/patterns/mrtr).
  */
 export interface ClientHandlers {
   /** `sampling/createMessage`: sample the host's model (client/sampling). */
@@ -76,6 +82,16 @@ export interface ClientOptions {
   maxListPages?: number;
   /** Answers to server requests; each one declares its capability. */
   handlers?: ClientHandlers;
+  /**
+   * Most `input_required` results one call answers before giving up (multi round-trip
+   * requests, modern only); default 10.
+   */
+  maxInputRounds?: number;
+  /**
+   * Fill the fields an accepted form elicitation omits with the `default` of the requested
+   * schema before answering (see `applyElicitationDefaults`); both eras, default true.
+   */
+  fillElicitationDefaults?: boolean;
   /** Elicitation modes the `elicitation` handler supports; default `['form']`. */
   elicitationModes?: readonly ('form' | 'url')[];
   /** Every notification from the server, progress included (progress also reaches `onprogress`). */

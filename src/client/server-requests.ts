@@ -1,9 +1,11 @@
 /**
- * Answers the requests a legacy server sends the client: `ping`, `sampling/createMessage`,
- * `elicitation/create` and `roots/list`. A modern server must not send requests at all
- * (2026-07-28 basic/patterns: "Servers MUST NOT initiate JSON-RPC requests"), so there
- * every request is answered with -32601.
- * Source: 2025-11-25 basic/utilities/ping, client/sampling, client/elicitation, client/roots.
+ * Answers the requests a server makes of the client: `sampling/createMessage`,
+ * `elicitation/create` and `roots/list`. A legacy server sends them as its own requests
+ * (plus `ping`); a modern server must not send requests at all (2026-07-28
+ * basic/patterns: "Servers MUST NOT initiate JSON-RPC requests"), so there every request
+ * is answered with -32601 and the same handlers answer `inputRequests` instead (see mrtr.ts).
+ * Source: 2025-11-25 basic/utilities/ping, client/sampling, client/elicitation, client/roots;
+ * 2026-07-28 basic/patterns/mrtr.
  */
 import { McpError } from '../core/errors.js';
 import type { JsonRpcRequest, Params } from '../core/jsonrpc.js';
@@ -14,7 +16,22 @@ import type {
   LegacyElicitRequestParams,
   LegacyRequestParams,
 } from '../core/types/index.js';
-import type { ClientHandlers } from './options.js';
+import { withElicitationDefaults } from './elicitation-defaults.js';
+import type { ClientHandlers, HandlerContext } from './options.js';
+
+/** How the client answers a server's requests. */
+export interface InputAnswering {
+  readonly handlers: ClientHandlers;
+  /** Fill omitted fields of accepted form elicitations with the schema's defaults. */
+  readonly fillElicitationDefaults: boolean;
+}
+
+/** The handler that answers each method a server may ask of the client. */
+export const HANDLER_FOR: Readonly<Record<string, keyof ClientHandlers>> = {
+  'elicitation/create': 'elicitation',
+  'sampling/createMessage': 'sampling',
+  'roots/list': 'roots',
+};
 
 /**
  * Builds the core Peer's request handler. `era` is read per request: until detection
@@ -22,33 +39,42 @@ import type { ClientHandlers } from './options.js';
  * @throws McpError -32601 for a method with no handler (or any request on modern).
  */
 export function serverRequestHandler(
-  handlers: ClientHandlers,
+  answering: InputAnswering,
   era: () => Era | undefined,
 ): (request: JsonRpcRequest, context: IncomingContext) => Promise<Params> {
   return async (request, context) => {
     const current = era();
     if (current === 'modern') throw notFound(request.method);
-    const params = request.params ?? {};
-    const ctx = { signal: context.signal };
     if (request.method === 'ping') return {};
     if (current === undefined) throw notFound(request.method);
-    const answer = await dispatch(handlers, request.method, params, ctx);
+    const answer = await answerInput(answering, request.method, request.params ?? {}, {
+      signal: context.signal,
+    });
     if (answer === undefined) throw notFound(request.method);
     return answer as unknown as Params;
   };
 }
 
-async function dispatch(
-  handlers: ClientHandlers,
+/**
+ * Runs the handler for `method` and returns its result (accepted form elicitations get
+ * their defaults filled when enabled), or undefined when no handler answers `method`.
+ * @throws whatever the handler throws.
+ */
+export async function answerInput(
+  answering: InputAnswering,
   method: string,
   params: Params,
-  ctx: { signal: AbortSignal },
+  ctx: HandlerContext,
 ): Promise<object | undefined> {
+  const { handlers } = answering;
   switch (method) {
     case 'sampling/createMessage':
       return handlers.sampling?.(params as unknown as CreateMessageRequestParams, ctx);
-    case 'elicitation/create':
-      return handlers.elicitation?.(params as unknown as LegacyElicitRequestParams, ctx);
+    case 'elicitation/create': {
+      const result = await handlers.elicitation?.(params as unknown as LegacyElicitRequestParams, ctx);
+      if (result === undefined || !answering.fillElicitationDefaults) return result;
+      return withElicitationDefaults(params, result);
+    }
     case 'roots/list':
       return handlers.roots?.(params as LegacyRequestParams, ctx);
     default:

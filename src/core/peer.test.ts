@@ -147,7 +147,7 @@ describe('Peer, outgoing', () => {
     const progress: number[] = [];
     const call = peer.request('slow', {}, { onprogress: (p) => progress.push(p.progress) });
     const id = (sent[0] as { id: number }).id;
-    expect((sent[0] as { params: { _meta: object } }).params._meta).toEqual({ progressToken: id });
+    expect((sent[0] as unknown as { params: { _meta: object } }).params._meta).toEqual({ progressToken: id });
     for (const n of [1, 2, 3]) {
       await new Promise((r) => setTimeout(r, 40));
       feed(

@@ -1,0 +1,149 @@
+/**
+ * `x-mcp-header`: tool parameters a server asks the client to mirror into `Mcp-Param-{Name}`
+ * request headers. Tool definitions with an invalid annotation are rejected (left out of
+ * the `tools/list` result the client sees); valid ones are remembered per tool name.
+ * Source: 2026-07-28 basic/transports/streamable-http "Custom Headers from Tool Parameters";
+ * server/tools "x-mcp-header".
+ */
+import type { Params } from '../../core/jsonrpc.js';
+import { headerValueOf, isHeaderToken } from './header-values.js';
+
+/** One annotated parameter: its path through `properties` keys and the header name part. */
+export interface HeaderAnnotation {
+  readonly path: readonly string[];
+  readonly name: string;
+}
+
+/** The verdict on one tool's `inputSchema`. */
+export type ToolHeaderCheck = { ok: true; annotations: HeaderAnnotation[] } | { ok: false; reason: string };
+
+type Schema = { [key: string]: unknown };
+
+const KEYWORD = 'x-mcp-header';
+const PRIMITIVE = new Set(['string', 'integer', 'boolean']);
+/** Keywords whose value maps names to subschemas. */
+const SCHEMA_MAPS = new Set(['properties', 'patternProperties', '$defs', 'definitions', 'dependentSchemas']);
+/** Keywords whose value is instance data, never a schema. */
+const DATA = new Set(['enum', 'const', 'default', 'examples']);
+const MAX_DEPTH = 64;
+
+const isSchema = (v: unknown): v is Schema => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** Annotated schemas reachable from the root through a chain of `properties` keys only. */
+function reachable(schema: Schema, path: string[], found: Map<Schema, string[]>): void {
+  if (path.length >= MAX_DEPTH || !isSchema(schema.properties)) return;
+  for (const [key, child] of Object.entries(schema.properties)) {
+    if (!isSchema(child)) continue;
+    if (Object.hasOwn(child, KEYWORD)) found.set(child, [...path, key]);
+    reachable(child, [...path, key], found);
+  }
+}
+
+/** Every annotated schema anywhere in the document. */
+function annotatedAnywhere(value: unknown, found: Set<Schema>, depth = 0): void {
+  if (depth >= MAX_DEPTH || typeof value !== 'object' || value === null) return;
+  if (Array.isArray(value)) return value.forEach((v) => annotatedAnywhere(v, found, depth + 1));
+  if (Object.hasOwn(value, KEYWORD)) found.add(value as Schema);
+  for (const [key, child] of Object.entries(value)) {
+    if (DATA.has(key)) continue;
+    if (SCHEMA_MAPS.has(key) && isSchema(child)) {
+      for (const sub of Object.values(child)) annotatedAnywhere(sub, found, depth + 1);
+    } else annotatedAnywhere(child, found, depth + 1);
+  }
+}
+
+function isPrimitiveTyped(schema: Schema): boolean {
+  const type = schema.type;
+  if (typeof type === 'string') return PRIMITIVE.has(type);
+  if (!Array.isArray(type)) return false;
+  const named = type.filter((t) => t !== 'null');
+  return named.length > 0 && named.every((t) => typeof t === 'string' && PRIMITIVE.has(t));
+}
+
+function annotationProblem(name: unknown, schema: Schema): string | undefined {
+  if (typeof name !== 'string') return 'x-mcp-header must be a string';
+  if (name === '') return 'x-mcp-header must not be empty';
+  if (!isHeaderToken(name)) return `x-mcp-header ${JSON.stringify(name)} is not an HTTP header token`;
+  if (!isPrimitiveTyped(schema)) {
+    return `x-mcp-header ${JSON.stringify(name)} is on a parameter that is not of type string, integer or boolean`;
+  }
+  return undefined;
+}
+
+/**
+ * Checks the `x-mcp-header` annotations of a tool's `inputSchema` against the constraints
+ * of server/tools "x-mcp-header": non-empty token names, unique ignoring case, only on
+ * string/integer/boolean parameters reachable from the root through `properties` alone.
+ */
+export function checkToolHeaders(inputSchema: unknown): ToolHeaderCheck {
+  if (!isSchema(inputSchema)) return { ok: true, annotations: [] };
+  const paths = new Map<Schema, string[]>();
+  reachable(inputSchema, [], paths);
+  const anywhere = new Set<Schema>();
+  annotatedAnywhere(inputSchema, anywhere);
+  for (const schema of anywhere) {
+    if (!paths.has(schema)) {
+      return { ok: false, reason: 'x-mcp-header on a schema not reachable through properties alone' };
+    }
+  }
+  const annotations: HeaderAnnotation[] = [];
+  const seen = new Set<string>();
+  for (const [schema, path] of paths) {
+    const name = schema[KEYWORD];
+    const problem = annotationProblem(name, schema);
+    if (problem !== undefined) return { ok: false, reason: problem };
+    const folded = (name as string).toLowerCase();
+    if (seen.has(folded)) return { ok: false, reason: `x-mcp-header ${JSON.stringify(name)} is used twice` };
+    seen.add(folded);
+    annotations.push({ path, name: name as string });
+  }
+  return { ok: true, annotations };
+}
+
+function valueAt(args: unknown, path: readonly string[]): unknown {
+  let value = args;
+  for (const key of path) {
+    if (!isSchema(value) || !Object.hasOwn(value, key)) return undefined;
+    value = value[key];
+  }
+  return value;
+}
+
+/** What a transport remembers of the tools it has seen listed. */
+export class ToolHeaders {
+  readonly #byTool = new Map<string, HeaderAnnotation[]>();
+
+  /**
+   * Screens a `tools/list` result: drops tools with invalid annotations (calling `warn`
+   * with the tool name and reason) and remembers the annotations of the rest. Returns the
+   * result to deliver: `result` itself when nothing was dropped.
+   */
+  screen(result: Params, warn: (message: string) => void): Params {
+    if (!Array.isArray(result.tools)) return result;
+    const kept = result.tools.filter((tool: unknown) => this.#admit(tool, warn));
+    return kept.length === result.tools.length ? result : { ...result, tools: kept };
+  }
+
+  /** The `Mcp-Param-{Name}` headers of a `tools/call` for tool `name` with `args`. */
+  headersFor(name: unknown, args: unknown): Record<string, string> {
+    const headers: Record<string, string> = {};
+    const annotations = typeof name === 'string' ? this.#byTool.get(name) : undefined;
+    for (const { path, name: header } of annotations ?? []) {
+      const text = headerValueOf(valueAt(args, path));
+      if (text !== undefined) headers[`Mcp-Param-${header}`] = text;
+    }
+    return headers;
+  }
+
+  #admit(tool: unknown, warn: (message: string) => void): boolean {
+    if (!isSchema(tool) || typeof tool.name !== 'string') return true;
+    const check = checkToolHeaders(tool.inputSchema);
+    if (!check.ok) {
+      this.#byTool.delete(tool.name);
+      warn(`tool ${JSON.stringify(tool.name)} rejected: ${check.reason}`);
+      return false;
+    }
+    this.#byTool.set(tool.name, check.annotations);
+    return true;
+  }
+}

@@ -1,0 +1,197 @@
+/**
+ * Drives `client.listen()` on either era. Modern: a long-lived `subscriptions/listen`
+ * request whose notifications carry its id as `io.modelcontextprotocol/subscriptionId`
+ * (the acknowledgment settles `acknowledged`; the graceful completion result ends the
+ * iteration). Legacy: the session's own notifications (list_changed arrives unsolicited;
+ * resource URIs are subscribed with `resources/subscribe`), filtered the same way.
+ * Source: 2026-07-28 basic/patterns/subscriptions; 2025-11-25 server/resources
+ * "Subscriptions", server/tools and server/prompts "List Changed Notification".
+ */
+import { McpkitError } from '../core/errors.js';
+import type { JsonRpcNotification, Params, RequestId } from '../core/jsonrpc.js';
+import { META } from '../core/revisions.js';
+import type { ServerCapabilities, SubscriptionFilter } from '../core/types/index.js';
+import type { Connection } from './connection.js';
+import { LegacyResourceSubscriptions, legacyFilter, passesFilter } from './legacy-listen.js';
+import { SubscriptionStream, type Subscription } from './subscription.js';
+
+/** Options of `client.listen()`. */
+export interface ListenOptions {
+  /** Aborting it closes the subscription, like `close()`. */
+  signal?: AbortSignal;
+  /**
+   * Re-subscribe when the subscription drops without the server's completion result
+   * (McpkitError `CONNECTION_CLOSED`): once the client is connected again (the same
+   * connection, or a new one after `client.connect()`), `subscriptions/listen` is sent
+   * anew (legacy: the URIs are subscribed anew), with a backoff of 100 ms doubling up to
+   * 5 s between attempts, until it succeeds or the subscription is closed. Default false,
+   * which suits stdio: when the connection closes the server process is gone and the
+   * iteration throws `CONNECTION_CLOSED`.
+   */
+  reconnect?: boolean;
+}
+
+/** `setTimeout`'s largest delay: a listen request has no timeout of its own. */
+const LONG_LIVED_TIMEOUT_MS = 2_147_483_647;
+const FIRST_RETRY_MS = 100;
+const LAST_RETRY_MS = 5_000;
+
+/** Hands each notification to the subscriptions it belongs to. */
+export class SubscriptionRouter {
+  readonly #byId = new Map<RequestId, SubscriptionStream>();
+  readonly #legacy = new Map<SubscriptionStream, SubscriptionFilter>();
+  /** Reference counts of legacy `resources/subscribe` per connection. */
+  readonly legacyResources = new LegacyResourceSubscriptions();
+
+  /**
+   * Routes one notification: modern ones by their `subscriptionId` (the acknowledgment
+   * settles `acknowledged`), legacy ones to every legacy subscription whose filter they pass.
+   */
+  deliver(notification: JsonRpcNotification): void {
+    const id = subscriptionIdOf(notification);
+    if (id === undefined) {
+      for (const [stream, filter] of this.#legacy)
+        if (passesFilter(notification, filter)) stream.push(notification);
+      return;
+    }
+    const stream = this.#byId.get(id);
+    if (notification.method !== 'notifications/subscriptions/acknowledged') stream?.push(notification);
+    else stream?.acknowledge((notification.params?.notifications ?? {}) as SubscriptionFilter);
+  }
+
+  /** Routes notifications tagged `id` to `stream` until the returned function is called. */
+  route(id: RequestId, stream: SubscriptionStream): () => void {
+    this.#byId.set(id, stream);
+    return () => this.#byId.delete(id);
+  }
+
+  /** Routes untagged notifications passing `filter` to `stream` until the returned function is called. */
+  routeLegacy(stream: SubscriptionStream, filter: SubscriptionFilter): () => void {
+    this.#legacy.set(stream, filter);
+    return () => this.#legacy.delete(stream);
+  }
+}
+
+/**
+ * Creates a subscription and starts its driver (see `Client.listen`). `connection()` is
+ * the client's open connection, if any, read again on each (re)subscription.
+ */
+export function openSubscription(init: {
+  filter: SubscriptionFilter;
+  options: ListenOptions;
+  router: SubscriptionRouter;
+  connection(): Connection | undefined;
+}): Subscription {
+  const stream = new SubscriptionStream();
+  const { signal, reconnect = false } = init.options;
+  if (signal?.aborted) stream.close();
+  else signal?.addEventListener('abort', () => stream.close(), { once: true });
+  const { filter, router, connection } = init;
+  void runSubscription({ stream, filter, router, connection, reconnect });
+  return stream;
+}
+
+/** What a subscription's driver needs from its client. */
+export interface ListenContext {
+  stream: SubscriptionStream;
+  filter: SubscriptionFilter;
+  router: SubscriptionRouter;
+  /** The client's open connection, if any (a new one after a reconnect). */
+  connection(): Connection | undefined;
+  reconnect: boolean;
+}
+
+/**
+ * Runs one subscription until it ends, re-subscribing after a dropped connection when
+ * `reconnect` is set. Never rejects: the outcome goes to the stream.
+ */
+export async function runSubscription(ctx: ListenContext): Promise<void> {
+  let delay = FIRST_RETRY_MS;
+  while (!ctx.stream.ended) {
+    try {
+      const connection = ctx.connection();
+      if (!connection) throw new McpkitError('CONNECTION_CLOSED', 'client is not connected');
+      await (connection.server.era === 'modern'
+        ? listenModern(connection, ctx)
+        : listenLegacy(connection, ctx));
+      return ctx.stream.finish();
+    } catch (error) {
+      if (ctx.stream.ended) return;
+      if (!retryable(error, ctx.reconnect)) return ctx.stream.finish(error);
+      await sleep(delay, ctx.stream.closing);
+      delay = Math.min(delay * 2, LAST_RETRY_MS);
+    }
+  }
+}
+
+/** A modern listen request, resolving on the server's graceful completion result. */
+async function listenModern(connection: Connection, ctx: ListenContext): Promise<void> {
+  const { stream, router } = ctx;
+  let unroute: (() => void) | undefined;
+  try {
+    await connection.roundTrip('subscriptions/listen', { notifications: ctx.filter } satisfies Params, {
+      signal: stream.closing,
+      timeoutMs: LONG_LIVED_TIMEOUT_MS,
+      resetTimeoutOnProgress: false,
+      onRequestId: (id) => {
+        unroute?.();
+        unroute = router.route(id, stream);
+      },
+    });
+  } finally {
+    unroute?.();
+  }
+}
+
+/** A legacy listener, resolving when the subscription is closed; rejects when the connection closes. */
+async function listenLegacy(connection: Connection, ctx: ListenContext): Promise<void> {
+  const { stream, router } = ctx;
+  const capabilities: ServerCapabilities = connection.server.serverCapabilities ?? {};
+  const honoured = legacyFilter(ctx.filter, capabilities);
+  const unroute = router.routeLegacy(stream, honoured);
+  const resources = router.legacyResources;
+  const subscribed: string[] = [];
+  try {
+    for (const uri of honoured.resourceSubscriptions ?? []) {
+      await resources.subscribe(connection, uri);
+      subscribed.push(uri);
+    }
+    stream.acknowledge(honoured);
+    await firstAbort([connection.closedSignal, stream.closing]);
+    if (!stream.ended) throw new McpkitError('CONNECTION_CLOSED', 'Connection closed');
+  } finally {
+    unroute();
+    for (const uri of subscribed) resources.unsubscribe(connection, uri);
+  }
+}
+
+function retryable(error: unknown, reconnect: boolean): boolean {
+  if (!(error instanceof McpkitError)) return false;
+  // TIMEOUT only after LONG_LIVED_TIMEOUT_MS (about 24 days): listen again at once.
+  return error.code === 'TIMEOUT' || (reconnect && error.code === 'CONNECTION_CLOSED');
+}
+
+function subscriptionIdOf(notification: JsonRpcNotification): RequestId | undefined {
+  const meta = notification.params?._meta as Params | undefined;
+  const id = meta?.[META.subscriptionId];
+  return typeof id === 'string' || typeof id === 'number' ? id : undefined;
+}
+
+/** Resolves once any of `signals` aborts, then stops listening to all of them. */
+function firstAbort(signals: AbortSignal[]): Promise<void> {
+  return new Promise((resolve) => {
+    const done = (): void => {
+      for (const s of signals) s.removeEventListener('abort', done);
+      resolve();
+    };
+    if (signals.some((s) => s.aborted)) return resolve();
+    for (const s of signals) s.addEventListener('abort', done);
+  });
+}
+
+function sleep(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(resolve, ms);
+    signal.addEventListener('abort', () => (clearTimeout(timer), resolve()), { once: true });
+  });
+}

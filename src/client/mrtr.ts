@@ -1,0 +1,158 @@
+/**
+ * The client side of multi round-trip requests: answer every `inputRequests` entry with
+ * the host's handlers (concurrently), then retry the original request, as a new request
+ * with a new id, carrying `inputResponses` and the `requestState` echoed byte for byte.
+ * Nothing of one call's state is kept beyond its loop, so it never reaches another request.
+ * Source: 2026-07-28 basic/patterns/mrtr "Client Requirements (Basic Workflow)".
+ */
+import { McpkitError } from '../core/errors.js';
+import type { Params } from '../core/jsonrpc.js';
+import { resultKind } from './results.js';
+import { answerInput, HANDLER_FOR, type InputAnswering } from './server-requests.js';
+
+/** Methods on which a server may answer `input_required` (basic/patterns/mrtr "Supported Requests"). */
+export const INPUT_METHODS: ReadonlySet<string> = new Set(['tools/call', 'resources/read', 'prompts/get']);
+
+/** What one call's loop needs. */
+export interface InputLoop {
+  /** Sends the request once more with these params (a new request, so a new id). */
+  send(params: Params): Promise<Params>;
+  answering: InputAnswering;
+  /** Most `input_required` results answered before giving up. */
+  maxRounds: number;
+  /** The call's signal, if any: aborts the handlers and the loop. */
+  signal: AbortSignal | undefined;
+  /** Aborted when the connection closes. */
+  closed: AbortSignal;
+}
+
+/**
+ * Continues a call whose result `first` is `input_required` until a complete result.
+ * @throws McpkitError `INVALID_RESULT` when `method` may not get `input_required`, the
+ *   result is malformed, no handler answers a requested input, or `maxRounds` is reached;
+ *   `ABORTED`/`CONNECTION_CLOSED` when the call is aborted or the connection closes while
+ *   handlers run; whatever a handler throws; errors of the retried request.
+ */
+export async function continueWithInput(
+  method: string,
+  params: Params | undefined,
+  first: Params,
+  loop: InputLoop,
+): Promise<Params> {
+  if (!INPUT_METHODS.has(method)) {
+    throw invalid(
+      method,
+      'the server answered input_required, which only tools/call, resources/read and prompts/get may get',
+    );
+  }
+  let result = first;
+  for (let round = 1; resultKind(result, method) === 'input_required'; round++) {
+    if (round > loop.maxRounds) {
+      throw invalid(method, `still input_required after ${loop.maxRounds} rounds (maxInputRounds)`);
+    }
+    result = await loop.send(await retryParams(method, params, result, loop));
+  }
+  return result;
+}
+
+/** The original params (without any earlier MRTR fields) plus this round's answers and state. */
+async function retryParams(
+  method: string,
+  original: Params | undefined,
+  result: Params,
+  loop: InputLoop,
+): Promise<Params> {
+  const { inputResponses: _responses, requestState: _state, ...retry } = original ?? {};
+  const { requests, state } = readInputRequired(method, result);
+  if (requests !== undefined) retry.inputResponses = await answerAll(method, requests, loop);
+  if (state !== undefined) retry.requestState = state;
+  return retry;
+}
+
+interface InputRequiredParts {
+  requests: Record<string, { method: string; params: Params }> | undefined;
+  state: string | undefined;
+}
+
+function readInputRequired(method: string, result: Params): InputRequiredParts {
+  const { inputRequests, requestState } = result;
+  if (requestState !== undefined && typeof requestState !== 'string') {
+    throw invalid(method, 'requestState of input_required must be a string');
+  }
+  if (inputRequests === undefined) return { requests: undefined, state: requestState };
+  if (!isObject(inputRequests)) throw invalid(method, 'inputRequests must be an object');
+  const requests: InputRequiredParts['requests'] = {};
+  for (const [key, request] of Object.entries(inputRequests)) {
+    if (!isObject(request) || typeof request.method !== 'string' || !isOptionalObject(request.params)) {
+      throw invalid(method, `inputRequests.${key} is not a request object`);
+    }
+    requests[key] = { method: request.method, params: request.params ?? {} };
+  }
+  return { requests, state: requestState };
+}
+
+/** Runs every input request's handler at once; all handlers must exist before any runs. */
+async function answerAll(
+  method: string,
+  requests: NonNullable<InputRequiredParts['requests']>,
+  loop: InputLoop,
+): Promise<Params> {
+  const entries = Object.entries(requests);
+  for (const [key, request] of entries) requireHandler(method, key, request.method, loop.answering);
+  const signal = loop.signal ? AbortSignal.any([loop.signal, loop.closed]) : loop.closed;
+  const answered = Promise.all(
+    entries.map(async ([key, request]) => {
+      const answer = await answerInput(loop.answering, request.method, request.params, { signal });
+      return [key, answer] as const;
+    }),
+  );
+  return Object.fromEntries(await untilAborted(answered, loop));
+}
+
+function requireHandler(method: string, key: string, inputMethod: string, answering: InputAnswering): void {
+  const handler = HANDLER_FOR[inputMethod];
+  if (handler === undefined) {
+    throw invalid(
+      method,
+      `inputRequests.${key} asks for ${inputMethod}, which is not an input request method`,
+    );
+  }
+  if (answering.handlers[handler] === undefined) {
+    throw invalid(method, `inputRequests.${key} asks for ${inputMethod}, but no handlers.${handler} is set`);
+  }
+}
+
+/** Settles with `work`, or rejects as soon as the call is aborted or the connection closes. */
+function untilAborted<T>(work: Promise<T>, loop: InputLoop): Promise<T> {
+  const signals = loop.signal ? [loop.closed, loop.signal] : [loop.closed];
+  return new Promise<T>((resolve, reject) => {
+    const stop = (): void => {
+      const closed = loop.closed.aborted;
+      const error = closed
+        ? new McpkitError('CONNECTION_CLOSED', 'Connection closed while answering input requests')
+        : new McpkitError('ABORTED', 'Request aborted', { cause: loop.signal?.reason });
+      reject(error);
+    };
+    if (signals.some((s) => s.aborted)) return stop();
+    for (const s of signals) s.addEventListener('abort', stop, { once: true });
+    const done = (): void => {
+      for (const s of signals) s.removeEventListener('abort', stop);
+    };
+    work
+      .then(resolve, reject)
+      .finally(done)
+      .catch(() => undefined);
+  });
+}
+
+function invalid(method: string, message: string): McpkitError {
+  return new McpkitError('INVALID_RESULT', `${method}: ${message}`);
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function isOptionalObject(value: unknown): value is Params | undefined {
+  return value === undefined || isObject(value);
+}
