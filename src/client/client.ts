@@ -24,7 +24,8 @@ import type {
 } from '../core/types/index.js';
 import { clientInfoOf, declareCapabilities, type DeclaredCapabilities } from './capabilities.js';
 import { Connection } from './connection.js';
-import { createLister, type Lister, type ListPage } from './lists.js';
+import { createLister, LIST_KINDS, type Lister, type ListPage } from './lists.js';
+import { ListViews } from './views.js';
 import { sendLegacyOnly } from './legacy-only.js';
 import { openSubscription, SubscriptionRouter, type ListenOptions } from './listen.js';
 import type { ClientOptions } from './options.js';
@@ -45,6 +46,7 @@ export class Client {
   readonly #tools = new ToolOutputChecker();
   readonly #subscriptions = new SubscriptionRouter();
   readonly #lists: Lister;
+  readonly #views: ListViews;
   #connection: Connection | undefined;
   #connecting = false;
 
@@ -53,6 +55,38 @@ export class Client {
     this.#capabilities = declareCapabilities(options);
     this.#clientInfo = clientInfoOf(options);
     this.#lists = createLister(() => this.#connected(), options.maxListPages ?? 1000);
+    this.#views = new ListViews(
+      (kind, params) => this.#connected().roundTrip(LIST_KINDS[kind].method, params),
+      {
+        maxPages: options.maxListPages ?? 1000,
+      },
+    );
+  }
+
+  /**
+   * Cached views of the server's lists: `views.get('tools')` returns the whole list from
+   * the cache while it is fresh (the server's `ttlMs`), otherwise fetches it again; a
+   * list_changed notification drops it at once. See {@link ListViews}.
+   */
+  get views(): Pick<ListViews, 'get'> {
+    return this.#views;
+  }
+
+  /** The server's tools, from the cache while fresh (server/utilities/caching). */
+  async tools(): Promise<Tool[]> {
+    const view = await this.#views.get<Tool>('tools');
+    this.#tools.record(view.items, true);
+    return view.items;
+  }
+
+  /** The server's prompts, from the cache while fresh. */
+  async prompts(): Promise<Prompt[]> {
+    return (await this.#views.get<Prompt>('prompts')).items;
+  }
+
+  /** The server's resources, from the cache while fresh. */
+  async resources(): Promise<Resource[]> {
+    return (await this.#views.get<Resource>('resources')).items;
   }
 
   /**
@@ -68,6 +102,7 @@ export class Client {
     }
     this.#connecting = true;
     this.#tools.forget();
+    this.#views.clear();
     try {
       this.#connection = await Connection.open(transport, {
         options: this.#options,
@@ -284,6 +319,7 @@ export class Client {
 
   #onNotification(notification: JsonRpcNotification): void {
     if (notification.method === 'notifications/tools/list_changed') this.#tools.forget();
+    this.#views.invalidate(notification.method);
     this.#subscriptions.deliver(notification);
     this.#options.onNotification?.(notification);
   }

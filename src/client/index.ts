@@ -12,3 +12,4 @@ export { applyElicitationDefaults, type ElicitContent } from './elicitation-defa
 export type { ResultFor, ResultOf, SharedMethod } from './request-types.js';
 export type { RequestOptions, ProgressUpdate } from '../core/peer.js';
 export type { SubscriptionFilter } from '../core/types/index.js';
+export { ListViews, type CachedList } from './views.js';
