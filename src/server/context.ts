@@ -61,6 +61,12 @@ export interface RequestContext {
   readonly meta: Readonly<Record<string, unknown>>;
   /** The caller's identity when the transport authenticated it. */
   readonly authInfo: AuthInfo | undefined;
+  /**
+   * Modern multi round-trip: the answers known so far, by input request key (those sealed
+   * in `requestState` by earlier rounds plus this retry's `inputResponses`). Empty on the
+   * first round and on legacy sessions, where `elicit`/`sample`/`listRoots` answer directly.
+   */
+  readonly inputResponses: Readonly<Record<string, unknown>>;
   /** Reports progress; a no-op unless the request carried a `progressToken`. Progress must increase. */
   progress(progress: number, options?: ProgressOptions): void;
   /** Sends a log message to the client when `level` is at or above the client's threshold. */
@@ -87,6 +93,8 @@ export interface ContextChannel {
   readonly clientInfo: Implementation | undefined;
   readonly meta: Readonly<Record<string, unknown>>;
   readonly authInfo: AuthInfo | undefined;
+  /** See {@link RequestContext.inputResponses}. */
+  readonly inputResponses?: Readonly<Record<string, unknown>>;
   /** The log threshold in force, or undefined when the client asked for no logs. */
   readonly logLevel: LoggingLevel | undefined;
   /** Sends a notification tied to this request. */
@@ -112,6 +120,7 @@ export function createContext(channel: ContextChannel): RequestContext {
     clientInfo: channel.clientInfo,
     meta: channel.meta,
     authInfo: channel.authInfo,
+    inputResponses: channel.inputResponses ?? {},
     progress(progress, options = {}) {
       if ((typeof token !== 'string' && typeof token !== 'number') || progress <= lastProgress) return;
       lastProgress = progress;

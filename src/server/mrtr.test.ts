@@ -211,3 +211,28 @@ describe('multi round-trip requests', () => {
     });
   });
 });
+
+describe('ctx.inputResponses', () => {
+  it('shows the answers known so far to a handler that reads them itself', async () => {
+    const server = createServer({ name: 's', version: '1' });
+    server.tool('manual', {}, (_args, ctx) => {
+      const answer = ctx.inputResponses.pick as { action?: string } | undefined;
+      if (!answer)
+        return inputRequired({
+          pick: {
+            method: 'elicitation/create',
+            params: { mode: 'form', message: 'Pick', requestedSchema: { type: 'object', properties: {} } },
+          },
+        });
+      return `picked: ${String(answer.action)}`;
+    });
+    const r1 = await call(server as ReturnType<typeof build>, { name: 'manual' });
+    expect(r1.resultType).toBe('input_required');
+    const r2 = await call(server as ReturnType<typeof build>, {
+      name: 'manual',
+      inputResponses: { pick: { action: 'decline' } },
+      requestState: r1.requestState,
+    });
+    expect((r2.content as { text: string }[])[0]?.text).toBe('picked: decline');
+  });
+});

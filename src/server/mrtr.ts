@@ -83,6 +83,11 @@ export class InputRound {
     return new Promise<Params>(() => undefined);
   }
 
+  /** Every answer known to this run: sealed ones and this retry's fresh ones (unchecked). */
+  get known(): Record<string, unknown> {
+    return { ...this.#fresh, ...this.answers };
+  }
+
   #autoKey(method: InputMethod): string {
     const n = (this.#counts.get(method) ?? 0) + 1;
     this.#counts.set(method, n);

@@ -257,6 +257,7 @@ export class McpServer {
       requestId: request.id,
       era: 'modern',
       authInfo: channel.authInfo,
+      inputResponses: round.known,
       notify: (method, p) => channel.notify(method, p),
       ask: (method, p, key) =>
         binding ? round.ask(method as InputMethod, p, key) : Promise.reject(noInputOn(request.method)),
