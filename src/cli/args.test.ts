@@ -1,0 +1,54 @@
+import { describe, expect, it } from 'vitest';
+import { parseCommandLine } from './args.js';
+import { CliError } from './errors.js';
+
+describe('parseCommandLine', () => {
+  it.each([
+    [['--help'], { name: 'help' }],
+    [['--version'], { name: 'version' }],
+    [['prompt', '--help'], { name: 'help', topic: 'prompt' }],
+    [['inspect'], { name: 'inspect', target: { kind: 'builtin' }, json: false, era: 'auto' }],
+    [
+      ['inspect', '--era', 'legacy', '--json', '--', 'npx', '-y', 'pkg', '--flag'],
+      {
+        name: 'inspect',
+        target: { kind: 'stdio', command: 'npx', args: ['-y', 'pkg', '--flag'] },
+        json: true,
+        era: 'legacy',
+      },
+    ],
+    [
+      ['inspect', 'http://h/mcp', '--timeout', '500'],
+      { target: { kind: 'http', url: 'http://h/mcp' }, timeoutMs: 500 },
+    ],
+    [['call', 'echo', '--args', '{"text":"hi"}'], { name: 'call', tool: 'echo', args: { text: 'hi' } }],
+    [
+      ['read', 'test://x', 'https://h/mcp'],
+      { name: 'read', uri: 'test://x', target: { kind: 'http', url: 'https://h/mcp' } },
+    ],
+    [['prompt', 'p', '--args', '{"a":"1"}'], { name: 'prompt', prompt: 'p', args: { a: '1' } }],
+    [['serve', 'everything'], { name: 'serve', server: 'everything' }],
+    [['serve', 'everything', '--port', '0', '--host', '::1'], { name: 'serve', port: 0, host: '::1' }],
+  ])('parses %j', (argv, expected) => {
+    expect(parseCommandLine(argv)).toMatchObject(expected);
+  });
+
+  it.each([
+    [[], /missing command/],
+    [['nope'], /unknown command `nope`/],
+    [['--nope'], /unknown option `--nope`/],
+    [['call', 'echo', '--args', '[1]'], /--args must be a JSON object/],
+    [['call', 'echo', '--args', '{'], /--args is not valid JSON: /],
+    [['prompt', 'p', '--args', '{"a":1}'], /prompt argument `a` must be a string/],
+    [['inspect', 'http://h/mcp', '--', 'node'], /either a URL or a command/],
+    [['inspect', '--timeout=-5'], /--timeout must be a positive integer/],
+    [['inspect', '--timeout', '-5'], /^inspect: Option '--timeout' argument is ambiguous; run/],
+    [['serve', 'other'], /unknown server `other`/],
+    [['serve', 'everything', '--host', 'h'], /--host needs --port/],
+    [['serve', 'everything', '--port', '70000'], /--port must be 0 to 65535/],
+    [['read', '--json'], /`read` takes 1 to 2 arguments/],
+  ])('rejects %j', (argv, message) => {
+    expect(() => parseCommandLine(argv)).toThrow(CliError);
+    expect(() => parseCommandLine(argv)).toThrow(message);
+  });
+});

@@ -1,0 +1,187 @@
+/**
+ * Turns `process.argv` into one {@link Command}. Everything after the first `--` is the
+ * server command line; flags are parsed per command with `util.parseArgs` (strict, so an
+ * unknown flag is an error).
+ */
+import { parseArgs, type ParseArgsConfig } from 'node:util';
+import type { EraPreference } from '../client/index.js';
+import { CliError } from './errors.js';
+
+/** Where the server is: a command to spawn, an HTTP endpoint, or the built-in everything server. */
+export type Target =
+  { kind: 'stdio'; command: string; args: string[] } | { kind: 'http'; url: string } | { kind: 'builtin' };
+
+/** Options shared by the commands that talk to a server. */
+export interface ClientFlags {
+  target: Target;
+  json: boolean;
+  era: EraPreference;
+  /** Per-request timeout in milliseconds. */
+  timeoutMs?: number;
+}
+
+/** The names of the CLI's commands. */
+export type CommandName = 'inspect' | 'call' | 'read' | 'prompt' | 'serve';
+
+/** What the user asked for. */
+export type Command =
+  | { name: 'help'; topic?: CommandName }
+  | { name: 'version' }
+  | ({ name: 'inspect' } & ClientFlags)
+  | ({ name: 'call'; tool: string; args: Record<string, unknown> } & ClientFlags)
+  | ({ name: 'read'; uri: string } & ClientFlags)
+  | ({ name: 'prompt'; prompt: string; args: Record<string, string> } & ClientFlags)
+  | { name: 'serve'; server: 'everything'; port?: number; host?: string };
+
+type Options = NonNullable<ParseArgsConfig['options']>;
+type Values = Record<string, string | boolean | undefined>;
+
+const HELP: Options = { help: { type: 'boolean', short: 'h' } };
+const CLIENT: Options = {
+  ...HELP,
+  json: { type: 'boolean' },
+  era: { type: 'string' },
+  timeout: { type: 'string' },
+};
+const WITH_ARGS: Options = { ...CLIENT, args: { type: 'string' } };
+const SERVE: Options = { ...HELP, port: { type: 'string' }, host: { type: 'string' } };
+
+/** Which flags each command takes, and how many positionals (before `--`) it wants. */
+const SPECS: Record<CommandName, { options: Options; positionals: [min: number, max: number] }> = {
+  inspect: { options: CLIENT, positionals: [0, 1] },
+  call: { options: WITH_ARGS, positionals: [1, 2] },
+  read: { options: CLIENT, positionals: [1, 2] },
+  prompt: { options: WITH_ARGS, positionals: [1, 2] },
+  serve: { options: SERVE, positionals: [1, 1] },
+};
+
+/**
+ * Parses the arguments after `mcpkit` (i.e. `process.argv.slice(2)`).
+ * @throws CliError for an unknown command or flag, a bad flag value, or bad `--args` JSON.
+ */
+export function parseCommandLine(argv: readonly string[]): Command {
+  const [first, ...rest] = argv;
+  if (first === '--help' || first === '-h') return { name: 'help' };
+  if (first === '--version' || first === '-v') return { name: 'version' };
+  if (first === undefined) throw new CliError('missing command; run `mcpkit --help` for usage');
+  if (!isCommandName(first)) {
+    const what = first.startsWith('-') ? 'option' : 'command';
+    throw new CliError(`unknown ${what} \`${first}\`; run \`mcpkit --help\` for usage`);
+  }
+  return parseCommand(first, rest);
+}
+
+function isCommandName(name: string): name is CommandName {
+  return Object.hasOwn(SPECS, name);
+}
+
+function parseCommand(name: CommandName, argv: readonly string[]): Command {
+  const split = argv.indexOf('--');
+  const own = split === -1 ? argv : argv.slice(0, split);
+  const serverArgv = split === -1 ? [] : argv.slice(split + 1);
+  const { values, positionals } = parseFlags(name, own);
+  if (values.help === true) return { name: 'help', topic: name };
+  const [min, max] = SPECS[name].positionals;
+  if (positionals.length < min || positionals.length > max) {
+    throw new CliError(`\`${name}\` takes ${expected(min, max)}; run \`mcpkit ${name} --help\``);
+  }
+  if (name === 'serve') return serveCommand(positionals, values, serverArgv);
+  const [subject = '', urlArg] = name === 'inspect' ? ['', positionals[0]] : positionals;
+  const flags = clientFlags(values, target(urlArg, serverArgv));
+  if (name === 'inspect') return { name, ...flags };
+  if (name === 'read') return { name, uri: subject, ...flags };
+  if (name === 'call') return { name, tool: subject, args: jsonArgs(values.args), ...flags };
+  return { name, prompt: subject, args: promptArgs(jsonArgs(values.args)), ...flags };
+}
+
+function parseFlags(name: CommandName, argv: readonly string[]): { values: Values; positionals: string[] } {
+  try {
+    const parsed = parseArgs({ args: [...argv], options: SPECS[name].options, allowPositionals: true });
+    return { values: parsed.values as Values, positionals: parsed.positionals };
+  } catch (error) {
+    const message = error instanceof Error ? error.message.split(/\.\s/)[0] : String(error);
+    throw new CliError(`${name}: ${message ?? 'bad arguments'}; run \`mcpkit ${name} --help\``);
+  }
+}
+
+function expected(min: number, max: number): string {
+  if (min === max) return `${min} argument${min === 1 ? '' : 's'}`;
+  return `${min} to ${max} arguments`;
+}
+
+function target(url: string | undefined, serverArgv: readonly string[]): Target {
+  const [command, ...args] = serverArgv;
+  if (url !== undefined && command !== undefined) {
+    throw new CliError('give either a URL or a command after `--`, not both');
+  }
+  if (command !== undefined) return { kind: 'stdio', command, args };
+  if (url === undefined) return { kind: 'builtin' };
+  if (!/^https?:\/\//i.test(url)) {
+    throw new CliError(`\`${url}\` is not an http(s) URL; put a server command after \`--\``);
+  }
+  return { kind: 'http', url };
+}
+
+function clientFlags(values: Values, where: Target): ClientFlags {
+  const flags: ClientFlags = { target: where, json: values.json === true, era: era(values.era) };
+  if (typeof values.timeout === 'string') flags.timeoutMs = positiveInteger('--timeout', values.timeout);
+  return flags;
+}
+
+function era(value: string | boolean | undefined): EraPreference {
+  if (value === undefined || value === 'auto' || value === 'modern' || value === 'legacy') {
+    return value ?? 'auto';
+  }
+  throw new CliError(`--era must be auto, modern or legacy, not \`${String(value)}\``);
+}
+
+function positiveInteger(flag: string, value: string): number {
+  const n = Number(value);
+  if (!Number.isSafeInteger(n) || n <= 0)
+    throw new CliError(`${flag} must be a positive integer, not \`${value}\``);
+  return n;
+}
+
+function jsonArgs(value: string | boolean | undefined): Record<string, unknown> {
+  if (typeof value !== 'string') return {};
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(value);
+  } catch (error) {
+    throw new CliError(`--args is not valid JSON: ${error instanceof Error ? error.message : String(error)}`);
+  }
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
+    throw new CliError('--args must be a JSON object, e.g. \'{"text":"hi"}\'');
+  }
+  return parsed as Record<string, unknown>;
+}
+
+function promptArgs(args: Record<string, unknown>): Record<string, string> {
+  const strings: Record<string, string> = {};
+  for (const [key, value] of Object.entries(args)) {
+    if (typeof value !== 'string') throw new CliError(`--args: prompt argument \`${key}\` must be a string`);
+    strings[key] = value;
+  }
+  return strings;
+}
+
+function serveCommand(positionals: string[], values: Values, serverArgv: string[]): Command {
+  if (positionals[0] !== 'everything') {
+    throw new CliError(`unknown server \`${positionals[0] ?? ''}\`; \`serve\` offers: everything`);
+  }
+  if (serverArgv.length > 0) throw new CliError('`serve` takes no command after `--`');
+  const command: Command = { name: 'serve', server: 'everything' };
+  if (typeof values.port === 'string') command.port = port(values.port);
+  if (typeof values.host === 'string') {
+    if (command.port === undefined) throw new CliError('--host needs --port');
+    command.host = values.host;
+  }
+  return command;
+}
+
+function port(value: string): number {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 0 || n > 65535)
+    throw new CliError(`--port must be 0 to 65535, not \`${value}\``);
+  return n;
+}

@@ -1,0 +1,84 @@
+/** The CLI's help texts: one overview and one page per command. */
+import type { CommandName } from './args.js';
+
+const SERVER = `Server (one of):
+  -- COMMAND [ARGS...]   spawn COMMAND and speak stdio to it
+  URL                    connect to a Streamable HTTP endpoint (http:// or https://)
+  (neither)              spawn the built-in everything server`;
+
+const CLIENT_FLAGS = `Flags:
+  --era auto|modern|legacy  which protocol era to speak (default auto: probe, then fall back)
+  --timeout MS              per-request timeout in milliseconds (default 60000)
+  --json                    print the raw result as JSON
+  -h, --help                show this help`;
+
+const PAGES: Record<CommandName, string> = {
+  inspect: `Usage: mcpkit inspect [URL] [flags] [-- COMMAND [ARGS...]]
+
+Connects to a server and prints its identity, era and protocol version, capabilities,
+instructions, tools (with input schemas), resources, resource templates and prompts.
+
+${SERVER}
+
+${CLIENT_FLAGS}`,
+  call: `Usage: mcpkit call TOOL [URL] [--args JSON] [flags] [-- COMMAND [ARGS...]]
+
+Calls a tool and prints its result: text as text, other content summarised.
+Progress is printed to stderr. Exits 1 when the tool reports an error.
+
+  --args JSON               the tool's arguments, a JSON object (default {})
+
+${SERVER}
+
+${CLIENT_FLAGS}`,
+  read: `Usage: mcpkit read URI [URL] [flags] [-- COMMAND [ARGS...]]
+
+Reads a resource and prints its contents: text as text, binary contents summarised.
+
+${SERVER}
+
+${CLIENT_FLAGS}`,
+  prompt: `Usage: mcpkit prompt NAME [URL] [--args JSON] [flags] [-- COMMAND [ARGS...]]
+
+Gets a prompt and prints its messages.
+
+  --args JSON               the prompt's arguments, a JSON object of strings (default {})
+
+${SERVER}
+
+${CLIENT_FLAGS}`,
+  serve: `Usage: mcpkit serve everything [--port N [--host HOST]]
+
+Serves the built-in everything server: on stdin/stdout by default, or over Streamable
+HTTP with --port (the endpoint URL is printed to stderr). Stops on SIGINT or SIGTERM.
+
+  --port N                  listen on port N (0 picks a free port)
+  --host HOST               interface to bind (default 127.0.0.1)
+  -h, --help                show this help`,
+};
+
+const OVERVIEW = `Usage: mcpkit COMMAND [ARGS...]
+
+Commands:
+  inspect [URL] [-- COMMAND...]      describe a server: identity, era, tools, resources, prompts
+  call TOOL [--args JSON] ...        call a tool and print the result
+  read URI ...                       read a resource and print its contents
+  prompt NAME [--args JSON] ...      get a prompt and print its messages
+  serve everything [--port N]        serve the built-in everything server (stdio or HTTP)
+
+Without URL or \`-- COMMAND\`, client commands use the built-in everything server.
+
+Flags:
+  -h, --help                         show help (also after a command: mcpkit call --help)
+  -v, --version                      print the version
+
+Examples:
+  mcpkit inspect
+  mcpkit call echo --args '{"text":"hi"}'
+  mcpkit inspect -- npx -y @modelcontextprotocol/server-everything
+  mcpkit inspect http://127.0.0.1:3000/mcp --era modern`;
+
+/** The help text for `topic`, or the overview. */
+export function usage(topic?: CommandName): string {
+  return topic === undefined ? OVERVIEW : PAGES[topic];
+}
