@@ -38,6 +38,7 @@ export interface Outgoing {
 /** Creates the state for request `id`; `cancel` is called on timeout or abort. */
 export function createOutgoing(init: {
   id: RequestId;
+  method: string;
   timeoutMs: number;
   options: RequestOptions;
   cancel: (reason: string) => void;
@@ -68,7 +69,7 @@ export function createOutgoing(init: {
         ? timeoutMs
         : Math.min(timeoutMs, options.maxTotalTimeoutMs - (Date.now() - started));
     timer = setTimeout(
-      () => fail('TIMEOUT', `Request ${String(init.id)} timed out after ${timeoutMs} ms`),
+      () => fail('TIMEOUT', `Request ${String(init.id)} (${init.method}) timed out after ${timeoutMs} ms`),
       Math.max(0, left),
     );
   };

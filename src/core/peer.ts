@@ -101,6 +101,7 @@ export class Peer {
     const id = this.#nextId++;
     const out = createOutgoing({
       id,
+      method,
       timeoutMs: options.timeoutMs ?? this.#timeoutMs,
       options,
       cancel: (reason) => this.#cancelOutgoing(id, reason),

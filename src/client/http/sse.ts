@@ -41,12 +41,13 @@ export async function readSse(
       cursor.retryMs = ms;
     },
   });
-  const reader = body.pipeThrough(new TextDecoderStream()).getReader();
+  const decoder = new TextDecoder();
+  const reader = body.getReader();
   try {
     while (!stop()) {
       const { value, done } = await reader.read();
       if (done) return;
-      parser.feed(value);
+      parser.feed(decoder.decode(value, { stream: true }));
     }
   } finally {
     reader.cancel().catch(() => undefined);
