@@ -122,7 +122,7 @@ interface StatePayload {
  */
 export async function openRound(
   params: Params,
-  binding: StateBinding,
+  binding: () => Promise<StateBinding>,
   sealer: RequestStateSealer,
 ): Promise<InputRound> {
   const responses = params.inputResponses;
@@ -138,13 +138,14 @@ export async function openRound(
 
 async function openState(
   state: unknown,
-  binding: StateBinding,
+  binding: () => Promise<StateBinding>,
   sealer: RequestStateSealer,
 ): Promise<StatePayload> {
   if (state === undefined) return { a: {} };
   if (typeof state !== 'string') throw McpError.of('InvalidParams', 'requestState must be a string');
+  const bound = await binding();
   try {
-    return (await sealer.open(state, binding)) as StatePayload;
+    return (await sealer.open(state, bound)) as StatePayload;
   } catch (error) {
     throw McpError.of('InvalidParams', error instanceof Error ? error.message : 'Invalid requestState');
   }

@@ -27,6 +27,7 @@ import {
   methodNotFound,
   modernVersionOf,
   type CacheHints,
+  type ModernMeta,
 } from './modern.js';
 import { honouredFilter, listen } from './listen.js';
 import { PromptRegistry, type PromptDefinition, type PromptHandler } from './prompts.js';
@@ -48,7 +49,12 @@ import {
   openRound,
   type InputMethod,
 } from './mrtr.js';
-import { createStateSealer, type RequestStateSealer, type SealerOptions } from '../core/request-state.js';
+import {
+  createStateSealer,
+  type RequestStateSealer,
+  type SealerOptions,
+  type StateBinding,
+} from '../core/request-state.js';
 
 /** Options of {@link createServer}. */
 export interface ServerOptions {
@@ -90,6 +96,8 @@ export class McpServer {
   readonly #cache: CacheHints;
   readonly #sealer: RequestStateSealer;
   readonly #closing = new AbortController();
+  #capabilities: ServerCapabilities | undefined;
+  readonly #supportedVersions: readonly string[];
 
   constructor(options: ServerOptions) {
     this.options = options;
@@ -106,13 +114,14 @@ export class McpServer {
       pageSize: options.pageSize ?? 100,
     };
     this.eventBus = options.eventBus ?? createMemoryEventBus();
+    this.#supportedVersions = [...this.#modern, ...this.#legacy];
     const rs = options.requestState;
     this.#sealer = rs && 'seal' in rs ? rs : createStateSealer(rs);
   }
 
   /** Every protocol version this server speaks, modern first. */
   get supportedVersions(): string[] {
-    return [...this.#modern, ...this.#legacy];
+    return [...this.#supportedVersions];
   }
 
   /** Registers a tool. @throws McpkitError `INVALID_DEFINITION`. */
@@ -122,18 +131,21 @@ export class McpServer {
     handler: ToolHandler<In>,
   ): this {
     this.#features.tools.add(name, definition, handler as never);
+    this.#capabilities = undefined;
     return this;
   }
 
   /** Registers a fixed resource at `uri`. */
   resource(uri: string, metadata: ResourceMetadata, handler: ResourceHandler): this {
     this.#features.resources.addResource(uri, metadata, handler);
+    this.#capabilities = undefined;
     return this;
   }
 
   /** Registers a resource template (`{var}` and `{+var}` expressions). */
   resourceTemplate(uriTemplate: string, options: TemplateOptions, handler: TemplateHandler): this {
     this.#features.resources.addTemplate(uriTemplate, options, handler);
+    this.#capabilities = undefined;
     return this;
   }
 
@@ -144,12 +156,14 @@ export class McpServer {
     handler: PromptHandler<S>,
   ): this {
     this.#features.prompts.add(name, definition, handler as never);
+    this.#capabilities = undefined;
     return this;
   }
 
   /** Removes a tool and announces the change. */
   removeTool(name: string): boolean {
     const removed = this.#features.tools.remove(name);
+    this.#capabilities = undefined;
     if (removed) this.notifyToolsChanged();
     return removed;
   }
@@ -181,6 +195,10 @@ export class McpServer {
 
   /** The capabilities declared in discover and initialize, from what is registered. */
   get capabilities(): ServerCapabilities {
+    return (this.#capabilities ??= this.#computeCapabilities());
+  }
+
+  #computeCapabilities(): ServerCapabilities {
     const { tools, resources, prompts } = this.#features;
     const caps: ServerCapabilities = { logging: {}, ...this.options.capabilities };
     if (tools.size > 0) caps.tools = { listChanged: true };
@@ -231,7 +249,7 @@ export class McpServer {
   async #handleModern(request: JsonRpcRequest, channel: RequestChannel): Promise<Params> {
     if (this.#modern.length === 0 || !MODERN_METHODS.has(request.method))
       throw methodNotFound(request.method);
-    const meta = checkModernMeta(request.params, this.supportedVersions);
+    const meta = checkModernMeta(request.params, this.#supportedVersions);
     const params = request.params ?? {};
     const base = { serverInfo: this.info, cache: CACHEABLE.has(request.method) ? this.#cache : undefined };
     if (request.method === 'server/discover') return decorateModernResult(this.#discover(), base);
@@ -243,37 +261,31 @@ export class McpServer {
         base,
       );
     }
+    if (!INPUT_METHODS.has(request.method)) {
+      const ctx = createContext(modernChannel(request, channel, meta, channel.signal, undefined));
+      return decorateModernResult(await this.#runFeature(request.method, params, ctx), base);
+    }
+    return decorateModernResult(await this.#runWithInputs(request, channel, meta), base);
+  }
+
+  /** Runs a handler that may ask the client for input (MRTR, basic/patterns/mrtr). */
+  async #runWithInputs(request: JsonRpcRequest, channel: RequestChannel, meta: ModernMeta): Promise<Params> {
+    const params = request.params ?? {};
     const principal = channel.authInfo?.subject ?? channel.authInfo?.clientId ?? '';
-    const binding = INPUT_METHODS.has(request.method)
-      ? await bindingOf(request.method, params, principal)
-      : undefined;
-    const round = binding ? await openRound(params, binding, this.#sealer) : new InputRound({});
+    let binding: Promise<StateBinding> | undefined;
+    const bind = (): Promise<StateBinding> => (binding ??= bindingOf(request.method, params, principal));
+    const round = await openRound(params, bind, this.#sealer);
     const abort = new AbortController();
     const onAbort = (): void => abort.abort(channel.signal.reason);
     channel.signal.addEventListener('abort', onAbort, { once: true });
-    const ctxChannel: ContextChannel = {
-      ...meta,
-      signal: abort.signal,
-      requestId: request.id,
-      era: 'modern',
-      authInfo: channel.authInfo,
-      inputResponses: round.known,
-      notify: (method, p) => channel.notify(method, p),
-      ask: (method, p, key) =>
-        binding ? round.ask(method as InputMethod, p, key) : Promise.reject(noInputOn(request.method)),
-    };
+    const ctx = createContext(modernChannel(request, channel, meta, abort.signal, round));
     try {
-      const outcome = await Promise.race([
-        this.#runFeature(request.method, params, createContext(ctxChannel)),
-        round.needed,
-      ]);
+      const outcome = await Promise.race([this.#runFeature(request.method, params, ctx), round.needed]);
       const requests =
         outcome === undefined ? round.pending : isInputRequired(outcome) ? outcome.inputRequests : undefined;
-      if (requests && binding) {
-        abort.abort(new Error('input required'));
-        return decorateModernResult(await inputRequiredResult(round, requests, binding, this.#sealer), base);
-      }
-      return decorateModernResult(outcome as Params, base);
+      if (!requests) return outcome as Params;
+      abort.abort(new Error('input required'));
+      return await inputRequiredResult(round, requests, await bind(), this.#sealer);
     } finally {
       channel.signal.removeEventListener('abort', onAbort);
     }
@@ -324,6 +336,27 @@ export class McpServer {
 }
 
 const MODERN_METHODS = new Set([...Object.keys(FEATURE_METHODS), 'server/discover', 'subscriptions/listen']);
+
+/** The context channel of a modern request; `round` is set where input may be asked. */
+function modernChannel(
+  request: JsonRpcRequest,
+  channel: RequestChannel,
+  meta: ModernMeta,
+  signal: AbortSignal,
+  round: InputRound | undefined,
+): ContextChannel {
+  return {
+    ...meta,
+    signal,
+    requestId: request.id,
+    era: 'modern',
+    authInfo: channel.authInfo,
+    inputResponses: round?.known ?? {},
+    notify: (method, p) => channel.notify(method, p),
+    ask: (method, p, key) =>
+      round ? round.ask(method as InputMethod, p, key) : Promise.reject(noInputOn(request.method)),
+  };
+}
 
 function noInputOn(method: string): McpError {
   return McpError.of(
