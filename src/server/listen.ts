@@ -63,15 +63,16 @@ export function eventNotification(
 }
 
 /**
- * Runs one listen request until the client cancels it (never resolves then) or `closing`
- * fires (resolves with the graceful completion result).
+ * Runs one listen request until the client cancels it (its signal aborts) or the server
+ * calls the closer registered in `open` (resolves with the graceful completion result).
+ * The closer is removed again when the stream ends either way.
  */
 export function listen(init: {
   id: RequestId;
   filter: SubscriptionFilter;
   bus: EventBus;
   channel: RequestChannel;
-  closing: AbortSignal;
+  open: Set<() => void>;
 }): Promise<Params> {
   const { id, filter, bus, channel } = init;
   const tag = { [META.subscriptionId]: id };
@@ -83,10 +84,12 @@ export function listen(init: {
   return new Promise((resolve) => {
     const end = (): void => {
       unsubscribe();
+      init.open.delete(end);
+      channel.signal.removeEventListener('abort', end);
       resolve({ _meta: tag });
     };
+    init.open.add(end);
     channel.signal.addEventListener('abort', end, { once: true });
-    if (init.closing.aborted) end();
-    else init.closing.addEventListener('abort', end, { once: true });
+    if (channel.signal.aborted) end();
   });
 }

@@ -95,7 +95,7 @@ export class McpServer {
   readonly #legacy: readonly LegacyRevision[];
   readonly #cache: CacheHints;
   readonly #sealer: RequestStateSealer;
-  readonly #closing = new AbortController();
+  readonly #listens = new Set<() => void>();
   #capabilities: ServerCapabilities | undefined;
   readonly #supportedVersions: readonly string[];
 
@@ -190,7 +190,7 @@ export class McpServer {
    * result). Call before shutting down.
    */
   closeSubscriptions(): void {
-    this.#closing.abort();
+    for (const close of [...this.#listens]) close();
   }
 
   /** The capabilities declared in discover and initialize, from what is registered. */
@@ -255,9 +255,8 @@ export class McpServer {
     if (request.method === 'server/discover') return decorateModernResult(this.#discover(), base);
     if (request.method === 'subscriptions/listen') {
       const filter = honouredFilter(params.notifications, this.capabilities);
-      const closing = this.#closing.signal;
       return decorateModernResult(
-        await listen({ id: request.id, filter, bus: this.eventBus, channel, closing }),
+        await listen({ id: request.id, filter, bus: this.eventBus, channel, open: this.#listens }),
         base,
       );
     }
