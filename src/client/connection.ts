@@ -216,6 +216,6 @@ function retryVersion(error: unknown, current: string): string | undefined {
   if (!(error instanceof McpError) || error.code !== ERROR_TABLE.UnsupportedProtocolVersion.code)
     return undefined;
   const supported = (error.data as { supported?: unknown } | undefined)?.supported;
-  const version = pickVersion(current, Array.isArray(supported) ? supported : []);
-  return version === current ? undefined : version;
+  // Retried once, even with the same version: a server may list the version it refused.
+  return pickVersion(current, Array.isArray(supported) ? supported : []);
 }

@@ -13,3 +13,9 @@ export type { ResultFor, ResultOf, SharedMethod } from './request-types.js';
 export type { RequestOptions, ProgressUpdate } from '../core/peer.js';
 export type { SubscriptionFilter } from '../core/types/index.js';
 export { ListViews, type CachedList } from './views.js';
+export {
+  streamableHttp,
+  type StreamableHttpOptions,
+  type HeaderSource,
+  type ReconnectOptions,
+} from './http/index.js';

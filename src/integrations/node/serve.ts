@@ -54,9 +54,10 @@ export async function serve(target: FetchHandler | McpServer, options: ServeOpti
   const host = options.host ?? '127.0.0.1';
   const path = options.path ?? '/mcp';
   const { handler, close } = handlerFor(target, options);
-  const listener = toNodeListener(handler);
+  const maxBodyBytes = options.http?.maxBodyBytes;
+  const listener = toNodeListener(handler, maxBodyBytes === undefined ? {} : { maxBodyBytes });
   const server = createNodeServer((req, res) => {
-    if (new URL(req.url ?? '/', 'http://x').pathname === path) listener(req, res);
+    if ((req.url ?? '/').split('?', 1)[0] === path) listener(req, res);
     else res.writeHead(404).end();
   });
   await new Promise<void>((resolve, reject) => {

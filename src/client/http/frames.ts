@@ -1,0 +1,64 @@
+/**
+ * Turning HTTP outcomes into JSON-RPC frames for the client: the response bodies servers
+ * send, and error responses synthesized when a request gets no JSON-RPC answer (an HTTP
+ * error without a JSON-RPC body, a network failure, a stream that ends too early).
+ * Synthesized codes are never modern ones, so a legacy server that refuses the modern
+ * probe with a bare 400/404/405 is detected as legacy.
+ * Source: 2026-07-28 basic/transports/streamable-http "Backward Compatibility".
+ */
+import { ERROR_TABLE } from '../../core/errors.js';
+import { errorResponse, type RequestId } from '../../core/jsonrpc.js';
+
+/** The JSON-RPC error code standing for an HTTP error status without a JSON-RPC body. */
+export function codeForStatus(status: number): number {
+  if (status === 404 || status === 405) return ERROR_TABLE.MethodNotFound.code;
+  if (status >= 500) return ERROR_TABLE.InternalError.code;
+  return ERROR_TABLE.InvalidRequest.code;
+}
+
+/** An error response frame for request `id`. */
+export function errorFrame(id: RequestId, code: number, message: string): string {
+  return JSON.stringify(errorResponse(id, { code, message }));
+}
+
+/** An error frame for a request that failed below JSON-RPC (network, stream, empty body). */
+export function failureFrame(id: RequestId, message: string): string {
+  return errorFrame(id, ERROR_TABLE.InternalError.code, message);
+}
+
+/** An error frame for an HTTP error status whose body is not a JSON-RPC response. */
+export function statusFrame(id: RequestId, response: Response, body: string): string {
+  const detail = body.trim().slice(0, 200);
+  const status = `HTTP ${response.status}${response.statusText ? ` ${response.statusText}` : ''}`;
+  return errorFrame(id, codeForStatus(response.status), detail ? `${status}: ${detail}` : status);
+}
+
+/** Parses a frame into a JSON object, or undefined when it is not one. */
+export function parseObject(text: string): { [key: string]: unknown } | undefined {
+  try {
+    const value: unknown = JSON.parse(text);
+    return typeof value === 'object' && value !== null && !Array.isArray(value)
+      ? (value as { [key: string]: unknown })
+      : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** True for a JSON-RPC response object (a result or an error). */
+export function isResponseObject(value: { [key: string]: unknown } | undefined): boolean {
+  return value !== undefined && value.jsonrpc === '2.0' && ('result' in value || 'error' in value);
+}
+
+/** The `result` object of a response, or undefined when it has none. */
+export function resultOf(response: { [key: string]: unknown }): { [key: string]: unknown } | undefined {
+  const result = response.result;
+  return typeof result === 'object' && result !== null && !Array.isArray(result)
+    ? (result as { [key: string]: unknown })
+    : undefined;
+}
+
+/** The media type of a response, lower case, without parameters. */
+export function mediaTypeOf(response: Response): string {
+  return (response.headers.get('content-type') ?? '').split(';')[0]?.trim().toLowerCase() ?? '';
+}

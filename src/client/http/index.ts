@@ -1,0 +1,15 @@
+/**
+ * The Streamable HTTP client transport: `streamableHttp(url)` gives a transport for
+ * `Client.connect()` that speaks the modern wire (request headers, `x-mcp-header`
+ * mirroring, cancellation by closing the stream) and the legacy one (sessions, the GET
+ * stream, resumption), with web `fetch` only.
+ * Source: 2026-07-28 basic/transports/streamable-http; 2025-11-25 basic/transports.
+ */
+export {
+  streamableHttp,
+  type HeaderSource,
+  type ReconnectOptions,
+  type StreamableHttpOptions,
+} from './transport.js';
+export { encodeHeaderValue } from './header-values.js';
+export { checkToolHeaders, type HeaderAnnotation, type ToolHeaderCheck } from './tool-headers.js';

@@ -1,0 +1,295 @@
+/**
+ * The client side of Streamable HTTP as a core {@link Transport}: every message is a POST to
+ * the MCP endpoint, and each response (a JSON body or an SSE stream) is handed to the
+ * client frame by frame. It speaks both wires, message by message: a request carrying
+ * modern `_meta` gets the modern request headers and is cancelled by closing its stream;
+ * anything else follows the legacy session rules (session id, GET stream, resumption).
+ * Uses only web `fetch`, so it runs in browsers and workers too.
+ * Source: 2026-07-28 basic/transports/streamable-http; 2025-11-25 basic/transports.
+ */
+import type { JsonRpcMessage, JsonRpcNotification, JsonRpcRequest, RequestId } from '../../core/jsonrpc.js';
+import type { Transport, TransportSink } from '../../core/transport.js';
+import { failureFrame, isResponseObject, mediaTypeOf, parseObject, resultOf, statusFrame } from './frames.js';
+import { LegacySession, type Exchange } from './legacy-session.js';
+import { modernHeaders, modernVersionOf } from './request-headers.js';
+import { newCursor, readSse, type SseCursor } from './sse.js';
+import { ToolHeaders } from './tool-headers.js';
+
+/** Extra headers for every HTTP request (e.g. `Authorization`), or a function giving them. */
+export type HeaderSource =
+  Record<string, string> | (() => Record<string, string> | Promise<Record<string, string>>);
+
+/** How broken legacy SSE streams are reconnected. */
+export interface ReconnectOptions {
+  /** Milliseconds to wait before reconnecting when the server sent no `retry` (default 1 000). */
+  delayMs?: number;
+  /** Reconnects in a row that bring no new event before giving up on a stream (default 3). */
+  maxAttempts?: number;
+}
+
+/** Options of {@link streamableHttp}. */
+export interface StreamableHttpOptions {
+  /** The fetch to use (default: the global one). */
+  fetch?: typeof fetch;
+  /** Headers added to every request; the protocol's own headers win on conflict. */
+  headers?: HeaderSource;
+  /** Told about things worth logging: rejected tool definitions, refused streams. */
+  onWarning?: (message: string) => void;
+  reconnect?: ReconnectOptions;
+}
+
+const ACCEPT = 'application/json, text/event-stream';
+/** Longest wait for a GET stream to be answered before later requests go ahead anyway. */
+const STREAM_WAIT_MS = 1000;
+
+/** Resolves when `promise` does or after `ms`, whichever is first. */
+function within(promise: Promise<void>, ms: number): Promise<void> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const timeout = new Promise<void>((resolve) => (timer = setTimeout(resolve, ms)));
+  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
+}
+
+class StreamableHttpTransport implements Transport {
+  readonly #url: URL;
+  readonly #fetch: typeof fetch;
+  readonly #options: StreamableHttpOptions;
+  readonly #tools = new ToolHeaders();
+  readonly #exchanges = new Map<RequestId, Exchange>();
+  readonly #session: LegacySession;
+  #sink: TransportSink | undefined;
+  #closed = false;
+  /** Settles once `notifications/initialized` was posted and the GET stream answered. */
+  #initialized: Promise<void> | undefined;
+
+  constructor(url: URL, options: StreamableHttpOptions) {
+    this.#url = url;
+    this.#options = options;
+    this.#fetch = options.fetch ?? ((input, init) => fetch(input, init));
+    this.#session = new LegacySession({
+      fetch: (method, headers, signal) => this.#http(method, headers, undefined, signal),
+      deliver: (text, exchange) => this.#deliver(text, exchange),
+      warn: (message) => this.#warn(message),
+      reconnect: {
+        delayMs: options.reconnect?.delayMs ?? 1000,
+        maxAttempts: options.reconnect?.maxAttempts ?? 3,
+      },
+    });
+  }
+
+  start(sink: TransportSink): void {
+    this.#sink = sink;
+  }
+
+  send(message: JsonRpcMessage | JsonRpcMessage[]): void {
+    if (this.#closed || !this.#sink) return;
+    if (Array.isArray(message) || !('method' in message)) {
+      void this.#post(message, 'response');
+      return;
+    }
+    if ('id' in message) void this.#request(message as JsonRpcRequest);
+    else this.#notify(message);
+  }
+
+  async close(): Promise<void> {
+    if (this.#closed) return;
+    this.#closed = true;
+    for (const exchange of this.#exchanges.values()) exchange.controller.abort();
+    this.#exchanges.clear();
+    await this.#session.terminate();
+    this.#sink?.closed();
+  }
+
+  /** Modern: closing the request's stream is the cancellation. Legacy: say so, then stop reading. */
+  #notify(notification: JsonRpcNotification): void {
+    if (notification.method === 'notifications/cancelled') {
+      const id = notification.params?.requestId;
+      const exchange = typeof id === 'string' || typeof id === 'number' ? this.#exchanges.get(id) : undefined;
+      if (exchange?.modern || (!exchange && this.#session.version === undefined)) {
+        exchange?.controller.abort();
+        return;
+      }
+      void this.#post(notification, notification.method).then(() => exchange?.controller.abort());
+      return;
+    }
+    if (notification.method !== 'notifications/initialized') {
+      void this.#post(notification, notification.method);
+      return;
+    }
+    // Later messages wait until the server has taken this one and answered the GET, so
+    // they reach it in order (2025-11-25 basic/lifecycle "Initialization").
+    this.#initialized = this.#post(notification, notification.method).then(async (ok) => {
+      if (ok && !this.#closed) await within(this.#session.openStream(), STREAM_WAIT_MS);
+    });
+  }
+
+  async #request(request: JsonRpcRequest): Promise<void> {
+    const version = modernVersionOf(request);
+    const exchange: Exchange = {
+      id: request.id,
+      method: request.method,
+      modern: version !== undefined,
+      controller: new AbortController(),
+      answered: false,
+    };
+    this.#exchanges.set(request.id, exchange);
+    if (request.method === 'initialize') {
+      this.#session.reset();
+      this.#initialized = undefined;
+    }
+    try {
+      if (version === undefined) await this.#initialized;
+      const headers =
+        version === undefined ? this.#legacyHeaders() : modernHeaders(request, version, this.#tools);
+      headers.set('Accept', ACCEPT);
+      const response = await this.#http('POST', headers, JSON.stringify(request), exchange.controller.signal);
+      if (request.method === 'initialize' && response.ok) this.#session.adopt(response);
+      await this.#consume(response, exchange);
+    } catch (error) {
+      if (!exchange.controller.signal.aborted && !this.#closed) {
+        const reason = error instanceof Error ? error.message : String(error);
+        this.#deliver(failureFrame(exchange.id, `HTTP request failed: ${reason}`));
+      }
+    } finally {
+      this.#exchanges.delete(request.id);
+    }
+  }
+
+  async #consume(response: Response, exchange: Exchange): Promise<void> {
+    if (!response.ok) return this.#refused(response, exchange);
+    if (mediaTypeOf(response) === 'text/event-stream' && response.body) {
+      return this.#stream(response.body, exchange);
+    }
+    const text = await response.text();
+    if (text.trim() !== '') this.#deliver(text, exchange);
+    if (!exchange.answered) {
+      this.#deliver(failureFrame(exchange.id, `HTTP ${response.status} without a response to the request`));
+    }
+  }
+
+  /** An HTTP error: its JSON-RPC body if it has one, else a synthesized error response. */
+  async #refused(response: Response, exchange: Exchange): Promise<void> {
+    const text = await response.text().catch(() => '');
+    if (isResponseObject(parseObject(text))) this.#deliver(text, exchange);
+    if (!exchange.answered) this.#deliver(statusFrame(exchange.id, response, text), exchange);
+    if (response.status === 404 && !exchange.modern && this.#session.hasId) {
+      this.#warn('the server ended the legacy session (HTTP 404); connect again to start a new one');
+      this.#fail(new Error('legacy session ended by the server (HTTP 404)'));
+    }
+  }
+
+  /** Reads an SSE response; a stream that ends before the response fails (modern) or resumes (legacy). */
+  async #stream(body: ReadableStream<Uint8Array>, exchange: Exchange): Promise<void> {
+    const cursor: SseCursor = newCursor();
+    try {
+      await readSse(
+        body,
+        cursor,
+        (data) => this.#deliver(data, exchange),
+        () => exchange.answered,
+      );
+    } catch (error) {
+      if (exchange.controller.signal.aborted) return;
+      if (exchange.modern || cursor.lastEventId === undefined) throw error;
+    }
+    if (exchange.answered || exchange.controller.signal.aborted) return;
+    if (!exchange.modern && cursor.lastEventId !== undefined) {
+      await this.#session.resume(exchange, cursor);
+      if (exchange.answered || exchange.controller.signal.aborted) return;
+    }
+    this.#deliver(failureFrame(exchange.id, 'the response stream ended before the response'));
+  }
+
+  /** POSTs a notification or response; true when the server accepted it. */
+  async #post(message: JsonRpcMessage | JsonRpcMessage[], label: string): Promise<boolean> {
+    try {
+      if (label !== 'notifications/initialized') await this.#initialized;
+      const headers = this.#legacyHeaders();
+      headers.set('Accept', ACCEPT);
+      const response = await this.#http('POST', headers, JSON.stringify(message), undefined);
+      await response.body?.cancel().catch(() => undefined);
+      if (!response.ok) this.#warn(`${label}: the server answered HTTP ${response.status}`);
+      return response.ok;
+    } catch (error) {
+      if (!this.#closed) this.#warn(`${label}: ${error instanceof Error ? error.message : String(error)}`);
+      return false;
+    }
+  }
+
+  #legacyHeaders(): Headers {
+    const headers = new Headers();
+    this.#session.apply(headers);
+    return headers;
+  }
+
+  async #http(
+    method: string,
+    protocol: Headers,
+    body: string | undefined,
+    signal: AbortSignal | undefined,
+  ): Promise<Response> {
+    const source = this.#options.headers;
+    const headers = new Headers(typeof source === 'function' ? await source() : source);
+    protocol.forEach((value, name) => headers.set(name, value));
+    if (body !== undefined) headers.set('Content-Type', 'application/json');
+    const init: RequestInit = { method, headers };
+    if (body !== undefined) init.body = body;
+    if (signal !== undefined) init.signal = signal;
+    return this.#fetch(this.#url, init);
+  }
+
+  /**
+   * Hands a frame to the client. A response to `exchange` marks it answered; an error
+   * without an id gets the exchange's id; `initialize` and modern `tools/list` results are
+   * read on the way (negotiated version; `x-mcp-header` screening).
+   */
+  #deliver(text: string, exchange?: Exchange): void {
+    if (this.#closed || !this.#sink) return;
+    const value = exchange ? parseObject(text) : undefined;
+    if (!exchange || !value || !isResponseObject(value)) return this.#sink.frame(text);
+    let out = value;
+    if ('error' in value && (value.id === undefined || value.id === null))
+      out = { ...value, id: exchange.id };
+    if (out.id === exchange.id) {
+      exchange.answered = true;
+      out = this.#inspect(out, exchange);
+    }
+    this.#sink.frame(out === value ? text : JSON.stringify(out));
+  }
+
+  #inspect(response: { [key: string]: unknown }, exchange: Exchange): { [key: string]: unknown } {
+    const result = resultOf(response);
+    if (!result) return response;
+    if (exchange.method === 'initialize' && !exchange.modern) {
+      const version = result.protocolVersion;
+      this.#session.version = typeof version === 'string' ? version : undefined;
+    }
+    if (exchange.method !== 'tools/list' || !exchange.modern) return response;
+    const screened = this.#tools.screen(result, (message) => this.#warn(message));
+    return screened === result ? response : { ...response, result: screened };
+  }
+
+  #fail(error: Error): void {
+    if (this.#closed) return;
+    this.#closed = true;
+    for (const exchange of this.#exchanges.values()) exchange.controller.abort();
+    this.#exchanges.clear();
+    this.#session.reset();
+    this.#sink?.closed(error);
+  }
+
+  #warn(message: string): void {
+    this.#options.onWarning?.(message);
+  }
+}
+
+/**
+ * A Streamable HTTP client transport for the MCP endpoint at `url`, to pass to
+ * `Client.connect()`. The client's own era detection works unchanged over it: a legacy
+ * server's bare 4xx to the modern probe arrives as a non-modern JSON-RPC error, so the
+ * client falls back to `initialize` (streamable-http "Backward Compatibility").
+ * Closing it aborts open requests and streams and, on a legacy session, sends DELETE.
+ * @throws TypeError for a malformed `url`.
+ */
+export function streamableHttp(url: string | URL, options: StreamableHttpOptions = {}): Transport {
+  return new StreamableHttpTransport(new URL(url), options);
+}

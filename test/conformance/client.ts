@@ -1,0 +1,152 @@
+/**
+ * The client under test for the official MCP conformance suite (client mode). The suite
+ * runs `node dist/test/conformance/client.js <mock server URL>` once per scenario with
+ * MCP_CONFORMANCE_SCENARIO, MCP_CONFORMANCE_PROTOCOL_VERSION and, for some scenarios,
+ * MCP_CONFORMANCE_CONTEXT set; see scripts/conformance/README.md "What the client under
+ * test must do". Exits 0 when the scenario ran through, 1 with the error on stderr.
+ */
+import { createClient, type Client, type ClientHandlers } from '../../src/client/index.js';
+import { streamableHttp } from '../../src/client/http/index.js';
+import type { ElicitResult } from '../../src/core/types/index.js';
+
+type Json = { [key: string]: unknown };
+type Scenario = (client: Client, context: Json) => Promise<void>;
+
+const scenario = process.env.MCP_CONFORMANCE_SCENARIO ?? '';
+const revision = process.env.MCP_CONFORMANCE_PROTOCOL_VERSION ?? '2026-07-28';
+const context = JSON.parse(process.env.MCP_CONFORMANCE_CONTEXT ?? '{}') as Json;
+const url = process.argv[process.argv.length - 1] ?? '';
+
+/** A plausible answer for one field of an elicitation form. */
+function plausible(schema: Json): unknown {
+  if ('default' in schema) return schema.default;
+  if (Array.isArray(schema.enum) && schema.enum.length > 0) return schema.enum[0];
+  switch (schema.type) {
+    case 'boolean':
+      return true;
+    case 'integer':
+    case 'number':
+      return typeof schema.minimum === 'number' ? schema.minimum : 1;
+    case 'array':
+      return [];
+    default:
+      return 'Alice';
+  }
+}
+
+function plausibleContent(requested: unknown): NonNullable<ElicitResult['content']> {
+  const properties = ((requested as Json | undefined)?.properties ?? {}) as Record<string, Json>;
+  const content: Json = {};
+  for (const [name, schema] of Object.entries(properties)) content[name] = plausible(schema);
+  return content as NonNullable<ElicitResult['content']>;
+}
+
+const handlers: ClientHandlers = {
+  elicitation: async (params) => {
+    // The defaults scenario checks that the client fills omitted fields itself.
+    if (scenario === 'elicitation-sep1034-client-defaults') return { action: 'accept', content: {} };
+    const requested = 'requestedSchema' in params ? params.requestedSchema : undefined;
+    return { action: 'accept', content: plausibleContent(requested) };
+  },
+  sampling: async () => ({
+    role: 'assistant',
+    content: { type: 'text', text: 'Paris is the capital of France.' },
+    model: 'mcpkit-conformance',
+    stopReason: 'endTurn',
+  }),
+  roots: async () => ({ roots: [{ uri: 'file:///tmp/mcpkit-conformance', name: 'conformance' }] }),
+};
+
+async function callAll(client: Client, names: string[]): Promise<void> {
+  for (const name of names) await client.callTool(name, {});
+}
+
+const SCENARIOS: Record<string, Scenario> = {
+  initialize: async (client) => {
+    await client.listTools();
+  },
+  tools_call: async (client) => {
+    await client.listTools();
+    await client.callTool('add_numbers', { a: 5, b: 3 });
+  },
+  'request-metadata': async (client) => {
+    // The mock refuses the first request with -32022; the client retries by itself.
+    await client.listTools();
+  },
+  'sep-2322-client-request-state': async (client) => {
+    await client.listTools();
+    await callAll(client, [
+      'test_mrtr_echo_state',
+      'test_mrtr_no_state',
+      'test_mrtr_unrelated',
+      'test_mrtr_no_result_type',
+    ]);
+  },
+  'http-standard-headers': async (client) => {
+    const [tool] = await client.listTools();
+    if (tool) await client.callTool(tool.name, {});
+    const [resource] = await client.listResources();
+    if (resource) await client.readResource(resource.uri);
+    const [prompt] = await client.listPrompts();
+    if (prompt) await client.getPrompt(prompt.name, {});
+  },
+  'http-custom-headers': async (client, ctx) => {
+    await client.listTools();
+    const calls = (Array.isArray(ctx.toolCalls) ? ctx.toolCalls : []) as { name: string; arguments?: Json }[];
+    for (const call of calls) await client.callTool(call.name, call.arguments ?? {});
+  },
+  'http-invalid-tool-headers': async (client) => {
+    const tools = await client.listTools();
+    for (const tool of tools) {
+      await client.callTool(tool.name, plausibleContent(tool.inputSchema) as Json);
+    }
+  },
+  'json-schema-ref-no-deref': async (client) => {
+    await client.listTools();
+  },
+  'json-schema-2020-12-preservation': async (client) => {
+    const tools = await client.listTools();
+    const source = tools.find((t) => t.name === 'json_schema_2020_12_tool');
+    if (!source) throw new Error('json_schema_2020_12_tool is not listed');
+    await client.callTool('json_schema_echo', { schema: source.inputSchema });
+  },
+  'elicitation-sep1034-client-defaults': async (client) => {
+    await client.listTools();
+    await client.callTool('test_client_elicitation_defaults', {});
+  },
+  'sse-retry': async (client) => {
+    await client.listTools();
+    await client.callTool('test_reconnection', {});
+  },
+};
+
+async function main(): Promise<number> {
+  if (scenario.startsWith('auth/')) {
+    console.error(`${scenario}: not supported yet`);
+    return 1;
+  }
+  const modern = revision !== '2025-11-25';
+  const client = createClient({
+    name: 'mcpkit-conformance-client',
+    version: '0.1.0',
+    era: modern ? 'modern' : 'legacy',
+    ...(modern ? { protocolVersion: revision } : { legacyProtocolVersion: revision }),
+    handlers,
+  });
+  await client.connect(streamableHttp(url, { onWarning: (m) => console.error(`warning: ${m}`) }));
+  try {
+    const run = SCENARIOS[scenario] ?? ((c: Client) => c.listTools().then(() => undefined));
+    await run(client, context);
+  } finally {
+    await client.close();
+  }
+  return 0;
+}
+
+main().then(
+  (code) => process.exit(code),
+  (error: unknown) => {
+    console.error(error instanceof Error ? (error.stack ?? error.message) : String(error));
+    process.exit(1);
+  },
+);
