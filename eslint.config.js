@@ -55,6 +55,10 @@ export default tseslint.config(
     },
   },
   {
+    files: ['scripts/**/*.mjs'],
+    languageOptions: { globals: { process: 'readonly', console: 'readonly', Buffer: 'readonly' } },
+  },
+  {
     files: ['src/cli/**', 'servers/**', 'bench/**', 'examples/**', 'scripts/**', 'test/**', '**/*.test.ts'],
     rules: { 'no-console': 'off' },
   },

@@ -16,7 +16,10 @@ import { fileURLToPath } from 'node:url';
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const here = join(root, 'scripts', 'conformance');
 const version = process.env.CONFORMANCE_VERSION ?? '0.2.0-alpha.12';
-const cache = join(process.env.CONFORMANCE_CACHE ?? join(root, 'node_modules/.cache/mcp-conformance'), version);
+const cache = join(
+  process.env.CONFORMANCE_CACHE ?? join(root, 'node_modules/.cache/mcp-conformance'),
+  version,
+);
 const revisions = ['2026-07-28', '2025-11-25'];
 const legs = process.argv.slice(2).length ? process.argv.slice(2) : ['server', 'client'];
 const notClaimed = (leg, scenario) => leg === 'client' && scenario.startsWith('auth/');
@@ -33,7 +36,11 @@ function freePort() {
 }
 
 function runSuite(script, args) {
-  const r = spawnSync('bash', [join(here, script), ...args], { cwd: root, encoding: 'utf8', env: process.env });
+  const r = spawnSync('bash', [join(here, script), ...args], {
+    cwd: root,
+    encoding: 'utf8',
+    env: process.env,
+  });
   const output = `${r.stdout ?? ''}${r.stderr ?? ''}`;
   return { output, status: r.status ?? 1 };
 }
@@ -61,10 +68,12 @@ function report(leg, rev, { output, status }) {
     return false;
   }
   const t = tally(leg, rev, output);
-  const details = output.split('\n').filter((l) => /^(FAIL|     |warn|note|not scored)/.test(l));
+  const details = output.split('\n').filter((l) => /^(FAIL| {5}|warn|note|not scored)/.test(l));
   if (process.env.CONFORMANCE_DETAILS !== '0') for (const l of details) console.log(`  ${l}`);
   const passed = t.claimed.length - t.claimedFailures.length;
-  const extra = t.unclaimed.length ? ` (not claimed yet: ${t.unclaimed.length} authorization scenarios, ${t.unclaimedPassed} passing)` : '';
+  const extra = t.unclaimed.length
+    ? ` (not claimed yet: ${t.unclaimed.length} authorization scenarios, ${t.unclaimedPassed} passing)`
+    : '';
   console.log(`conformance ${leg} ${rev}: ${passed} passed, ${t.claimedFailures.length} failed${extra}`);
   if (t.claimedFailures.length) console.log(`  failing: ${t.claimedFailures.join(', ')}`);
   return t.claimedFailures.length === 0 && (status === 0 || status === 1);
@@ -72,12 +81,17 @@ function report(leg, rev, { output, status }) {
 
 async function serverLeg() {
   const port = await freePort();
-  const server = spawn(process.execPath, [join(root, 'dist/src/cli/main.js'), 'serve', 'everything', '--port', String(port)], {
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
+  const server = spawn(
+    process.execPath,
+    [join(root, 'dist/src/cli/main.js'), 'serve', 'everything', '--port', String(port)],
+    {
+      stdio: ['ignore', 'ignore', 'inherit'],
+    },
+  );
   let ok = true;
   try {
-    for (const rev of revisions) ok = report('server', rev, runSuite('server.sh', [`http://127.0.0.1:${port}/mcp`, rev])) && ok;
+    for (const rev of revisions)
+      ok = report('server', rev, runSuite('server.sh', [`http://127.0.0.1:${port}/mcp`, rev])) && ok;
   } finally {
     server.kill('SIGTERM');
   }
