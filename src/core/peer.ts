@@ -20,17 +20,12 @@ import {
   type RequestId,
 } from './jsonrpc.js';
 import type { Transport } from './transport.js';
+import { IncomingRequest, type IncomingContext } from './incoming.js';
+
+export type { IncomingContext } from './incoming.js';
 import { createOutgoing, type Outgoing, type ProgressUpdate, type RequestOptions } from './outgoing.js';
 
 export type { ProgressUpdate, RequestOptions } from './outgoing.js';
-
-/** What a handler of an incoming request gets besides the request. */
-export interface IncomingContext {
-  /** Aborted when the peer cancels the request or the connection closes. */
-  readonly signal: AbortSignal;
-  /** Sends a notification related to this request; ignored once the request is answered. */
-  notify(method: string, params?: Params): void;
-}
 
 /** How a {@link Peer} answers what arrives. */
 export interface PeerHandlers {
@@ -64,9 +59,8 @@ export class Peer {
   readonly #timeoutMs: number;
   readonly #drain: boolean;
   readonly #idle = new Set<() => void>();
-  readonly #incomingMethods = new Map<RequestId, string>();
   readonly #outgoing = new Map<RequestId, Outgoing>();
-  readonly #incoming = new Map<RequestId, AbortController>();
+  readonly #incoming = new Map<RequestId, IncomingRequest>();
   #nextId = 0;
   #closed: Error | undefined;
 
@@ -200,23 +194,14 @@ export class Peer {
         }),
       );
     }
-    const controller = new AbortController();
-    this.#incoming.set(request.id, controller);
-    this.#incomingMethods.set(request.id, request.method);
-    let done = false;
-    const context: IncomingContext = {
-      signal: controller.signal,
-      notify: (method, params) => {
-        if (!done && !controller.signal.aborted) this.notify(method, params);
-      },
-    };
-    const response = await this.#answer(request, context);
-    done = true;
+    const incoming = new IncomingRequest(request.method, (method, params) => this.notify(method, params));
+    this.#incoming.set(request.id, incoming);
+    const response = await this.#answer(request, incoming);
+    incoming.finish();
     this.#incoming.delete(request.id);
-    this.#incomingMethods.delete(request.id);
-    for (const wake of this.#idle) wake();
+    if (this.#idle.size > 0) for (const wake of this.#idle) wake();
     this.#idle.clear();
-    if (!controller.signal.aborted) reply(response);
+    if (!incoming.aborted) reply(response);
   }
 
   async #answer(request: JsonRpcRequest, context: IncomingContext): Promise<JsonRpcResponse> {
@@ -242,17 +227,17 @@ export class Peer {
   }
 
   #busy(): boolean {
-    for (const method of this.#incomingMethods.values()) if (method !== 'subscriptions/listen') return true;
+    for (const incoming of this.#incoming.values())
+      if (incoming.method !== 'subscriptions/listen') return true;
     return false;
   }
 
   #onClosed(error?: Error): void {
     if (this.#closed) return;
     this.#closed = error ?? new Error('connection closed');
-    for (const controller of this.#incoming.values()) controller.abort(this.#closed);
+    for (const incoming of this.#incoming.values()) incoming.abort(this.#closed);
     for (const out of this.#outgoing.values()) out.reject(closedError(this.#closed));
     this.#incoming.clear();
-    this.#incomingMethods.clear();
     this.#outgoing.clear();
     this.#handlers.closed?.(error);
   }

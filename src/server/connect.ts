@@ -32,8 +32,10 @@ export async function connect(server: McpServer, transport: Transport): Promise<
     {
       request: (request, incoming) => {
         const channel: RequestChannel = {
-          signal: incoming.signal,
-          notify: incoming.notify,
+          get signal() {
+            return incoming.signal; // created on first use
+          },
+          notify: (method, params) => incoming.notify(method, params),
           session,
           openSession: (init: SessionInit) => {
             session = new LegacySession({

@@ -109,36 +109,85 @@ export interface ContextChannel {
 
 /** Builds the handler context over a channel. */
 export function createContext(channel: ContextChannel): RequestContext {
-  const token = channel.meta.progressToken;
-  let lastProgress = -Infinity;
-  return {
-    signal: channel.signal,
-    requestId: channel.requestId,
-    era: channel.era,
-    protocolVersion: channel.protocolVersion,
-    clientCapabilities: channel.clientCapabilities,
-    clientInfo: channel.clientInfo,
-    meta: channel.meta,
-    authInfo: channel.authInfo,
-    inputResponses: channel.inputResponses ?? {},
-    progress(progress, options = {}) {
-      if ((typeof token !== 'string' && typeof token !== 'number') || progress <= lastProgress) return;
-      lastProgress = progress;
-      channel.notify('notifications/progress', { progressToken: token, progress, ...options });
-    },
-    log(level, data, logger) {
-      if (channel.logLevel === undefined || !isLevelEnabled(level, channel.logLevel)) return;
-      channel.notify(
-        'notifications/message',
-        logger === undefined ? { level, data } : { level, data, logger },
-      );
-    },
-    elicit: (params, o) =>
-      ask(channel, 'elicitation', 'elicitation/create', params, o?.key) as Promise<ElicitResult>,
-    sample: (params, o) =>
-      ask(channel, 'sampling', 'sampling/createMessage', params, o?.key) as Promise<CreateMessageResult>,
-    listRoots: (o) => ask(channel, 'roots', 'roots/list', {}, o?.key) as Promise<ListRootsResult>,
-  };
+  return new Context(channel);
+}
+
+/** The context as a class: its methods live on the prototype, not in per-request closures. */
+class Context implements RequestContext {
+  readonly #channel: ContextChannel;
+  #lastProgress = -Infinity;
+
+  constructor(channel: ContextChannel) {
+    this.#channel = channel;
+  }
+
+  get signal(): AbortSignal {
+    return this.#channel.signal;
+  }
+  get requestId(): RequestId {
+    return this.#channel.requestId;
+  }
+  get era(): Era {
+    return this.#channel.era;
+  }
+  get protocolVersion(): string {
+    return this.#channel.protocolVersion;
+  }
+  get clientCapabilities(): ClientCapabilities {
+    return this.#channel.clientCapabilities;
+  }
+  get clientInfo(): Implementation | undefined {
+    return this.#channel.clientInfo;
+  }
+  get meta(): Readonly<Record<string, unknown>> {
+    return this.#channel.meta;
+  }
+  get authInfo(): AuthInfo | undefined {
+    return this.#channel.authInfo;
+  }
+  get inputResponses(): Readonly<Record<string, unknown>> {
+    return this.#channel.inputResponses ?? {};
+  }
+
+  progress(progress: number, options: ProgressOptions = {}): void {
+    const token = this.#channel.meta.progressToken;
+    if ((typeof token !== 'string' && typeof token !== 'number') || progress <= this.#lastProgress) return;
+    this.#lastProgress = progress;
+    this.#channel.notify('notifications/progress', { progressToken: token, progress, ...options });
+  }
+
+  log(level: LoggingLevel, data: unknown, logger?: string): void {
+    const threshold = this.#channel.logLevel;
+    if (threshold === undefined || !isLevelEnabled(level, threshold)) return;
+    this.#channel.notify(
+      'notifications/message',
+      logger === undefined ? { level, data } : { level, data, logger },
+    );
+  }
+
+  elicit(params: ElicitRequestParams, options?: InputOptions): Promise<ElicitResult> {
+    return ask(
+      this.#channel,
+      'elicitation',
+      'elicitation/create',
+      params,
+      options?.key,
+    ) as Promise<ElicitResult>;
+  }
+
+  sample(params: CreateMessageRequestParams, options?: InputOptions): Promise<CreateMessageResult> {
+    return ask(
+      this.#channel,
+      'sampling',
+      'sampling/createMessage',
+      params,
+      options?.key,
+    ) as Promise<CreateMessageResult>;
+  }
+
+  listRoots(options?: InputOptions): Promise<ListRootsResult> {
+    return ask(this.#channel, 'roots', 'roots/list', {}, options?.key) as Promise<ListRootsResult>;
+  }
 }
 
 async function ask(

@@ -261,7 +261,7 @@ export class McpServer {
       );
     }
     if (!INPUT_METHODS.has(request.method)) {
-      const ctx = createContext(modernChannel(request, channel, meta, channel.signal, undefined));
+      const ctx = createContext(modernChannel(request, channel, meta, () => channel.signal, undefined));
       return decorateModernResult(await this.#runFeature(request.method, params, ctx), base);
     }
     return decorateModernResult(await this.#runWithInputs(request, channel, meta), base);
@@ -274,20 +274,16 @@ export class McpServer {
     let binding: Promise<StateBinding> | undefined;
     const bind = (): Promise<StateBinding> => (binding ??= bindingOf(request.method, params, principal));
     const round = await openRound(params, bind, this.#sealer);
-    const abort = new AbortController();
-    const onAbort = (): void => abort.abort(channel.signal.reason);
-    channel.signal.addEventListener('abort', onAbort, { once: true });
-    const ctx = createContext(modernChannel(request, channel, meta, abort.signal, round));
-    try {
-      const outcome = await Promise.race([this.#runFeature(request.method, params, ctx), round.needed]);
-      const requests =
-        outcome === undefined ? round.pending : isInputRequired(outcome) ? outcome.inputRequests : undefined;
-      if (!requests) return outcome as Params;
-      abort.abort(new Error('input required'));
-      return await inputRequiredResult(round, requests, await bind(), this.#sealer);
-    } finally {
-      channel.signal.removeEventListener('abort', onAbort);
-    }
+    // The handler's signal also fires when the run is abandoned for input; made on first use.
+    let local: AbortController | undefined;
+    const signal = (): AbortSignal => (local ??= followSignal(channel.signal)).signal;
+    const ctx = createContext(modernChannel(request, channel, meta, signal, round));
+    const outcome = await Promise.race([this.#runFeature(request.method, params, ctx), round.needed]);
+    const requests =
+      outcome === undefined ? round.pending : isInputRequired(outcome) ? outcome.inputRequests : undefined;
+    if (!requests) return outcome as Params;
+    local?.abort(new Error('input required'));
+    return inputRequiredResult(round, requests, await bind(), this.#sealer);
   }
 
   #discover(): Params {
@@ -310,7 +306,9 @@ export class McpServer {
     >;
     const ctxChannel: ContextChannel = {
       meta,
-      signal: channel.signal,
+      get signal() {
+        return channel.signal;
+      },
       requestId: request.id,
       era: 'legacy',
       protocolVersion: session.protocolVersion,
@@ -341,12 +339,18 @@ function modernChannel(
   request: JsonRpcRequest,
   channel: RequestChannel,
   meta: ModernMeta,
-  signal: AbortSignal,
+  signal: () => AbortSignal,
   round: InputRound | undefined,
 ): ContextChannel {
   return {
-    ...meta,
-    signal,
+    meta: meta.meta,
+    protocolVersion: meta.protocolVersion,
+    clientCapabilities: meta.clientCapabilities,
+    clientInfo: meta.clientInfo,
+    logLevel: meta.logLevel,
+    get signal() {
+      return signal();
+    },
     requestId: request.id,
     era: 'modern',
     authInfo: channel.authInfo,
@@ -355,6 +359,14 @@ function modernChannel(
     ask: (method, p, key) =>
       round ? round.ask(method as InputMethod, p, key) : Promise.reject(noInputOn(request.method)),
   };
+}
+
+/** A controller that aborts when `parent` does. */
+function followSignal(parent: AbortSignal): AbortController {
+  const controller = new AbortController();
+  if (parent.aborted) controller.abort(parent.reason);
+  else parent.addEventListener('abort', () => controller.abort(parent.reason), { once: true });
+  return controller;
 }
 
 function noInputOn(method: string): McpError {
