@@ -9,3 +9,4 @@ export {
   type FetchHandler,
   type NodeListener,
 } from './listener.js';
+export { toEndpointListener, writeResponse } from './endpoint.js';

@@ -5,8 +5,9 @@
 import { createServer as createNodeServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { McpServer } from '../../server/server.js';
-import { createHttpHandler, type HttpHandlerOptions } from '../../server/http/index.js';
-import { toNodeListener, type FetchHandler } from './listener.js';
+import { createHttpEndpoint, type HttpHandlerOptions } from '../../server/http/index.js';
+import { toEndpointListener } from './endpoint.js';
+import { toNodeListener, type FetchHandler, type NodeListener } from './listener.js';
 
 /** Options of {@link serve}. */
 export interface ServeOptions {
@@ -33,17 +34,23 @@ export interface Served {
 
 const LOOPBACK = new Set(['127.0.0.1', 'localhost', '::1', '[::1]']);
 
-function handlerFor(
+function listenerFor(
   target: FetchHandler | McpServer,
   options: ServeOptions,
-): { handler: FetchHandler; close: () => void } {
-  if (typeof target === 'function') return { handler: target, close: () => undefined };
+): { listener: NodeListener; close: () => void } {
+  const maxBodyBytes = options.http?.maxBodyBytes;
+  if (typeof target === 'function') {
+    return {
+      listener: toNodeListener(target, maxBodyBytes === undefined ? {} : { maxBodyBytes }),
+      close: () => undefined,
+    };
+  }
   const host = options.host ?? '127.0.0.1';
   const http: HttpHandlerOptions = LOOPBACK.has(host)
     ? { ...options.http }
     : { allowedHosts: false, allowedOrigins: false, ...options.http };
-  const handler = createHttpHandler(target, http);
-  return { handler, close: () => handler.close() };
+  const endpoint = createHttpEndpoint(target, http);
+  return { listener: toEndpointListener(endpoint), close: () => endpoint.close() };
 }
 
 /**
@@ -53,9 +60,7 @@ function handlerFor(
 export async function serve(target: FetchHandler | McpServer, options: ServeOptions): Promise<Served> {
   const host = options.host ?? '127.0.0.1';
   const path = options.path ?? '/mcp';
-  const { handler, close } = handlerFor(target, options);
-  const maxBodyBytes = options.http?.maxBodyBytes;
-  const listener = toNodeListener(handler, maxBodyBytes === undefined ? {} : { maxBodyBytes });
+  const { listener, close } = listenerFor(target, options);
   const server = createNodeServer((req, res) => {
     if ((req.url ?? '/').split('?', 1)[0] === path) listener(req, res);
     else res.writeHead(404).end();

@@ -13,6 +13,7 @@ import { legacyDelete, legacyGet, legacyPost, type LegacyContext } from './legac
 import { isModernPost, modernPost, type ModernContext } from './modern.js';
 import { paramHeaderCheck } from './param-headers.js';
 import { jsonResponse, methodNotAllowed, rpcError } from './responses.js';
+import { toWebResponse, type HttpRequest, type HttpResponse } from './exchange.js';
 import { rebindingViolation, type OriginPolicy } from './security.js';
 import { SessionTable } from './sessions.js';
 
@@ -35,6 +36,16 @@ export interface HttpHandler {
   close(): void;
 }
 
+/**
+ * The same endpoint over the {@link HttpRequest}/{@link HttpResponse} shapes, for
+ * adapters that can fill them more cheaply than building web objects (node:http).
+ */
+export interface HttpEndpoint {
+  handle(request: HttpRequest): Promise<HttpResponse>;
+  /** As {@link HttpHandler.close}. */
+  close(): void;
+}
+
 interface Context extends LegacyContext {
   maxBodyBytes: number;
   policy: OriginPolicy;
@@ -50,6 +61,25 @@ interface Context extends LegacyContext {
  * unexpected failure becomes 500 with a -32603 body.
  */
 export function createHttpHandler(server: McpServer, options: HttpHandlerOptions = {}): HttpHandler {
+  const endpoint = createHttpEndpoint(server, options);
+  const handler = async (request: Request): Promise<Response> =>
+    toWebResponse(await endpoint.handle(fromWebRequest(request)));
+  return Object.assign(handler, { close: () => endpoint.close() });
+}
+
+/** Reads a web `Request` through the {@link HttpRequest} shape. */
+function fromWebRequest(request: Request): HttpRequest {
+  return {
+    method: request.method,
+    url: request.url,
+    headers: request.headers,
+    signal: request.signal,
+    body: (maxBytes) => readBody(request, maxBytes),
+  };
+}
+
+/** Builds the endpoint of `server` once, over the {@link HttpRequest}/{@link HttpResponse} shapes. */
+export function createHttpEndpoint(server: McpServer, options: HttpHandlerOptions = {}): HttpEndpoint {
   const keepAliveMs = options.keepAliveMs ?? 15_000;
   const sessions = new SessionTable(options.sessionIdleMs ?? 30 * 60_000);
   const params = paramHeaderCheck(server);
@@ -61,7 +91,7 @@ export function createHttpHandler(server: McpServer, options: HttpHandlerOptions
     policy: options,
     modern: { server, keepAliveMs, paramHeaders: params.check },
   };
-  const handler = async (request: Request): Promise<Response> => {
+  const handle = async (request: HttpRequest): Promise<HttpResponse> => {
     try {
       return await route(ctx, request);
     } catch {
@@ -72,14 +102,14 @@ export function createHttpHandler(server: McpServer, options: HttpHandlerOptions
     sessions.clear();
     params.close();
   };
-  return Object.assign(handler, { close });
+  return { handle, close };
 }
 
-function modernHeader(request: Request): boolean {
+function modernHeader(request: HttpRequest): boolean {
   return isModernRevision(request.headers.get('mcp-protocol-version')?.trim());
 }
 
-async function route(ctx: Context, request: Request): Promise<Response> {
+async function route(ctx: Context, request: HttpRequest): Promise<HttpResponse> {
   const violation = rebindingViolation(request, ctx.policy);
   if (violation) return rpcError('InvalidRequest', `Forbidden: ${violation}`, { status: 403 });
   switch (request.method) {
@@ -98,7 +128,7 @@ function isJsonContent(contentType: string | null): boolean {
   return contentType?.split(';')[0]?.trim().toLowerCase() === 'application/json';
 }
 
-async function post(ctx: Context, request: Request): Promise<Response> {
+async function post(ctx: Context, request: HttpRequest): Promise<HttpResponse> {
   const accept = request.headers.get('accept');
   if (!accepts(accept, 'application/json') || !accepts(accept, 'text/event-stream'))
     return rpcError(
@@ -112,7 +142,7 @@ async function post(ctx: Context, request: Request): Promise<Response> {
     return rpcError('InvalidRequest', 'Unsupported Media Type: Content-Type must be application/json', {
       status: 415,
     });
-  const body = await readBody(request, ctx.maxBodyBytes);
+  const body = await request.body(ctx.maxBodyBytes);
   if (body.kind === 'too-large')
     return rpcError('InvalidRequest', `Payload Too Large: the limit is ${ctx.maxBodyBytes} bytes`, {
       status: 413,

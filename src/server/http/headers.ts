@@ -7,6 +7,7 @@
 import { McpError } from '../../core/errors.js';
 import type { JsonRpcRequest } from '../../core/jsonrpc.js';
 import { META } from '../../core/revisions.js';
+import type { HeaderReader } from './exchange.js';
 
 /** Which body field `Mcp-Name` mirrors, by method. */
 export const NAME_SOURCE: Readonly<Record<string, 'name' | 'uri'>> = {
@@ -44,7 +45,7 @@ function mismatch(message: string): McpError {
 }
 
 function checkHeader(
-  headers: Headers,
+  headers: HeaderReader,
   name: string,
   expected: unknown,
   decode: boolean,
@@ -64,7 +65,7 @@ function checkHeader(
  * request without one is refused later with -32602); it must be present either way.
  * @returns McpError -32020 (HTTP 400) for the first missing, malformed or mismatching header.
  */
-export function checkStandardHeaders(headers: Headers, request: JsonRpcRequest): McpError | undefined {
+export function checkStandardHeaders(headers: HeaderReader, request: JsonRpcRequest): McpError | undefined {
   const meta = request.params?._meta;
   const version =
     typeof meta === 'object' && meta !== null
@@ -72,7 +73,7 @@ export function checkStandardHeaders(headers: Headers, request: JsonRpcRequest):
       : undefined;
   const versionError =
     version === undefined
-      ? headers.has('mcp-protocol-version')
+      ? headers.get('mcp-protocol-version') !== null
         ? undefined
         : mismatch('required header MCP-Protocol-Version is missing')
       : checkHeader(headers, 'mcp-protocol-version', version, false);
@@ -82,6 +83,6 @@ export function checkStandardHeaders(headers: Headers, request: JsonRpcRequest):
   const source = NAME_SOURCE[request.method];
   if (source === undefined) return undefined;
   const expected = request.params?.[source];
-  if (expected === undefined && !headers.has('mcp-name')) return undefined;
+  if (expected === undefined && headers.get('mcp-name') === null) return undefined;
   return checkHeader(headers, 'mcp-name', expected, true);
 }

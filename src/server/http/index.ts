@@ -5,7 +5,21 @@
  * node:http.
  * Source: 2026-07-28 basic/transports/streamable-http; 2025-11-25 basic/transports.
  */
-export { createHttpHandler, type HttpHandler, type HttpHandlerOptions } from './handler.js';
+export {
+  createHttpEndpoint,
+  createHttpHandler,
+  type HttpEndpoint,
+  type HttpHandler,
+  type HttpHandlerOptions,
+} from './handler.js';
+export {
+  toWebResponse,
+  type HeaderMap,
+  type HeaderReader,
+  type HttpRequest,
+  type HttpResponse,
+} from './exchange.js';
+export type { BodyResult } from './body.js';
 export {
   createMemoryEventStore,
   type EventStore,

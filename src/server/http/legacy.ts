@@ -17,6 +17,7 @@ import type { McpServer } from '../server.js';
 import { accepts } from './accept.js';
 import { PostReply, answer, plainStream } from './reply.js';
 import { emptyResponse, jsonResponse, rpcError, sseResponse } from './responses.js';
+import type { HttpRequest, HttpResponse } from './exchange.js';
 import { parseEventId } from './resumable.js';
 import { HttpSession, type HttpSessionOptions } from './session.js';
 import type { SessionTable } from './sessions.js';
@@ -29,14 +30,14 @@ export interface LegacyContext {
 }
 
 /** 400 for an `MCP-Protocol-Version` header naming no revision we speak (2025-11-25 rule). */
-function versionProblem(request: Request): Response | undefined {
+function versionProblem(request: HttpRequest): HttpResponse | undefined {
   const version = request.headers.get('mcp-protocol-version')?.trim();
   if (version === undefined || isLegacyRevision(version) || isModernRevision(version)) return undefined;
   return rpcError('InvalidRequest', `Bad Request: unsupported MCP-Protocol-Version ${version}`);
 }
 
 /** The session a request names: 400 without `Mcp-Session-Id`, 404 for an unknown or ended one. */
-function findSession(ctx: LegacyContext, request: Request): HttpSession | Response {
+function findSession(ctx: LegacyContext, request: HttpRequest): HttpSession | HttpResponse {
   const id = request.headers.get('mcp-session-id')?.trim();
   if (id === undefined || id === '')
     return rpcError('InvalidRequest', 'Bad Request: Mcp-Session-Id header is required');
@@ -44,17 +45,21 @@ function findSession(ctx: LegacyContext, request: Request): HttpSession | Respon
 }
 
 /** Answers a legacy POST (one message, or a batch in a 2025-03-26 session). */
-export async function legacyPost(ctx: LegacyContext, request: Request, decoded: Decoded): Promise<Response> {
+export async function legacyPost(
+  ctx: LegacyContext,
+  request: HttpRequest,
+  decoded: Decoded,
+): Promise<HttpResponse> {
   const problem = versionProblem(request);
   if (problem) return problem;
   if (decoded.kind === 'single') {
     const checked = checkEnvelope(decoded.value);
     if (checked.kind === 'invalid') return jsonResponse(checked.error, 400);
     const isInit = checked.kind === 'request' && checked.message.method === 'initialize';
-    if (isInit && !request.headers.has('mcp-session-id')) return initialize(ctx, checked.message);
+    if (isInit && request.headers.get('mcp-session-id') === null) return initialize(ctx, checked.message);
   }
   const session = findSession(ctx, request);
-  if (session instanceof Response) return session;
+  if (!(session instanceof HttpSession)) return session;
   if (decoded.kind === 'single') return deliver(session, [decoded.value], false);
   if (
     decoded.kind !== 'batch' ||
@@ -66,7 +71,11 @@ export async function legacyPost(ctx: LegacyContext, request: Request, decoded: 
 }
 
 /** Hands notifications and responses to the session and runs the requests on one reply. */
-function deliver(session: HttpSession, values: unknown[], batch: boolean): Promise<Response> | Response {
+function deliver(
+  session: HttpSession,
+  values: unknown[],
+  batch: boolean,
+): Promise<HttpResponse> | HttpResponse {
   const requests: JsonRpcRequest[] = [];
   const invalid: JsonRpcResponse[] = [];
   for (const value of values) {
@@ -85,7 +94,7 @@ function deliver(session: HttpSession, values: unknown[], batch: boolean): Promi
 }
 
 /** Runs `initialize` without a session; on success registers the session it opened. */
-async function initialize(ctx: LegacyContext, message: JsonRpcRequest): Promise<Response> {
+async function initialize(ctx: LegacyContext, message: JsonRpcRequest): Promise<HttpResponse> {
   let created: HttpSession | undefined;
   const reply = new PostReply(plainStream(ctx.session.keepAliveMs, () => undefined));
   const channel: RequestChannel = {
@@ -106,13 +115,13 @@ async function initialize(ctx: LegacyContext, message: JsonRpcRequest): Promise<
  * Answers a legacy GET: opens the session's standalone SSE stream (409 if one is already
  * open), or with `Last-Event-ID` resumes the stream that id belongs to.
  */
-export async function legacyGet(ctx: LegacyContext, request: Request): Promise<Response> {
+export async function legacyGet(ctx: LegacyContext, request: HttpRequest): Promise<HttpResponse> {
   const problem = versionProblem(request);
   if (problem) return problem;
   if (!accepts(request.headers.get('accept'), 'text/event-stream'))
     return rpcError('InvalidRequest', 'Not Acceptable: GET must accept text/event-stream', { status: 406 });
   const session = findSession(ctx, request);
-  if (session instanceof Response) return session;
+  if (!(session instanceof HttpSession)) return session;
   session.lastActive = Date.now();
   const cursor = parseEventId(request.headers.get('last-event-id')?.trim() ?? '');
   const stream = cursor && session.stream(cursor.streamId);
@@ -123,11 +132,11 @@ export async function legacyGet(ctx: LegacyContext, request: Request): Promise<R
 }
 
 /** Answers a legacy DELETE: ends the session (its id then gets 404). */
-export function legacyDelete(ctx: LegacyContext, request: Request): Response {
+export function legacyDelete(ctx: LegacyContext, request: HttpRequest): HttpResponse {
   const problem = versionProblem(request);
   if (problem) return problem;
   const session = findSession(ctx, request);
-  if (session instanceof Response) return session;
+  if (!(session instanceof HttpSession)) return session;
   ctx.sessions.delete(session.id);
   return emptyResponse(200);
 }

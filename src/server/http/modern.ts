@@ -12,13 +12,14 @@ import type { McpServer } from '../server.js';
 import { checkStandardHeaders } from './headers.js';
 import { PostReply, answer, plainStream } from './reply.js';
 import { emptyResponse, jsonResponse, rpcError } from './responses.js';
+import type { HeaderReader, HttpRequest, HttpResponse } from './exchange.js';
 
 /** What the modern path needs from the handler. */
 export interface ModernContext {
   server: McpServer;
   keepAliveMs: number;
   /** Checks `Mcp-Param-*` headers of a `tools/call` (see param-headers.ts). */
-  paramHeaders: (headers: Headers, request: JsonRpcRequest) => Promise<McpError | undefined>;
+  paramHeaders: (headers: HeaderReader, request: JsonRpcRequest) => Promise<McpError | undefined>;
 }
 
 /**
@@ -26,7 +27,7 @@ export interface ModernContext {
  * modern revision, or its body's `_meta` carries a protocol version (of any value, so an
  * unknown version is answered with -32022 rather than treated as legacy).
  */
-export function isModernPost(headers: Headers, decoded: Decoded): boolean {
+export function isModernPost(headers: HeaderReader, decoded: Decoded): boolean {
   if (isModernRevision(headers.get('mcp-protocol-version')?.trim())) return true;
   if (decoded.kind !== 'single') return false;
   const params = (decoded.value as { params?: unknown } | null)?.params;
@@ -42,9 +43,9 @@ export function isModernPost(headers: Headers, decoded: Decoded): boolean {
  */
 export function modernPost(
   ctx: ModernContext,
-  request: Request,
+  request: HttpRequest,
   decoded: Decoded,
-): Promise<Response> | Response {
+): Promise<HttpResponse> | HttpResponse {
   if (decoded.kind !== 'single')
     return rpcError('InvalidRequest', 'Invalid request: batches are not supported');
   const checked = checkEnvelope(decoded.value);
@@ -67,15 +68,15 @@ export function modernPost(
 
 async function checkThenRun(
   ctx: ModernContext,
-  request: Request,
+  request: HttpRequest,
   message: JsonRpcRequest,
-): Promise<Response> {
+): Promise<HttpResponse> {
   const mismatch = await ctx.paramHeaders(request.headers, message);
   if (mismatch) return jsonResponse(errorResponse(message.id, mismatch.toJSON()), mismatch.httpStatus);
   return runModern(ctx, request, message);
 }
 
-function runModern(ctx: ModernContext, request: Request, message: JsonRpcRequest): Promise<Response> {
+function runModern(ctx: ModernContext, request: HttpRequest, message: JsonRpcRequest): Promise<HttpResponse> {
   const controller = new AbortController();
   const cancel = (): void => {
     controller.abort(request.signal.reason);

@@ -9,6 +9,7 @@ import type { JsonRpcRequest, Params } from '../../core/jsonrpc.js';
 import { LATEST_REVISION, META } from '../../core/revisions.js';
 import type { McpServer } from '../server.js';
 import { decodeHeaderValue } from './headers.js';
+import type { HeaderReader } from './exchange.js';
 
 /** One annotated parameter: the header name part and the property path in `arguments`. */
 export interface ParamHeader {
@@ -47,7 +48,7 @@ function matches(header: string, value: unknown): boolean {
  * @returns McpError -32020 for a missing, undecodable or mismatching header.
  */
 export function checkParamHeaders(
-  headers: Headers,
+  headers: HeaderReader,
   params: Params | undefined,
   annotated: ParamHeader[],
 ): McpError | undefined {
@@ -86,7 +87,7 @@ async function listTools(server: McpServer): Promise<Map<string, ParamHeader[]>>
  * again after each tool list change; `close` stops watching for changes.
  */
 export function paramHeaderCheck(server: McpServer): {
-  check(headers: Headers, request: JsonRpcRequest): Promise<McpError | undefined>;
+  check(headers: HeaderReader, request: JsonRpcRequest): Promise<McpError | undefined>;
   close(): void;
 } {
   let tools: Promise<Map<string, ParamHeader[]>> | undefined;

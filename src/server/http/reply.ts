@@ -15,7 +15,8 @@ import {
 } from '../../core/jsonrpc.js';
 import type { RequestChannel } from '../channel.js';
 import type { McpServer } from '../server.js';
-import { SSE_HEADERS, jsonResponse, type HeaderMap } from './responses.js';
+import { jsonResponse, sseResponse, type HeaderMap } from './responses.js';
+import type { HttpResponse } from './exchange.js';
 import { SseWriter } from './sse.js';
 
 /** Where messages related to a request go. */
@@ -34,10 +35,10 @@ export type OpenStream = () => { body: ReadableStream<Uint8Array>; sink: StreamS
 
 /** The reply to one POST; `response` settles on the first message or on `finish`. */
 export class PostReply implements MessageSink {
-  readonly response: Promise<Response>;
+  readonly response: Promise<HttpResponse>;
   readonly #open: OpenStream;
   readonly #headers: HeaderMap = {};
-  #resolve!: (response: Response) => void;
+  #resolve!: (response: HttpResponse) => void;
   #stream: StreamSink | undefined;
   #done = false;
 
@@ -76,7 +77,7 @@ export class PostReply implements MessageSink {
     if (this.#stream) return this.#stream;
     const { body, sink } = this.#open();
     this.#stream = sink;
-    this.#resolve(new Response(body, { status: 200, headers: { ...SSE_HEADERS, ...this.#headers } }));
+    this.#resolve(sseResponse(body, this.#headers));
     return sink;
   }
 }

@@ -5,9 +5,9 @@
  */
 import { ERROR_TABLE, type ErrorName } from '../../core/errors.js';
 import { errorResponse, type JsonRpcMessage, type RequestId } from '../../core/jsonrpc.js';
+import type { HeaderMap, HttpResponse } from './exchange.js';
 
-/** Extra headers of a response (e.g. `Mcp-Session-Id`). */
-export type HeaderMap = Record<string, string>;
+export type { HeaderMap } from './exchange.js';
 
 /** Headers every SSE response carries; `X-Accel-Buffering: no` keeps proxies from buffering. */
 export const SSE_HEADERS: HeaderMap = {
@@ -21,11 +21,8 @@ export function jsonResponse(
   body: JsonRpcMessage | JsonRpcMessage[],
   status: number,
   headers: HeaderMap = {},
-): Response {
-  return new Response(JSON.stringify(body), {
-    status,
-    headers: { 'content-type': 'application/json', ...headers },
-  });
+): HttpResponse {
+  return { status, headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) };
 }
 
 /**
@@ -36,19 +33,19 @@ export function rpcError(
   name: ErrorName,
   message: string,
   options: { status?: number; id?: RequestId | undefined; headers?: HeaderMap } = {},
-): Response {
+): HttpResponse {
   const entry = ERROR_TABLE[name];
   const body = errorResponse(options.id, { code: entry.code, message });
   return jsonResponse(body, options.status ?? entry.httpStatus, options.headers);
 }
 
 /** A response with no body (202 Accepted, 200 after DELETE). */
-export function emptyResponse(status: number, headers: HeaderMap = {}): Response {
-  return new Response(null, { status, headers });
+export function emptyResponse(status: number, headers: HeaderMap = {}): HttpResponse {
+  return { status, headers, body: null };
 }
 
 /** 405 with the `Allow` header listing the methods the endpoint takes. */
-export function methodNotAllowed(allow: string): Response {
+export function methodNotAllowed(allow: string): HttpResponse {
   return rpcError('InvalidRequest', `Method not allowed; use ${allow}`, {
     status: 405,
     headers: { allow },
@@ -56,6 +53,6 @@ export function methodNotAllowed(allow: string): Response {
 }
 
 /** A 200 `text/event-stream` response over `body`. */
-export function sseResponse(body: ReadableStream<Uint8Array>, headers: HeaderMap = {}): Response {
-  return new Response(body, { status: 200, headers: { ...SSE_HEADERS, ...headers } });
+export function sseResponse(body: ReadableStream<Uint8Array>, headers: HeaderMap = {}): HttpResponse {
+  return { status: 200, headers: { ...SSE_HEADERS, ...headers }, body };
 }

@@ -3,6 +3,7 @@
  * Source: 2026-07-28 basic/transports/streamable-http "Security & Endpoint" (validate
  * `Origin`; 403 when present and invalid); 2025-11-25 basic/transports "Security Warning".
  */
+import type { HttpRequest } from './exchange.js';
 
 /** The host names a local server answers to by default (any port). */
 export const LOOPBACK_HOSTS: readonly string[] = ['localhost', '127.0.0.1', '[::1]'];
@@ -50,7 +51,7 @@ function originAllowed(origin: string, allowed: readonly string[]): boolean {
  * Returns why the request must be refused (a message for the 403 body), or undefined
  * when its `Host` (else the URL's host) and `Origin` (when present) are allowed.
  */
-export function rebindingViolation(request: Request, policy: OriginPolicy): string | undefined {
+export function rebindingViolation(request: HttpRequest, policy: OriginPolicy): string | undefined {
   const hosts = policy.allowedHosts ?? LOOPBACK_HOSTS;
   const origins = policy.allowedOrigins ?? LOOPBACK_HOSTS;
   const host = request.headers.get('host') ?? new URL(request.url).host;

@@ -1,0 +1,40 @@
+/**
+ * The shapes the endpoint works on: the few parts of an HTTP request it reads and the
+ * response it answers with. A web `Request`/`Response` pair converts to and from them in
+ * a line each (see handler.ts); the node:http adapter converts directly, skipping the
+ * cost of building web `Request`/`Response` objects for every call.
+ * Source: 2026-07-28 basic/transports/streamable-http.
+ */
+import type { BodyResult } from './body.js';
+
+/** Reads request headers by name (case-insensitive, as `Headers.get` does). */
+export interface HeaderReader {
+  get(name: string): string | null;
+}
+
+/** An HTTP request as the endpoint reads it. */
+export interface HttpRequest {
+  readonly method: string;
+  /** The absolute request URL (used only when there is no `Host` header). */
+  readonly url: string;
+  readonly headers: HeaderReader;
+  /** Aborted when the client goes away. */
+  readonly signal: AbortSignal;
+  /** Reads the whole body as text, refusing more than `maxBytes`. */
+  body(maxBytes: number): Promise<BodyResult>;
+}
+
+/** Response headers, lowercase names. */
+export type HeaderMap = Record<string, string>;
+
+/** An HTTP response: a whole text body, a stream (SSE), or none. */
+export interface HttpResponse {
+  readonly status: number;
+  readonly headers: HeaderMap;
+  readonly body: string | ReadableStream<Uint8Array> | null;
+}
+
+/** Converts an endpoint response to a web `Response`. */
+export function toWebResponse(response: HttpResponse): Response {
+  return new Response(response.body, { status: response.status, headers: response.headers });
+}
