@@ -63,6 +63,19 @@ function specificity(range: MediaRange, type: string, subtype: string): number {
  * because MCP requires clients to send one.
  */
 export function accepts(header: string | null, mediaType: string): boolean {
+  // Clients send the same Accept header on every request: remember the answer (bounded).
+  const key = `${mediaType}\n${header ?? ''}`;
+  const known = remembered.get(key);
+  if (known !== undefined) return known;
+  const answer = negotiate(header, mediaType);
+  if (remembered.size >= 256) remembered.clear();
+  remembered.set(key, answer);
+  return answer;
+}
+
+const remembered = new Map<string, boolean>();
+
+function negotiate(header: string | null, mediaType: string): boolean {
   const [type = '', subtype = ''] = mediaType.toLowerCase().split('/');
   let best: MediaRange | undefined;
   let bestRank = 0;
