@@ -63,22 +63,25 @@ export interface CacheHints {
   cacheScope: 'public' | 'private';
 }
 
-/** Adds `resultType`, `_meta.serverInfo` and, for cacheable results, the cache hints. */
+/**
+ * Adds `resultType`, `_meta.serverInfo` and, for cacheable results, the cache hints.
+ * Changes `result` in place: the server only passes result objects it built for this
+ * request (handler results are copied first), and skipping a copy matters on small calls.
+ */
 export function decorateModernResult(
   result: Params,
   options: { serverInfo: Implementation; cache: CacheHints | undefined },
 ): Params {
-  const meta = isObject(result._meta) ? result._meta : {};
-  const decorated: Params = {
-    ...result,
-    resultType: typeof result.resultType === 'string' ? result.resultType : 'complete',
-    _meta: { ...meta, [META.serverInfo]: options.serverInfo },
-  };
-  if (options.cache && decorated.resultType === 'complete') {
-    decorated.ttlMs ??= options.cache.ttlMs;
-    decorated.cacheScope ??= options.cache.cacheScope;
+  if (typeof result.resultType !== 'string') result.resultType = 'complete';
+  const meta = result._meta;
+  result._meta = isObject(meta)
+    ? { ...meta, [META.serverInfo]: options.serverInfo }
+    : { [META.serverInfo]: options.serverInfo };
+  if (options.cache && result.resultType === 'complete') {
+    result.ttlMs ??= options.cache.ttlMs;
+    result.cacheScope ??= options.cache.cacheScope;
   }
-  return decorated;
+  return result;
 }
 
 /** Methods that only exist on the legacy wire; on the modern wire they are unknown (-32601). */

@@ -43,6 +43,7 @@ class StdioServer implements Transport {
   readonly #encoder = new TextEncoder();
   #sink: TransportSink | undefined;
   #closed = false;
+  #pending: string[] = [];
 
   constructor(options: StdioServerOptions) {
     this.#stdin = options.stdin ?? process.stdin;
@@ -61,8 +62,19 @@ class StdioServer implements Transport {
   }
 
   send(message: JsonRpcMessage | JsonRpcMessage[]): void {
-    if (!this.#closed) this.#stdout.write(encodeFrame(message));
+    if (this.#closed) return;
+    // Messages sent in the same turn of the event loop go out in one write: under load
+    // (many requests in one chunk of stdin) that saves a syscall per response.
+    this.#pending.push(encodeFrame(message));
+    if (this.#pending.length === 1) setImmediate(this.#flush);
   }
+
+  readonly #flush = (): void => {
+    if (this.#pending.length === 0) return;
+    const text = this.#pending.length === 1 ? (this.#pending[0] as string) : this.#pending.join('');
+    this.#pending = [];
+    this.#stdout.write(text);
+  };
 
   async close(): Promise<void> {
     this.#finish();
@@ -90,6 +102,7 @@ class StdioServer implements Transport {
   /** Ends the transport once. The error listeners stay, so a late EPIPE cannot crash the process. */
   readonly #finish = (error?: Error): void => {
     if (this.#closed) return;
+    this.#flush(); // what was sent before the end still goes out
     this.#closed = true;
     this.#stdin.removeListener('data', this.#onData);
     this.#stdin.removeListener('end', this.#onEnd);
