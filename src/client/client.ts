@@ -224,7 +224,7 @@ export class Client {
     await this.#tools.ensureListed(name, () => this.listTools());
     const params = args === undefined ? { name } : { name, arguments: args };
     const result = await this.#call('tools/call', params, options);
-    this.#tools.check(name, result);
+    await this.#tools.check(name, result);
     return result;
   }
 

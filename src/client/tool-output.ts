@@ -7,9 +7,9 @@
 import { McpkitError } from '../core/errors.js';
 import type { Params } from '../core/jsonrpc.js';
 import type { Tool } from '../core/types/index.js';
-import { compileJsonSchema, type ValidationOutcome } from '../validation/index.js';
+import { compileJsonSchema, type JsonSchemaValidator } from '../validation/index.js';
 
-type Validator = (value: unknown) => ValidationOutcome;
+type Validator = JsonSchemaValidator;
 
 /** The tools the client last listed, and their compiled output validators. */
 export class ToolOutputChecker {
@@ -48,7 +48,7 @@ export class ToolOutputChecker {
    * @throws McpkitError `INVALID_RESULT` when `structuredContent` is missing or does not
    *   match; `INVALID_DEFINITION` when the declared schema cannot be compiled.
    */
-  check(name: string, result: Params): void {
+  async check(name: string, result: Params): Promise<void> {
     const tool = this.#tools.get(name);
     if (!tool?.outputSchema || result.isError === true) return;
     if (result.structuredContent === undefined) {
@@ -57,7 +57,7 @@ export class ToolOutputChecker {
         `tool ${name} declares an outputSchema but returned no structuredContent`,
       );
     }
-    const outcome = this.#validator(tool)(result.structuredContent);
+    const outcome = await this.#validator(tool)(result.structuredContent);
     if (!outcome.ok) {
       throw new McpkitError(
         'INVALID_RESULT',

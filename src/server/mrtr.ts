@@ -74,8 +74,7 @@ export class InputRound {
     if (k in this.answers) return Promise.resolve(this.answers[k] as Params);
     const fresh = this.#fresh[k];
     if (isAnswer(fresh)) {
-      this.answers[k] = checkAnswer(k, { method, params }, fresh);
-      return Promise.resolve(fresh);
+      return checkAnswer(k, { method, params }, fresh).then((answer) => (this.answers[k] = answer) as Params);
     }
     this.pending[k] = { method, params };
     // Let calls made in the same turn (Promise.all of several inputs) register too.
@@ -151,11 +150,11 @@ async function openState(
   }
 }
 
-function checkAnswer(key: string, question: InputRequest, answer: Params): Params {
+async function checkAnswer(key: string, question: InputRequest, answer: Params): Promise<Params> {
   if (question.method !== 'elicitation/create' || answer.action !== 'accept') return answer;
   const schema = question.params.requestedSchema;
   if (typeof schema !== 'object' || schema === null) return answer;
-  const outcome = compileJsonSchema(schema)(answer.content ?? {});
+  const outcome = await compileJsonSchema(schema)(answer.content ?? {});
   if (!outcome.ok)
     throw McpError.of(
       'InvalidParams',

@@ -57,7 +57,14 @@ interface RegisteredTool {
 }
 
 const NAME = /^[A-Za-z0-9_./-]{1,64}$/;
-const EMPTY_OBJECT_SCHEMA = { type: 'object' };
+/** The input schema of a tool that declares none: any object (checked without ajv). */
+const ANY_OBJECT: CompiledSchema = {
+  jsonSchema: { type: 'object' },
+  validate: (value) =>
+    typeof value === 'object' && value !== null && !Array.isArray(value)
+      ? { ok: true, value }
+      : { ok: false, issues: ['the arguments must be an object'] },
+};
 
 /** Holds a server's tools. */
 export class ToolRegistry {
@@ -73,7 +80,7 @@ export class ToolRegistry {
     if (!NAME.test(name))
       throw invalidDef(`tool name '${name}' must be 1–64 characters of A-Z a-z 0-9 _ . / -`);
     if (this.#tools.has(name)) throw invalidDef(`tool '${name}' is already registered`);
-    const input = compileSchema(definition.inputSchema ?? EMPTY_OBJECT_SCHEMA);
+    const input = definition.inputSchema === undefined ? ANY_OBJECT : compileSchema(definition.inputSchema);
     if (input.jsonSchema.type !== 'object')
       throw invalidDef(`tool '${name}': inputSchema must have type "object"`);
     const output = definition.outputSchema === undefined ? undefined : compileSchema(definition.outputSchema);

@@ -1,5 +1,12 @@
 /** Schema validation shared by the server and the client (ajv and Standard Schema). */
-export { compileJsonSchema, checkSchemaBounds, describeAjvErrors, type SchemaLimits } from './json-schema.js';
+export {
+  compileJsonSchema,
+  checkSchemaBounds,
+  describeAjvErrors,
+  preloadJsonSchemaValidator,
+  type JsonSchemaValidator,
+  type SchemaLimits,
+} from './json-schema.js';
 export {
   compileSchema,
   isStandardSchema,

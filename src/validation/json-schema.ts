@@ -5,13 +5,14 @@
  * Anything else is refused with a clear error, as the spec asks. References to network
  * URIs are never fetched: a `$ref` that ajv cannot resolve locally fails compilation.
  * Depth and subschema-count bounds keep a hostile schema from tying up the validator.
+ *
+ * ajv is loaded on the first validation, not at import: a server that only lists its
+ * tools, or validates with a Standard Schema library, never pays for it. The dialect and
+ * the bounds are checked at once; what only ajv can find (an unresolvable `$ref`, a
+ * malformed keyword) surfaces on first use.
  * Source: 2026-07-28 basic/index "JSON Schema Usage".
  */
-import { Ajv2020 } from 'ajv/dist/2020.js';
-import { Ajv2019 } from 'ajv/dist/2019.js';
-import { Ajv } from 'ajv';
 import type { ValidateFunction, ErrorObject as AjvError } from 'ajv';
-import addFormatsModule from 'ajv-formats';
 import { McpkitError } from '../core/errors.js';
 import type { ValidationOutcome } from './types.js';
 
@@ -23,40 +24,53 @@ export interface SchemaLimits {
   maxSubschemas?: number;
 }
 
-type AnyAjv = Ajv | Ajv2019 | Ajv2020;
-const addFormats = addFormatsModule as unknown as (ajv: AnyAjv) => void;
+/** A compiled validator: synchronous once ajv is loaded, a promise before that. */
+export type JsonSchemaValidator = (value: unknown) => ValidationOutcome | Promise<ValidationOutcome>;
 
-const DIALECTS: Record<string, () => AnyAjv> = {
-  'https://json-schema.org/draft/2020-12/schema': () => new Ajv2020(ajvOptions()),
-  'https://json-schema.org/draft/2019-09/schema': () => new Ajv2019(ajvOptions()),
-  'http://json-schema.org/draft-07/schema': () => new Ajv(ajvOptions()),
-};
-
-function ajvOptions(): object {
-  return { strict: false, allErrors: true, validateFormats: true };
+interface AjvLike {
+  compile(schema: object): ValidateFunction;
+  removeSchema(schema: object): unknown;
 }
 
-const instances = new Map<string, AnyAjv>();
+const DRAFT_2020 = 'https://json-schema.org/draft/2020-12/schema';
+const DRAFT_2019 = 'https://json-schema.org/draft/2019-09/schema';
+const DRAFT_07 = 'http://json-schema.org/draft-07/schema';
+const DIALECTS = [DRAFT_2020, DRAFT_2019, DRAFT_07];
 
-function normaliseDialect(uri: unknown): string {
-  if (uri === undefined) return 'https://json-schema.org/draft/2020-12/schema';
+let loading: Promise<Map<string, AjvLike>> | undefined;
+let loaded: Map<string, AjvLike> | undefined;
+
+/** Loads ajv once and builds one instance per dialect. */
+function loadAjv(): Promise<Map<string, AjvLike>> {
+  loading ??= (async () => {
+    const [a2020, a2019, a07, formats] = await Promise.all([
+      import('ajv/dist/2020.js'),
+      import('ajv/dist/2019.js'),
+      import('ajv'),
+      import('ajv-formats'),
+    ]);
+    const options = { strict: false, allErrors: true, validateFormats: true };
+    const addFormats = formats.default as unknown as (ajv: AjvLike) => void;
+    const instances = new Map<string, AjvLike>([
+      [DRAFT_2020, new a2020.Ajv2020(options)],
+      [DRAFT_2019, new a2019.Ajv2019(options)],
+      [DRAFT_07, new a07.Ajv(options)],
+    ]);
+    for (const ajv of instances.values()) addFormats(ajv);
+    return (loaded = instances);
+  })();
+  return loading;
+}
+
+function dialectOf(schema: object): string {
+  const uri = (schema as { $schema?: unknown }).$schema;
+  if (uri === undefined) return DRAFT_2020;
   if (typeof uri !== 'string') throw invalid('$schema must be a string');
-  return uri.replace(/#$/, '');
-}
-
-function ajvFor(dialect: string): AnyAjv {
-  const cached = instances.get(dialect);
-  if (cached) return cached;
-  const make = DIALECTS[dialect];
-  if (!make) {
-    throw invalid(
-      `unsupported JSON Schema dialect ${dialect}; supported: ${Object.keys(DIALECTS).join(', ')}`,
-    );
+  const dialect = uri.replace(/#$/, '');
+  if (!DIALECTS.includes(dialect)) {
+    throw invalid(`unsupported JSON Schema dialect ${dialect}; supported: ${DIALECTS.join(', ')}`);
   }
-  const ajv = make();
-  addFormats(ajv);
-  instances.set(dialect, ajv);
-  return ajv;
+  return dialect;
 }
 
 function invalid(message: string, cause?: unknown): McpkitError {
@@ -87,43 +101,60 @@ export function describeAjvErrors(errors: readonly AjvError[] | null | undefined
   });
 }
 
-/**
- * Compiles a JSON Schema once and returns a synchronous validator.
- * @throws McpkitError `INVALID_DEFINITION` for an unsupported dialect, a schema over the
- *   bounds, an unresolvable (e.g. network) `$ref`, or a schema ajv rejects.
- */
-export function compileJsonSchema(
+// Equal schemas (the same elicitation schema again, shared definitions) compile once.
+const MAX_CACHED = 500;
+const compiledByText = new Map<string, ValidateFunction>();
+
+function compileNow(
+  ajvs: Map<string, AjvLike>,
+  dialect: string,
   schema: object,
-  limits?: SchemaLimits,
-): (value: unknown) => ValidationOutcome {
-  checkSchemaBounds(schema, limits);
-  const key = JSON.stringify(schema);
+  key: string,
+): ValidateFunction {
   const cached = compiledByText.get(key);
   if (cached) return cached;
-  const validator = compileUncached(schema);
-  if (compiledByText.size >= MAX_CACHED) compiledByText.delete(compiledByText.keys().next().value as string);
-  compiledByText.set(key, validator);
-  return validator;
-}
-
-// Equal schemas (the default tool input schema, repeated elicitation schemas) compile once.
-const MAX_CACHED = 500;
-const compiledByText = new Map<string, (value: unknown) => ValidationOutcome>();
-
-function compileUncached(schema: object): (value: unknown) => ValidationOutcome {
-  const ajv = ajvFor(normaliseDialect((schema as { $schema?: unknown }).$schema));
+  const ajv = ajvs.get(dialect) as AjvLike;
+  const own = stripId(schema);
   let validate: ValidateFunction;
   try {
-    const own = stripId(schema);
     validate = ajv.compile(own);
-    // ajv keeps every compiled schema in a cache keyed by object; drop it so schemas compiled
-    // per request (elicitation answers) do not accumulate. The validate function stays usable.
-    ajv.removeSchema(own);
   } catch (cause) {
     throw invalid(cause instanceof Error ? cause.message : String(cause), cause);
+  } finally {
+    // ajv caches every compiled schema by object; drop it so per-request schemas do not pile up.
+    ajv.removeSchema(own);
   }
-  return (value) =>
-    validate(value) ? { ok: true, value } : { ok: false, issues: describeAjvErrors(validate.errors) };
+  if (compiledByText.size >= MAX_CACHED) compiledByText.delete(compiledByText.keys().next().value as string);
+  compiledByText.set(key, validate);
+  return validate;
+}
+
+function run(validate: ValidateFunction, value: unknown): ValidationOutcome {
+  return validate(value) ? { ok: true, value } : { ok: false, issues: describeAjvErrors(validate.errors) };
+}
+
+/**
+ * Prepares a JSON Schema validator. The dialect and bounds are checked now; the schema
+ * is compiled with ajv on first use (ajv itself is loaded then) and kept.
+ * @throws McpkitError `INVALID_DEFINITION` now for an unsupported dialect or a schema over
+ *   the bounds; the validator rejects with it for an unresolvable (e.g. network) `$ref`
+ *   or a schema ajv refuses.
+ */
+export function compileJsonSchema(schema: object, limits?: SchemaLimits): JsonSchemaValidator {
+  checkSchemaBounds(schema, limits);
+  const dialect = dialectOf(schema);
+  const key = `${dialect}\n${JSON.stringify(schema)}`;
+  let validate: ValidateFunction | undefined;
+  return (value) => {
+    if (validate) return run(validate, value);
+    if (loaded) return run((validate = compileNow(loaded, dialect, schema, key)), value);
+    return loadAjv().then((ajvs) => run((validate ??= compileNow(ajvs, dialect, schema, key)), value));
+  };
+}
+
+/** Loads ajv ahead of time (e.g. while a server starts) so the first validation is quick. */
+export function preloadJsonSchemaValidator(): Promise<void> {
+  return loadAjv().then(() => undefined);
 }
 
 // Two tools may declare the same `$id`; ajv keeps one schema per id, so compile a copy without it.
