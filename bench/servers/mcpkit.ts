@@ -6,7 +6,6 @@
 import { z } from 'zod';
 import { createServer, type McpServer } from '../../src/server/index.js';
 import { serveStdio } from '../../src/integrations/stdio/index.js';
-import { serve } from '../../src/integrations/node/index.js';
 import { ECHO, TRIGGER, announceHttp, wireFromArgv } from './common.js';
 
 /** The benchmark server definition, built once. */
@@ -30,6 +29,8 @@ async function main(): Promise<void> {
     await serveStdio(server);
     return;
   }
+  // Loaded only in HTTP mode, as an application would: stdio never pays for node:http.
+  const { serve } = await import('../../src/integrations/node/index.js');
   const served = await serve(server, { port: 0 });
   announceHttp(served.url, () => {
     server.closeSubscriptions();
