@@ -93,8 +93,8 @@ export interface ContextChannel {
   readonly clientInfo: Implementation | undefined;
   readonly meta: Readonly<Record<string, unknown>>;
   readonly authInfo: AuthInfo | undefined;
-  /** See {@link RequestContext.inputResponses}. */
-  readonly inputResponses?: Readonly<Record<string, unknown>>;
+  /** See {@link RequestContext.inputResponses}; computed when a handler reads it. */
+  readonly inputResponses?: () => Readonly<Record<string, unknown>>;
   /** The log threshold in force, or undefined when the client asked for no logs. */
   readonly logLevel: LoggingLevel | undefined;
   /** Sends a notification tied to this request. */
@@ -146,7 +146,7 @@ class Context implements RequestContext {
     return this.#channel.authInfo;
   }
   get inputResponses(): Readonly<Record<string, unknown>> {
-    return this.#channel.inputResponses ?? {};
+    return this.#channel.inputResponses?.() ?? {};
   }
 
   progress(progress: number, options: ProgressOptions = {}): void {

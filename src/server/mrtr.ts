@@ -55,14 +55,13 @@ export class InputRound {
   readonly #fresh: Record<string, unknown>;
   readonly pending: Record<string, InputRequest> = {};
   readonly #counts = new Map<string, number>();
-  #notify: (() => void) | undefined;
-  /** Resolves once the handler asked for something not yet answered (after siblings had a turn). */
-  readonly needed: Promise<void>;
+  /** Called once the handler asked for something not yet answered (after siblings had a turn). */
+  onNeeded: (() => void) | undefined;
+  #scheduled = false;
 
   constructor(answers: Record<string, unknown>, fresh: Record<string, unknown> = {}) {
     this.answers = { ...answers };
     this.#fresh = fresh;
-    this.needed = new Promise((resolve) => (this.#notify = resolve));
   }
 
   /**
@@ -78,7 +77,10 @@ export class InputRound {
     }
     this.pending[k] = { method, params };
     // Let calls made in the same turn (Promise.all of several inputs) register too.
-    setTimeout(() => this.#notify?.(), 0);
+    if (!this.#scheduled) {
+      this.#scheduled = true;
+      setTimeout(() => this.onNeeded?.(), 0);
+    }
     return new Promise<Params>(() => undefined);
   }
 

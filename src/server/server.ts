@@ -273,12 +273,18 @@ export class McpServer {
     const principal = channel.authInfo?.subject ?? channel.authInfo?.clientId ?? '';
     let binding: Promise<StateBinding> | undefined;
     const bind = (): Promise<StateBinding> => (binding ??= bindingOf(request.method, params, principal));
-    const round = await openRound(params, bind, this.#sealer);
+    // A first round (no state, no responses) needs no await.
+    const first = params.requestState === undefined && params.inputResponses === undefined;
+    const round = first ? new InputRound({}) : await openRound(params, bind, this.#sealer);
     // The handler's signal also fires when the run is abandoned for input; made on first use.
     let local: AbortController | undefined;
     const signal = (): AbortSignal => (local ??= followSignal(channel.signal)).signal;
     const ctx = createContext(modernChannel(request, channel, meta, signal, round));
-    const outcome = await Promise.race([this.#runFeature(request.method, params, ctx), round.needed]);
+    const outcome = await new Promise<Params | undefined>((resolve, reject) => {
+      round.onNeeded = () => resolve(undefined);
+      // A synchronous throw inside this executor rejects the promise, as a handler's would.
+      Promise.resolve(this.#runFeature(request.method, params, ctx)).then(resolve, reject);
+    });
     const requests =
       outcome === undefined ? round.pending : isInputRequired(outcome) ? outcome.inputRequests : undefined;
     if (!requests) return outcome as Params;
@@ -354,7 +360,7 @@ function modernChannel(
     requestId: request.id,
     era: 'modern',
     authInfo: channel.authInfo,
-    inputResponses: round?.known ?? {},
+    inputResponses: () => round?.known ?? {},
     notify: (method, p) => channel.notify(method, p),
     ask: (method, p, key) =>
       round ? round.ask(method as InputMethod, p, key) : Promise.reject(noInputOn(request.method)),
