@@ -50,7 +50,9 @@ export async function withSession<T>(flags: ClientFlags, use: (session: Session)
     name: 'mcpkit-cli',
     version: cliVersion(),
     era: flags.era,
-    ...(flags.timeoutMs === undefined ? {} : { timeoutMs: flags.timeoutMs }),
+    ...(flags.timeoutMs === undefined
+      ? {}
+      : { timeoutMs: flags.timeoutMs, probeTimeoutMs: Math.min(flags.timeoutMs, 5000) }),
   });
   const controller = new AbortController();
   const stop = (): void => {
@@ -130,6 +132,7 @@ function closedMessage(error: McpkitError, opened: Opened, phase: 'connect' | 'r
   const when = phase === 'connect' ? 'while connecting' : 'before answering';
   const cause = error.cause instanceof Error ? error.cause.message : error.message;
   const exit = /(exited with code [^;\s]+|was killed by [^;\s]+)/.exec(cause)?.[1];
+  if (cause.startsWith('could not reach ')) return cause;
   const what = exit === undefined ? `closed the connection ${when}` : `${exit} ${when}`;
   const tail = tailLines(opened.stderr());
   return `server ${opened.label} ${what}${tail === '' ? '' : `; stderr: ${tail}`}`;

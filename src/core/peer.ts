@@ -98,7 +98,7 @@ export class Peer {
       method,
       timeoutMs: options.timeoutMs ?? this.#timeoutMs,
       options,
-      cancel: (reason) => this.#cancelOutgoing(id, reason),
+      cancel: (reason) => this.#cancelOutgoing(id, method, reason),
     });
     this.#outgoing.set(id, out);
     const withToken = options.onprogress ? withProgressToken(params, id) : params;
@@ -125,9 +125,10 @@ export class Peer {
     if (!this.#closed) this.#transport.send(message);
   }
 
-  #cancelOutgoing(id: RequestId, reason: string): void {
+  #cancelOutgoing(id: RequestId, method: string, reason: string): void {
     this.#outgoing.delete(id);
-    this.notify('notifications/cancelled', { requestId: id, reason });
+    // initialize must never be cancelled (2025-11-25 basic/utilities/cancellation).
+    if (method !== 'initialize') this.notify('notifications/cancelled', { requestId: id, reason });
   }
 
   #onFrame(text: string): void {

@@ -42,6 +42,21 @@ const ACCEPT = 'application/json, text/event-stream';
 /** Longest wait for a GET stream to be answered before later requests go ahead anyway. */
 const STREAM_WAIT_MS = 1000;
 
+/** Longest wait, in milliseconds, for the server to accept a POSTed notification or response. */
+const POST_TIMEOUT_MS = 10_000;
+
+/** The error for a URL where fetch could not reach an HTTP server (refused, reset, DNS…). */
+function unreachable(url: URL, error: TypeError): Error {
+  const cause = (error as { cause?: { code?: unknown; message?: unknown } }).cause;
+  const detail =
+    typeof cause?.code === 'string'
+      ? cause.code
+      : typeof cause?.message === 'string'
+        ? cause.message
+        : error.message;
+  return new Error(`could not reach ${url.href}: ${detail}`, { cause: error });
+}
+
 /** Resolves when `promise` does or after `ms`, whichever is first. */
 function within(promise: Promise<void>, ms: number): Promise<void> {
   let timer: ReturnType<typeof setTimeout> | undefined;
@@ -58,6 +73,7 @@ class StreamableHttpTransport implements Transport {
   readonly #session: LegacySession;
   #sink: TransportSink | undefined;
   #closed = false;
+  readonly #posts = new AbortController();
   /** Settles once `notifications/initialized` was posted and the GET stream answered. */
   #initialized: Promise<void> | undefined;
 
@@ -93,6 +109,7 @@ class StreamableHttpTransport implements Transport {
   async close(): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;
+    this.#posts.abort();
     for (const exchange of this.#exchanges.values()) exchange.controller.abort();
     this.#exchanges.clear();
     await this.#session.terminate();
@@ -145,10 +162,11 @@ class StreamableHttpTransport implements Transport {
       if (request.method === 'initialize' && response.ok) this.#session.adopt(response);
       await this.#consume(response, exchange);
     } catch (error) {
-      if (!exchange.controller.signal.aborted && !this.#closed) {
-        const reason = error instanceof Error ? error.message : String(error);
-        this.#deliver(failureFrame(exchange.id, `HTTP request failed: ${reason}`));
-      }
+      if (exchange.controller.signal.aborted || this.#closed) return;
+      // Nothing (or nothing that speaks HTTP) at the URL: a local failure, not a server error.
+      if (error instanceof TypeError) return this.#fail(unreachable(this.#url, error));
+      const reason = error instanceof Error ? error.message : String(error);
+      this.#deliver(failureFrame(exchange.id, `HTTP request failed: ${reason}`));
     } finally {
       this.#exchanges.delete(request.id);
     }
@@ -205,7 +223,7 @@ class StreamableHttpTransport implements Transport {
       if (label !== 'notifications/initialized') await this.#initialized;
       const headers = this.#legacyHeaders();
       headers.set('Accept', ACCEPT);
-      const response = await this.#http('POST', headers, JSON.stringify(message), undefined);
+      const response = await this.#http('POST', headers, JSON.stringify(message), this.#postSignal());
       await response.body?.cancel().catch(() => undefined);
       if (!response.ok) this.#warn(`${label}: the server answered HTTP ${response.status}`);
       return response.ok;
@@ -268,9 +286,15 @@ class StreamableHttpTransport implements Transport {
     return screened === result ? response : { ...response, result: screened };
   }
 
+  /** Notifications and responses we POST: aborted on close, and after {@link POST_TIMEOUT_MS}. */
+  #postSignal(): AbortSignal {
+    return AbortSignal.any([this.#posts.signal, AbortSignal.timeout(POST_TIMEOUT_MS)]);
+  }
+
   #fail(error: Error): void {
     if (this.#closed) return;
     this.#closed = true;
+    this.#posts.abort();
     for (const exchange of this.#exchanges.values()) exchange.controller.abort();
     this.#exchanges.clear();
     this.#session.reset();
