@@ -44,6 +44,7 @@ export interface CallOptions extends RequestOptions {
 /** A started transport with its era settled. Create with {@link Connection.open}. */
 export class Connection {
   readonly #peer: Peer;
+  #junk: string | undefined;
   readonly #setup: ConnectionSetup;
   readonly #answering: InputAnswering;
   readonly #ids = new RequestIdTap();
@@ -60,6 +61,7 @@ export class Connection {
         request: serverRequestHandler(this.#answering, () => this.era),
         notification: (n) => setup.onNotification(n),
         closed: (error) => this.#closed.abort(error),
+        malformed: (text) => (this.#junk ??= text.slice(0, 200)),
       },
       timeoutMs === undefined ? {} : { timeoutMs },
     );
@@ -77,9 +79,16 @@ export class Connection {
       await connection.#establish();
     } catch (error) {
       await connection.close();
-      throw error;
+      throw connection.#explain(error);
     }
     return connection;
+  }
+
+  // A server that prints anything but protocol on stdout usually fails the handshake: say so.
+  #explain(error: unknown): unknown {
+    if (this.#junk === undefined || !(error instanceof McpkitError)) return error;
+    const hint = `; the server wrote output that is not JSON-RPC: ${JSON.stringify(this.#junk)}`;
+    return new McpkitError(error.code, `${error.message}${hint}`, { cause: error });
   }
 
   /** What is known of the server. */

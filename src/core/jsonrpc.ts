@@ -50,7 +50,7 @@ export type Checked =
   | { kind: 'request'; message: JsonRpcRequest }
   | { kind: 'notification'; message: JsonRpcNotification }
   | { kind: 'response'; message: JsonRpcResponse }
-  | { kind: 'invalid'; error: JsonRpcErrorResponse };
+  | { kind: 'invalid'; error: JsonRpcErrorResponse; notification?: true };
 
 /** The outcome of decoding one frame of text. */
 export type Decoded =
@@ -115,7 +115,10 @@ export function checkEnvelope(value: unknown): Checked {
 function checkCall(value: Record<string, unknown>): Checked {
   if (typeof value.method !== 'string') return invalid(value.id, 'method must be a string');
   if (value.params !== undefined && !isObject(value.params)) {
-    return invalid(value.id, 'params must be an object');
+    // A notification is never answered, not even when it is malformed (basic/index "Notifications").
+    return 'id' in value
+      ? invalid(value.id, 'params must be an object')
+      : ({ ...invalid(undefined, 'params must be an object'), notification: true } as Checked);
   }
   if (!('id' in value)) return { kind: 'notification', message: value as unknown as JsonRpcNotification };
   if (!isRequestId(value.id)) return invalid(undefined, 'id must be a string or an integer');

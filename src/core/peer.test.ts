@@ -186,3 +186,22 @@ describe('Peer, outgoing', () => {
     await expect(peer.request('c', {})).rejects.toMatchObject({ code: 'CONNECTION_CLOSED' });
   });
 });
+
+describe('Peer, malformed input', () => {
+  it('never answers a notification, even a malformed one', async () => {
+    const { feed, sent } = await start();
+    feed('{"jsonrpc":"2.0","method":"notifications/cancelled","params":"x"}');
+    feed('{"jsonrpc":"2.0","id":2,"method":"x","params":"x"}');
+    await tick();
+    expect(sent).toEqual([{ jsonrpc: '2.0', id: 2, error: expect.objectContaining({ code: -32600 }) }]);
+  });
+
+  it('hands non-JSON frames to a malformed handler instead of answering when one is given', async () => {
+    const seen: string[] = [];
+    const { feed, sent } = await start({ malformed: (text) => seen.push(text) });
+    feed('hello garbage');
+    await tick();
+    expect(seen).toEqual(['hello garbage']);
+    expect(sent).toEqual([]);
+  });
+});

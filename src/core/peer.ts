@@ -35,6 +35,11 @@ export interface PeerHandlers {
   notification?(notification: JsonRpcNotification): void;
   /** Called once when the transport ends. */
   closed?(error?: Error): void;
+  /**
+   * Receives a frame that is not JSON instead of answering it with -32700 (a client does
+   * not write errors back to a server that prints junk; it reports it).
+   */
+  malformed?(text: string): void;
   /** Whether a batch array is accepted right now (only legacy 2025-03-26 sessions). */
   allowBatch?(): boolean;
   /** Sees errors a handler threw that were answered as -32603 (for logging). */
@@ -133,7 +138,9 @@ export class Peer {
 
   #onFrame(text: string): void {
     const decoded = decodeFrame(text);
-    if (decoded.kind === 'malformed') return this.#send(decoded.error);
+    if (decoded.kind === 'malformed') {
+      return this.#handlers.malformed ? this.#handlers.malformed(text) : this.#send(decoded.error);
+    }
     if (decoded.kind === 'single') return void this.#onValue(decoded.value, (r) => this.#send(r));
     void this.#onBatch(decoded.values);
   }
@@ -153,7 +160,7 @@ export class Peer {
     const checked = checkEnvelope(value);
     switch (checked.kind) {
       case 'invalid':
-        return reply(checked.error);
+        return checked.notification ? undefined : reply(checked.error);
       case 'response':
         return this.#onResponse(checked.message);
       case 'notification':

@@ -38,11 +38,17 @@ export function checkModernMeta(params: Params | undefined, supported: readonly 
       'Missing _meta: modern requests must carry protocol version and client capabilities',
     );
   const version = meta[META.protocolVersion];
-  if (typeof version !== 'string') throw missingMetaError(`Missing _meta["${META.protocolVersion}"]`);
+  if (typeof version !== 'string')
+    throw missingMetaError(
+      `${version === undefined ? 'Missing' : 'Invalid (not a string)'} _meta["${META.protocolVersion}"]`,
+    );
   if (!isModernRevision(version) || !supported.includes(version))
     throw unsupportedVersionError(version, supported);
   const capabilities = meta[META.clientCapabilities];
-  if (!isObject(capabilities)) throw missingMetaError(`Missing _meta["${META.clientCapabilities}"]`);
+  if (!isObject(capabilities))
+    throw missingMetaError(
+      `${capabilities === undefined ? 'Missing' : 'Invalid (not an object)'} _meta["${META.clientCapabilities}"]`,
+    );
   const logLevel = meta[META.logLevel];
   if (logLevel !== undefined && !(LOGGING_LEVELS as readonly unknown[]).includes(logLevel)) {
     throw missingMetaError(`Invalid _meta["${META.logLevel}"]: ${JSON.stringify(logLevel)}`);

@@ -95,8 +95,10 @@ export class PromptRegistry {
     args: unknown,
     context: RequestContext,
   ): Promise<{ description?: string; messages: PromptMessage[] }> {
-    const prompt = typeof name === 'string' ? this.#prompts.get(name) : undefined;
-    if (!prompt) throw McpError.of('InvalidParams', `Unknown prompt: ${String(name)}`);
+    if (typeof name !== 'string')
+      throw McpError.of('InvalidParams', 'prompts/get needs the prompt name as a string');
+    const prompt = this.#prompts.get(name);
+    if (!prompt) throw McpError.of('InvalidParams', `Unknown prompt: ${name}`);
     const checked = await checkArguments(prompt, args ?? {});
     const value = await prompt.handler(checked as never, context);
     if (isInputRequired(value)) return value as never;

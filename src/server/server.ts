@@ -119,6 +119,11 @@ export class McpServer {
     this.#sealer = rs && 'seal' in rs ? rs : createStateSealer(rs);
   }
 
+  /** True when the server serves legacy sessions (`initialize`) as well as modern requests. */
+  get servesLegacy(): boolean {
+    return this.#legacy.length > 0;
+  }
+
   /** Every protocol version this server speaks, modern first. */
   get supportedVersions(): string[] {
     return [...this.#supportedVersions];
@@ -247,8 +252,8 @@ export class McpServer {
   }
 
   async #handleModern(request: JsonRpcRequest, channel: RequestChannel): Promise<Params> {
-    if (this.#modern.length === 0 || !MODERN_METHODS.has(request.method))
-      throw methodNotFound(request.method);
+    if (this.#modern.length === 0) throw methodNotFound(request.method);
+    if (!MODERN_METHODS.has(request.method)) throw this.#unknownModern(request.method);
     const meta = checkModernMeta(request.params, this.#supportedVersions);
     const params = request.params ?? {};
     const base = { serverInfo: this.info, cache: CACHEABLE.has(request.method) ? this.#cache : undefined };
@@ -290,6 +295,16 @@ export class McpServer {
     if (!requests) return outcome as Params;
     local?.abort(new Error('input required'));
     return inputRequiredResult(round, requests, await bind(), this.#sealer);
+  }
+
+  // A legacy client's initialize on a modern-only server: name what we speak (versioning.mdx).
+  #unknownModern(method: string): McpError {
+    if (method !== 'initialize' || this.servesLegacy) return methodNotFound(method);
+    return McpError.of(
+      'MethodNotFound',
+      `initialize is not supported: this server speaks only ${this.#modern.join(', ')} (no initialize handshake)`,
+      { supported: [...this.#modern] },
+    );
   }
 
   #discover(): Params {

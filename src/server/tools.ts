@@ -111,8 +111,10 @@ export class ToolRegistry {
    *   arguments and handler failures come back as results with `isError: true`.
    */
   async call(name: unknown, args: unknown, context: RequestContext): Promise<ToolResult> {
-    const tool = typeof name === 'string' ? this.#tools.get(name) : undefined;
-    if (!tool) throw McpError.of('InvalidParams', `Unknown tool: ${String(name)}`);
+    if (typeof name !== 'string')
+      throw McpError.of('InvalidParams', 'tools/call needs the tool name as a string');
+    const tool = this.#tools.get(name);
+    if (!tool) throw McpError.of('InvalidParams', `Unknown tool: ${name}`);
     if (args !== undefined && (typeof args !== 'object' || args === null || Array.isArray(args))) {
       throw McpError.of('InvalidParams', 'arguments must be an object');
     }

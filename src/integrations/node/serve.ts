@@ -19,7 +19,8 @@ export interface ServeOptions {
   path?: string;
   /**
    * Handler options when `serve` is given a server definition. When `host` is not a
-   * loopback address, the default Host/Origin checks are off unless set here.
+   * loopback address, any `Host` is accepted and an `Origin`, when sent, must be the
+   * same origin as the request (browsers on other sites get 403), unless set here.
    */
   http?: HttpHandlerOptions;
 }
@@ -48,7 +49,7 @@ function listenerFor(
   const host = options.host ?? '127.0.0.1';
   const http: HttpHandlerOptions = LOOPBACK.has(host)
     ? { ...options.http }
-    : { allowedHosts: false, allowedOrigins: false, ...options.http };
+    : { allowedHosts: false, allowedOrigins: 'same-origin' as const, ...options.http };
   const endpoint = createHttpEndpoint(target, http);
   return { listener: toEndpointListener(endpoint), close: () => endpoint.close() };
 }

@@ -105,8 +105,9 @@ export function createHttpEndpoint(server: McpServer, options: HttpHandlerOption
   return { handle, close };
 }
 
-function modernHeader(request: HttpRequest): boolean {
-  return isModernRevision(request.headers.get('mcp-protocol-version')?.trim());
+/** A request on the modern wire: by its header, or because the server serves no legacy sessions. */
+function modernOnly(ctx: Context, request: HttpRequest): boolean {
+  return !ctx.server.servesLegacy || isModernRevision(request.headers.get('mcp-protocol-version')?.trim());
 }
 
 async function route(ctx: Context, request: HttpRequest): Promise<HttpResponse> {
@@ -116,9 +117,9 @@ async function route(ctx: Context, request: HttpRequest): Promise<HttpResponse> 
     case 'POST':
       return post(ctx, request);
     case 'GET':
-      return modernHeader(request) ? methodNotAllowed('POST') : legacyGet(ctx, request);
+      return modernOnly(ctx, request) ? methodNotAllowed('POST') : legacyGet(ctx, request);
     case 'DELETE':
-      return modernHeader(request) ? methodNotAllowed('POST') : legacyDelete(ctx, request);
+      return modernOnly(ctx, request) ? methodNotAllowed('POST') : legacyDelete(ctx, request);
     default:
       return methodNotAllowed('GET, POST, DELETE');
   }
@@ -149,6 +150,7 @@ async function post(ctx: Context, request: HttpRequest): Promise<HttpResponse> {
     });
   const decoded = decodeFrame(body.text);
   if (decoded.kind === 'malformed') return jsonResponse(decoded.error, 400);
-  if (isModernPost(request.headers, decoded)) return modernPost(ctx.modern, request, decoded);
+  if (!ctx.server.servesLegacy || isModernPost(request.headers, decoded))
+    return modernPost(ctx.modern, request, decoded);
   return legacyPost(ctx, request, decoded);
 }

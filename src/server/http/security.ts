@@ -12,8 +12,11 @@ export const LOOPBACK_HOSTS: readonly string[] = ['localhost', '127.0.0.1', '[::
 export interface OriginPolicy {
   /** Host names (`example.com`) or `host:port` pairs; default {@link LOOPBACK_HOSTS}. */
   allowedHosts?: readonly string[] | false;
-  /** Origins (`https://app.example.com`) or bare host names (any scheme and port); default loopback. */
-  allowedOrigins?: readonly string[] | false;
+  /**
+   * Origins (`https://app.example.com`) or bare host names (any scheme and port); default
+   * loopback. `'same-origin'` accepts an `Origin` whose host is the request's `Host`.
+   */
+  allowedOrigins?: readonly string[] | 'same-origin' | false;
 }
 
 /** Splits `host[:port]` (IPv6 in brackets) into its lower-cased host name. */
@@ -31,6 +34,14 @@ function hostAllowed(host: string, allowed: readonly string[]): boolean {
     const e = entry.toLowerCase();
     return e === full || e === name;
   });
+}
+
+function sameOrigin(origin: string, host: string): boolean {
+  try {
+    return new URL(origin).host === host.trim().toLowerCase();
+  } catch {
+    return false;
+  }
 }
 
 function originAllowed(origin: string, allowed: readonly string[]): boolean {
@@ -57,7 +68,8 @@ export function rebindingViolation(request: HttpRequest, policy: OriginPolicy): 
   const host = request.headers.get('host') ?? new URL(request.url).host;
   if (hosts !== false && !hostAllowed(host, hosts)) return `Host not allowed: ${host}`;
   const origin = request.headers.get('origin');
-  if (origin !== null && origins !== false && !originAllowed(origin, origins))
-    return `Origin not allowed: ${origin}`;
+  if (origin === null || origins === false) return undefined;
+  const allowed = origins === 'same-origin' ? sameOrigin(origin, host) : originAllowed(origin, origins);
+  if (!allowed) return `Origin not allowed: ${origin}`;
   return undefined;
 }
