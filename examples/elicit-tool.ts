@@ -3,7 +3,10 @@
  * `ctx.elicit` sends an `elicitation/create` request; on a modern request the SDK answers
  * `input_required` with a sealed `requestState` and runs the handler again on the retry.
  *
- * Run: npx tsc && node dist/examples/elicit-tool.js
+ * It is a stdio server, so it waits for a client on stdin. Run the client example, which
+ * starts it:  npx tsc && node dist/examples/client.js
+ * (The CLI cannot call book-table: it declares no elicitation support, and the server
+ * answers -32021 naming the missing capability.)
  */
 import { createServer } from '../src/server/index.js';
 import { serveStdio } from '../src/integrations/stdio/index.js';
