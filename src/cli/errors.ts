@@ -30,7 +30,8 @@ export function tailLines(text: string, count = 3): string {
 /** A one-line description of any error for the user. */
 export function describeError(error: unknown): string {
   if (error instanceof CliError) return oneLine(error.message);
-  if (error instanceof McpError) return `server error ${error.code}: ${oneLine(error.message)}`;
+  if (error instanceof McpError)
+    return `server error ${error.code}: ${oneLine(error.message)}${detailOf(error)}`;
   if (error instanceof McpkitError) return oneLine(error.message);
   if (error instanceof Error) return oneLine(error.message);
   return oneLine(String(error));
@@ -43,4 +44,13 @@ export function systemCodeOf(error: unknown): string | undefined {
     if (typeof code === 'string' && /^E[A-Z]+$/.test(code)) return code;
   }
   return undefined;
+}
+
+/** The parts of an error's data worth a line: what capability or version was at stake. */
+function detailOf(error: McpError): string {
+  const data = error.data as { requiredCapabilities?: unknown; supported?: unknown } | undefined;
+  if (data?.requiredCapabilities !== undefined)
+    return ` (needs client capability ${JSON.stringify(data.requiredCapabilities)})`;
+  if (Array.isArray(data?.supported)) return ` (server supports ${data.supported.join(', ')})`;
+  return '';
 }
