@@ -2,7 +2,8 @@
  * The Streamable HTTP client transport: `streamableHttp(url)` gives a transport for
  * `Client.connect()` that speaks the modern wire (request headers, `x-mcp-header`
  * mirroring, cancellation by closing the stream) and the legacy one (sessions, the GET
- * stream, resumption), with web `fetch` only.
+ * stream, resumption), with web `fetch` only; `sseTransport(url)` pins the deprecated
+ * HTTP+SSE transport that `streamableHttp` falls back to.
  * Source: 2026-07-28 basic/transports/streamable-http; 2025-11-25 basic/transports.
  */
 export {
@@ -11,5 +12,6 @@ export {
   type ReconnectOptions,
   type StreamableHttpOptions,
 } from './transport.js';
+export { sseTransport, type SseTransportOptions } from './sse-transport.js';
 export { encodeHeaderValue } from './header-values.js';
 export { checkToolHeaders, type HeaderAnnotation, type ToolHeaderCheck } from './tool-headers.js';

@@ -12,6 +12,7 @@ import type { Transport, TransportSink } from '../../core/transport.js';
 import { failureFrame, isResponseObject, mediaTypeOf, parseObject, resultOf, statusFrame } from './frames.js';
 import { LegacySession, type Exchange } from './legacy-session.js';
 import { modernHeaders, modernVersionOf } from './request-headers.js';
+import { legacySseFallback, type SseTransport } from './sse-transport.js';
 import { newCursor, readSse, type SseCursor } from './sse.js';
 import { ToolHeaders } from './tool-headers.js';
 
@@ -36,6 +37,8 @@ export interface StreamableHttpOptions {
   /** Told about things worth logging: rejected tool definitions, refused streams. */
   onWarning?: (message: string) => void;
   reconnect?: ReconnectOptions;
+  /** Whether a legacy `initialize` refused with a bare 400/404/405 tries HTTP+SSE (default true). */
+  legacySseFallback?: boolean;
 }
 
 const ACCEPT = 'application/json, text/event-stream';
@@ -76,6 +79,8 @@ class StreamableHttpTransport implements Transport {
   readonly #posts = new AbortController();
   /** Settles once `notifications/initialized` was posted and the GET stream answered. */
   #initialized: Promise<void> | undefined;
+  /** Set once the server turned out to speak only the deprecated HTTP+SSE transport. */
+  #sse: SseTransport | undefined;
 
   constructor(url: URL, options: StreamableHttpOptions) {
     this.#url = url;
@@ -98,6 +103,7 @@ class StreamableHttpTransport implements Transport {
 
   send(message: JsonRpcMessage | JsonRpcMessage[]): void {
     if (this.#closed || !this.#sink) return;
+    if (this.#sse) return this.#sse.send(message);
     if (Array.isArray(message) || !('method' in message)) {
       void this.#post(message, 'response');
       return;
@@ -112,6 +118,7 @@ class StreamableHttpTransport implements Transport {
     this.#posts.abort();
     for (const exchange of this.#exchanges.values()) exchange.controller.abort();
     this.#exchanges.clear();
+    if (this.#sse) return this.#sse.close();
     await this.#session.terminate();
     this.#sink?.closed();
   }
@@ -160,6 +167,8 @@ class StreamableHttpTransport implements Transport {
       headers.set('Accept', ACCEPT);
       const response = await this.#http('POST', headers, JSON.stringify(request), exchange.controller.signal);
       if (request.method === 'initialize' && response.ok) this.#session.adopt(response);
+      else if (request.method === 'initialize' && !exchange.modern)
+        return await this.#fallBack(request, response, exchange);
       await this.#consume(response, exchange);
     } catch (error) {
       if (exchange.controller.signal.aborted || this.#closed) return;
@@ -184,9 +193,19 @@ class StreamableHttpTransport implements Transport {
     }
   }
 
+  /** A refused legacy `initialize`: on to HTTP+SSE when the server offers it, else {@link #refused}. */
+  async #fallBack(request: JsonRpcRequest, response: Response, exchange: Exchange): Promise<void> {
+    const outcome = await legacySseFallback(this.#url, this.#options, response, exchange.controller.signal);
+    if ('body' in outcome) return this.#refused(response, exchange, outcome.body);
+    if (this.#closed || !this.#sink) return void outcome.transport.close();
+    this.#sse = outcome.transport;
+    this.#sse.start(this.#sink);
+    this.#sse.send(request);
+  }
+
   /** An HTTP error: its JSON-RPC body if it has one, else a synthesized error response. */
-  async #refused(response: Response, exchange: Exchange): Promise<void> {
-    const text = await response.text().catch(() => '');
+  async #refused(response: Response, exchange: Exchange, body?: string): Promise<void> {
+    const text = body ?? (await response.text().catch(() => ''));
     if (isResponseObject(parseObject(text))) this.#deliver(text, exchange);
     if (!exchange.answered) this.#deliver(statusFrame(exchange.id, response, text), exchange);
     if (response.status === 404 && !exchange.modern && this.#session.hasId) {
@@ -310,7 +329,9 @@ class StreamableHttpTransport implements Transport {
  * A Streamable HTTP client transport for the MCP endpoint at `url`, to pass to
  * `Client.connect()`. The client's own era detection works unchanged over it: a legacy
  * server's bare 4xx to the modern probe arrives as a non-modern JSON-RPC error, so the
- * client falls back to `initialize` (streamable-http "Backward Compatibility").
+ * client falls back to `initialize` (streamable-http "Backward Compatibility"). When that
+ * `initialize` is refused with a bare 400, 404 or 405 too, it moves to the deprecated
+ * HTTP+SSE transport if the server offers it (see `legacySseFallback`).
  * Closing it aborts open requests and streams and, on a legacy session, sends DELETE.
  * @throws TypeError for a malformed `url`.
  */

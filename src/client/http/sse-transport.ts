@@ -1,0 +1,247 @@
+/**
+ * The client side of the deprecated HTTP+SSE transport (2024-11-05): a GET opens an SSE
+ * stream whose first event, `endpoint`, names the URI to POST messages to; the server's
+ * messages arrive as `message` events on that stream, and each POST is answered 202.
+ * Streamable HTTP falls back to it when a legacy `initialize` is refused with 400, 404 or
+ * 405; {@link sseTransport} pins it. Uses only web `fetch`.
+ * Source: 2024-11-05 basic/transports "HTTP with SSE"; 2025-11-25 basic/transports
+ * "Backwards Compatibility".
+ */
+import { createParser } from 'eventsource-parser';
+import type { JsonRpcMessage, RequestId } from '../../core/jsonrpc.js';
+import type { Transport, TransportSink } from '../../core/transport.js';
+import { failureFrame, isResponseObject, mediaTypeOf, parseObject, statusFrame } from './frames.js';
+import type { HeaderSource } from './transport.js';
+
+/** Options of {@link sseTransport}. */
+export interface SseTransportOptions {
+  /** The fetch to use (default: the global one). */
+  fetch?: typeof fetch;
+  /** Headers added to every request (the GET and every POST). */
+  headers?: HeaderSource;
+  /** Told about things worth logging: refused notifications and responses. */
+  onWarning?: (message: string) => void;
+}
+
+/** Longest wait, in milliseconds, for the `endpoint` event once the GET was answered. */
+const ENDPOINT_TIMEOUT_MS = 10_000;
+/** Longest wait, in milliseconds, for the server to accept one POST. */
+const POST_TIMEOUT_MS = 10_000;
+
+const errorOf = (error: unknown): Error => (error instanceof Error ? error : new Error(String(error)));
+
+/** The ids of the requests in a message or batch: the ones that need an answer if a POST fails. */
+function requestIds(message: JsonRpcMessage | JsonRpcMessage[]): RequestId[] {
+  const ids: RequestId[] = [];
+  for (const m of Array.isArray(message) ? message : [message]) {
+    if ('method' in m && 'id' in m) ids.push(m.id as RequestId);
+  }
+  return ids;
+}
+
+/** An HTTP+SSE connection: one GET stream in, one POST per message out. */
+export class SseTransport implements Transport {
+  readonly #url: URL;
+  readonly #options: SseTransportOptions;
+  readonly #fetch: typeof fetch;
+  readonly #stream = new AbortController();
+  readonly #posts = new AbortController();
+  #sink: TransportSink | undefined;
+  #endpoint: Promise<URL> | undefined;
+  /** POSTs go out one after another, so the server reads messages in the order sent. */
+  #queue: Promise<void> = Promise.resolve();
+  #closed = false;
+
+  constructor(url: URL, options: SseTransportOptions) {
+    this.#url = url;
+    this.#options = options;
+    this.#fetch = options.fetch ?? ((input, init) => fetch(input, init));
+  }
+
+  start(sink: TransportSink): void {
+    this.#sink = sink;
+    this.connect().catch((error: unknown) => this.#fail(errorOf(error)));
+  }
+
+  /**
+   * Opens the GET stream (once) and resolves with the endpoint URI from its first
+   * `endpoint` event, resolved against the transport's URL. `signal` aborts the stream.
+   * @throws Error when the GET is refused or is no SSE stream, when the stream ends or
+   * {@link ENDPOINT_TIMEOUT_MS} pass without an `endpoint` event, or when the endpoint is
+   * on another origin.
+   */
+  connect(signal?: AbortSignal): Promise<URL> {
+    if (signal) signal.addEventListener('abort', () => this.#stream.abort(), { once: true });
+    this.#endpoint ??= this.#open();
+    return this.#endpoint;
+  }
+
+  send(message: JsonRpcMessage | JsonRpcMessage[]): void {
+    if (this.#closed) return;
+    const body = JSON.stringify(message);
+    this.#queue = this.#queue.then(() => this.#post(message, body));
+  }
+
+  async close(): Promise<void> {
+    if (this.#closed) return;
+    this.#closed = true;
+    this.#stream.abort();
+    this.#posts.abort();
+    this.#sink?.closed();
+  }
+
+  async #open(): Promise<URL> {
+    const headers = await this.#headers();
+    headers.set('Accept', 'text/event-stream');
+    const response = await this.#fetch(this.#url, { method: 'GET', headers, signal: this.#stream.signal });
+    if (!response.ok || mediaTypeOf(response) !== 'text/event-stream' || !response.body) {
+      await response.body?.cancel().catch(() => undefined);
+      throw new Error(`the HTTP+SSE stream was refused: HTTP ${response.status}`);
+    }
+    return this.#read(response.body);
+  }
+
+  /** Reads the stream in the background; resolves with the endpoint once it arrives. */
+  #read(body: ReadableStream<Uint8Array>): Promise<URL> {
+    return new Promise((resolve, reject) => {
+      let endpoint: URL | undefined;
+      const timer = setTimeout(() => {
+        reject(new Error(`no endpoint event within ${ENDPOINT_TIMEOUT_MS} ms`));
+        this.#stream.abort();
+      }, ENDPOINT_TIMEOUT_MS);
+      const parser = createParser({
+        onEvent: (event) => {
+          if (event.event === 'endpoint' && endpoint === undefined) {
+            clearTimeout(timer);
+            try {
+              endpoint = this.#resolve(event.data);
+              resolve(endpoint);
+            } catch (error) {
+              reject(errorOf(error));
+              this.#stream.abort();
+            }
+          } else if ((event.event ?? 'message') === 'message' && event.data !== '' && endpoint) {
+            if (!this.#closed) this.#sink?.frame(event.data);
+          }
+        },
+      });
+      void this.#pump(body, (text) => parser.feed(text)).then((error) => {
+        clearTimeout(timer);
+        const reason = error ? `: ${error.message}` : '';
+        if (!endpoint) reject(new Error(`the HTTP+SSE stream ended before the endpoint event${reason}`));
+        else this.#fail(new Error(`the HTTP+SSE stream ended${reason}`, { cause: error }));
+      });
+    });
+  }
+
+  /** Feeds the body to `feed` until it ends; resolves with the read error, if any. */
+  async #pump(body: ReadableStream<Uint8Array>, feed: (text: string) => void): Promise<Error | undefined> {
+    const decoder = new TextDecoder();
+    const reader = body.getReader();
+    try {
+      for (;;) {
+        const { value, done } = await reader.read();
+        if (done) return undefined;
+        feed(decoder.decode(value, { stream: true }));
+      }
+    } catch (error) {
+      return errorOf(error);
+    } finally {
+      reader.cancel().catch(() => undefined);
+    }
+  }
+
+  /** The endpoint URI, resolved against the URL; another origin is refused (a POST would leak headers). */
+  #resolve(data: string): URL {
+    const endpoint = new URL(data.trim(), this.#url);
+    if (endpoint.origin !== this.#url.origin) {
+      throw new Error(`refused an endpoint on another origin: ${endpoint.origin}`);
+    }
+    return endpoint;
+  }
+
+  async #post(message: JsonRpcMessage | JsonRpcMessage[], body: string): Promise<void> {
+    try {
+      const endpoint = await this.connect();
+      const headers = await this.#headers();
+      headers.set('Content-Type', 'application/json');
+      const signal = AbortSignal.any([this.#posts.signal, AbortSignal.timeout(POST_TIMEOUT_MS)]);
+      const response = await this.#fetch(endpoint, { method: 'POST', headers, body, signal });
+      const text = await response.text().catch(() => '');
+      if (!response.ok) this.#refused(message, response, text);
+    } catch (error) {
+      if (this.#closed) return;
+      const reason = `HTTP request failed: ${errorOf(error).message}`;
+      for (const id of requestIds(message)) this.#sink?.frame(failureFrame(id, reason));
+      if (requestIds(message).length === 0) this.#warn(reason);
+    }
+  }
+
+  /** A refused POST: its JSON-RPC error body if it has one, else an error made from the status. */
+  #refused(message: JsonRpcMessage | JsonRpcMessage[], response: Response, text: string): void {
+    if (this.#closed) return;
+    const ids = requestIds(message);
+    if (ids.length === 0) this.#warn(`the server answered HTTP ${response.status} to a POSTed message`);
+    const answer = parseObject(text);
+    for (const id of ids) {
+      if (isResponseObject(answer) && ids.length === 1) this.#sink?.frame(JSON.stringify({ ...answer, id }));
+      else this.#sink?.frame(statusFrame(id, response, text));
+    }
+  }
+
+  async #headers(): Promise<Headers> {
+    const source = this.#options.headers;
+    return new Headers(typeof source === 'function' ? await source() : source);
+  }
+
+  #fail(error: Error): void {
+    if (this.#closed) return;
+    this.#closed = true;
+    this.#stream.abort();
+    this.#posts.abort();
+    this.#sink?.closed(error);
+  }
+
+  #warn(message: string): void {
+    this.#options.onWarning?.(message);
+  }
+}
+
+/**
+ * A client transport for a server that speaks only the deprecated HTTP+SSE transport:
+ * `url` is its SSE endpoint. Starting it opens the GET stream; messages are POSTed once the
+ * `endpoint` event has arrived. A refused GET, a missing endpoint or a broken stream closes
+ * the transport with that error; a refused POST answers the requests in it with an error.
+ * Source: 2024-11-05 basic/transports "HTTP with SSE".
+ * @throws TypeError for a malformed `url`.
+ */
+export function sseTransport(url: string | URL, options: SseTransportOptions = {}): Transport {
+  return new SseTransport(new URL(url), options);
+}
+
+/**
+ * The fallback for a legacy `initialize` that Streamable HTTP answered with a bare 400, 404
+ * or 405 (unless `options.legacySseFallback` is false): opens the HTTP+SSE stream at `url`. Gives the transport once the `endpoint` event
+ * arrived, or the refused response's body (already read) when the body is JSON-RPC or the
+ * server offers no HTTP+SSE stream either.
+ * Source: 2025-11-25 basic/transports "Backwards Compatibility".
+ */
+export async function legacySseFallback(
+  url: URL,
+  options: SseTransportOptions & { legacySseFallback?: boolean },
+  refused: Response,
+  signal: AbortSignal,
+): Promise<{ transport: SseTransport } | { body: string }> {
+  const body = await refused.text().catch(() => '');
+  if (options.legacySseFallback === false || ![400, 404, 405].includes(refused.status)) return { body };
+  if (isResponseObject(parseObject(body))) return { body };
+  const transport = new SseTransport(url, options);
+  try {
+    await transport.connect(signal);
+    return { transport };
+  } catch (error) {
+    await transport.close();
+    options.onWarning?.(`no deprecated HTTP+SSE fallback: ${errorOf(error).message}`);
+    return { body };
+  }
+}
