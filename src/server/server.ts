@@ -11,11 +11,10 @@ import type { JsonRpcNotification, JsonRpcRequest, Params } from '../core/jsonrp
 import {
   LEGACY_REVISIONS,
   MODERN_REVISIONS,
-  type Era,
   type LegacyRevision,
   type ModernRevision,
 } from '../core/revisions.js';
-import type { Icon, Implementation, ServerCapabilities } from '../core/types/index.js';
+import type { Implementation, ServerCapabilities } from '../core/types/index.js';
 import type { InferOutput, SchemaInput } from '../validation/index.js';
 import type { RequestChannel } from './channel.js';
 import { createContext, type ContextChannel, type RequestContext } from './context.js';
@@ -27,9 +26,12 @@ import {
   methodNotFound,
   modernVersionOf,
   type CacheHints,
-  type ModernMeta,
 } from './modern.js';
 import { honouredFilter, listen } from './listen.js';
+import { runModernFeature, type ModernRunner } from './modern-run.js';
+import { implementationOf, type ServerOptions } from './options.js';
+
+export type { ServerOptions } from './options.js';
 import { PromptRegistry, type PromptDefinition, type PromptHandler } from './prompts.js';
 import {
   ResourceRegistry,
@@ -40,50 +42,7 @@ import {
 } from './resources.js';
 import type { LegacySession } from './session.js';
 import { ToolRegistry, type ToolDefinition, type ToolHandler } from './tools.js';
-import {
-  INPUT_METHODS,
-  InputRound,
-  bindingOf,
-  inputRequiredResult,
-  isInputRequired,
-  openRound,
-  type InputMethod,
-} from './mrtr.js';
-import {
-  createStateSealer,
-  type RequestStateSealer,
-  type SealerOptions,
-  type StateBinding,
-} from '../core/request-state.js';
-
-/** Options of {@link createServer}. */
-export interface ServerOptions {
-  name: string;
-  version: string;
-  title?: string;
-  description?: string;
-  websiteUrl?: string;
-  icons?: Icon[];
-  /** Guidance for the model on how to use this server (sent in discover and initialize). */
-  instructions?: string;
-  /** Eras served; default both. A modern-only server rejects `initialize` naming its versions. */
-  eras?: readonly Era[];
-  /** Cache hints on every cacheable modern result (default ttlMs 0, cacheScope "private"). */
-  cache?: Partial<CacheHints>;
-  /** Items per list page (default 100). */
-  pageSize?: number;
-  /** Extra capabilities to declare (experimental, extensions). */
-  capabilities?: Pick<ServerCapabilities, 'experimental' | 'extensions'>;
-  /** Where change events travel (default: in-memory, this process only). */
-  eventBus?: EventBus;
-  /**
-   * How multi-round-trip `requestState` is sealed: sealer options (a key ring shared by a
-   * fleet, a TTL) or a sealer of your own. Default: AES-GCM with a random per-process key.
-   */
-  requestState?: SealerOptions | RequestStateSealer;
-  /** Sees errors a handler threw that were answered as -32603 (for logging). */
-  onError?: (error: unknown, request: JsonRpcRequest) => void;
-}
+import { createStateSealer, type RequestStateSealer } from '../core/request-state.js';
 
 /** An MCP server definition. Register features, then serve it on any transport. */
 export class McpServer {
@@ -96,6 +55,7 @@ export class McpServer {
   readonly #cache: CacheHints;
   readonly #sealer: RequestStateSealer;
   readonly #listens = new Set<() => void>();
+  readonly #modernRunner: ModernRunner;
   #capabilities: ServerCapabilities | undefined;
   readonly #supportedVersions: readonly string[];
 
@@ -117,6 +77,10 @@ export class McpServer {
     this.#supportedVersions = [...this.#modern, ...this.#legacy];
     const rs = options.requestState;
     this.#sealer = rs && 'seal' in rs ? rs : createStateSealer(rs);
+    this.#modernRunner = {
+      sealer: this.#sealer,
+      runFeature: (method, params, ctx) => this.#runFeature(method, params, ctx),
+    };
   }
 
   /** True when the server serves legacy sessions (`initialize`) as well as modern requests. */
@@ -265,36 +229,7 @@ export class McpServer {
         base,
       );
     }
-    if (!INPUT_METHODS.has(request.method)) {
-      const ctx = createContext(modernChannel(request, channel, meta, () => channel.signal, undefined));
-      return decorateModernResult(await this.#runFeature(request.method, params, ctx), base);
-    }
-    return decorateModernResult(await this.#runWithInputs(request, channel, meta), base);
-  }
-
-  /** Runs a handler that may ask the client for input (MRTR, basic/patterns/mrtr). */
-  async #runWithInputs(request: JsonRpcRequest, channel: RequestChannel, meta: ModernMeta): Promise<Params> {
-    const params = request.params ?? {};
-    const principal = channel.authInfo?.subject ?? channel.authInfo?.clientId ?? '';
-    let binding: Promise<StateBinding> | undefined;
-    const bind = (): Promise<StateBinding> => (binding ??= bindingOf(request.method, params, principal));
-    // A first round (no state, no responses) needs no await.
-    const first = params.requestState === undefined && params.inputResponses === undefined;
-    const round = first ? new InputRound({}) : await openRound(params, bind, this.#sealer);
-    // The handler's signal also fires when the run is abandoned for input; made on first use.
-    let local: AbortController | undefined;
-    const signal = (): AbortSignal => (local ??= followSignal(channel.signal)).signal;
-    const ctx = createContext(modernChannel(request, channel, meta, signal, round));
-    const outcome = await new Promise<Params | undefined>((resolve, reject) => {
-      round.onNeeded = () => resolve(undefined);
-      // A synchronous throw inside this executor rejects the promise, as a handler's would.
-      Promise.resolve(this.#runFeature(request.method, params, ctx)).then(resolve, reject);
-    });
-    const requests =
-      outcome === undefined ? round.pending : isInputRequired(outcome) ? outcome.inputRequests : undefined;
-    if (!requests) return outcome as Params;
-    local?.abort(new Error('input required'));
-    return inputRequiredResult(round, requests, await bind(), this.#sealer);
+    return decorateModernResult(await runModernFeature(this.#modernRunner, request, channel, meta), base);
   }
 
   // A legacy client's initialize on a modern-only server: name what we speak (versioning.mdx).
@@ -354,57 +289,6 @@ export class McpServer {
 }
 
 const MODERN_METHODS = new Set([...Object.keys(FEATURE_METHODS), 'server/discover', 'subscriptions/listen']);
-
-/** The context channel of a modern request; `round` is set where input may be asked. */
-function modernChannel(
-  request: JsonRpcRequest,
-  channel: RequestChannel,
-  meta: ModernMeta,
-  signal: () => AbortSignal,
-  round: InputRound | undefined,
-): ContextChannel {
-  return {
-    meta: meta.meta,
-    protocolVersion: meta.protocolVersion,
-    clientCapabilities: meta.clientCapabilities,
-    clientInfo: meta.clientInfo,
-    logLevel: meta.logLevel,
-    get signal() {
-      return signal();
-    },
-    requestId: request.id,
-    era: 'modern',
-    authInfo: channel.authInfo,
-    inputResponses: () => round?.known ?? {},
-    notify: (method, p) => channel.notify(method, p),
-    ask: (method, p, key) =>
-      round ? round.ask(method as InputMethod, p, key) : Promise.reject(noInputOn(request.method)),
-  };
-}
-
-/** A controller that aborts when `parent` does. */
-function followSignal(parent: AbortSignal): AbortController {
-  const controller = new AbortController();
-  if (parent.aborted) controller.abort(parent.reason);
-  else parent.addEventListener('abort', () => controller.abort(parent.reason), { once: true });
-  return controller;
-}
-
-function noInputOn(method: string): McpError {
-  return McpError.of(
-    'InternalError',
-    `${method} cannot ask the client for input; only tools/call, resources/read and prompts/get can`,
-  );
-}
-
-function implementationOf(o: ServerOptions): Implementation {
-  const info: Implementation = { name: o.name, version: o.version };
-  if (o.title !== undefined) info.title = o.title;
-  if (o.description !== undefined) info.description = o.description;
-  if (o.websiteUrl !== undefined) info.websiteUrl = o.websiteUrl;
-  if (o.icons !== undefined) info.icons = o.icons;
-  return info;
-}
 
 /**
  * Creates a server definition. Register tools, resources and prompts on it, then serve it

@@ -1,0 +1,46 @@
+/** The options of `createServer()` and the server identity they describe. */
+import type { EventBus } from '../core/event-bus.js';
+import type { JsonRpcRequest } from '../core/jsonrpc.js';
+import type { RequestStateSealer, SealerOptions } from '../core/request-state.js';
+import type { Era } from '../core/revisions.js';
+import type { Icon, Implementation, ServerCapabilities } from '../core/types/index.js';
+import type { CacheHints } from './modern.js';
+
+/** Options of {@link createServer}. */
+export interface ServerOptions {
+  name: string;
+  version: string;
+  title?: string;
+  description?: string;
+  websiteUrl?: string;
+  icons?: Icon[];
+  /** Guidance for the model on how to use this server (sent in discover and initialize). */
+  instructions?: string;
+  /** Eras served; default both. A modern-only server rejects `initialize` naming its versions. */
+  eras?: readonly Era[];
+  /** Cache hints on every cacheable modern result (default ttlMs 0, cacheScope "private"). */
+  cache?: Partial<CacheHints>;
+  /** Items per list page (default 100). */
+  pageSize?: number;
+  /** Extra capabilities to declare (experimental, extensions). */
+  capabilities?: Pick<ServerCapabilities, 'experimental' | 'extensions'>;
+  /** Where change events travel (default: in-memory, this process only). */
+  eventBus?: EventBus;
+  /**
+   * How multi-round-trip `requestState` is sealed: sealer options (a key ring shared by a
+   * fleet, a TTL) or a sealer of your own. Default: AES-GCM with a random per-process key.
+   */
+  requestState?: SealerOptions | RequestStateSealer;
+  /** Sees errors a handler threw that were answered as -32603 (for logging). */
+  onError?: (error: unknown, request: JsonRpcRequest) => void;
+}
+
+/** The server's `Implementation` (serverInfo) from its options. */
+export function implementationOf(o: ServerOptions): Implementation {
+  const info: Implementation = { name: o.name, version: o.version };
+  if (o.title !== undefined) info.title = o.title;
+  if (o.description !== undefined) info.description = o.description;
+  if (o.websiteUrl !== undefined) info.websiteUrl = o.websiteUrl;
+  if (o.icons !== undefined) info.icons = o.icons;
+  return info;
+}
