@@ -6,7 +6,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { HttpEndpoint, HttpRequest, HttpResponse, BodyResult } from '../../server/http/index.js';
 import type { NodeListener } from './listener.js';
-import { readBody } from './listener.js';
+import { pipeBody, readBody } from './listener.js';
 
 const utf8 = new TextDecoder('utf-8');
 
@@ -42,28 +42,6 @@ class NodeRequest implements HttpRequest {
   }
 }
 
-async function pipeStream(
-  body: ReadableStream<Uint8Array>,
-  res: ServerResponse,
-  signal: AbortSignal,
-): Promise<void> {
-  const reader = body.getReader();
-  const stop = (): void => void reader.cancel().catch(() => undefined);
-  signal.addEventListener('abort', stop, { once: true });
-  try {
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done || res.destroyed) break;
-      if (!res.write(value))
-        await new Promise((resolve) => res.once('drain', resolve).once('close', resolve));
-    }
-  } catch {
-    // the client went away mid-stream
-  } finally {
-    signal.removeEventListener('abort', stop);
-  }
-}
-
 /** Writes an endpoint response: a text body in one write with its length, a stream as it comes. */
 export async function writeResponse(
   response: HttpResponse,
@@ -81,7 +59,7 @@ export async function writeResponse(
   }
   res.writeHead(response.status, response.headers);
   res.flushHeaders();
-  await pipeStream(body, res, signal);
+  await pipeBody(body, res, signal).catch(() => undefined); // the client went away mid-stream
   res.end();
 }
 

@@ -79,7 +79,8 @@ function headerRecord(response: Response): Record<string, string | string[]> {
   return headers;
 }
 
-async function pipeBody(
+/** Streams a web body into a node response with backpressure; stops when `signal` aborts. */
+export async function pipeBody(
   body: ReadableStream<Uint8Array>,
   res: ServerResponse,
   signal: AbortSignal,
