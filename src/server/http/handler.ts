@@ -25,6 +25,8 @@ export interface HttpHandlerOptions extends OriginPolicy {
   keepAliveMs?: number;
   /** A legacy session idle this many milliseconds (no request, no open stream) ends (default 30 min). */
   sessionIdleMs?: number;
+  /** Most legacy sessions open at once (default 10 000); `initialize` beyond it gets 503. */
+  maxSessions?: number;
   /** Where legacy SSE events are kept for `Last-Event-ID` (default: in memory, bounded). */
   eventStore?: EventStore;
 }
@@ -81,7 +83,7 @@ function fromWebRequest(request: Request): HttpRequest {
 /** Builds the endpoint of `server` once, over the {@link HttpRequest}/{@link HttpResponse} shapes. */
 export function createHttpEndpoint(server: McpServer, options: HttpHandlerOptions = {}): HttpEndpoint {
   const keepAliveMs = options.keepAliveMs ?? 15_000;
-  const sessions = new SessionTable(options.sessionIdleMs ?? 30 * 60_000);
+  const sessions = new SessionTable(options.sessionIdleMs ?? 30 * 60_000, options.maxSessions ?? 10_000);
   const params = paramHeaderCheck(server);
   const ctx: Context = {
     server,

@@ -95,6 +95,12 @@ function deliver(
 
 /** Runs `initialize` without a session; on success registers the session it opened. */
 async function initialize(ctx: LegacyContext, message: JsonRpcRequest): Promise<HttpResponse> {
+  if (ctx.sessions.full) {
+    return rpcError('InternalError', 'Service Unavailable: too many open sessions; try again later', {
+      status: 503,
+      id: message.id,
+    });
+  }
   let created: HttpSession | undefined;
   const reply = new PostReply(plainStream(ctx.session.keepAliveMs, () => undefined));
   const channel: RequestChannel = {

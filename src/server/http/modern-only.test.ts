@@ -57,3 +57,33 @@ describe('Origin checks', () => {
     expect((await probe('https://mcp.example.com')).status).not.toBe(403);
   });
 });
+
+describe('legacy session limit', () => {
+  it('answers initialize with 503 once maxSessions sessions are open', async () => {
+    const server = createServer({ name: 'm', version: '1' });
+    const handler = createHttpHandler(server, { maxSessions: 2 });
+    const init = () =>
+      handler(
+        new Request(URL_, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+          body: JSON.stringify({
+            jsonrpc: '2.0',
+            id: 1,
+            method: 'initialize',
+            params: {
+              protocolVersion: '2025-11-25',
+              capabilities: {},
+              clientInfo: { name: 'c', version: '1' },
+            },
+          }),
+        }),
+      );
+    expect((await init()).status).toBe(200);
+    expect((await init()).status).toBe(200);
+    const refused = await init();
+    expect(refused.status).toBe(503);
+    expect(await refused.json()).toMatchObject({ id: 1, error: { code: -32603 } });
+    handler.close();
+  });
+});

@@ -10,10 +10,20 @@ import type { HttpSession } from './session.js';
 export class SessionTable {
   readonly #sessions = new Map<string, HttpSession>();
   readonly #idleMs: number;
+  readonly #maxSessions: number;
   #lastSweep = Date.now();
 
-  constructor(idleMs: number) {
+  constructor(idleMs: number, maxSessions = Infinity) {
     this.#idleMs = idleMs;
+    this.#maxSessions = maxSessions;
+  }
+
+  /** True when no further session may open (after ending the idle ones). */
+  get full(): boolean {
+    if (this.#sessions.size < this.#maxSessions) return false;
+    this.#lastSweep = 0;
+    this.#sweep();
+    return this.#sessions.size >= this.#maxSessions;
   }
 
   /** Registers a session after a successful `initialize`. */
