@@ -4,7 +4,8 @@
  * Source: 2026-07-28 basic/transports/stdio; 2025-11-25 basic/lifecycle.
  */
 import type { ServerEvent } from '../core/event-bus.js';
-import { Peer } from '../core/peer.js';
+import { Peer, type IncomingContext } from '../core/peer.js';
+import type { Params } from '../core/jsonrpc.js';
 import type { Transport } from '../core/transport.js';
 import type { RequestChannel, SessionInit } from './channel.js';
 import type { McpServer } from './server.js';
@@ -27,27 +28,19 @@ export async function connect(server: McpServer, transport: Transport): Promise<
   let unwatch: (() => void) | undefined;
   let resolveClosed!: () => void;
   const closed = new Promise<void>((resolve) => (resolveClosed = resolve));
+  const openSession = (init: SessionInit): LegacySession => {
+    session = new LegacySession({
+      ...init,
+      link: { request: (m, p, o) => peer.request(m, p, o), notify: (m, p) => peer.notify(m, p) },
+    });
+    unwatch = watchEvents(server, session);
+    return session;
+  };
   const peer: Peer = new Peer(
     transport,
     {
-      request: (request, incoming) => {
-        const channel: RequestChannel = {
-          get signal() {
-            return incoming.signal; // created on first use
-          },
-          notify: (method, params) => incoming.notify(method, params),
-          session,
-          openSession: (init: SessionInit) => {
-            session = new LegacySession({
-              ...init,
-              link: { request: (m, p, o) => peer.request(m, p, o), notify: (m, p) => peer.notify(m, p) },
-            });
-            unwatch = watchEvents(server, session);
-            return session;
-          },
-        };
-        return server.handle(request, channel);
-      },
+      request: (request, incoming) =>
+        server.handle(request, new StreamChannel(incoming, session, openSession)),
       notification: (n) => server.handleNotification(n, session),
       allowBatch: () => session?.protocolVersion === '2025-03-26',
       internalError: (error, request) => server.options.onError?.(error, request),
@@ -66,6 +59,32 @@ export async function connect(server: McpServer, transport: Transport): Promise<
     closed,
     close: () => peer.close(),
   };
+}
+
+/** The channel of one request on a stream connection (a class: no per-request closures). */
+class StreamChannel implements RequestChannel {
+  readonly #incoming: IncomingContext;
+  readonly session: LegacySession | undefined;
+  readonly openSession: (init: SessionInit) => LegacySession;
+
+  constructor(
+    incoming: IncomingContext,
+    session: LegacySession | undefined,
+    open: (init: SessionInit) => LegacySession,
+  ) {
+    this.#incoming = incoming;
+    this.session = session;
+    this.openSession = open;
+  }
+
+  /** The request's signal, created on first use. */
+  get signal(): AbortSignal {
+    return this.#incoming.signal;
+  }
+
+  notify(method: string, params: Params): void {
+    this.#incoming.notify(method, params);
+  }
 }
 
 /** Forwards server events to a legacy session as notifications. Returns the unsubscribe function. */
