@@ -67,6 +67,7 @@ export class Peer {
   readonly #outgoing = new Map<RequestId, Outgoing>();
   readonly #incoming = new Map<RequestId, IncomingRequest>();
   #nextId = 0;
+  readonly #notifyFn = (method: string, params?: Params): void => this.notify(method, params);
   #closed: Error | undefined;
 
   constructor(transport: Transport, handlers: PeerHandlers, options: PeerOptions = {}) {
@@ -202,7 +203,7 @@ export class Peer {
         }),
       );
     }
-    const incoming = new IncomingRequest(request.method, (method, params) => this.notify(method, params));
+    const incoming = new IncomingRequest(request.method, this.#notifyFn);
     this.#incoming.set(request.id, incoming);
     const response = await this.#answer(request, incoming);
     incoming.finish();

@@ -63,6 +63,22 @@ export function checkModernMeta(params: Params | undefined, supported: readonly 
   };
 }
 
+/** What {@link decorateModernResult} adds, prepared once per server (see {@link modernDecoration}). */
+export interface ModernDecoration {
+  readonly serverInfo: Implementation;
+  /** `{ "io.modelcontextprotocol/serverInfo": serverInfo }`, shared by every result. */
+  readonly meta: Readonly<Record<string, unknown>>;
+  readonly cache: CacheHints | undefined;
+}
+
+/** Prepares the decoration of a server's results, with or without cache hints. */
+export function modernDecoration(
+  serverInfo: Implementation,
+  cache: CacheHints | undefined,
+): ModernDecoration {
+  return { serverInfo, meta: Object.freeze({ [META.serverInfo]: serverInfo }), cache };
+}
+
 /** Cache hints a server puts on cacheable results (milliseconds; public or private). */
 export interface CacheHints {
   ttlMs: number;
@@ -74,15 +90,11 @@ export interface CacheHints {
  * Changes `result` in place: the server only passes result objects it built for this
  * request (handler results are copied first), and skipping a copy matters on small calls.
  */
-export function decorateModernResult(
-  result: Params,
-  options: { serverInfo: Implementation; cache: CacheHints | undefined },
-): Params {
+export function decorateModernResult(result: Params, options: ModernDecoration): Params {
   if (typeof result.resultType !== 'string') result.resultType = 'complete';
   const meta = result._meta;
-  result._meta = isObject(meta)
-    ? { ...meta, [META.serverInfo]: options.serverInfo }
-    : { [META.serverInfo]: options.serverInfo };
+  // Results without their own _meta share one prepared object (it is only ever serialised).
+  result._meta = isObject(meta) ? { ...meta, [META.serverInfo]: options.serverInfo } : options.meta;
   if (options.cache && result.resultType === 'complete') {
     result.ttlMs ??= options.cache.ttlMs;
     result.cacheScope ??= options.cache.cacheScope;

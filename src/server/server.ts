@@ -25,7 +25,9 @@ import {
   decorateModernResult,
   methodNotFound,
   modernVersionOf,
+  modernDecoration,
   type CacheHints,
+  type ModernDecoration,
 } from './modern.js';
 import { honouredFilter, listen } from './listen.js';
 import { runModernFeature, type ModernRunner } from './modern-run.js';
@@ -56,6 +58,7 @@ export class McpServer {
   readonly #sealer: RequestStateSealer;
   readonly #listens = new Set<() => void>();
   readonly #modernRunner: ModernRunner;
+  readonly #decorations: { plain: ModernDecoration; cacheable: ModernDecoration };
   #capabilities: ServerCapabilities | undefined;
   readonly #supportedVersions: readonly string[];
 
@@ -77,6 +80,10 @@ export class McpServer {
     this.#supportedVersions = [...this.#modern, ...this.#legacy];
     const rs = options.requestState;
     this.#sealer = rs && 'seal' in rs ? rs : createStateSealer(rs);
+    this.#decorations = {
+      plain: modernDecoration(this.info, undefined),
+      cacheable: modernDecoration(this.info, this.#cache),
+    };
     this.#modernRunner = {
       sealer: this.#sealer,
       runFeature: (method, params, ctx) => this.#runFeature(method, params, ctx),
@@ -220,7 +227,7 @@ export class McpServer {
     if (!MODERN_METHODS.has(request.method)) throw this.#unknownModern(request.method);
     const meta = checkModernMeta(request.params, this.#supportedVersions);
     const params = request.params ?? {};
-    const base = { serverInfo: this.info, cache: CACHEABLE.has(request.method) ? this.#cache : undefined };
+    const base = CACHEABLE.has(request.method) ? this.#decorations.cacheable : this.#decorations.plain;
     if (request.method === 'server/discover') return decorateModernResult(this.#discover(), base);
     if (request.method === 'subscriptions/listen') {
       const filter = honouredFilter(params.notifications, this.capabilities);
