@@ -76,23 +76,59 @@ function modernChannel(
   signal: () => AbortSignal,
   round: InputRound | undefined,
 ): ContextChannel {
-  return {
-    meta: meta.meta,
-    protocolVersion: meta.protocolVersion,
-    clientCapabilities: meta.clientCapabilities,
-    clientInfo: meta.clientInfo,
-    logLevel: meta.logLevel,
-    get signal() {
-      return signal();
-    },
-    requestId: request.id,
-    era: 'modern',
-    authInfo: channel.authInfo,
-    inputResponses: () => round?.known ?? {},
-    notify: (method, p) => channel.notify(method, p),
-    ask: (method, p, key) =>
-      round ? round.ask(method as InputMethod, p, key) : Promise.reject(noInputOn(request.method)),
-  };
+  return new ModernChannel(request, channel, meta, signal, round);
+}
+
+/** A class rather than a literal with accessors: one of these is made for every call. */
+class ModernChannel implements ContextChannel {
+  readonly era = 'modern' as const;
+  readonly requestId: JsonRpcRequest['id'];
+  readonly meta: Readonly<Record<string, unknown>>;
+  readonly protocolVersion: string;
+  readonly clientCapabilities: ModernMeta['clientCapabilities'];
+  readonly clientInfo: ModernMeta['clientInfo'];
+  readonly logLevel: ModernMeta['logLevel'];
+  readonly authInfo: RequestChannel['authInfo'];
+  readonly #method: string;
+  readonly #channel: RequestChannel;
+  readonly #signal: () => AbortSignal;
+  readonly #round: InputRound | undefined;
+
+  constructor(
+    request: JsonRpcRequest,
+    channel: RequestChannel,
+    meta: ModernMeta,
+    signal: () => AbortSignal,
+    round: InputRound | undefined,
+  ) {
+    this.requestId = request.id;
+    this.#method = request.method;
+    this.meta = meta.meta;
+    this.protocolVersion = meta.protocolVersion;
+    this.clientCapabilities = meta.clientCapabilities;
+    this.clientInfo = meta.clientInfo;
+    this.logLevel = meta.logLevel;
+    this.authInfo = channel.authInfo;
+    this.#channel = channel;
+    this.#signal = signal;
+    this.#round = round;
+  }
+
+  get signal(): AbortSignal {
+    return this.#signal();
+  }
+
+  inputResponses(): Readonly<Record<string, unknown>> {
+    return this.#round?.known ?? {};
+  }
+
+  notify(method: string, params: Params): void {
+    this.#channel.notify(method, params);
+  }
+
+  ask(method: InputMethod, params: Params, key?: string): Promise<Params> {
+    return this.#round ? this.#round.ask(method, params, key) : Promise.reject(noInputOn(this.#method));
+  }
 }
 
 /** A controller that aborts when `parent` does. */

@@ -54,7 +54,7 @@ export class InputRound {
   /** Answers sent in this retry's `inputResponses`: checked against the question when asked. */
   readonly #fresh: Record<string, unknown>;
   readonly pending: Record<string, InputRequest> = {};
-  readonly #counts = new Map<string, number>();
+  #counts: Map<string, number> | undefined; // made when a handler first asks without a key
   /** Called once the handler asked for something not yet answered (after siblings had a turn). */
   onNeeded: (() => void) | undefined;
   #scheduled = false;
@@ -90,6 +90,7 @@ export class InputRound {
   }
 
   #autoKey(method: InputMethod): string {
+    this.#counts ??= new Map();
     const n = (this.#counts.get(method) ?? 0) + 1;
     this.#counts.set(method, n);
     return `${PREFIX[method]}-${n}`;
