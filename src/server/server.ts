@@ -17,7 +17,7 @@ import {
 import type { Implementation, ServerCapabilities } from '../core/types/index.js';
 import type { InferOutput, SchemaInput } from '../validation/index.js';
 import type { RequestChannel } from './channel.js';
-import { createContext, type ContextChannel, type RequestContext } from './context.js';
+import { createContext, type RequestContext } from './context.js';
 import { CACHEABLE, FEATURE_METHODS, METHOD_CAPABILITY, type Features } from './features.js';
 import { SESSION_METHODS, initialize } from './legacy.js';
 import {
@@ -42,7 +42,7 @@ import {
   type TemplateHandler,
   type TemplateOptions,
 } from './resources.js';
-import type { LegacySession } from './session.js';
+import { LegacyChannel, type LegacySession } from './session.js';
 import { ToolRegistry, type ToolDefinition, type ToolHandler } from './tools.js';
 import { createStateSealer, type RequestStateSealer } from '../core/request-state.js';
 
@@ -267,23 +267,7 @@ export class McpServer {
       string,
       unknown
     >;
-    const ctxChannel: ContextChannel = {
-      meta,
-      get signal() {
-        return channel.signal;
-      },
-      requestId: request.id,
-      era: 'legacy',
-      protocolVersion: session.protocolVersion,
-      clientCapabilities: session.clientCapabilities,
-      clientInfo: session.clientInfo,
-      authInfo: channel.authInfo,
-      get logLevel() {
-        return session.logLevel;
-      },
-      notify: (method, p) => channel.notify(method, p),
-      ask: (method, p) => session.link.request(method, p, { signal: channel.signal }),
-    };
+    const ctxChannel = new LegacyChannel(request, channel, session, meta);
     return this.#runFeature(request.method, params, createContext(ctxChannel));
   }
 

@@ -4,7 +4,9 @@
  * plus the way back to the client for server-initiated requests and notifications.
  * Source: 2025-11-25 basic/lifecycle, server/utilities/logging, server/resources.
  */
-import type { Params } from '../core/jsonrpc.js';
+import type { JsonRpcRequest, Params, RequestId } from '../core/jsonrpc.js';
+import type { RequestChannel } from './channel.js';
+import type { AuthInfo, ContextChannel } from './context.js';
 import type { RequestOptions } from '../core/peer.js';
 import type { LegacyRevision } from '../core/revisions.js';
 import type { ClientCapabilities, Implementation, LoggingLevel } from '../core/types/index.js';
@@ -44,5 +46,57 @@ export class LegacySession {
     this.clientInfo = init.clientInfo;
     this.clientCapabilities = init.clientCapabilities;
     this.link = init.link;
+  }
+}
+
+/**
+ * The context channel of a request in a legacy session: input requests go to the client
+ * as server-initiated requests; the log level is read when a message is logged, so a
+ * `logging/setLevel` during a call applies to it.
+ */
+export class LegacyChannel implements ContextChannel {
+  readonly era = 'legacy' as const;
+  readonly requestId: RequestId;
+  readonly meta: Readonly<Record<string, unknown>>;
+  readonly #channel: RequestChannel;
+  readonly #session: LegacySession;
+
+  constructor(
+    request: JsonRpcRequest,
+    channel: RequestChannel,
+    session: LegacySession,
+    meta: Record<string, unknown>,
+  ) {
+    this.requestId = request.id;
+    this.meta = meta;
+    this.#channel = channel;
+    this.#session = session;
+  }
+
+  get signal(): AbortSignal {
+    return this.#channel.signal;
+  }
+  get protocolVersion(): string {
+    return this.#session.protocolVersion;
+  }
+  get clientCapabilities(): ClientCapabilities {
+    return this.#session.clientCapabilities;
+  }
+  get clientInfo(): Implementation | undefined {
+    return this.#session.clientInfo;
+  }
+  get authInfo(): AuthInfo | undefined {
+    return this.#channel.authInfo;
+  }
+  get logLevel(): LoggingLevel {
+    return this.#session.logLevel;
+  }
+
+  notify(method: string, params: Params): void {
+    this.#channel.notify(method, params);
+  }
+
+  ask(method: string, params: Params): Promise<Params> {
+    return this.#session.link.request(method, params, { signal: this.#channel.signal });
   }
 }
