@@ -205,3 +205,14 @@ describe('Peer, malformed input', () => {
     expect(sent).toEqual([]);
   });
 });
+
+describe('Peer, initialize', () => {
+  it('never sends notifications/cancelled for an initialize that times out', async () => {
+    const { peer, sent } = await start({}, { timeoutMs: 20 });
+    await expect(peer.request('initialize', {})).rejects.toMatchObject({ code: 'TIMEOUT' });
+    await expect(peer.request('tools/list', {})).rejects.toMatchObject({ code: 'TIMEOUT' });
+    const cancelled = sent.filter((m) => 'method' in m && m.method === 'notifications/cancelled');
+    expect(cancelled).toHaveLength(1);
+    expect(cancelled[0]).toMatchObject({ params: { requestId: 1 } });
+  });
+});

@@ -371,3 +371,17 @@ describe('subscriptions/listen', () => {
     await peer.close();
   });
 });
+
+describe('error messages for malformed names', () => {
+  it('says that tools/call and prompts/get need a string name', async () => {
+    const c = await start('2026-07-28');
+    await expect(modern(c, 'tools/call', {})).rejects.toMatchObject({
+      code: -32602,
+      message: expect.stringContaining('tool name as a string'),
+    });
+    await expect(modern(c, 'prompts/get', { name: 5 })).rejects.toMatchObject({
+      code: -32602,
+      message: expect.stringContaining('prompt name as a string'),
+    });
+  });
+});

@@ -314,3 +314,15 @@ describe('era detection over streamableHttp', () => {
     },
   );
 });
+
+describe('an unreachable server', () => {
+  it('is a local CONNECTION_CLOSED error naming the cause, not a server error', async () => {
+    const refused = async (): Promise<Response> => {
+      throw new TypeError('fetch failed', { cause: { code: 'ECONNREFUSED' } });
+    };
+    const client = createClient({ name: 't', version: '1' });
+    const error = await client.connect(streamableHttp(URL_, { fetch: refused })).catch((e: unknown) => e);
+    expect(error).toMatchObject({ code: 'CONNECTION_CLOSED' });
+    expect(String((error as Error).message)).toContain('could not reach http://mcp.test/mcp: ECONNREFUSED');
+  });
+});
