@@ -3,6 +3,7 @@
  * Source: 2025-11-25 and 2026-07-28 client/elicitation "Supported schema types" (each
  * primitive schema may carry a `default`).
  */
+import { isObject } from '../core/jsonrpc.js';
 import type { ElicitResult } from '../core/types/index.js';
 
 /** The content of an accepted form-mode elicitation answer. */
@@ -36,8 +37,4 @@ export function withElicitationDefaults(params: unknown, result: ElicitResult): 
 
 function propertiesOf(schema: unknown): Record<string, unknown> {
   return isObject(schema) && isObject(schema.properties) ? schema.properties : {};
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

@@ -7,6 +7,7 @@
  */
 import { McpkitError } from '../core/errors.js';
 import type { Params } from '../core/jsonrpc.js';
+import { isObject } from '../core/jsonrpc.js';
 import { resultKind } from './results.js';
 import { answerInput, HANDLER_FOR, type InputAnswering } from './server-requests.js';
 
@@ -147,10 +148,6 @@ function untilAborted<T>(work: Promise<T>, loop: InputLoop): Promise<T> {
 
 function invalid(method: string, message: string): McpkitError {
   return new McpkitError('INVALID_RESULT', `${method}: ${message}`);
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 function isOptionalObject(value: unknown): value is Params | undefined {

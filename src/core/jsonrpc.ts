@@ -58,8 +58,10 @@ export type Decoded =
   | { kind: 'batch'; values: unknown[] }
   | { kind: 'malformed'; error: JsonRpcErrorResponse };
 
-const isObject = (v: unknown): v is Record<string, unknown> =>
-  typeof v === 'object' && v !== null && !Array.isArray(v);
+/** True for a JSON object (not null, not an array). */
+export function isObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
 
 /** True for a valid id: a string or a safe integer. */
 export function isRequestId(v: unknown): v is RequestId {

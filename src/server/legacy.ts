@@ -6,6 +6,7 @@
  */
 import { McpError } from '../core/errors.js';
 import type { Params } from '../core/jsonrpc.js';
+import { isObject } from '../core/jsonrpc.js';
 import { LOGGING_LEVELS, negotiateLegacyRevision, type LegacyRevision } from '../core/revisions.js';
 import type {
   ClientCapabilities,
@@ -15,9 +16,6 @@ import type {
 } from '../core/types/index.js';
 import type { RequestChannel } from './channel.js';
 import type { LegacySession } from './session.js';
-
-const isObject = (v: unknown): v is Record<string, unknown> =>
-  typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** What the server tells a client in its `initialize` result. */
 export interface ServerIdentity {

@@ -5,6 +5,7 @@
  */
 import { McpError, missingMetaError, unsupportedVersionError } from '../core/errors.js';
 import type { JsonRpcRequest, Params } from '../core/jsonrpc.js';
+import { isObject } from '../core/jsonrpc.js';
 import { LOGGING_LEVELS, META, isModernRevision } from '../core/revisions.js';
 import type { ClientCapabilities, Implementation, LoggingLevel } from '../core/types/index.js';
 
@@ -16,9 +17,6 @@ export interface ModernMeta {
   readonly clientInfo: Implementation | undefined;
   readonly logLevel: LoggingLevel | undefined;
 }
-
-const isObject = (v: unknown): v is Record<string, unknown> =>
-  typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** The request's `_meta` protocol version, if it carries one (the sign of a modern request). */
 export function modernVersionOf(request: JsonRpcRequest): unknown {

@@ -7,7 +7,7 @@
  * Source: 2026-07-28 basic/patterns/mrtr.
  */
 import { McpError } from '../core/errors.js';
-import type { Params } from '../core/jsonrpc.js';
+import { isObject, type Params } from '../core/jsonrpc.js';
 import { digestParams, type RequestStateSealer, type StateBinding } from '../core/request-state.js';
 import { compileJsonSchema } from '../validation/index.js';
 
@@ -72,7 +72,7 @@ export class InputRound {
     const k = key ?? this.#autoKey(method);
     if (k in this.answers) return Promise.resolve(this.answers[k] as Params);
     const fresh = this.#fresh[k];
-    if (isAnswer(fresh)) {
+    if (isObject(fresh)) {
       return checkAnswer(k, { method, params }, fresh).then((answer) => (this.answers[k] = answer) as Params);
     }
     this.pending[k] = { method, params };
@@ -95,11 +95,6 @@ export class InputRound {
     this.#counts.set(method, n);
     return `${PREFIX[method]}-${n}`;
   }
-}
-
-/** Only objects can be answers; anything else counts as missing, so the question is asked again. */
-function isAnswer(value: unknown): value is Params {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 /** The params that identify a request for binding its state. */
@@ -128,7 +123,7 @@ export async function openRound(
   sealer: RequestStateSealer,
 ): Promise<InputRound> {
   const responses = params.inputResponses;
-  if (responses !== undefined && !isAnswer(responses)) {
+  if (responses !== undefined && !isObject(responses)) {
     throw McpError.of(
       'InvalidParams',
       'inputResponses must be an object mapping input request keys to results',

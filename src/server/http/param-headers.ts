@@ -6,6 +6,7 @@
  */
 import { McpError } from '../../core/errors.js';
 import type { JsonRpcRequest, Params } from '../../core/jsonrpc.js';
+import { isObject } from '../../core/jsonrpc.js';
 import { LATEST_REVISION, META } from '../../core/revisions.js';
 import type { McpServer } from '../server.js';
 import { decodeHeaderValue } from './headers.js';
@@ -16,9 +17,6 @@ export interface ParamHeader {
   name: string;
   path: string[];
 }
-
-const isObject = (v: unknown): v is Record<string, unknown> =>
-  typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** The `x-mcp-header` annotations of an input schema, following nested `properties`. */
 export function annotatedParams(schema: unknown, path: string[] = []): ParamHeader[] {
