@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { McpError } from '../core/errors.js';
 import type { JsonRpcNotification, Params } from '../core/jsonrpc.js';
 import { META } from '../core/revisions.js';
-import { connectFake, legacy, modern, until } from './harness.test.js';
+import { connectFake, legacy, modern, until } from '../../test/support/client-harness.js';
 
 const page = (key: string, items: unknown[] = []): Params => ({
   resultType: 'complete',

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Params } from '../core/jsonrpc.js';
-import { connectFake, legacy, modern } from './harness.test.js';
+import { connectFake, legacy, modern } from '../../test/support/client-harness.js';
 
 const cacheHints = { ttlMs: 0, cacheScope: 'public' };
 

@@ -6,7 +6,7 @@ import { connect, createServer, type McpServer } from '../server/index.js';
 import { createLinkedPair } from '../testing/linked-pair.js';
 import type { WireRevision } from '../testing/wire-schema.js';
 import { validateWire } from '../testing/wire-tap.js';
-import { connectFake, modern } from './harness.test.js';
+import { connectFake, modern } from '../../test/support/client-harness.js';
 import {
   applyElicitationDefaults,
   createClient,

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { McpError } from '../core/errors.js';
 import type { Params } from '../core/jsonrpc.js';
-import { connectFake, legacy, modern } from './harness.test.js';
+import { connectFake, legacy, modern } from '../../test/support/client-harness.js';
 import type { ClientHandlers } from './index.js';
 
 const handlers: ClientHandlers = {

@@ -19,7 +19,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { createClient, type Client } from '../index.js';
 import { serve, type Served } from '../../integrations/node/index.js';
-import { buildServer, type Observed } from '../../server/http/harness.test.js';
+import { buildServer, type Observed } from '../../../test/support/http-harness.js';
 import { streamableHttp } from './index.js';
 
 const cleanup: (() => Promise<void>)[] = [];

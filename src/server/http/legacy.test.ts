@@ -1,7 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import type { JsonRpcMessage } from '../../core/jsonrpc.js';
 import { createHttpHandler, type HttpHandler, type HttpHandlerOptions } from './index.js';
-import { SseReader, buildServer, errorOf, messagesOf, modernPost, post, readAll } from './harness.test.js';
+import {
+  SseReader,
+  buildServer,
+  errorOf,
+  messagesOf,
+  modernPost,
+  post,
+  readAll,
+} from '../../../test/support/http-harness.js';
 
 const REV = '2025-11-25';
 const HEADERS = { accept: 'application/json, text/event-stream', 'content-type': 'application/json' };

@@ -1,16 +1,14 @@
 /**
  * Test harness for the HTTP handler: a small server definition, builders of modern and
  * legacy `Request`s, and an SSE reader. Every JSON-RPC message read from a body is
- * checked against the official schema of the revision. The handler's tests import it;
- * its own checks run only when vitest runs this file itself.
+ * checked against the official schema of the revision. Shared by the tests;
+ * its own checks are in the `.test.ts` file beside it.
  */
-import { fileURLToPath } from 'node:url';
 import { createParser } from 'eventsource-parser';
-import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import type { JsonRpcMessage, Params } from '../../core/jsonrpc.js';
-import { assertWireValid, type WireRevision } from '../../testing/wire-schema.js';
-import { createServer, type McpServer } from '../index.js';
+import type { JsonRpcMessage, Params } from '../../src/core/jsonrpc.js';
+import { assertWireValid, type WireRevision } from '../../src/testing/wire-schema.js';
+import { createServer, type McpServer } from '../../src/server/index.js';
 
 /** What tools observed (cancellation, elicitation answers). */
 export interface Observed {
@@ -226,26 +224,3 @@ export async function errorOf(
   checked(body, revision);
   return body;
 }
-
-// Importers evaluate this module too; these checks belong to this file's own run only.
-const isEntry = fileURLToPath(import.meta.url) === expect.getState().testPath;
-
-describe.runIf(isEntry)('the HTTP test harness', () => {
-  it('builds modern requests whose headers mirror the body', () => {
-    const request = modernPost('tools/call', { name: 'echo', arguments: { text: 'x' } });
-    expect(request.headers.get('mcp-method')).toBe('tools/call');
-    expect(request.headers.get('mcp-name')).toBe('echo');
-    expect(request.headers.get('mcp-protocol-version')).toBe('2026-07-28');
-  });
-
-  it('reads SSE events and comments from a body', async () => {
-    const body = new Response(':\n\nid: 1\ndata: {"a":1}\n\ndata: x\n\n');
-    const reader = new SseReader(body);
-    await reader.finished();
-    expect(reader.events).toEqual([
-      { id: '1', data: '{"a":1}' },
-      { id: undefined, data: 'x' },
-    ]);
-    expect(reader.comments).toEqual(['']);
-  });
-});
