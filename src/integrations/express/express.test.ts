@@ -1,7 +1,7 @@
 import type { Server } from 'node:http';
 import express from 'express';
 import { afterEach, describe, expect, it } from 'vitest';
-import { buildServer, modernPost, readAll } from '../../server/http/harness.test.js';
+import { buildServer, modernPost, readAll } from '../../../test/support/http-harness.js';
 import { baseUrl, sendTo } from '../../../test/support/retarget.js';
 import { mcpExpress } from './index.js';
 

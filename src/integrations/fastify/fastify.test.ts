@@ -1,6 +1,6 @@
 import Fastify, { type FastifyInstance } from 'fastify';
 import { afterEach, describe, expect, it } from 'vitest';
-import { buildServer, modernPost, readAll } from '../../server/http/harness.test.js';
+import { buildServer, modernPost, readAll } from '../../../test/support/http-harness.js';
 import { sendTo } from '../../../test/support/retarget.js';
 import { mcpFastify } from './index.js';
 

@@ -1,7 +1,7 @@
 import { Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { describe, expect, it } from 'vitest';
-import { buildServer, modernPost, readAll } from '../../server/http/harness.test.js';
+import { buildServer, modernPost, readAll } from '../../../test/support/http-harness.js';
 import { mcpHono } from './index.js';
 
 const echo = (text: string, url = 'http://localhost/mcp'): Request => {
