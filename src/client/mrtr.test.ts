@@ -14,6 +14,7 @@ import {
   type ClientHandlers,
   type ClientOptions,
 } from './index.js';
+import { until } from '../../test/support/wait.js';
 
 const ERAS = [
   ['modern', '2026-07-28'],
@@ -266,7 +267,7 @@ describe('multi round-trip requests on the modern wire', () => {
     );
     const abort = new AbortController();
     const call = fake.client.request('tools/call', { name: 't' }, { signal: abort.signal });
-    await new Promise((resolve) => setTimeout(resolve, 20));
+    await until(() => started.length === 2);
     expect(started).toEqual(['a', 'b']);
     abort.abort();
     await expect(call).rejects.toMatchObject({ code: 'ABORTED' });

@@ -151,11 +151,4 @@ export function legacy(
   };
 }
 
-/** Waits until `condition` holds (polling every few ms), at most `ms` milliseconds. */
-export async function until(condition: () => boolean, ms = 1000): Promise<void> {
-  const end = Date.now() + ms;
-  while (!condition()) {
-    if (Date.now() > end) throw new Error('condition not met in time');
-    await new Promise((resolve) => setTimeout(resolve, 2));
-  }
-}
+export { until } from './wait.js';

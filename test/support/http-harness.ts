@@ -9,6 +9,7 @@ import { z } from 'zod';
 import type { JsonRpcMessage, Params } from '../../src/core/jsonrpc.js';
 import { assertWireValid, type WireRevision } from '../../src/testing/wire-schema.js';
 import { createServer, type McpServer } from '../../src/server/index.js';
+import { turn, until } from './wait.js';
 
 /** What tools observed (cancellation, elicitation answers). */
 export interface Observed {
@@ -26,7 +27,7 @@ export function buildServer(observed: Observed = { aborted: false }): McpServer 
   server.tool('progress', { description: 'Reports progress' }, async (_args, ctx) => {
     for (const p of [0, 50, 100]) {
       ctx.progress(p, { total: 100 });
-      await new Promise((resolve) => setTimeout(resolve, 5));
+      await turn();
     }
     return 'progress done';
   });
@@ -185,14 +186,7 @@ export class SseReader {
   }
 }
 
-/** Polls `condition` every 2 ms until true, or throws after `ms`. */
-export async function until(condition: () => boolean, ms = 2000): Promise<void> {
-  const end = Date.now() + ms;
-  while (!condition()) {
-    if (Date.now() > end) throw new Error('timed out waiting');
-    await new Promise((resolve) => setTimeout(resolve, 2));
-  }
-}
+export { until };
 
 /** The JSON-RPC messages of an SSE event list (events with empty data are primers, skipped). */
 export function messagesOf(events: ReadEvent[], revision: WireRevision): JsonRpcMessage[] {
