@@ -1,11 +1,13 @@
 #!/usr/bin/env node
 // Runs the official MCP conformance suite (pinned in scripts/conformance/common.sh) against
-// mcpkit: the server suite against `mcpkit serve everything --port N` for 2026-07-28 and
-// 2025-11-25, and the client suite against our conformance client for both.
+// mcpkit: the server suite against `mcpkit serve everything --port N` and against the
+// everything server on Express, Hono and Fastify (examples/*-server.ts, through
+// mcpkit/express|hono|fastify) for 2026-07-28 and 2025-11-25, and the client suite against
+// our conformance client for both.
 // Prints one line per set, e.g. "conformance server 2026-07-28: 37 passed, 0 failed", and
 // exits non-zero if any scored scenario we claim fails. Client authorization scenarios
 // belong to the authorization issue and are reported but not claimed yet.
-// Usage: node scripts/conformance.mjs [server|client]...   (default: both)
+// Usage: node scripts/conformance.mjs [server|express|hono|fastify|client]...   (default: all)
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -21,7 +23,8 @@ const cache = join(
   version,
 );
 const revisions = ['2026-07-28', '2025-11-25'];
-const legs = process.argv.slice(2).length ? process.argv.slice(2) : ['server', 'client'];
+const allLegs = ['server', 'express', 'hono', 'fastify', 'client'];
+const legs = process.argv.slice(2).length ? process.argv.slice(2) : allLegs;
 const notClaimed = (leg, scenario) => leg === 'client' && scenario.startsWith('auth/');
 
 function freePort() {
@@ -61,10 +64,10 @@ function tally(leg, rev, output) {
   return { claimed, claimedFailures, unclaimed, unclaimedPassed };
 }
 
-function report(leg, rev, { output, status }) {
+function report(leg, rev, { output, status }, label = leg) {
   if (!existsSync(join(cache, 'node_modules/@modelcontextprotocol/conformance'))) {
     console.log(output);
-    console.log(`conformance ${leg} ${rev}: the suite could not be installed (exit ${status})`);
+    console.log(`conformance ${label} ${rev}: the suite could not be installed (exit ${status})`);
     return false;
   }
   const t = tally(leg, rev, output);
@@ -74,24 +77,33 @@ function report(leg, rev, { output, status }) {
   const extra = t.unclaimed.length
     ? ` (not claimed yet: ${t.unclaimed.length} authorization scenarios, ${t.unclaimedPassed} passing)`
     : '';
-  console.log(`conformance ${leg} ${rev}: ${passed} passed, ${t.claimedFailures.length} failed${extra}`);
+  console.log(`conformance ${label} ${rev}: ${passed} passed, ${t.claimedFailures.length} failed${extra}`);
   if (t.claimedFailures.length) console.log(`  failing: ${t.claimedFailures.join(', ')}`);
   return t.claimedFailures.length === 0 && (status === 0 || status === 1);
 }
 
-async function serverLeg() {
+/** The apps the server suite runs against: the CLI's node:http server, then one per framework adapter. */
+const serverApps = {
+  server: {
+    label: 'server',
+    args: (port) => ['dist/src/cli/main.js', 'serve', 'everything', '--port', port],
+  },
+  express: { label: 'server (express)', args: (port) => ['dist/examples/express-server.js', '--port', port] },
+  hono: { label: 'server (hono)', args: (port) => ['dist/examples/hono-server.js', '--port', port] },
+  fastify: { label: 'server (fastify)', args: (port) => ['dist/examples/fastify-server.js', '--port', port] },
+};
+
+async function serverLeg(app) {
   const port = await freePort();
-  const server = spawn(
-    process.execPath,
-    [join(root, 'dist/src/cli/main.js'), 'serve', 'everything', '--port', String(port)],
-    {
-      stdio: ['ignore', 'ignore', 'inherit'],
-    },
-  );
+  const args = app.args(String(port));
+  const server = spawn(process.execPath, [join(root, args[0]), ...args.slice(1)], {
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
   let ok = true;
   try {
     for (const rev of revisions)
-      ok = report('server', rev, runSuite('server.sh', [`http://127.0.0.1:${port}/mcp`, rev])) && ok;
+      ok =
+        report('server', rev, runSuite('server.sh', [`http://127.0.0.1:${port}/mcp`, rev]), app.label) && ok;
   } finally {
     server.kill('SIGTERM');
   }
@@ -106,6 +118,7 @@ function clientLeg() {
 }
 
 let ok = true;
-if (legs.includes('server')) ok = (await serverLeg()) && ok;
+for (const [leg, app] of Object.entries(serverApps))
+  if (legs.includes(leg)) ok = (await serverLeg(app)) && ok;
 if (legs.includes('client')) ok = clientLeg() && ok;
 process.exit(ok ? 0 : 1);
