@@ -153,6 +153,23 @@ export class McpServer {
     return removed;
   }
 
+  /** Removes a prompt and announces the change. */
+  removePrompt(name: string): boolean {
+    const removed = this.#features.prompts.remove(name);
+    this.#capabilities = undefined;
+    if (removed) this.notifyPromptsChanged();
+    return removed;
+  }
+
+  /** Removes a fixed resource or a resource template and announces the change. */
+  removeResource(uriOrTemplate: string): boolean {
+    const { resources } = this.#features;
+    const removed = resources.removeResource(uriOrTemplate) || resources.removeTemplate(uriOrTemplate);
+    this.#capabilities = undefined;
+    if (removed) this.notifyResourcesChanged();
+    return removed;
+  }
+
   /** Announces that the tool list changed to every listening client and legacy session. */
   notifyToolsChanged(): void {
     void this.eventBus.publish({ type: 'toolsListChanged' });
