@@ -31,8 +31,8 @@ export interface ServerOptions {
    * fleet, a TTL) or a sealer of your own. Default: AES-GCM with a random per-process key.
    */
   requestState?: SealerOptions | RequestStateSealer;
-  /** Sees errors a handler threw that were answered as -32603 (for logging). */
-  onError?: (error: unknown, request: JsonRpcRequest) => void;
+  /** Sees errors a handler threw that were answered as -32603 (for logging); `request` is undefined for a failure tied to no request. */
+  onError?: (error: unknown, request: JsonRpcRequest | undefined) => void;
 }
 
 /** The server's `Implementation` (serverInfo) from its options. */
