@@ -119,11 +119,6 @@ export function onlyText(result: { content?: unknown }): string {
   return all[0] as string;
 }
 
-/** Resolves after `ms` milliseconds. */
-export function delay(ms: number): Promise<void> {
-  return new Promise((done) => setTimeout(done, ms));
-}
-
 /**
  * Records every message an official SDK transport (v1 or v2) hands to its client, by
  * intercepting the `onmessage` property the client assigns. The transport keeps its class,
