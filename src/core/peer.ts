@@ -55,6 +55,15 @@ export interface PeerOptions {
    * before closing (default false: close at once). Servers on stdio set it.
    */
   drainOnInputEnd?: boolean;
+  /**
+   * Milliseconds that must pass between the last progress notification of an incoming
+   * request and its response (default 0: answer at once). Widely used clients (the official
+   * SDKs, v1 and v2) handle a notification one microtask later than a response read in the
+   * same chunk, and drop progress whose request is already answered; a gap lets them read
+   * the notification on its own. Only responses of requests that sent progress wait.
+   * Source: 2026-07-28 basic/patterns/progress.
+   */
+  progressGapMs?: number;
 }
 
 /** One end of a JSON-RPC conversation over a transport. */
@@ -63,6 +72,7 @@ export class Peer {
   readonly #handlers: PeerHandlers;
   readonly #timeoutMs: number;
   readonly #drain: boolean;
+  readonly #gapMs: number;
   readonly #idle = new Set<() => void>();
   readonly #outgoing = new Map<RequestId, Outgoing>();
   readonly #incoming = new Map<RequestId, IncomingRequest>();
@@ -75,6 +85,7 @@ export class Peer {
     this.#handlers = handlers;
     this.#timeoutMs = options.timeoutMs ?? 60_000;
     this.#drain = options.drainOnInputEnd ?? false;
+    this.#gapMs = options.progressGapMs ?? 0;
   }
 
   /** Starts the transport; frames flow from here on. */
@@ -207,6 +218,8 @@ export class Peer {
     this.#incoming.set(request.id, incoming);
     const response = await this.#answer(request, incoming);
     incoming.finish();
+    const wait = incoming.progressAt + this.#gapMs - performance.now();
+    if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
     this.#incoming.delete(request.id);
     if (this.#idle.size > 0) for (const wake of this.#idle) wake();
     this.#idle.clear();
