@@ -20,6 +20,7 @@ import {
   type ServerDescription,
 } from './era.js';
 import type { ClientOptions } from './options.js';
+import { guardFirstFrame } from './junk-guard.js';
 import { continueWithInput } from './mrtr.js';
 import { RequestIdTap } from './request-ids.js';
 import { resultKind } from './results.js';
@@ -57,7 +58,7 @@ export class Connection {
     this.#setup = setup;
     this.#answering = { handlers, fillElicitationDefaults };
     this.#peer = new Peer(
-      this.#ids.wrap(transport),
+      this.#ids.wrap(guardFirstFrame(transport)),
       {
         request: serverRequestHandler(this.#answering, () => this.era),
         notification: (n) => setup.onNotification(n),
@@ -92,6 +93,7 @@ export class Connection {
   // A server that prints anything but protocol on stdout usually fails the handshake: say so.
   #explain(error: unknown): unknown {
     if (this.#junk === undefined || !(error instanceof McpkitError)) return error;
+    if (error.message.includes('not JSON-RPC')) return error;
     const hint = `; the server wrote output that is not JSON-RPC: ${JSON.stringify(this.#junk)}`;
     return new McpkitError(error.code, `${error.message}${hint}`, { cause: error });
   }

@@ -62,6 +62,15 @@ export interface PeerOptions {
   maxJsonDepth?: number;
   /** Most requests from the other side handled at once (default 256); more → -32600. */
   maxConcurrentRequests?: number;
+  /**
+   * Milliseconds that must pass between the last progress notification of an incoming
+   * request and its response (default 0: answer at once). Widely used clients (the official
+   * SDKs, v1 and v2) handle a notification one microtask later than a response read in the
+   * same chunk, and drop progress whose request is already answered; a gap lets them read
+   * the notification on its own. Only responses of requests that sent progress wait.
+   * Source: 2026-07-28 basic/patterns/progress.
+   */
+  progressGapMs?: number;
 }
 
 /** One end of a JSON-RPC conversation over a transport. */
@@ -72,6 +81,7 @@ export class Peer {
   readonly #drain: boolean;
   readonly #maxJsonDepth: number;
   readonly #maxConcurrent: number;
+  readonly #gapMs: number;
   readonly #idle = new Set<() => void>();
   readonly #outgoing = new Map<RequestId, Outgoing>();
   readonly #incoming = new Map<RequestId, IncomingRequest>();
@@ -86,6 +96,7 @@ export class Peer {
     this.#drain = options.drainOnInputEnd ?? false;
     this.#maxJsonDepth = options.maxJsonDepth ?? DEFAULT_MAX_JSON_DEPTH;
     this.#maxConcurrent = options.maxConcurrentRequests ?? 256;
+    this.#gapMs = options.progressGapMs ?? 0;
   }
 
   /** Starts the transport; frames flow from here on. */
@@ -233,6 +244,8 @@ export class Peer {
     this.#incoming.set(request.id, incoming);
     const response = await this.#answer(request, incoming);
     incoming.finish();
+    const wait = incoming.progressAt + this.#gapMs - performance.now();
+    if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
     this.#incoming.delete(request.id);
     if (this.#idle.size > 0) for (const wake of this.#idle) wake();
     this.#idle.clear();

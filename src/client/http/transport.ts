@@ -28,10 +28,20 @@ export interface ReconnectOptions {
   maxAttempts?: number;
 }
 
+/**
+ * Authorization for an HTTP transport: it wraps the transport's fetch for the MCP endpoint
+ * (adding credentials, answering 401/403 challenges). `oauthClient()` of mcpkit/auth is one.
+ */
+export interface FetchWrapper {
+  wrapFetch(fetcher: typeof globalThis.fetch, endpoint: URL): typeof globalThis.fetch;
+}
+
 /** Options of {@link streamableHttp}. */
 export interface StreamableHttpOptions {
   /** The fetch to use (default: the global one). */
   fetch?: typeof fetch;
+  /** Authorization, e.g. `oauthClient()` from mcpkit/auth: wraps `fetch` for this endpoint. */
+  auth?: FetchWrapper;
   /** Headers added to every request; the protocol's own headers win on conflict. */
   headers?: HeaderSource;
   /** Told about things worth logging: rejected tool definitions, refused streams. */
@@ -91,8 +101,9 @@ class StreamableHttpTransport implements Transport {
   constructor(url: URL, options: StreamableHttpOptions) {
     this.#maxMessageBytes = options.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES;
     this.#url = url;
-    this.#options = options;
-    this.#fetch = options.fetch ?? ((input, init) => fetch(input, init));
+    const base: typeof fetch = options.fetch ?? ((input, init) => fetch(input, init));
+    this.#fetch = options.auth ? options.auth.wrapFetch(base, url) : base;
+    this.#options = options.auth ? { ...options, fetch: this.#fetch } : options;
     this.#session = new LegacySession({
       fetch: (method, headers, signal) => this.#http(method, headers, undefined, signal),
       deliver: (text, exchange) => this.#deliver(text, exchange),
