@@ -5,7 +5,14 @@
  */
 export { Client, createClient, type ToolCallOptions } from './client.js';
 export { TaskHandle, type TaskReference, type TaskResultOptions } from './tasks.js';
-export type { ClientHandlers, ClientOptions, EraCache, EraPreference, HandlerContext } from './options.js';
+export type {
+  ClientHandlers,
+  ClientLimits,
+  ClientOptions,
+  EraCache,
+  EraPreference,
+  HandlerContext,
+} from './options.js';
 export type { ListKind, ListPage } from './lists.js';
 export type { ListenOptions } from './listen.js';
 export type { Subscription } from './subscription.js';
