@@ -208,6 +208,7 @@ export class Connection {
       answering: this.#answering,
       signal,
       closed: this.#closed.signal,
+      maxRequests: this.#setup.options.limits?.maxInputRequests ?? 16,
     });
   }
 

@@ -105,9 +105,9 @@ function readInputRequired(method: string, result: Params, maxRequests: number):
 export async function answerInputRequests(
   label: string,
   inputRequests: unknown,
-  loop: Pick<InputLoop, 'answering' | 'signal' | 'closed'>,
+  loop: Pick<InputLoop, 'answering' | 'signal' | 'closed' | 'maxRequests'>,
 ): Promise<Params | undefined> {
-  const { requests } = readInputRequired(label, { inputRequests });
+  const { requests } = readInputRequired(label, { inputRequests }, loop.maxRequests);
   if (!requests || Object.keys(requests).length === 0) return undefined;
   return answerAll(label, requests, loop);
 }
