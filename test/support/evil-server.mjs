@@ -1,6 +1,7 @@
 // A scripted hostile MCP server over stdio (modern era), for the hostile test suite.
 // Every scenario keeps a well-behaved `echo` tool so the tests can show the connection still
 // works after the attack. Usage: node evil-server.mjs
+import process from 'node:process';
 import { createInterface } from 'node:readline';
 
 const EVIL = `${'a'.repeat(34)}!`;
