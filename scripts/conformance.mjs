@@ -9,7 +9,7 @@
 // belong to the authorization issue and are reported but not claimed yet.
 // Usage: node scripts/conformance.mjs [server|express|hono|fastify|client]...   (default: all)
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
 import { dirname, join } from 'node:path';
@@ -64,6 +64,26 @@ function tally(leg, rev, output) {
   return { claimed, claimedFailures, unclaimed, unclaimedPassed };
 }
 
+// The Tasks extension scenarios (not scored) on a line of their own, from their checks.json.
+function tasksLine(leg, rev, output) {
+  const folder = /results and full log: (\S+)/.exec(output)?.[1];
+  if (!folder || !existsSync(folder)) return undefined;
+  const dirs = readdirSync(folder).filter((d) => d.startsWith(`${leg}-tasks-`));
+  if (dirs.length === 0) return undefined;
+  const statuses = dirs.map((d) => {
+    const checks = JSON.parse(readFileSync(join(folder, d, 'checks.json'), 'utf8'));
+    if (checks.some((c) => c.status === 'FAILURE')) return 'failed';
+    return checks.every((c) => c.status === 'SKIPPED') ? 'skipped' : 'passed';
+  });
+  const n = (s) => statuses.filter((x) => x === s).length;
+  const failing = dirs.filter((_, i) => statuses[i] === 'failed').map((d) => d.replace(/-\d{4}-.*$/, ''));
+  return (
+    `conformance ${leg} ${rev} tasks extension (not scored): ${dirs.length} run, ${n('passed')} passed, ` +
+    `${n('failed')} failed, ${n('skipped')} skipped by the suite` +
+    (failing.length ? ` (failing: ${failing.join(', ')})` : '')
+  );
+}
+
 function report(leg, rev, { output, status }, label = leg) {
   if (!existsSync(join(cache, 'node_modules/@modelcontextprotocol/conformance'))) {
     console.log(output);
@@ -77,6 +97,8 @@ function report(leg, rev, { output, status }, label = leg) {
   const extra = t.unclaimed.length
     ? ` (not claimed yet: ${t.unclaimed.length} authorization scenarios, ${t.unclaimedPassed} passing)`
     : '';
+  const tasks = tasksLine(leg, rev, output);
+  if (tasks) console.log(tasks.replace(`conformance ${leg}`, `conformance ${label}`));
   console.log(`conformance ${label} ${rev}: ${passed} passed, ${t.claimedFailures.length} failed${extra}`);
   if (t.claimedFailures.length) console.log(`  failing: ${t.claimedFailures.join(', ')}`);
   return t.claimedFailures.length === 0 && (status === 0 || status === 1);

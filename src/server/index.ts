@@ -13,7 +13,10 @@ export {
   type ToolHandler,
   type ToolResult,
   type ToolReturn,
+  type TaskPolicy,
+  type TaskSupport,
 } from './tools.js';
+export type { TaskOptions } from './tasks/runner.js';
 export type {
   ReadReturn,
   ResourceHandler,
