@@ -56,7 +56,7 @@ function scoredScenarios(leg, rev) {
 
 function tally(leg, rev, output) {
   const failed = new Set([...output.matchAll(/^FAIL (\S+)/gm)].map((m) => m[1]));
-  const scored = scoredScenarios(leg, rev);
+  const scored = scoredScenarios(leg === 'gateway' ? 'server' : leg, rev);
   const claimed = scored.filter((s) => !notClaimed(leg, s));
   const claimedFailures = claimed.filter((s) => failed.has(s));
   const unclaimed = scored.filter((s) => notClaimed(leg, s));
@@ -132,6 +132,31 @@ async function serverLeg(app) {
   return ok;
 }
 
+// The gateway fronting our everything server (`mcpkit proxy`, names unchanged): modern
+// clients through a modern backend connection (requests relayed, input_required passed on
+// with the backend's keys), legacy clients through a legacy one (server-initiated requests
+// forwarded on the session).
+async function gatewayLeg() {
+  let ok = true;
+  for (const [rev, era] of [
+    ['2026-07-28', 'auto'],
+    ['2025-11-25', 'legacy'],
+  ]) {
+    const port = await freePort();
+    const everything = join(root, 'dist/servers/everything/main.js');
+    const args = ['proxy', '--era', era, '--port', String(port), '--', process.execPath, everything];
+    const gateway = spawn(process.execPath, [join(root, 'dist/src/cli/main.js'), ...args], {
+      stdio: ['ignore', 'ignore', 'ignore'],
+    });
+    try {
+      ok = report('gateway', rev, runSuite('server.sh', [`http://127.0.0.1:${port}/mcp`, rev])) && ok;
+    } finally {
+      gateway.kill('SIGTERM');
+    }
+  }
+  return ok;
+}
+
 function clientLeg() {
   let ok = true;
   const command = `${process.execPath} ${join(root, 'dist/test/conformance/client.js')}`;
@@ -143,4 +168,5 @@ let ok = true;
 for (const [leg, app] of Object.entries(serverApps))
   if (legs.includes(leg)) ok = (await serverLeg(app)) && ok;
 if (legs.includes('client')) ok = clientLeg() && ok;
+if (legs.includes('gateway')) ok = (await gatewayLeg()) && ok;
 process.exit(ok ? 0 : 1);

@@ -21,7 +21,9 @@ export type HostCommand =
   | ({ name: 'gateway'; config: string; help?: false } & Front)
   | ({
       name: 'proxy';
-      backend: { command: string; args: string[] } | { url: string; headers: Record<string, string> };
+      backend: ({ command: string; args: string[] } | { url: string; headers: Record<string, string> }) & {
+        era?: 'auto' | 'modern' | 'legacy';
+      };
       help?: false;
     } & Front)
   | { name: 'gateway' | 'proxy'; help: true };
@@ -47,6 +49,7 @@ export function parseHostCommand(name: 'gateway' | 'proxy', argv: readonly strin
         host: { type: 'string' },
         config: { type: 'string' },
         header: { type: 'string', multiple: true },
+        era: { type: 'string' },
       },
     });
   } catch (error) {
@@ -62,12 +65,19 @@ export function parseHostCommand(name: 'gateway' | 'proxy', argv: readonly strin
     if (positionals.length > 0 || command !== undefined) throw new CliError('gateway takes only flags');
     return { name, config: values.config, ...front };
   }
+  const era = eraOf(values.era);
   const [url, ...extra] = positionals;
   if (extra.length > 0 || (url === undefined) === (command === undefined))
     throw new CliError('proxy takes either a URL or a command after `--`');
-  if (command !== undefined) return { name, backend: { command, args }, ...front };
+  if (command !== undefined) return { name, backend: { command, args, ...era }, ...front };
   if (!/^https?:\/\//i.test(url as string)) throw new CliError(`\`${url}\` is not an http(s) URL`);
-  return { name, backend: { url: url as string, headers: headersOf(values.header ?? []) }, ...front };
+  return { name, backend: { url: url as string, headers: headersOf(values.header ?? []), ...era }, ...front };
+}
+
+function eraOf(value: string | undefined): { era?: 'auto' | 'modern' | 'legacy' } {
+  if (value === undefined) return {};
+  if (value === 'auto' || value === 'modern' || value === 'legacy') return { era: value };
+  throw new CliError(`--era must be auto, modern or legacy, not \`${value}\``);
 }
 
 function frontOf(port: string | undefined, host: string | undefined): Front {
@@ -114,5 +124,6 @@ clients of both eras can use it (legacy servers are bridged to modern clients).
   --port N                  serve Streamable HTTP on port N (0 picks a free port)
   --host HOST               interface to bind (default 127.0.0.1)
   --header 'NAME: VALUE'    header sent to the remote server (repeatable)
+  --era auto|modern|legacy  the era to speak to the server (default auto)
   -h, --help                show this help`,
 } as const;

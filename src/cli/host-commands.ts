@@ -37,6 +37,7 @@ async function hostFor(command: Exclude<HostCommand, { help: true }>): Promise<H
     return createHost({
       servers,
       policy: { elicitation: 'allow', sampling: 'allow', roots: 'allow' },
+      logLevel: 'debug',
       ...(command.name === 'proxy' ? { qualify: (_server: string, name: string) => name } : {}),
     });
   } catch (error) {

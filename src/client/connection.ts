@@ -9,7 +9,7 @@ import type { JsonRpcNotification, Params, RequestId } from '../core/jsonrpc.js'
 import { Peer, type RequestOptions } from '../core/peer.js';
 import { LATEST_LEGACY_REVISION, LATEST_REVISION, type Era } from '../core/revisions.js';
 import type { Transport } from '../core/transport.js';
-import type { DiscoverResult, Implementation } from '../core/types/index.js';
+import type { ClientCapabilities, DiscoverResult, Implementation } from '../core/types/index.js';
 import { withModernMeta, type DeclaredCapabilities } from './capabilities.js';
 import {
   describeDiscover,
@@ -40,6 +40,14 @@ export interface CallOptions extends RequestOptions {
    * version retry or an MRTR retry sends a new request with a new id).
    */
   onRequestId?: (id: RequestId) => void;
+}
+
+/** Options for relaying a request on behalf of another client (a proxy or gateway). */
+export interface RelayOptions {
+  /** Return an `input_required` result as it is instead of answering it (MRTR relayed to the caller's client). */
+  relayInputRequired?: boolean;
+  /** Modern: the capabilities to declare in this request's `_meta` instead of this client's own. */
+  clientCapabilities?: ClientCapabilities;
 }
 
 /** A started transport with its era settled. Create with {@link Connection.open}. */
@@ -152,10 +160,14 @@ export class Connection {
    *   legacy or on another method, a missing handler, or too many rounds; McpError for a
    *   wire error; Peer's local errors.
    */
-  async roundTrip(method: string, params: Params | undefined, options: CallOptions = {}): Promise<Params> {
+  async roundTrip(
+    method: string,
+    params: Params | undefined,
+    options: CallOptions & RelayOptions = {},
+  ): Promise<Params> {
     const send = (p: Params | undefined): Promise<Params> => this.#send(method, p, options);
     const result = await send(params);
-    if (resultKind(result, method) === 'complete') return result;
+    if (resultKind(result, method) === 'complete' || options.relayInputRequired) return result;
     if (this.era !== 'modern') {
       throw new McpkitError('INVALID_RESULT', `${method}: input_required from a legacy server`);
     }
@@ -169,8 +181,12 @@ export class Connection {
   }
 
   /** Sends one request; on modern, a -32022 naming a version we speak is retried once with it. */
-  async #send(method: string, params: Params | undefined, options: CallOptions): Promise<Params> {
-    const { onRequestId, ...peerOptions } = options;
+  async #send(
+    method: string,
+    params: Params | undefined,
+    options: CallOptions & RelayOptions,
+  ): Promise<Params> {
+    const { onRequestId, relayInputRequired: _relay, clientCapabilities, ...peerOptions } = options;
     const request = (p: Params | undefined): Promise<Params> =>
       onRequestId
         ? this.#ids.capture(() => this.#peer.request(method, p, peerOptions), onRequestId)
@@ -178,19 +194,19 @@ export class Connection {
     const server = this.server;
     if (server.era === 'legacy') return request(params);
     try {
-      return await request(this.#modernParams(server.protocolVersion, params));
+      return await request(this.#modernParams(server.protocolVersion, params, clientCapabilities));
     } catch (error) {
       const version = retryVersion(error, server.protocolVersion);
       if (version === undefined) throw error;
       server.protocolVersion = version;
-      return request(this.#modernParams(version, params));
+      return request(this.#modernParams(version, params, clientCapabilities));
     }
   }
 
-  #modernParams(version: string, params: Params | undefined): Params {
+  #modernParams(version: string, params: Params | undefined, capabilities?: ClientCapabilities): Params {
     return withModernMeta(params, {
       protocolVersion: version,
-      capabilities: this.#setup.capabilities.modern,
+      capabilities: capabilities ?? this.#setup.capabilities.modern,
       clientInfo: this.#setup.clientInfo,
       logLevel: this.#setup.options.logLevel,
     });

@@ -7,6 +7,7 @@ export { Client, createClient } from './client.js';
 export type { ClientHandlers, ClientOptions, EraCache, EraPreference, HandlerContext } from './options.js';
 export type { ListKind, ListPage } from './lists.js';
 export type { ListenOptions } from './listen.js';
+export type { RelayOptions } from './connection.js';
 export type { Subscription } from './subscription.js';
 export { applyElicitationDefaults, type ElicitContent } from './elicitation-defaults.js';
 export type { ResultFor, ResultOf, SharedMethod } from './request-types.js';
