@@ -4,6 +4,7 @@
  * Source: 2026-07-28 basic/versioning "Protocol Version Negotiation", basic/index "_meta"
  * and "Result type", basic/patterns/mrtr; 2025-11-25 server/utilities/logging.
  */
+import { DEFAULT_MAX_JSON_DEPTH } from '../core/json-limits.js';
 import { ERROR_TABLE, McpError, McpkitError } from '../core/errors.js';
 import type { JsonRpcNotification, Params, RequestId } from '../core/jsonrpc.js';
 import { Peer, type RequestOptions } from '../core/peer.js';
@@ -72,7 +73,11 @@ export class Connection {
         closed: (error) => this.#closed.abort(error),
         malformed: (text) => (this.#junk ??= text.slice(0, 200)),
       },
-      timeoutMs === undefined ? {} : { timeoutMs },
+      {
+        ...(timeoutMs === undefined ? {} : { timeoutMs }),
+        maxJsonDepth: setup.options.limits?.maxJsonDepth ?? DEFAULT_MAX_JSON_DEPTH,
+        maxConcurrentRequests: setup.options.limits?.maxConcurrentRequests ?? 16,
+      },
     );
   }
 
@@ -175,6 +180,7 @@ export class Connection {
       send,
       answering: this.#answering,
       maxRounds: this.#setup.options.maxInputRounds ?? 10,
+      maxRequests: this.#setup.options.limits?.maxInputRequests ?? 16,
       signal: options.signal,
       closed: this.#closed.signal,
     });
