@@ -21,7 +21,7 @@ import {
 } from './era.js';
 import type { ClientOptions } from './options.js';
 import { guardFirstFrame } from './junk-guard.js';
-import { continueWithInput } from './mrtr.js';
+import { answerInputRequests, continueWithInput } from './mrtr.js';
 import { RequestIdTap } from './request-ids.js';
 import { resultKind } from './results.js';
 import { serverRequestHandler, type InputAnswering } from './server-requests.js';
@@ -41,6 +41,10 @@ export interface CallOptions extends RequestOptions {
    * version retry or an MRTR retry sends a new request with a new id).
    */
   onRequestId?: (id: RequestId) => void;
+  /** Extensions declared in this request's client capabilities only (modern), e.g. Tasks. */
+  extensions?: Record<string, Params>;
+  /** Return a `resultType: "task"` result as it is (the caller negotiated the Tasks extension). */
+  acceptTask?: boolean;
 }
 
 /** Options for relaying a request on behalf of another client (a proxy or gateway). */
@@ -172,6 +176,7 @@ export class Connection {
   ): Promise<Params> {
     const send = (p: Params | undefined): Promise<Params> => this.#send(method, p, options);
     const result = await send(params);
+    if (options.acceptTask && result.resultType === 'task') return result;
     if (resultKind(result, method) === 'complete' || options.relayInputRequired) return result;
     if (this.era !== 'modern') {
       throw new McpkitError('INVALID_RESULT', `${method}: input_required from a legacy server`);
@@ -192,7 +197,15 @@ export class Connection {
     params: Params | undefined,
     options: CallOptions & RelayOptions,
   ): Promise<Params> {
-    const { onRequestId, relayInputRequired: _relay, clientCapabilities, ...peerOptions } = options;
+    const {
+      onRequestId,
+      extensions,
+      acceptTask: _t,
+      relayInputRequired: _r,
+      clientCapabilities,
+      ...peerOptions
+    } = options;
+    const meta = { extensions, capabilities: clientCapabilities };
     const request = (p: Params | undefined): Promise<Params> =>
       onRequestId
         ? this.#ids.capture(() => this.#peer.request(method, p, peerOptions), onRequestId)
@@ -200,19 +213,49 @@ export class Connection {
     const server = this.server;
     if (server.era === 'legacy') return request(params);
     try {
-      return await request(this.#modernParams(server.protocolVersion, params, clientCapabilities));
+      return await request(this.#modernParams(server.protocolVersion, params, meta));
     } catch (error) {
       const version = retryVersion(error, server.protocolVersion);
       if (version === undefined) throw error;
       server.protocolVersion = version;
-      return request(this.#modernParams(version, params, clientCapabilities));
+      return request(this.#modernParams(version, params, meta));
     }
   }
 
-  #modernParams(version: string, params: Params | undefined, capabilities?: ClientCapabilities): Params {
+  /** Answers a task's input requests with the same handlers as MRTR (see mrtr.ts). */
+  answerInputs(
+    label: string,
+    inputRequests: unknown,
+    signal: AbortSignal | undefined,
+  ): Promise<Params | undefined> {
+    return answerInputRequests(label, inputRequests, {
+      answering: this.#answering,
+      signal,
+      closed: this.#closed.signal,
+      maxRequests: this.#setup.options.limits?.maxInputRequests ?? 16,
+    });
+  }
+
+  /** `_meta` of a modern request: `capabilities` replaces the declared ones; `extensions` are added. */
+  #modernParams(
+    version: string,
+    params: Params | undefined,
+    per: {
+      extensions?: Record<string, Params> | undefined;
+      capabilities?: ClientCapabilities | undefined;
+    } = {},
+  ): Params {
+    const declared = per.capabilities ?? this.#setup.capabilities.modern;
+    const { extensions } = per;
+    const capabilities: ClientCapabilities = extensions
+      ? {
+          ...declared,
+          extensions: { ...declared.extensions, ...(extensions as ClientCapabilities['extensions']) },
+        }
+      : declared;
     return withModernMeta(params, {
       protocolVersion: version,
-      capabilities: capabilities ?? this.#setup.capabilities.modern,
+      capabilities,
       clientInfo: this.#setup.clientInfo,
       logLevel: this.#setup.options.logLevel,
     });
