@@ -37,8 +37,8 @@ export interface ServerOptions {
    * extension even before a tool declares a task policy.
    */
   tasks?: TaskOptions;
-  /** Sees errors a handler threw that were answered as -32603 (for logging). */
-  onError?: (error: unknown, request: JsonRpcRequest) => void;
+  /** Sees errors a handler threw that were answered as -32603 (for logging); `request` is undefined for a failure tied to no request. */
+  onError?: (error: unknown, request: JsonRpcRequest | undefined) => void;
 }
 
 /** The server's `Implementation` (serverInfo) from its options. */
