@@ -47,6 +47,11 @@ async function execute(command: Command): Promise<Output | undefined> {
       await serveEverything(command);
       return undefined;
     }
+    case 'gateway':
+    case 'proxy': {
+      const { runHostCommand } = await import('./host-commands.js');
+      return runHostCommand(command);
+    }
     case 'inspect':
       if (command.ui) return (await import('./ui/command.js')).runInspectorUi(command);
       return withSession(command, async ({ client, signal }) => {

@@ -1,14 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { alive, hostFixture, until, type HostFixture } from '../../test/support/host-fixtures.js';
+import { alive, hostFixture, whenHost, type HostFixture } from '../../test/support/host-fixtures.js';
 import { createHost, type Host } from './index.js';
-
-/** Waits for `check` to hold, re-checking on every host event. */
-function whenHost<T>(host: Host, check: () => T | undefined): Promise<T> {
-  return until((wake) => {
-    const offs = [host.on('status', wake), host.on('change', wake)];
-    return () => offs.forEach((off) => off());
-  }, check);
-}
 
 describe('a host over the official filesystem, everything and memory servers (stdio) and ours (HTTP)', () => {
   let fixture: HostFixture;

@@ -19,3 +19,4 @@ export type { ReconnectPolicy, ServerState, ServerStatus } from './link.js';
 export type { ListKind, ServerLists } from './lists.js';
 export { defaultQualify, isValidName, MAX_NAME_LENGTH, type NameFilter, type QualifyName } from './names.js';
 export type { HostPrompt, HostResource, HostTemplate, HostTool } from './registry.js';
+export { createGateway, type Gateway, type GatewayOptions } from './gateway/gateway.js';

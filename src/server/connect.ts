@@ -3,6 +3,7 @@
  * connection, at most one legacy session, any number of modern requests.
  * Source: 2026-07-28 basic/transports/stdio; 2025-11-25 basic/lifecycle.
  */
+import { DEFAULT_MAX_JSON_DEPTH } from '../core/json-limits.js';
 import type { ServerEvent } from '../core/event-bus.js';
 import { Peer, type IncomingContext } from '../core/peer.js';
 import type { Params } from '../core/jsonrpc.js';
@@ -21,7 +22,10 @@ export interface ServerConnection {
   close(): Promise<void>;
 }
 
-/** Starts serving `server` on `transport`. */
+/**
+ * Starts serving `server` on `transport`. A request's response leaves at least
+ * `transport.progressGapMs` after that request's last progress notification (see `Transport`).
+ */
 export async function connect(server: McpServer, transport: Transport): Promise<ServerConnection> {
   // When the client stops sending (stdin ends), answer what is in flight, then close.
   let session: LegacySession | undefined;
@@ -49,7 +53,12 @@ export async function connect(server: McpServer, transport: Transport): Promise<
         resolveClosed();
       },
     },
-    { drainOnInputEnd: true },
+    {
+      drainOnInputEnd: true,
+      progressGapMs: transport.progressGapMs ?? 0,
+      maxJsonDepth: server.options.limits?.maxJsonDepth ?? DEFAULT_MAX_JSON_DEPTH,
+      maxConcurrentRequests: server.options.limits?.maxConcurrentRequests ?? 256,
+    },
   );
   await peer.start();
   return {

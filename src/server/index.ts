@@ -3,6 +3,7 @@
  * Source: MCP 2026-07-28 (modern) and 2025-11-25 (legacy).
  */
 export { createServer, McpServer, type ServerOptions } from './server.js';
+export type { ServerLimits } from './options.js';
 export { connect, watchEvents, type ServerConnection } from './connect.js';
 export type { RequestChannel, SessionInit } from './channel.js';
 export type { AuthInfo, ProgressOptions, RequestContext } from './context.js';
@@ -13,7 +14,10 @@ export {
   type ToolHandler,
   type ToolResult,
   type ToolReturn,
+  type TaskPolicy,
+  type TaskSupport,
 } from './tools.js';
+export type { TaskOptions } from './tasks/runner.js';
 export type {
   ReadReturn,
   ResourceHandler,
@@ -23,7 +27,7 @@ export type {
 } from './resources.js';
 export type { PromptDefinition, PromptHandler, PromptReturn } from './prompts.js';
 export { LegacySession, type SessionLink } from './session.js';
-export { compileUriTemplate, type UriTemplate } from './uri-template.js';
+export { compileUriTemplate, type TemplateValue, type UriTemplate } from './uri-template.js';
 export type { CacheHints } from './modern.js';
 export {
   inputRequired,

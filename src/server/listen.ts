@@ -18,10 +18,16 @@ export interface SubscriptionFilter {
   promptsListChanged?: boolean;
   resourcesListChanged?: boolean;
   resourceSubscriptions?: string[];
+  /** Tasks extension: the tasks whose `notifications/tasks` the stream carries. */
+  taskIds?: string[];
 }
 
 /** Narrows a requested filter to what the server can honour. */
-export function honouredFilter(requested: unknown, caps: ServerCapabilities): SubscriptionFilter {
+export function honouredFilter(
+  requested: unknown,
+  caps: ServerCapabilities,
+  maxUris = 1000,
+): SubscriptionFilter {
   if (typeof requested !== 'object' || requested === null || Array.isArray(requested)) {
     throw McpError.of('InvalidParams', 'notifications must be an object (a subscription filter)');
   }
@@ -33,6 +39,12 @@ export function honouredFilter(requested: unknown, caps: ServerCapabilities): Su
   const uris = r.resourceSubscriptions;
   if (uris !== undefined && (!Array.isArray(uris) || uris.some((u) => typeof u !== 'string'))) {
     throw McpError.of('InvalidParams', 'resourceSubscriptions must be an array of URIs');
+  }
+  if (Array.isArray(uris) && uris.length > maxUris) {
+    throw McpError.of(
+      'InvalidParams',
+      `more than ${maxUris} resourceSubscriptions (limits.maxResourceSubscriptions)`,
+    );
   }
   if (Array.isArray(uris) && uris.length > 0 && caps.resources)
     out.resourceSubscriptions = [...(uris as string[])];
@@ -73,17 +85,24 @@ export function listen(init: {
   bus: EventBus;
   channel: RequestChannel;
   open: Set<() => void>;
+  /** Task status notifications to carry (Tasks extension), and how to follow them. */
+  tasks?: { ids: string[]; watch(ids: string[], emit: (task: Params) => void): () => void } | undefined;
 }): Promise<Params> {
-  const { id, filter, bus, channel } = init;
+  const { id, filter, bus, channel, tasks } = init;
   const tag = { [META.subscriptionId]: id };
-  channel.notify('notifications/subscriptions/acknowledged', { _meta: tag, notifications: filter });
+  const acknowledged = tasks ? { ...filter, taskIds: tasks.ids } : filter;
+  channel.notify('notifications/subscriptions/acknowledged', { _meta: tag, notifications: acknowledged });
   const unsubscribe = bus.subscribe((event) => {
     const n = eventNotification(event, filter);
     if (n && !channel.signal.aborted) channel.notify(n.method, { ...n.params, _meta: tag });
   });
+  const unwatch = tasks?.watch(tasks.ids, (task) => {
+    if (!channel.signal.aborted) channel.notify('notifications/tasks', { ...task, _meta: tag });
+  });
   return new Promise((resolve) => {
     const end = (): void => {
       unsubscribe();
+      unwatch?.();
       init.open.delete(end);
       channel.signal.removeEventListener('abort', end);
       resolve({ _meta: tag });

@@ -21,6 +21,8 @@ export interface ResourceMetadata {
   annotations?: Annotations;
   icons?: Icon[];
   _meta?: Record<string, unknown>;
+  /** OAuth scopes a caller needs to read it over authorized HTTP (fixed resources only). */
+  scopes?: string[];
 }
 
 /** What a read handler returns: a full result, or just the contents. */
@@ -78,6 +80,20 @@ export class ResourceRegistry {
     const wire: ResourceTemplate = { ...meta, uriTemplate, name: meta.name ?? uriTemplate };
     this.#templates.set(uriTemplate, { wire, template, handler, complete });
     this.#templateList = [...this.#templateList, wire];
+  }
+
+  /** Removes a fixed resource; returns whether it existed. */
+  removeResource(uri: string): boolean {
+    const existed = this.#resources.delete(uri);
+    if (existed) this.#resourceList = this.#resourceList.filter((r) => r.uri !== uri);
+    return existed;
+  }
+
+  /** Removes a template; returns whether it existed. */
+  removeTemplate(uriTemplate: string): boolean {
+    const existed = this.#templates.delete(uriTemplate);
+    if (existed) this.#templateList = this.#templateList.filter((t) => t.uriTemplate !== uriTemplate);
+    return existed;
   }
 
   get resourceCount(): number {

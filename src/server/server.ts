@@ -45,6 +45,8 @@ import {
 import { LegacyChannel, type LegacySession } from './session.js';
 import { ToolRegistry, type ToolDefinition, type ToolHandler } from './tools.js';
 import { createStateSealer, type RequestStateSealer } from '../core/request-state.js';
+import { TASKS_EXTENSION } from '../core/tasks.js';
+import { ServerTasks } from './tasks/methods.js';
 
 /** An MCP server definition. Register features, then serve it on any transport. */
 export class McpServer {
@@ -61,6 +63,9 @@ export class McpServer {
   readonly #decorations: { plain: ModernDecoration; cacheable: ModernDecoration };
   #capabilities: ServerCapabilities | undefined;
   readonly #supportedVersions: readonly string[];
+  readonly #tasks: ServerTasks;
+  /** Scopes features need, by `method name-or-uri` (see {@link requiredScopes}). */
+  readonly #scopes = new Map<string, readonly string[]>();
 
   constructor(options: ServerOptions) {
     this.options = options;
@@ -88,6 +93,12 @@ export class McpServer {
       sealer: this.#sealer,
       runFeature: (method, params, ctx) => this.#runFeature(method, params, ctx),
     };
+    this.#tasks = new ServerTasks({
+      options: options.tasks,
+      tools,
+      sealer: this.#sealer,
+      callTool: async (name, args, ctx) => ({ ...(await tools.call(name, args, ctx)) }),
+    });
   }
 
   /** True when the server serves legacy sessions (`initialize`) as well as modern requests. */
@@ -107,20 +118,24 @@ export class McpServer {
     handler: ToolHandler<In>,
   ): this {
     this.#features.tools.add(name, definition, handler as never);
+    this.#needs('tools/call', name, definition.scopes);
     this.#capabilities = undefined;
     return this;
   }
 
   /** Registers a fixed resource at `uri`. */
   resource(uri: string, metadata: ResourceMetadata, handler: ResourceHandler): this {
-    this.#features.resources.addResource(uri, metadata, handler);
+    const { scopes, ...wire } = metadata;
+    this.#features.resources.addResource(uri, wire, handler);
+    this.#needs('resources/read', uri, scopes);
     this.#capabilities = undefined;
     return this;
   }
 
   /** Registers a resource template (`{var}` and `{+var}` expressions). */
   resourceTemplate(uriTemplate: string, options: TemplateOptions, handler: TemplateHandler): this {
-    this.#features.resources.addTemplate(uriTemplate, options, handler);
+    const { scopes: _scopes, ...wire } = options;
+    this.#features.resources.addTemplate(uriTemplate, wire, handler);
     this.#capabilities = undefined;
     return this;
   }
@@ -131,9 +146,26 @@ export class McpServer {
     definition: PromptDefinition<S>,
     handler: PromptHandler<S>,
   ): this {
-    this.#features.prompts.add(name, definition, handler as never);
+    const { scopes, ...wire } = definition;
+    this.#features.prompts.add(name, wire as PromptDefinition<S>, handler as never);
+    this.#needs('prompts/get', name, scopes);
     this.#capabilities = undefined;
     return this;
+  }
+
+  /**
+   * The OAuth scopes the feature a request names needs (`tools/call` and `prompts/get` by
+   * name, `resources/read` by URI), as registered with `scopes`; undefined when none.
+   */
+  requiredScopes(method: string, params: unknown): readonly string[] | undefined {
+    const p = (params ?? {}) as { name?: unknown; uri?: unknown };
+    const key = method === 'resources/read' ? p.uri : p.name;
+    return typeof key === 'string' ? this.#scopes.get(`${method} ${key}`) : undefined;
+  }
+
+  #needs(method: string, key: string, scopes: readonly string[] | undefined): void {
+    if (scopes && scopes.length > 0) this.#scopes.set(`${method} ${key}`, [...scopes]);
+    else this.#scopes.delete(`${method} ${key}`);
   }
 
   /** Removes a tool and announces the change. */
@@ -141,6 +173,23 @@ export class McpServer {
     const removed = this.#features.tools.remove(name);
     this.#capabilities = undefined;
     if (removed) this.notifyToolsChanged();
+    return removed;
+  }
+
+  /** Removes a prompt and announces the change. */
+  removePrompt(name: string): boolean {
+    const removed = this.#features.prompts.remove(name);
+    this.#capabilities = undefined;
+    if (removed) this.notifyPromptsChanged();
+    return removed;
+  }
+
+  /** Removes a fixed resource or a resource template and announces the change. */
+  removeResource(uriOrTemplate: string): boolean {
+    const { resources } = this.#features;
+    const removed = resources.removeResource(uriOrTemplate) || resources.removeTemplate(uriOrTemplate);
+    this.#capabilities = undefined;
+    if (removed) this.notifyResourcesChanged();
     return removed;
   }
 
@@ -169,6 +218,11 @@ export class McpServer {
     for (const close of [...this.#listens]) close();
   }
 
+  /** Stops keeping task leases and aborts the task handlers running in this process. */
+  stopTasks(): void {
+    this.#tasks.runner.close();
+  }
+
   /** The capabilities declared in discover and initialize, from what is registered. */
   get capabilities(): ServerCapabilities {
     return (this.#capabilities ??= this.#computeCapabilities());
@@ -182,6 +236,7 @@ export class McpServer {
       caps.resources = { subscribe: true, listChanged: true };
     if (prompts.size > 0) caps.prompts = { listChanged: true };
     if (prompts.size > 0 || resources.templateCount > 0) caps.completions = {};
+    if (this.#tasks.enabled) caps.extensions = { ...caps.extensions, [TASKS_EXTENSION]: {} };
     return caps;
   }
 
@@ -224,18 +279,35 @@ export class McpServer {
 
   async #handleModern(request: JsonRpcRequest, channel: RequestChannel): Promise<Params> {
     if (this.#modern.length === 0) throw methodNotFound(request.method);
-    if (!MODERN_METHODS.has(request.method)) throw this.#unknownModern(request.method);
+    if (!MODERN_METHODS.has(request.method) && !this.#tasks.handles(request.method))
+      throw this.#unknownModern(request.method);
     const meta = checkModernMeta(request.params, this.#supportedVersions);
     const params = request.params ?? {};
     const base = CACHEABLE.has(request.method) ? this.#decorations.cacheable : this.#decorations.plain;
     if (request.method === 'server/discover') return decorateModernResult(this.#discover(), base);
     if (request.method === 'subscriptions/listen') {
-      const filter = honouredFilter(params.notifications, this.capabilities);
+      const limits = this.options.limits;
+      const maxListens = limits?.maxListenStreams ?? 10_000;
+      if (this.#listens.size >= maxListens) {
+        throw McpError.of(
+          'InvalidRequest',
+          `more than ${maxListens} open listen streams (limits.maxListenStreams)`,
+        );
+      }
+      const filter = honouredFilter(
+        params.notifications,
+        this.capabilities,
+        limits?.maxResourceSubscriptions,
+      );
+      const taskIds = this.#tasks.listenTaskIds(params.notifications, meta);
+      const tasks = taskIds && { ids: taskIds, watch: this.#tasks.watch.bind(this.#tasks) };
       return decorateModernResult(
-        await listen({ id: request.id, filter, bus: this.eventBus, channel, open: this.#listens }),
+        await listen({ id: request.id, filter, bus: this.eventBus, channel, open: this.#listens, tasks }),
         base,
       );
     }
+    const tasked = this.#tasks.route(request, channel, meta);
+    if (tasked) return decorateModernResult(await tasked, base);
     return decorateModernResult(await runModernFeature(this.#modernRunner, request, channel, meta), base);
   }
 

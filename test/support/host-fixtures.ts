@@ -7,7 +7,7 @@ import { mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { serve, type Served } from '../../src/integrations/node/index.js';
-import type { ServersConfig } from '../../src/host/index.js';
+import type { Host, ServersConfig } from '../../src/host/index.js';
 import { createEverythingServer } from '../../servers/everything/server.js';
 import { referenceEntry } from '../interop/helpers.js';
 
@@ -71,4 +71,12 @@ export function until<T>(
       resolve(value);
     });
   });
+}
+
+/** Waits for `check` to hold, re-checking on every status and registry change of `host`. */
+export function whenHost<T>(host: Host, check: () => T | undefined): Promise<T> {
+  return until((wake) => {
+    const offs = [host.on('status', wake), host.on('change', wake)];
+    return () => offs.forEach((off) => off());
+  }, check);
 }

@@ -15,12 +15,12 @@ export async function turns(n: number): Promise<void> {
 }
 
 /**
- * Waits until `condition()` is true, re-checking once per event-loop turn.
+ * Waits until `condition()` (which may be async) is true, re-checking every millisecond or so.
  * Throws `Error('condition not met within <ms> ms')` after `timeoutMs` (default 5000).
  */
-export async function until(condition: () => boolean, timeoutMs = 5000): Promise<void> {
+export async function until(condition: () => boolean | Promise<boolean>, timeoutMs = 5000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
-  while (!condition()) {
+  while (!(await condition())) {
     if (Date.now() > deadline) throw new Error(`condition not met within ${timeoutMs} ms`);
     await new Promise((resolve) => setTimeout(resolve, 1));
   }
