@@ -5,11 +5,12 @@
 // mcpkit/express|hono|fastify) for 2026-07-28 and 2025-11-25, and the client suite against
 // our conformance client for both.
 // Prints one line per set, e.g. "conformance server 2026-07-28: 37 passed, 0 failed", and
-// exits non-zero if any scored scenario we claim fails. Client authorization scenarios
-// belong to the authorization issue and are reported but not claimed yet.
+// exits non-zero if any scored scenario fails. A third client line covers the not-scored
+// authorization extension scenarios (client credentials, enterprise-managed authorization,
+// DPoP, workload identity) on both wires; any failure among them fails the run too.
 // Usage: node scripts/conformance.mjs [server|express|hono|fastify|client]...   (default: all)
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
 import { dirname, join } from 'node:path';
@@ -25,7 +26,15 @@ const cache = join(
 const revisions = ['2026-07-28', '2025-11-25'];
 const allLegs = ['server', 'express', 'hono', 'fastify', 'client'];
 const legs = process.argv.slice(2).length ? process.argv.slice(2) : allLegs;
-const notClaimed = (leg, scenario) => leg === 'client' && scenario.startsWith('auth/');
+/** Not-scored client scenarios we require anyway: the authorization extensions. */
+const extensions = [
+  'auth/client-credentials-jwt',
+  'auth/client-credentials-basic',
+  'auth/enterprise-managed-authorization',
+  'auth/dpop',
+  'auth/dpop-nonce',
+  'auth/wif-jwt-bearer',
+];
 
 function freePort() {
   return new Promise((resolve, reject) => {
@@ -57,11 +66,27 @@ function scoredScenarios(leg, rev) {
 function tally(leg, rev, output) {
   const failed = new Set([...output.matchAll(/^FAIL (\S+)/gm)].map((m) => m[1]));
   const scored = scoredScenarios(leg, rev);
-  const claimed = scored.filter((s) => !notClaimed(leg, s));
-  const claimedFailures = claimed.filter((s) => failed.has(s));
-  const unclaimed = scored.filter((s) => notClaimed(leg, s));
-  const unclaimedPassed = unclaimed.filter((s) => !failed.has(s)).length;
-  return { claimed, claimedFailures, unclaimed, unclaimedPassed };
+  return { claimed: scored, claimedFailures: scored.filter((s) => failed.has(s)) };
+}
+
+// The Tasks extension scenarios (not scored) on a line of their own, from their checks.json.
+function tasksLine(leg, rev, output) {
+  const folder = /results and full log: (\S+)/.exec(output)?.[1];
+  if (!folder || !existsSync(folder)) return undefined;
+  const dirs = readdirSync(folder).filter((d) => d.startsWith(`${leg}-tasks-`));
+  if (dirs.length === 0) return undefined;
+  const statuses = dirs.map((d) => {
+    const checks = JSON.parse(readFileSync(join(folder, d, 'checks.json'), 'utf8'));
+    if (checks.some((c) => c.status === 'FAILURE')) return 'failed';
+    return checks.every((c) => c.status === 'SKIPPED') ? 'skipped' : 'passed';
+  });
+  const n = (s) => statuses.filter((x) => x === s).length;
+  const failing = dirs.filter((_, i) => statuses[i] === 'failed').map((d) => d.replace(/-\d{4}-.*$/, ''));
+  return (
+    `conformance ${leg} ${rev} tasks extension (not scored): ${dirs.length} run, ${n('passed')} passed, ` +
+    `${n('failed')} failed, ${n('skipped')} skipped by the suite` +
+    (failing.length ? ` (failing: ${failing.join(', ')})` : '')
+  );
 }
 
 function report(leg, rev, { output, status }, label = leg) {
@@ -74,10 +99,9 @@ function report(leg, rev, { output, status }, label = leg) {
   const details = output.split('\n').filter((l) => /^(FAIL| {5}|warn|note|not scored)/.test(l));
   if (process.env.CONFORMANCE_DETAILS !== '0') for (const l of details) console.log(`  ${l}`);
   const passed = t.claimed.length - t.claimedFailures.length;
-  const extra = t.unclaimed.length
-    ? ` (not claimed yet: ${t.unclaimed.length} authorization scenarios, ${t.unclaimedPassed} passing)`
-    : '';
-  console.log(`conformance ${label} ${rev}: ${passed} passed, ${t.claimedFailures.length} failed${extra}`);
+  const tasks = tasksLine(leg, rev, output);
+  if (tasks) console.log(tasks.replace(`conformance ${leg}`, `conformance ${label}`));
+  console.log(`conformance ${label} ${rev}: ${passed} passed, ${t.claimedFailures.length} failed`);
   if (t.claimedFailures.length) console.log(`  failing: ${t.claimedFailures.join(', ')}`);
   return t.claimedFailures.length === 0 && (status === 0 || status === 1);
 }
@@ -110,11 +134,29 @@ async function serverLeg(app) {
   return ok;
 }
 
+/** The extension scenarios that failed in one client run, from its "not scored" line. */
+function failedExtensions(output) {
+  const line = output.split('\n').find((l) => l.startsWith('not scored:')) ?? '';
+  const listed = new Set([...line.matchAll(/(auth\/[\w-]+) \[/g)].map((m) => m[1]));
+  return extensions.filter((s) => listed.has(s) || !line);
+}
+
 function clientLeg() {
   let ok = true;
   const command = `${process.execPath} ${join(root, 'dist/test/conformance/client.js')}`;
-  for (const rev of revisions) ok = report('client', rev, runSuite('client.sh', [command, rev])) && ok;
-  return ok;
+  const failures = [];
+  for (const rev of revisions) {
+    const run = runSuite('client.sh', [command, rev]);
+    ok = report('client', rev, run) && ok;
+    for (const s of failedExtensions(run.output)) failures.push(`${s} (${rev})`);
+  }
+  const total = extensions.length * revisions.length;
+  console.log(
+    `conformance client extensions (${extensions.length} auth scenarios x ${revisions.length} revisions): ` +
+      `${total - failures.length} passed, ${failures.length} failed`,
+  );
+  if (failures.length) console.log(`  failing: ${failures.join(', ')}`);
+  return ok && failures.length === 0;
 }
 
 let ok = true;

@@ -4,12 +4,13 @@
  * Source: 2026-07-28 basic/versioning "Protocol Version Negotiation", basic/index "_meta"
  * and "Result type", basic/patterns/mrtr; 2025-11-25 server/utilities/logging.
  */
+import { DEFAULT_MAX_JSON_DEPTH } from '../core/json-limits.js';
 import { ERROR_TABLE, McpError, McpkitError } from '../core/errors.js';
 import type { JsonRpcNotification, Params, RequestId } from '../core/jsonrpc.js';
 import { Peer, type RequestOptions } from '../core/peer.js';
 import { LATEST_LEGACY_REVISION, LATEST_REVISION, type Era } from '../core/revisions.js';
 import type { Transport } from '../core/transport.js';
-import type { DiscoverResult, Implementation } from '../core/types/index.js';
+import type { ClientCapabilities, DiscoverResult, Implementation } from '../core/types/index.js';
 import { withModernMeta, type DeclaredCapabilities } from './capabilities.js';
 import {
   describeDiscover,
@@ -20,7 +21,7 @@ import {
 } from './era.js';
 import type { ClientOptions } from './options.js';
 import { guardFirstFrame } from './junk-guard.js';
-import { continueWithInput } from './mrtr.js';
+import { answerInputRequests, continueWithInput } from './mrtr.js';
 import { RequestIdTap } from './request-ids.js';
 import { resultKind } from './results.js';
 import { serverRequestHandler, type InputAnswering } from './server-requests.js';
@@ -40,6 +41,10 @@ export interface CallOptions extends RequestOptions {
    * version retry or an MRTR retry sends a new request with a new id).
    */
   onRequestId?: (id: RequestId) => void;
+  /** Extensions declared in this request's client capabilities only (modern), e.g. Tasks. */
+  extensions?: Record<string, Params>;
+  /** Return a `resultType: "task"` result as it is (the caller negotiated the Tasks extension). */
+  acceptTask?: boolean;
 }
 
 /** A started transport with its era settled. Create with {@link Connection.open}. */
@@ -64,7 +69,11 @@ export class Connection {
         closed: (error) => this.#closed.abort(error),
         malformed: (text) => (this.#junk ??= text.slice(0, 200)),
       },
-      timeoutMs === undefined ? {} : { timeoutMs },
+      {
+        ...(timeoutMs === undefined ? {} : { timeoutMs }),
+        maxJsonDepth: setup.options.limits?.maxJsonDepth ?? DEFAULT_MAX_JSON_DEPTH,
+        maxConcurrentRequests: setup.options.limits?.maxConcurrentRequests ?? 16,
+      },
     );
   }
 
@@ -155,6 +164,7 @@ export class Connection {
   async roundTrip(method: string, params: Params | undefined, options: CallOptions = {}): Promise<Params> {
     const send = (p: Params | undefined): Promise<Params> => this.#send(method, p, options);
     const result = await send(params);
+    if (options.acceptTask && result.resultType === 'task') return result;
     if (resultKind(result, method) === 'complete') return result;
     if (this.era !== 'modern') {
       throw new McpkitError('INVALID_RESULT', `${method}: input_required from a legacy server`);
@@ -163,6 +173,7 @@ export class Connection {
       send,
       answering: this.#answering,
       maxRounds: this.#setup.options.maxInputRounds ?? 10,
+      maxRequests: this.#setup.options.limits?.maxInputRequests ?? 16,
       signal: options.signal,
       closed: this.#closed.signal,
     });
@@ -170,7 +181,7 @@ export class Connection {
 
   /** Sends one request; on modern, a -32022 naming a version we speak is retried once with it. */
   async #send(method: string, params: Params | undefined, options: CallOptions): Promise<Params> {
-    const { onRequestId, ...peerOptions } = options;
+    const { onRequestId, extensions, acceptTask: _t, ...peerOptions } = options;
     const request = (p: Params | undefined): Promise<Params> =>
       onRequestId
         ? this.#ids.capture(() => this.#peer.request(method, p, peerOptions), onRequestId)
@@ -178,19 +189,40 @@ export class Connection {
     const server = this.server;
     if (server.era === 'legacy') return request(params);
     try {
-      return await request(this.#modernParams(server.protocolVersion, params));
+      return await request(this.#modernParams(server.protocolVersion, params, extensions));
     } catch (error) {
       const version = retryVersion(error, server.protocolVersion);
       if (version === undefined) throw error;
       server.protocolVersion = version;
-      return request(this.#modernParams(version, params));
+      return request(this.#modernParams(version, params, extensions));
     }
   }
 
-  #modernParams(version: string, params: Params | undefined): Params {
+  /** Answers a task's input requests with the same handlers as MRTR (see mrtr.ts). */
+  answerInputs(
+    label: string,
+    inputRequests: unknown,
+    signal: AbortSignal | undefined,
+  ): Promise<Params | undefined> {
+    return answerInputRequests(label, inputRequests, {
+      answering: this.#answering,
+      signal,
+      closed: this.#closed.signal,
+      maxRequests: this.#setup.options.limits?.maxInputRequests ?? 16,
+    });
+  }
+
+  #modernParams(version: string, params: Params | undefined, extensions?: Record<string, Params>): Params {
+    const declared = this.#setup.capabilities.modern;
+    const capabilities: ClientCapabilities = extensions
+      ? {
+          ...declared,
+          extensions: { ...declared.extensions, ...(extensions as ClientCapabilities['extensions']) },
+        }
+      : declared;
     return withModernMeta(params, {
       protocolVersion: version,
-      capabilities: this.#setup.capabilities.modern,
+      capabilities,
       clientInfo: this.#setup.clientInfo,
       logLevel: this.#setup.options.logLevel,
     });

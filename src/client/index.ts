@@ -3,8 +3,16 @@
  * which one it has by itself.
  * Source: 2026-07-28 basic/versioning, basic/transports/stdio "Backward Compatibility".
  */
-export { Client, createClient } from './client.js';
-export type { ClientHandlers, ClientOptions, EraCache, EraPreference, HandlerContext } from './options.js';
+export { Client, createClient, type ToolCallOptions } from './client.js';
+export { TaskHandle, type TaskReference, type TaskResultOptions } from './tasks.js';
+export type {
+  ClientHandlers,
+  ClientLimits,
+  ClientOptions,
+  EraCache,
+  EraPreference,
+  HandlerContext,
+} from './options.js';
 export type { ListKind, ListPage } from './lists.js';
 export type { ListenOptions } from './listen.js';
 export type { Subscription } from './subscription.js';

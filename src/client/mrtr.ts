@@ -21,6 +21,8 @@ export interface InputLoop {
   answering: InputAnswering;
   /** Most `input_required` results answered before giving up. */
   maxRounds: number;
+  /** Most `inputRequests` in one `input_required` result. */
+  maxRequests: number;
   /** The call's signal, if any: aborts the handlers and the loop. */
   signal: AbortSignal | undefined;
   /** Aborted when the connection closes. */
@@ -64,7 +66,7 @@ async function retryParams(
   loop: InputLoop,
 ): Promise<Params> {
   const { inputResponses: _responses, requestState: _state, ...retry } = original ?? {};
-  const { requests, state } = readInputRequired(method, result);
+  const { requests, state } = readInputRequired(method, result, loop.maxRequests);
   if (requests !== undefined) retry.inputResponses = await answerAll(method, requests, loop);
   if (state !== undefined) retry.requestState = state;
   return retry;
@@ -75,13 +77,17 @@ interface InputRequiredParts {
   state: string | undefined;
 }
 
-function readInputRequired(method: string, result: Params): InputRequiredParts {
+function readInputRequired(method: string, result: Params, maxRequests: number): InputRequiredParts {
   const { inputRequests, requestState } = result;
   if (requestState !== undefined && typeof requestState !== 'string') {
     throw invalid(method, 'requestState of input_required must be a string');
   }
   if (inputRequests === undefined) return { requests: undefined, state: requestState };
   if (!isObject(inputRequests)) throw invalid(method, 'inputRequests must be an object');
+  if (Object.keys(inputRequests).length > maxRequests) {
+    const why = `${method}: more than ${maxRequests} inputRequests in one input_required (limits.maxInputRequests)`;
+    throw new McpkitError('LIMIT_EXCEEDED', why);
+  }
   const requests: InputRequiredParts['requests'] = {};
   for (const [key, request] of Object.entries(inputRequests)) {
     if (!isObject(request) || typeof request.method !== 'string' || !isOptionalObject(request.params)) {
@@ -92,11 +98,25 @@ function readInputRequired(method: string, result: Params): InputRequiredParts {
   return { requests, state: requestState };
 }
 
+/**
+ * Answers the `inputRequests` of a task (Tasks extension) with the same handlers as MRTR.
+ * Resolves undefined when there are none. @throws as {@link continueWithInput}.
+ */
+export async function answerInputRequests(
+  label: string,
+  inputRequests: unknown,
+  loop: Pick<InputLoop, 'answering' | 'signal' | 'closed' | 'maxRequests'>,
+): Promise<Params | undefined> {
+  const { requests } = readInputRequired(label, { inputRequests }, loop.maxRequests);
+  if (!requests || Object.keys(requests).length === 0) return undefined;
+  return answerAll(label, requests, loop);
+}
+
 /** Runs every input request's handler at once; all handlers must exist before any runs. */
 async function answerAll(
   method: string,
   requests: NonNullable<InputRequiredParts['requests']>,
-  loop: InputLoop,
+  loop: Pick<InputLoop, 'answering' | 'signal' | 'closed'>,
 ): Promise<Params> {
   const entries = Object.entries(requests);
   for (const [key, request] of entries) requireHandler(method, key, request.method, loop.answering);
@@ -124,7 +144,7 @@ function requireHandler(method: string, key: string, inputMethod: string, answer
 }
 
 /** Settles with `work`, or rejects as soon as the call is aborted or the connection closes. */
-function untilAborted<T>(work: Promise<T>, loop: InputLoop): Promise<T> {
+function untilAborted<T>(work: Promise<T>, loop: Pick<InputLoop, 'signal' | 'closed'>): Promise<T> {
   const signals = loop.signal ? [loop.closed, loop.signal] : [loop.closed];
   return new Promise<T>((resolve, reject) => {
     const stop = (): void => {

@@ -57,3 +57,18 @@ export {
 } from './peer.js';
 export type { Transport, TransportSink } from './transport.js';
 export { createMemoryEventBus, type EventBus, type ServerEvent } from './event-bus.js';
+export {
+  TASKS_EXTENSION,
+  applyResponses,
+  createTaskResult,
+  detailedTask,
+  expiresAt,
+  isTerminalStatus,
+  type TaskBookkeeping,
+  type TaskInputRequest,
+  type TaskSignal,
+  type TaskState,
+  type TaskStatus,
+  type TaskStore,
+} from './tasks.js';
+export { createMemoryTaskStore, type MemoryTaskStoreOptions } from './task-store.js';

@@ -53,6 +53,8 @@ import {
   type ToolHandler,
 } from './tools.js';
 import { createStateSealer, type RequestStateSealer } from '../core/request-state.js';
+import { TASKS_EXTENSION } from '../core/tasks.js';
+import { ServerTasks } from './tasks/methods.js';
 
 /** An MCP server definition. Register features, then serve it on any transport. */
 export class McpServer {
@@ -69,6 +71,7 @@ export class McpServer {
   readonly #decorations: { plain: ModernDecoration; cacheable: ModernDecoration };
   #capabilities: ServerCapabilities | undefined;
   readonly #supportedVersions: readonly string[];
+  readonly #tasks: ServerTasks;
 
   constructor(options: ServerOptions) {
     this.options = options;
@@ -96,6 +99,12 @@ export class McpServer {
       sealer: this.#sealer,
       runFeature: (method, params, ctx) => this.#runFeature(method, params, ctx),
     };
+    this.#tasks = new ServerTasks({
+      options: options.tasks,
+      tools,
+      sealer: this.#sealer,
+      callTool: async (name, args, ctx) => ({ ...(await tools.call(name, args, ctx)) }),
+    });
   }
 
   /** True when the server serves legacy sessions (`initialize`) as well as modern requests. */
@@ -219,6 +228,11 @@ export class McpServer {
     for (const close of [...this.#listens]) close();
   }
 
+  /** Stops keeping task leases and aborts the task handlers running in this process. */
+  stopTasks(): void {
+    this.#tasks.runner.close();
+  }
+
   /** The capabilities declared in discover and initialize, from what is registered. */
   get capabilities(): ServerCapabilities {
     return (this.#capabilities ??= this.#computeCapabilities());
@@ -232,6 +246,7 @@ export class McpServer {
       caps.resources = { subscribe: true, listChanged: true };
     if (prompts.size > 0) caps.prompts = { listChanged: true };
     if (prompts.size > 0 || resources.templateCount > 0) caps.completions = {};
+    if (this.#tasks.enabled) caps.extensions = { ...caps.extensions, [TASKS_EXTENSION]: {} };
     return caps;
   }
 
@@ -274,18 +289,23 @@ export class McpServer {
 
   async #handleModern(request: JsonRpcRequest, channel: RequestChannel): Promise<Params> {
     if (this.#modern.length === 0) throw methodNotFound(request.method);
-    if (!MODERN_METHODS.has(request.method)) throw this.#unknownModern(request.method);
+    if (!MODERN_METHODS.has(request.method) && !this.#tasks.handles(request.method))
+      throw this.#unknownModern(request.method);
     const meta = checkModernMeta(request.params, this.#supportedVersions);
     const params = request.params ?? {};
     const base = CACHEABLE.has(request.method) ? this.#decorations.cacheable : this.#decorations.plain;
     if (request.method === 'server/discover') return decorateModernResult(this.#discover(), base);
     if (request.method === 'subscriptions/listen') {
       const filter = honouredFilter(params.notifications, this.capabilities);
+      const taskIds = this.#tasks.listenTaskIds(params.notifications, meta);
+      const tasks = taskIds && { ids: taskIds, watch: this.#tasks.watch.bind(this.#tasks) };
       return decorateModernResult(
-        await listen({ id: request.id, filter, bus: this.eventBus, channel, open: this.#listens }),
+        await listen({ id: request.id, filter, bus: this.eventBus, channel, open: this.#listens, tasks }),
         base,
       );
     }
+    const tasked = this.#tasks.route(request, channel, meta);
+    if (tasked) return decorateModernResult(await tasked, base);
     return decorateModernResult(await runModernFeature(this.#modernRunner, request, channel, meta), base);
   }
 

@@ -24,6 +24,8 @@ export interface SchemaLimits {
   maxDepth?: number;
   /** Most subschemas (objects) in the schema (default 1 000). */
   maxSubschemas?: number;
+  /** Largest schema as JSON text, in UTF-16 code units (default 1 MiB). */
+  maxBytes?: number;
 }
 
 /** A compiled validator: synchronous once ajv is loaded, a promise before that. */
@@ -151,6 +153,8 @@ export function compileJsonSchema(schema: object, limits?: SchemaLimits): JsonSc
   checkSchemaBounds(schema, limits);
   const dialect = dialectOf(schema);
   const key = `${dialect}\n${JSON.stringify(schema)}`;
+  const maxBytes = limits?.maxBytes ?? 1024 * 1024;
+  if (key.length - dialect.length > maxBytes) throw invalid(`larger than ${maxBytes} bytes`);
   let validate: ValidateFunction | undefined;
   return (value) => {
     if (validate) return run(validate, value);

@@ -9,10 +9,14 @@ import { encodeHeaderValue } from './header-values.js';
 import type { ToolHeaders } from './tool-headers.js';
 
 /** The methods whose `Mcp-Name` comes from a params field, and which field. */
-const NAME_SOURCE: Readonly<Record<string, 'name' | 'uri'>> = {
+const NAME_SOURCE: Readonly<Record<string, 'name' | 'uri' | 'taskId'>> = {
   'tools/call': 'name',
   'prompts/get': 'name',
   'resources/read': 'uri',
+  // Tasks extension: the task id routes task requests (SEP-2663 "Routing Headers").
+  'tasks/get': 'taskId',
+  'tasks/update': 'taskId',
+  'tasks/cancel': 'taskId',
 };
 
 /**

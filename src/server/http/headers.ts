@@ -10,10 +10,14 @@ import { META } from '../../core/revisions.js';
 import type { HeaderReader } from './exchange.js';
 
 /** Which body field `Mcp-Name` mirrors, by method. */
-export const NAME_SOURCE: Readonly<Record<string, 'name' | 'uri'>> = {
+export const NAME_SOURCE: Readonly<Record<string, 'name' | 'uri' | 'taskId'>> = {
   'tools/call': 'name',
   'prompts/get': 'name',
   'resources/read': 'uri',
+  // Tasks extension (SEP-2663 "Streamable HTTP: Routing Headers").
+  'tasks/get': 'taskId',
+  'tasks/update': 'taskId',
+  'tasks/cancel': 'taskId',
 };
 
 const SAFE_VALUE = /^[\x20-\x7E\t]*$/;
