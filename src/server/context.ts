@@ -26,6 +26,10 @@ export interface AuthInfo {
   readonly clientId?: string;
   readonly scopes?: readonly string[];
   readonly token?: string;
+  /** When the credentials expire, in seconds since the epoch. */
+  readonly expiresAt?: number;
+  /** The verified token's claims (JWT payload or introspection answer). */
+  readonly claims?: Readonly<Record<string, unknown>>;
   readonly extra?: Record<string, unknown>;
 }
 
@@ -61,6 +65,8 @@ export interface RequestContext {
   readonly meta: Readonly<Record<string, unknown>>;
   /** The caller's identity when the transport authenticated it. */
   readonly authInfo: AuthInfo | undefined;
+  /** The same as {@link authInfo}: the verified principal (subject, client id, scopes, expiry, claims). */
+  readonly auth: AuthInfo | undefined;
   /**
    * Modern multi round-trip: the answers known so far, by input request key (those sealed
    * in `requestState` by earlier rounds plus this retry's `inputResponses`). Empty on the
@@ -143,6 +149,9 @@ class Context implements RequestContext {
     return this.#channel.meta;
   }
   get authInfo(): AuthInfo | undefined {
+    return this.#channel.authInfo;
+  }
+  get auth(): AuthInfo | undefined {
     return this.#channel.authInfo;
   }
   get inputResponses(): Readonly<Record<string, unknown>> {
