@@ -47,6 +47,14 @@ export interface CallOptions extends RequestOptions {
   acceptTask?: boolean;
 }
 
+/** Options for relaying a request on behalf of another client (a proxy or gateway). */
+export interface RelayOptions {
+  /** Return an `input_required` result as it is instead of answering it (MRTR relayed to the caller's client). */
+  relayInputRequired?: boolean;
+  /** Modern: the capabilities to declare in this request's `_meta` instead of this client's own. */
+  clientCapabilities?: ClientCapabilities;
+}
+
 /** A started transport with its era settled. Create with {@link Connection.open}. */
 export class Connection {
   readonly #peer: Peer;
@@ -161,11 +169,15 @@ export class Connection {
    *   legacy or on another method, a missing handler, or too many rounds; McpError for a
    *   wire error; Peer's local errors.
    */
-  async roundTrip(method: string, params: Params | undefined, options: CallOptions = {}): Promise<Params> {
+  async roundTrip(
+    method: string,
+    params: Params | undefined,
+    options: CallOptions & RelayOptions = {},
+  ): Promise<Params> {
     const send = (p: Params | undefined): Promise<Params> => this.#send(method, p, options);
     const result = await send(params);
     if (options.acceptTask && result.resultType === 'task') return result;
-    if (resultKind(result, method) === 'complete') return result;
+    if (resultKind(result, method) === 'complete' || options.relayInputRequired) return result;
     if (this.era !== 'modern') {
       throw new McpkitError('INVALID_RESULT', `${method}: input_required from a legacy server`);
     }
@@ -180,8 +192,20 @@ export class Connection {
   }
 
   /** Sends one request; on modern, a -32022 naming a version we speak is retried once with it. */
-  async #send(method: string, params: Params | undefined, options: CallOptions): Promise<Params> {
-    const { onRequestId, extensions, acceptTask: _t, ...peerOptions } = options;
+  async #send(
+    method: string,
+    params: Params | undefined,
+    options: CallOptions & RelayOptions,
+  ): Promise<Params> {
+    const {
+      onRequestId,
+      extensions,
+      acceptTask: _t,
+      relayInputRequired: _r,
+      clientCapabilities,
+      ...peerOptions
+    } = options;
+    const meta = { extensions, capabilities: clientCapabilities };
     const request = (p: Params | undefined): Promise<Params> =>
       onRequestId
         ? this.#ids.capture(() => this.#peer.request(method, p, peerOptions), onRequestId)
@@ -189,12 +213,12 @@ export class Connection {
     const server = this.server;
     if (server.era === 'legacy') return request(params);
     try {
-      return await request(this.#modernParams(server.protocolVersion, params, extensions));
+      return await request(this.#modernParams(server.protocolVersion, params, meta));
     } catch (error) {
       const version = retryVersion(error, server.protocolVersion);
       if (version === undefined) throw error;
       server.protocolVersion = version;
-      return request(this.#modernParams(version, params, extensions));
+      return request(this.#modernParams(version, params, meta));
     }
   }
 
@@ -212,8 +236,17 @@ export class Connection {
     });
   }
 
-  #modernParams(version: string, params: Params | undefined, extensions?: Record<string, Params>): Params {
-    const declared = this.#setup.capabilities.modern;
+  /** `_meta` of a modern request: `capabilities` replaces the declared ones; `extensions` are added. */
+  #modernParams(
+    version: string,
+    params: Params | undefined,
+    per: {
+      extensions?: Record<string, Params> | undefined;
+      capabilities?: ClientCapabilities | undefined;
+    } = {},
+  ): Params {
+    const declared = per.capabilities ?? this.#setup.capabilities.modern;
+    const { extensions } = per;
     const capabilities: ClientCapabilities = extensions
       ? {
           ...declared,

@@ -36,6 +36,7 @@ const serverSchema = z
     include: z.array(z.string()).optional(),
     exclude: z.array(z.string()).optional(),
     timeoutMs: z.number().int().positive().optional(),
+    era: z.enum(['auto', 'modern', 'legacy']).optional(),
     policy: policySchema.optional(),
     roots: z.array(rootSchema).optional(),
     // Keys other apps write that mean nothing to mcpkit.
