@@ -3,13 +3,18 @@
  * Source: MCP 2026-07-28 (modern) and 2025-11-25 (legacy).
  */
 export { createServer, McpServer, type ServerOptions } from './server.js';
+export type { ServerLimits } from './options.js';
 export { connect, watchEvents, type ServerConnection } from './connect.js';
 export type { RequestChannel, SessionInit } from './channel.js';
 export type { AuthInfo, ProgressOptions, RequestContext } from './context.js';
 export type { Completer, CompletionValues } from './completion.js';
 export {
   errorResult,
+  type PlainToolReturn,
+  type StructuredToolReturn,
+  type ToolArgs,
   type ToolDefinition,
+  type ToolErrorResult,
   type ToolHandler,
   type ToolResult,
   type ToolReturn,
@@ -24,7 +29,7 @@ export type {
   TemplateHandler,
   TemplateOptions,
 } from './resources.js';
-export type { PromptDefinition, PromptHandler, PromptReturn } from './prompts.js';
+export type { PromptArgs, PromptDefinition, PromptHandler, PromptReturn } from './prompts.js';
 export { LegacySession, type SessionLink } from './session.js';
 export { compileUriTemplate, type TemplateValue, type UriTemplate } from './uri-template.js';
 export type { CacheHints } from './modern.js';
@@ -36,6 +41,7 @@ export {
   type InputMethod,
 } from './mrtr.js';
 export type { InputOptions } from './context.js';
+export type { SchemaElicitParams, SchemaElicitResult } from './schema-elicit.js';
 export {
   createStateSealer,
   generateStateKey,
