@@ -41,6 +41,7 @@ export {
   type InputMethod,
 } from './mrtr.js';
 export type { InputOptions } from './context.js';
+export type { SchemaElicitParams, SchemaElicitResult } from './schema-elicit.js';
 export {
   createStateSealer,
   generateStateKey,
