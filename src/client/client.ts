@@ -56,7 +56,7 @@ export class Client {
     this.#options = options;
     this.#capabilities = declareCapabilities(options);
     this.#clientInfo = clientInfoOf(options);
-    this.#tools = new ToolOutputChecker({ maxBytes: options.limits?.maxSchemaBytes ?? 256 * 1024 });
+    this.#tools = new ToolOutputChecker({ maxBytes: 256 * 1024, ...options.limits?.schema });
     this.#lists = createLister(() => this.#connected(), options.maxListPages ?? 1000);
     this.#views = new ListViews(
       (kind, params) => this.#connected().roundTrip(LIST_KINDS[kind].method, params),
