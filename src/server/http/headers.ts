@@ -57,7 +57,9 @@ function checkHeader(
   const raw = headers.get(name);
   if (raw === null) return mismatch(`required header ${name} is missing`);
   const value = decode ? decodeHeaderValue(raw) : raw.trim();
-  if (value === undefined || !SAFE_VALUE.test(value)) return mismatch(`${name} has invalid characters`);
+  // A decoded sentinel value may hold any Unicode (that is what the encoding is for).
+  if (value === undefined || (!decode && !SAFE_VALUE.test(value)))
+    return mismatch(`${name} has invalid characters`);
   if (value !== expected)
     return mismatch(`${name} header value '${value}' does not match body value '${String(expected)}'`);
   return undefined;
