@@ -7,7 +7,12 @@
  */
 import { McpError, McpkitError } from '../core/errors.js';
 import type { Tool } from '../core/types/index.js';
-import { compileSchema, type CompiledSchema, type SchemaInput } from '../validation/index.js';
+import {
+  compileSchema,
+  type CompiledSchema,
+  type SchemaInput,
+  type SchemaLimits,
+} from '../validation/index.js';
 import type { RequestContext } from './context.js';
 import { isInputRequired, type InputRequiredAnswer } from './mrtr.js';
 import type { BoundToolHandler, TaskPolicy, ToolDefinition, ToolResult } from './tool-types.js';
@@ -33,6 +38,12 @@ const ANY_OBJECT: CompiledSchema = {
 /** Holds a server's tools. */
 export class ToolRegistry {
   readonly #tools = new Map<string, RegisteredTool>();
+  readonly #limits: SchemaLimits | undefined;
+
+  /** `limits` bound every tool's schemas (see `ServerLimits.schema`). */
+  constructor(limits?: SchemaLimits) {
+    this.#limits = limits;
+  }
   #list: Tool[] = [];
 
   /** Registers a tool. @throws McpkitError `INVALID_DEFINITION` (bad name, duplicate, bad schema). */
@@ -44,10 +55,14 @@ export class ToolRegistry {
     if (!NAME.test(name))
       throw invalidDef(`tool name '${name}' must be 1–64 characters of A-Z a-z 0-9 _ . / -`);
     if (this.#tools.has(name)) throw invalidDef(`tool '${name}' is already registered`);
-    const input = definition.inputSchema === undefined ? ANY_OBJECT : compileSchema(definition.inputSchema);
+    const input =
+      definition.inputSchema === undefined ? ANY_OBJECT : compileSchema(definition.inputSchema, this.#limits);
     if (input.jsonSchema.type !== 'object')
       throw invalidDef(`tool '${name}': inputSchema must have type "object"`);
-    const output = definition.outputSchema === undefined ? undefined : compileSchema(definition.outputSchema);
+    const output =
+      definition.outputSchema === undefined
+        ? undefined
+        : compileSchema(definition.outputSchema, this.#limits);
     const wire = toWire(name, definition, input, output);
     const task = typeof definition.task === 'string' ? { support: definition.task } : definition.task;
     this.#tools.set(name, { wire, input, output, handler, task });
