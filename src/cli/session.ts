@@ -50,6 +50,7 @@ export async function withSession<T>(flags: ClientFlags, use: (session: Session)
     name: 'mcpkit-cli',
     version: cliVersion(),
     era: flags.era,
+    onWarning: (message) => process.stderr.write(`mcpkit: warning: ${message}\n`),
     ...(flags.timeoutMs === undefined
       ? {}
       : { timeoutMs: flags.timeoutMs, probeTimeoutMs: Math.min(flags.timeoutMs, 5000) }),

@@ -5,6 +5,7 @@
  * client/sampling, client/elicitation, client/roots.
  */
 import type { JsonRpcNotification } from '../core/jsonrpc.js';
+import type { Middleware } from '../core/middleware.js';
 import type { Era } from '../core/revisions.js';
 import type {
   ClientCapabilities,
@@ -94,6 +95,13 @@ export interface ClientOptions {
   fillElicitationDefaults?: boolean;
   /** Elicitation modes the `elicitation` handler supports; default `['form']`. */
   elicitationModes?: readonly ('form' | 'url')[];
+  /**
+   * Middleware around every request and notification the client sends and receives, the
+   * first outermost (see `client/middleware.ts` for the built-in steps inside them).
+   */
+  middleware?: readonly Middleware[];
+  /** Told about things worth logging: tool definitions rejected for invalid `x-mcp-header` annotations. */
+  onWarning?: (message: string) => void;
   /** Every notification from the server, progress included (progress also reaches `onprogress`). */
   onNotification?: (notification: JsonRpcNotification) => void;
   /**

@@ -8,6 +8,7 @@
 import { McpError } from '../core/errors.js';
 import { createMemoryEventBus, type EventBus } from '../core/event-bus.js';
 import type { JsonRpcNotification, JsonRpcRequest, Params } from '../core/jsonrpc.js';
+import type { Middleware } from '../core/middleware.js';
 import {
   LEGACY_REVISIONS,
   MODERN_REVISIONS,
@@ -18,7 +19,7 @@ import type { Implementation, ServerCapabilities } from '../core/types/index.js'
 import type { InferOutput, SchemaInput } from '../validation/index.js';
 import type { RequestChannel } from './channel.js';
 import { createContext, type RequestContext } from './context.js';
-import { CACHEABLE, FEATURE_METHODS, METHOD_CAPABILITY, type Features } from './features.js';
+import { CACHEABLE, FEATURE_METHODS, capabilitiesOf, METHOD_CAPABILITY, type Features } from './features.js';
 import { SESSION_METHODS, initialize } from './legacy.js';
 import {
   checkModernMeta,
@@ -45,6 +46,7 @@ import {
 import { LegacyChannel, type LegacySession } from './session.js';
 import { ToolRegistry, type ToolDefinition, type ToolHandler } from './tools.js';
 import { createStateSealer, type RequestStateSealer } from '../core/request-state.js';
+import { MiddlewareChains } from './middleware.js';
 
 /** An MCP server definition. Register features, then serve it on any transport. */
 export class McpServer {
@@ -61,6 +63,10 @@ export class McpServer {
   readonly #decorations: { plain: ModernDecoration; cacheable: ModernDecoration };
   #capabilities: ServerCapabilities | undefined;
   readonly #supportedVersions: readonly string[];
+  readonly #chains = new MiddlewareChains({
+    request: (request, channel) => this.#dispatch(request, channel),
+    notification: (notification, session) => this.#notified(notification, session),
+  });
 
   constructor(options: ServerOptions) {
     this.options = options;
@@ -98,6 +104,19 @@ export class McpServer {
   /** Every protocol version this server speaks, modern first. */
   get supportedVersions(): string[] {
     return [...this.#supportedVersions];
+  }
+
+  /**
+   * Adds a middleware (`(next) => async (message, ctx) => result`) to the server's chains:
+   * it sees every request and notification from clients, and every notification and
+   * server-initiated request to them, on every transport and both eras (see
+   * core/middleware.ts for what it may do). Middleware runs in the order added, after the
+   * transport's own checks and before era routing and dispatch. Add middleware before
+   * serving: a legacy session opened earlier keeps the chain it started with.
+   */
+  use(middleware: Middleware): this {
+    this.#chains.use(middleware);
+    return this;
   }
 
   /** Registers a tool. @throws McpkitError `INVALID_DEFINITION`. */
@@ -171,25 +190,18 @@ export class McpServer {
 
   /** The capabilities declared in discover and initialize, from what is registered. */
   get capabilities(): ServerCapabilities {
-    return (this.#capabilities ??= this.#computeCapabilities());
-  }
-
-  #computeCapabilities(): ServerCapabilities {
-    const { tools, resources, prompts } = this.#features;
-    const caps: ServerCapabilities = { logging: {}, ...this.options.capabilities };
-    if (tools.size > 0) caps.tools = { listChanged: true };
-    if (resources.resourceCount + resources.templateCount > 0)
-      caps.resources = { subscribe: true, listChanged: true };
-    if (prompts.size > 0) caps.prompts = { listChanged: true };
-    if (prompts.size > 0 || resources.templateCount > 0) caps.completions = {};
-    return caps;
+    return (this.#capabilities ??= capabilitiesOf(this.#features, this.options.capabilities));
   }
 
   /**
    * Answers one request. Resolves with the result object; throws {@link McpError} for a
    * JSON-RPC error (anything else a handler throws should become -32603 at the transport).
    */
-  async handle(request: JsonRpcRequest, channel: RequestChannel): Promise<Params> {
+  handle(request: JsonRpcRequest, channel: RequestChannel): Promise<Params> {
+    return this.#chains.empty ? this.#dispatch(request, channel) : this.#chains.request(request, channel);
+  }
+
+  async #dispatch(request: JsonRpcRequest, channel: RequestChannel): Promise<Params> {
     if (channel.era === 'modern' || modernVersionOf(request) !== undefined)
       return this.#handleModern(request, channel);
     if (request.method === 'initialize') return this.#initialize(request, channel);
@@ -200,6 +212,11 @@ export class McpServer {
 
   /** Handles a notification from the client (`notifications/initialized`; others are ignored). */
   handleNotification(notification: JsonRpcNotification, session: LegacySession | undefined): void {
+    if (this.#chains.empty) this.#notified(notification, session);
+    else this.#chains.notification(notification, session);
+  }
+
+  #notified(notification: JsonRpcNotification, session: LegacySession | undefined): void {
     if (notification.method === 'notifications/initialized' && session) session.initialized = true;
   }
 

@@ -132,6 +132,7 @@ async function main(): Promise<number> {
     era: modern ? 'modern' : 'legacy',
     ...(modern ? { protocolVersion: revision } : { legacyProtocolVersion: revision }),
     handlers,
+    onWarning: (m) => console.error(`warning: ${m}`),
   });
   await client.connect(streamableHttp(url, { onWarning: (m) => console.error(`warning: ${m}`) }));
   try {
