@@ -16,6 +16,8 @@ const layers = [
   { files: ['src/server/**'], banned: ['client', 'integrations', 'cli', 'testing'], node: true },
   { files: ['src/client/**'], banned: ['server', 'integrations', 'cli', 'testing'], node: true },
   { files: ['src/integrations/**'], banned: ['cli', 'testing'], node: false },
+  { files: ['src/auth/**'], banned: ['integrations', 'cli', 'testing'], node: true },
+  { files: ['src/host/**'], banned: ['cli', 'testing'], node: false },
 ];
 
 const layerRules = layers.map(({ files, banned, node }) => ({

@@ -1,13 +1,16 @@
 #!/usr/bin/env node
 // Runs the official MCP conformance suite (pinned in scripts/conformance/common.sh) against
-// mcpkit: the server suite against `mcpkit serve everything --port N` for 2026-07-28 and
-// 2025-11-25, and the client suite against our conformance client for both.
+// mcpkit: the server suite against `mcpkit serve everything --port N` and against the
+// everything server on Express, Hono and Fastify (examples/*-server.ts, through
+// mcpkit/express|hono|fastify) for 2026-07-28 and 2025-11-25, and the client suite against
+// our conformance client for both.
 // Prints one line per set, e.g. "conformance server 2026-07-28: 37 passed, 0 failed", and
-// exits non-zero if any scored scenario we claim fails. Client authorization scenarios
-// belong to the authorization issue and are reported but not claimed yet.
-// Usage: node scripts/conformance.mjs [server|client]...   (default: both)
+// exits non-zero if any scored scenario fails. A third client line covers the not-scored
+// authorization extension scenarios (client credentials, enterprise-managed authorization,
+// DPoP, workload identity) on both wires; any failure among them fails the run too.
+// Usage: node scripts/conformance.mjs [server|express|hono|fastify|client]...   (default: all)
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
 import { dirname, join } from 'node:path';
@@ -21,8 +24,17 @@ const cache = join(
   version,
 );
 const revisions = ['2026-07-28', '2025-11-25'];
-const legs = process.argv.slice(2).length ? process.argv.slice(2) : ['server', 'client'];
-const notClaimed = (leg, scenario) => leg === 'client' && scenario.startsWith('auth/');
+const allLegs = ['server', 'express', 'hono', 'fastify', 'client'];
+const legs = process.argv.slice(2).length ? process.argv.slice(2) : allLegs;
+/** Not-scored client scenarios we require anyway: the authorization extensions. */
+const extensions = [
+  'auth/client-credentials-jwt',
+  'auth/client-credentials-basic',
+  'auth/enterprise-managed-authorization',
+  'auth/dpop',
+  'auth/dpop-nonce',
+  'auth/wif-jwt-bearer',
+];
 
 function freePort() {
   return new Promise((resolve, reject) => {
@@ -54,58 +66,101 @@ function scoredScenarios(leg, rev) {
 function tally(leg, rev, output) {
   const failed = new Set([...output.matchAll(/^FAIL (\S+)/gm)].map((m) => m[1]));
   const scored = scoredScenarios(leg, rev);
-  const claimed = scored.filter((s) => !notClaimed(leg, s));
-  const claimedFailures = claimed.filter((s) => failed.has(s));
-  const unclaimed = scored.filter((s) => notClaimed(leg, s));
-  const unclaimedPassed = unclaimed.filter((s) => !failed.has(s)).length;
-  return { claimed, claimedFailures, unclaimed, unclaimedPassed };
+  return { claimed: scored, claimedFailures: scored.filter((s) => failed.has(s)) };
 }
 
-function report(leg, rev, { output, status }) {
+// The Tasks extension scenarios (not scored) on a line of their own, from their checks.json.
+function tasksLine(leg, rev, output) {
+  const folder = /results and full log: (\S+)/.exec(output)?.[1];
+  if (!folder || !existsSync(folder)) return undefined;
+  const dirs = readdirSync(folder).filter((d) => d.startsWith(`${leg}-tasks-`));
+  if (dirs.length === 0) return undefined;
+  const statuses = dirs.map((d) => {
+    const checks = JSON.parse(readFileSync(join(folder, d, 'checks.json'), 'utf8'));
+    if (checks.some((c) => c.status === 'FAILURE')) return 'failed';
+    return checks.every((c) => c.status === 'SKIPPED') ? 'skipped' : 'passed';
+  });
+  const n = (s) => statuses.filter((x) => x === s).length;
+  const failing = dirs.filter((_, i) => statuses[i] === 'failed').map((d) => d.replace(/-\d{4}-.*$/, ''));
+  return (
+    `conformance ${leg} ${rev} tasks extension (not scored): ${dirs.length} run, ${n('passed')} passed, ` +
+    `${n('failed')} failed, ${n('skipped')} skipped by the suite` +
+    (failing.length ? ` (failing: ${failing.join(', ')})` : '')
+  );
+}
+
+function report(leg, rev, { output, status }, label = leg) {
   if (!existsSync(join(cache, 'node_modules/@modelcontextprotocol/conformance'))) {
     console.log(output);
-    console.log(`conformance ${leg} ${rev}: the suite could not be installed (exit ${status})`);
+    console.log(`conformance ${label} ${rev}: the suite could not be installed (exit ${status})`);
     return false;
   }
   const t = tally(leg, rev, output);
   const details = output.split('\n').filter((l) => /^(FAIL| {5}|warn|note|not scored)/.test(l));
   if (process.env.CONFORMANCE_DETAILS !== '0') for (const l of details) console.log(`  ${l}`);
   const passed = t.claimed.length - t.claimedFailures.length;
-  const extra = t.unclaimed.length
-    ? ` (not claimed yet: ${t.unclaimed.length} authorization scenarios, ${t.unclaimedPassed} passing)`
-    : '';
-  console.log(`conformance ${leg} ${rev}: ${passed} passed, ${t.claimedFailures.length} failed${extra}`);
+  const tasks = tasksLine(leg, rev, output);
+  if (tasks) console.log(tasks.replace(`conformance ${leg}`, `conformance ${label}`));
+  console.log(`conformance ${label} ${rev}: ${passed} passed, ${t.claimedFailures.length} failed`);
   if (t.claimedFailures.length) console.log(`  failing: ${t.claimedFailures.join(', ')}`);
   return t.claimedFailures.length === 0 && (status === 0 || status === 1);
 }
 
-async function serverLeg() {
+/** The apps the server suite runs against: the CLI's node:http server, then one per framework adapter. */
+const serverApps = {
+  server: {
+    label: 'server',
+    args: (port) => ['dist/src/cli/main.js', 'serve', 'everything', '--port', port],
+  },
+  express: { label: 'server (express)', args: (port) => ['dist/examples/express-server.js', '--port', port] },
+  hono: { label: 'server (hono)', args: (port) => ['dist/examples/hono-server.js', '--port', port] },
+  fastify: { label: 'server (fastify)', args: (port) => ['dist/examples/fastify-server.js', '--port', port] },
+};
+
+async function serverLeg(app) {
   const port = await freePort();
-  const server = spawn(
-    process.execPath,
-    [join(root, 'dist/src/cli/main.js'), 'serve', 'everything', '--port', String(port)],
-    {
-      stdio: ['ignore', 'ignore', 'inherit'],
-    },
-  );
+  const args = app.args(String(port));
+  const server = spawn(process.execPath, [join(root, args[0]), ...args.slice(1)], {
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
   let ok = true;
   try {
     for (const rev of revisions)
-      ok = report('server', rev, runSuite('server.sh', [`http://127.0.0.1:${port}/mcp`, rev])) && ok;
+      ok =
+        report('server', rev, runSuite('server.sh', [`http://127.0.0.1:${port}/mcp`, rev]), app.label) && ok;
   } finally {
     server.kill('SIGTERM');
   }
   return ok;
 }
 
+/** The extension scenarios that failed in one client run, from its "not scored" line. */
+function failedExtensions(output) {
+  const line = output.split('\n').find((l) => l.startsWith('not scored:')) ?? '';
+  const listed = new Set([...line.matchAll(/(auth\/[\w-]+) \[/g)].map((m) => m[1]));
+  return extensions.filter((s) => listed.has(s) || !line);
+}
+
 function clientLeg() {
   let ok = true;
   const command = `${process.execPath} ${join(root, 'dist/test/conformance/client.js')}`;
-  for (const rev of revisions) ok = report('client', rev, runSuite('client.sh', [command, rev])) && ok;
-  return ok;
+  const failures = [];
+  for (const rev of revisions) {
+    const run = runSuite('client.sh', [command, rev]);
+    ok = report('client', rev, run) && ok;
+    for (const s of failedExtensions(run.output)) failures.push(`${s} (${rev})`);
+  }
+  const total = extensions.length * revisions.length;
+  console.log(
+    `conformance client extensions (${extensions.length} auth scenarios x ${revisions.length} revisions): ` +
+      `${total - failures.length} passed, ${failures.length} failed`,
+  );
+  if (failures.length) console.log(`  failing: ${failures.join(', ')}`);
+  return ok && failures.length === 0;
 }
 
 let ok = true;
-if (legs.includes('server')) ok = (await serverLeg()) && ok;
+for (const [leg, app] of Object.entries(serverApps))
+  if (legs.includes(leg)) ok = (await serverLeg(app)) && ok;
 if (legs.includes('client')) ok = clientLeg() && ok;
 process.exit(ok ? 0 : 1);

@@ -8,7 +8,7 @@ import { createEverythingServer } from './server.js';
 
 async function main(): Promise<void> {
   const server = createEverythingServer({
-    onError: (error, request) => console.error(`[everything] ${request.method} failed:`, error),
+    onError: (error, request) => console.error(`[everything] ${request?.method ?? 'message'} failed:`, error),
   });
   const connection = await connect(server, stdioServerTransport());
   await connection.closed;

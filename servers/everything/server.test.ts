@@ -38,6 +38,13 @@ const WIRES: Wire[] = [
 ];
 
 const TOOLS = [
+  'greet',
+  'slow_compute',
+  'failing_job',
+  'protocol_error_job',
+  'confirm_delete',
+  'multi_input',
+  'test_tool_with_task',
   'test_simple_text',
   'test_image_content',
   'test_audio_content',

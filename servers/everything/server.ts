@@ -10,6 +10,7 @@ import { registerInputRequired } from './input-required.js';
 import { PNG_DATA_URI } from './media.js';
 import { registerPrompts } from './prompts.js';
 import { registerResources } from './resources.js';
+import { registerTaskTools } from './tasks.js';
 
 /** The server's name in discover and initialize. */
 export const EVERYTHING_NAME = 'mcpkit-everything';
@@ -34,6 +35,7 @@ export function createEverythingServer(options: EverythingOptions = {}): McpServ
   registerSchemaTools(server);
   registerClientTools(server);
   registerInputRequired(server);
+  registerTaskTools(server);
   registerResources(server);
   registerPrompts(server);
   return server;

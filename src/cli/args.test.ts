@@ -27,6 +27,17 @@ describe('parseCommandLine', () => {
       { name: 'read', uri: 'test://x', target: { kind: 'http', url: 'https://h/mcp' } },
     ],
     [['prompt', 'p', '--args', '{"a":"1"}'], { name: 'prompt', prompt: 'p', args: { a: '1' } }],
+    [
+      ['call', 'add', 'http://h/mcp?x=1', 'a:=2', 'b=3', 'c:={"d":[1]}', 'e=x=y'],
+      { tool: 'add', target: { url: 'http://h/mcp?x=1' }, args: { a: 2, b: '3', c: { d: [1] }, e: 'x=y' } },
+    ],
+    [['call', 'echo', '--args', '{"text":"a","n":1}', 'text=b'], { args: { text: 'b', n: 1 } }],
+    [['prompt', 'p', 'a=1', 'b=two'], { args: { a: '1', b: 'two' } }],
+    [
+      ['inspect', 'http://h/mcp', '--header', 'Authorization: Bearer x', '--header', 'X-K=v'],
+      { headers: { Authorization: 'Bearer x', 'X-K': 'v' } },
+    ],
+    [['inspect', '--connect-timeout', '2500'], { connectTimeoutMs: 2500 }],
     [['serve', 'everything'], { name: 'serve', server: 'everything' }],
     [['serve', 'everything', '--port', '0', '--host', '::1'], { name: 'serve', port: 0, host: '::1' }],
   ])('parses %j', (argv, expected) => {
@@ -47,6 +58,11 @@ describe('parseCommandLine', () => {
     [['serve', 'everything', '--host', 'h'], /--host needs --port/],
     [['serve', 'everything', '--port', '70000'], /--port must be 0 to 65535/],
     [['read', '--json'], /`read` takes 1 to 2 arguments/],
+    [['call', 'echo', 'n:=oops'], /`n:=` needs a JSON value/],
+    [['prompt', 'p', 'n:=1'], /prompt argument `n` must be a string/],
+    [['inspect', 'http://h/mcp', '--header', 'no colon'], /--header must look like 'Name: value'/],
+    [['inspect', '--header', 'A: b'], /--header is for HTTP servers/],
+    [['inspect', '--connect-timeout', '0'], /--connect-timeout must be a positive integer/],
   ])('rejects %j', (argv, message) => {
     expect(() => parseCommandLine(argv)).toThrow(CliError);
     expect(() => parseCommandLine(argv)).toThrow(message);

@@ -18,6 +18,10 @@ export interface ClientFlags {
   era: EraPreference;
   /** Per-request timeout in milliseconds. */
   timeoutMs?: number;
+  /** Longest wait for the connection (spawn or reach, era probe, handshake) in milliseconds. */
+  connectTimeoutMs?: number;
+  /** Extra HTTP headers from `--header 'Name: value'` (HTTP targets only). */
+  headers?: Record<string, string>;
 }
 
 /** The names of the CLI's commands. */
@@ -34,7 +38,7 @@ export type Command =
   | { name: 'serve'; server: 'everything'; port?: number; host?: string };
 
 type Options = NonNullable<ParseArgsConfig['options']>;
-type Values = Record<string, string | boolean | undefined>;
+type Values = Record<string, string | boolean | string[] | undefined>;
 
 const HELP: Options = { help: { type: 'boolean', short: 'h' } };
 const CLIENT: Options = {
@@ -42,6 +46,8 @@ const CLIENT: Options = {
   json: { type: 'boolean' },
   era: { type: 'string' },
   timeout: { type: 'string' },
+  'connect-timeout': { type: 'string' },
+  header: { type: 'string', multiple: true },
 };
 const WITH_ARGS: Options = { ...CLIENT, args: { type: 'string' } };
 const SERVE: Options = { ...HELP, port: { type: 'string' }, host: { type: 'string' } };
@@ -79,8 +85,11 @@ function parseCommand(name: CommandName, argv: readonly string[]): Command {
   const split = argv.indexOf('--');
   const own = split === -1 ? argv : argv.slice(0, split);
   const serverArgv = split === -1 ? [] : argv.slice(split + 1);
-  const { values, positionals } = parseFlags(name, own);
+  const { values, positionals: all } = parseFlags(name, own);
   if (values.help === true) return { name: 'help', topic: name };
+  const takesPairs = name === 'call' || name === 'prompt';
+  const positionals = takesPairs ? all.filter((p) => !isPair(p)) : all;
+  const pairs = takesPairs ? all.filter(isPair) : [];
   const [min, max] = SPECS[name].positionals;
   if (positionals.length < min || positionals.length > max) {
     throw new CliError(`\`${name}\` takes ${expected(min, max)}; run \`mcpkit ${name} --help\``);
@@ -90,8 +99,9 @@ function parseCommand(name: CommandName, argv: readonly string[]): Command {
   const flags = clientFlags(values, target(urlArg, serverArgv));
   if (name === 'inspect') return { name, ...flags };
   if (name === 'read') return { name, uri: subject, ...flags };
-  if (name === 'call') return { name, tool: subject, args: jsonArgs(values.args), ...flags };
-  return { name, prompt: subject, args: promptArgs(jsonArgs(values.args)), ...flags };
+  const args = { ...jsonArgs(values.args), ...pairArgs(pairs) };
+  if (name === 'call') return { name, tool: subject, args, ...flags };
+  return { name, prompt: subject, args: promptArgs(args), ...flags };
 }
 
 function parseFlags(name: CommandName, argv: readonly string[]): { values: Values; positionals: string[] } {
@@ -125,10 +135,53 @@ function target(url: string | undefined, serverArgv: readonly string[]): Target 
 function clientFlags(values: Values, where: Target): ClientFlags {
   const flags: ClientFlags = { target: where, json: values.json === true, era: era(values.era) };
   if (typeof values.timeout === 'string') flags.timeoutMs = positiveInteger('--timeout', values.timeout);
+  const connect = values['connect-timeout'];
+  if (typeof connect === 'string') flags.connectTimeoutMs = positiveInteger('--connect-timeout', connect);
+  if (Array.isArray(values.header)) {
+    if (where.kind !== 'http') throw new CliError('--header is for HTTP servers; give a URL');
+    flags.headers = headers(values.header);
+  }
   return flags;
 }
 
-function era(value: string | boolean | undefined): EraPreference {
+/** `--header 'Name: value'` (also `Name=value`) into a header record; names are HTTP tokens. */
+function headers(lines: readonly string[]): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const line of lines) {
+    const match = /^([!#$%&'*+.^_`|~0-9A-Za-z-]+)\s*[:=]\s*(.*)$/.exec(line);
+    if (!match?.[1] || /[\r\n\0]/.test(match[2] ?? '')) {
+      throw new CliError(`--header must look like 'Name: value', not \`${line}\``);
+    }
+    out[match[1]] = (match[2] ?? '').trim();
+  }
+  return out;
+}
+
+/** `key=value` (a string) or `key:=json` (any JSON value), as in HTTPie. */
+const PAIR = /^([^=:\s/]+)(:?=)([\s\S]*)$/;
+
+function isPair(positional: string): boolean {
+  return PAIR.test(positional) && !/^https?:\/\//i.test(positional);
+}
+
+function pairArgs(pairs: readonly string[]): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const pair of pairs) {
+    const [, key = '', op, raw = ''] = PAIR.exec(pair) ?? [];
+    out[key] = op === '=' ? raw : pairJson(key, raw);
+  }
+  return out;
+}
+
+function pairJson(key: string, raw: string): unknown {
+  try {
+    return JSON.parse(raw);
+  } catch {
+    throw new CliError(`\`${key}:=\` needs a JSON value, e.g. ${key}:=42 or ${key}:='["a"]'; got \`${raw}\``);
+  }
+}
+
+function era(value: string | boolean | string[] | undefined): EraPreference {
   if (value === undefined || value === 'auto' || value === 'modern' || value === 'legacy') {
     return value ?? 'auto';
   }
@@ -142,7 +195,7 @@ function positiveInteger(flag: string, value: string): number {
   return n;
 }
 
-function jsonArgs(value: string | boolean | undefined): Record<string, unknown> {
+function jsonArgs(value: string | boolean | string[] | undefined): Record<string, unknown> {
   if (typeof value !== 'string') return {};
   let parsed: unknown;
   try {

@@ -1,15 +1,60 @@
 /**
- * How the CLI reports failure: one line on stderr, no stack trace. A {@link CliError} is a
- * message already written for the user; anything else is described from its code.
+ * How the CLI reports failure: one line on stderr (or one JSON object with `--json`), no
+ * stack trace, and an exit code that says what kind of failure it was. A {@link CliError}
+ * is a message already written for the user; anything else is described from its code.
  */
 import { McpError, McpkitError } from '../core/index.js';
 
-/** A failure whose message is ready to show as is. */
+/**
+ * What went wrong, each with its own exit code ({@link EXIT_CODES}): `usage` — the command
+ * line is wrong; `connection` — the server could not be started, reached or connected to
+ * (HTTP errors, timeouts while connecting, output that is not MCP); `protocol` — the
+ * server answered a request with a JSON-RPC error, an invalid result, or not in time;
+ * `tool` — a tool reported an error (`isError: true`); `failure` — anything else.
+ */
+export type FailureKind = 'usage' | 'connection' | 'protocol' | 'tool' | 'failure';
+
+/** The process exit code of each {@link FailureKind}; 130 is an interrupt (SIGINT/SIGTERM). */
+export const EXIT_CODES: Readonly<Record<FailureKind | 'interrupted', number>> = {
+  tool: 1,
+  failure: 1,
+  usage: 2,
+  connection: 3,
+  protocol: 4,
+  interrupted: 130,
+};
+
+/** A failure whose message is ready to show as is; `kind` defaults to `usage`. */
 export class CliError extends Error {
-  constructor(message: string, options: { cause?: unknown } = {}) {
+  readonly kind: FailureKind | 'interrupted';
+  constructor(message: string, options: { cause?: unknown; kind?: FailureKind | 'interrupted' } = {}) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
     this.name = 'CliError';
+    this.kind = options.kind ?? 'usage';
   }
+}
+
+/** The kind of any error the CLI ends with. */
+export function kindOf(error: unknown): FailureKind | 'interrupted' {
+  if (error instanceof CliError) return error.kind;
+  if (error instanceof McpError) return 'protocol';
+  if (error instanceof McpkitError) return error.code === 'CONNECTION_CLOSED' ? 'connection' : 'protocol';
+  return 'failure';
+}
+
+/** The error as the one JSON object `--json` writes to stderr. */
+export function errorJson(error: unknown): string {
+  const kind = kindOf(error);
+  const out: Record<string, unknown> = { kind, message: describeError(error), exitCode: EXIT_CODES[kind] };
+  for (let e: unknown = error; e instanceof Error; e = e.cause) {
+    if (e instanceof McpError) {
+      out.code = e.code;
+      const status = (e.data as { httpStatus?: unknown } | undefined)?.httpStatus;
+      if (typeof status === 'number') out.httpStatus = status;
+      break;
+    }
+  }
+  return JSON.stringify({ error: out });
 }
 
 /** Folds text onto one line: blank lines dropped, the rest joined with ` | `. */

@@ -7,12 +7,14 @@ import type { Transport } from '../core/index.js';
 import { CliError } from './errors.js';
 
 /**
- * A client transport to the Streamable HTTP endpoint at `url`; its warnings go to stderr.
+ * A client transport to the Streamable HTTP endpoint at `url`, sending `headers` (from
+ * `--header`) on every request; its warnings go to stderr.
  * @throws CliError for a malformed URL.
  */
-export async function httpTransport(url: string): Promise<Transport> {
+export async function httpTransport(url: string, headers: Record<string, string> = {}): Promise<Transport> {
   try {
     return streamableHttp(url, {
+      headers,
       onWarning: (message) => process.stderr.write(`mcpkit: warning: ${message}\n`),
     });
   } catch (error) {

@@ -36,9 +36,9 @@ function cli(args: string[]): Promise<Run> {
   });
 }
 
-/** Expects exit code 1 and exactly one line on stderr containing `text`. */
-function expectOneLineError(run: Run, text: string | RegExp): void {
-  expect(run.code, run.stderr).toBe(1);
+/** Expects exit code `code` and exactly one line on stderr containing `text`. */
+function expectOneLineError(run: Run, text: string | RegExp, code: number): void {
+  expect(run.code, run.stderr).toBe(code);
   expect(run.stderr).toMatch(/^mcpkit: [^\n]+\n$/);
   expect(run.stderr).toMatch(text);
 }
@@ -124,30 +124,30 @@ describe('mcpkit call, read and prompt', () => {
 
 describe('mcpkit errors', () => {
   it('shows the parse error of bad --args JSON', async () => {
-    expectOneLineError(await cli(['call', 'echo', '--args', '{"text":']), /--args is not valid JSON: /);
+    expectOneLineError(await cli(['call', 'echo', '--args', '{"text":']), /--args is not valid JSON: /, 2);
   });
 
   it('reports a command that cannot start', async () => {
     const run = await cli(['inspect', '--', 'mcpkit-no-such-command']);
-    expectOneLineError(run, 'could not start `mcpkit-no-such-command`: not found');
+    expectOneLineError(run, 'could not start `mcpkit-no-such-command`: not found', 3);
   });
 
   it('reports a server that exits while connecting', async () => {
     const run = await cli(['inspect', '--', 'node', '-e', 'console.error("bad config"); process.exit(3)']);
-    expectOneLineError(run, /server `node` exited with code 3 while connecting; stderr: bad config/);
+    expectOneLineError(run, /server `node` exited with code 3 while connecting; stderr: bad config/, 3);
   });
 
   it('reports a server that exits during a call, with its stderr', async () => {
     const run = await cli(['call', 'boom', '--', 'node', '-e', CRASHY]);
-    expectOneLineError(run, /exited with code 7 before answering; stderr: crashing now/);
+    expectOneLineError(run, /exited with code 7 before answering; stderr: crashing now/, 3);
   });
 
   it("reports an unknown tool with the server's message", async () => {
-    expectOneLineError(await cli(['call', 'no_such_tool']), /Unknown tool: no_such_tool/);
+    expectOneLineError(await cli(['call', 'no_such_tool']), /Unknown tool: no_such_tool/, 4);
   });
 
   it('exits 1 when the tool reports an error', async () => {
-    expectOneLineError(await cli(['call', 'test_error_handling']), /reported an error: This tool/);
+    expectOneLineError(await cli(['call', 'test_error_handling']), /reported an error: This tool/, 1);
   });
 
   it.each([
@@ -157,7 +157,7 @@ describe('mcpkit errors', () => {
     [['call'], '`call` takes 1 to 2 arguments'],
     [['inspect', 'not-a-url'], 'is not an http(s) URL'],
   ])('rejects %j', async (args, message) => {
-    expectOneLineError(await cli(args), message);
+    expectOneLineError(await cli(args), message, 2);
   });
 });
 

@@ -1,10 +1,11 @@
 #!/usr/bin/env node
 /**
  * The `mcpkit` command: inspect a server, call a tool, read a resource, get a prompt, or
- * serve the everything server. Errors end in one line on stderr and exit code 1.
+ * serve the everything server. Errors end in one line on stderr (one JSON object with
+ * `--json`) and an exit code per kind of failure (see `EXIT_CODES`).
  */
 import { parseCommandLine, type Command } from './args.js';
-import { describeError } from './errors.js';
+import { describeError, errorJson, EXIT_CODES, kindOf } from './errors.js';
 import { formatInspection, inspect } from './inspect.js';
 import { callTool, getPrompt, readResource, type Output } from './results.js';
 import { cliVersion, withSession } from './session.js';
@@ -18,14 +19,21 @@ export async function run(argv: readonly string[]): Promise<number> {
     if (output === undefined) return 0;
     if (output.failed && !('json' in command && command.json)) {
       process.stderr.write(`mcpkit: ${output.text.replace(/\s*\n\s*/g, ' | ')}\n`);
-      return 1;
+      return EXIT_CODES.tool;
     }
     if (output.text !== '') process.stdout.write(`${output.text}\n`);
-    return output.failed ? 1 : 0;
+    return output.failed ? EXIT_CODES.tool : 0;
   } catch (error) {
-    process.stderr.write(`mcpkit: ${describeError(error)}\n`);
-    return 1;
+    const line = wantsJson(argv) ? errorJson(error) : `mcpkit: ${describeError(error)}`;
+    process.stderr.write(`${line}\n`);
+    return EXIT_CODES[kindOf(error)];
   }
+}
+
+/** `--json` before any `--`: errors are reported as JSON too, even usage errors. */
+function wantsJson(argv: readonly string[]): boolean {
+  const split = argv.indexOf('--');
+  return (split === -1 ? argv : argv.slice(0, split)).includes('--json');
 }
 
 async function execute(command: Command): Promise<Output | undefined> {

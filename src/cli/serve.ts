@@ -9,7 +9,7 @@ import { createEverythingServer } from '../../servers/everything/server.js';
 /** Serves until the client goes away (stdio) or a signal arrives (HTTP). */
 export async function serveEverything(options: { port?: number; host?: string }): Promise<void> {
   const server = createEverythingServer({
-    onError: (error, request) => console.error(`[everything] ${request.method} failed:`, error),
+    onError: (error, request) => console.error(`[everything] ${request?.method ?? 'message'} failed:`, error),
   });
   if (options.port === undefined) {
     await serveStdio(server);

@@ -9,13 +9,20 @@ import { fileURLToPath } from 'node:url';
 import { createClient, type Client, type EraPreference } from '../client/index.js';
 import { ERROR_TABLE, McpError, McpkitError, type Transport } from '../core/index.js';
 import { spawnStdio } from '../integrations/stdio/index.js';
-import type { ClientFlags, Target } from './args.js';
+import type { ClientFlags } from './args.js';
 import { CliError, describeError, systemCodeOf, tailLines } from './errors.js';
 import { httpTransport } from './http.js';
 
 /** The compiled everything server, relative to this file in `dist/src/cli/`. */
 const EVERYTHING_MAIN = new URL('../../servers/everything/main.js', import.meta.url);
 const PACKAGE_JSON = new URL('../../../package.json', import.meta.url);
+
+/** Default longest wait for a connection, in milliseconds (probe and handshake included). */
+const CONNECT_TIMEOUT_MS = 15_000;
+/** After this long without a connection, a terminal is told what the CLI is waiting for. */
+const WAITING_NOTICE_MS = 1000;
+/** How long a spawned server gets at each shutdown step (stdin closed, SIGTERM). */
+const SHUTDOWN_STEP_MS = 1000;
 
 /** What `use` gets: the connected client and an abort signal tripped by SIGINT/SIGTERM. */
 export interface Session {
@@ -45,15 +52,17 @@ export function cliVersion(): string {
  * @throws CliError describing any failure in one line.
  */
 export async function withSession<T>(flags: ClientFlags, use: (session: Session) => Promise<T>): Promise<T> {
-  const opened = await open(flags.target);
+  const opened = await open(flags);
+  const connectMs =
+    flags.connectTimeoutMs ?? Math.min(flags.timeoutMs ?? CONNECT_TIMEOUT_MS, CONNECT_TIMEOUT_MS);
   const client = createClient({
     name: 'mcpkit-cli',
     version: cliVersion(),
     era: flags.era,
     onWarning: (message) => process.stderr.write(`mcpkit: warning: ${message}\n`),
-    ...(flags.timeoutMs === undefined
-      ? {}
-      : { timeoutMs: flags.timeoutMs, probeTimeoutMs: Math.min(flags.timeoutMs, 5000) }),
+    // The probe gets at most half the connect time, so the handshake has the rest.
+    probeTimeoutMs: Math.min(5000, Math.ceil(connectMs / 2)),
+    ...(flags.timeoutMs === undefined ? {} : { timeoutMs: flags.timeoutMs }),
   });
   const controller = new AbortController();
   const stop = (): void => {
@@ -62,10 +71,12 @@ export async function withSession<T>(flags: ClientFlags, use: (session: Session)
   };
   process.once('SIGINT', stop).once('SIGTERM', stop);
   try {
-    await explained(opened, 'connect', () => client.connect(opened.transport));
+    await explained(opened, 'connect', () => connectWithin(client, opened, connectMs));
     return await explained(opened, 'request', () => use({ client, signal: controller.signal }), flags.era);
   } catch (error) {
-    throw controller.signal.aborted ? new CliError('interrupted', { cause: error }) : error;
+    throw controller.signal.aborted
+      ? new CliError('interrupted', { cause: error, kind: 'interrupted' })
+      : error;
   } finally {
     process.off('SIGINT', stop).off('SIGTERM', stop);
     await client.close().catch(() => undefined);
@@ -73,12 +84,53 @@ export async function withSession<T>(flags: ClientFlags, use: (session: Session)
   }
 }
 
-async function open(where: Target): Promise<Opened> {
+/**
+ * `client.connect` bounded by `ms` in all (spawn, probe, handshake); on a terminal, a
+ * line after {@link WAITING_NOTICE_MS} says what the CLI is waiting for.
+ * @throws CliError `connection` when the time runs out; the connect error otherwise.
+ */
+async function connectWithin(client: Client, opened: Opened, ms: number): Promise<void> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const expired = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(connectTimeout(opened, ms)), ms);
+  });
+  const notice = process.stderr.isTTY
+    ? setTimeout(
+        () => process.stderr.write(`mcpkit: waiting for server ${opened.label}…\n`),
+        WAITING_NOTICE_MS,
+      )
+    : undefined;
+  const connecting = client.connect(opened.transport);
+  connecting.catch(() => undefined);
+  try {
+    await Promise.race([connecting, expired]);
+  } finally {
+    clearTimeout(timer);
+    clearTimeout(notice);
+  }
+}
+
+function connectTimeout(opened: Opened, ms: number): CliError {
+  const tail = tailLines(opened.stderr());
+  const message =
+    `no answer from ${opened.label} within ${ms / 1000} s while connecting ` +
+    `(is it an MCP server? --connect-timeout MS waits longer)${tail === '' ? '' : `; stderr: ${tail}`}`;
+  return new CliError(message, { kind: 'connection' });
+}
+
+async function open(flags: ClientFlags): Promise<Opened> {
+  const where = flags.target;
   if (where.kind === 'http') {
-    return { transport: await httpTransport(where.url), label: where.url, stderr: () => '' };
+    return { transport: await httpTransport(where.url, flags.headers), label: where.url, stderr: () => '' };
   }
   const { command, args } = where.kind === 'stdio' ? where : builtin();
-  const transport = spawnStdio({ command, args, env: { ...process.env }, stderr: 'pipe' });
+  const transport = spawnStdio({
+    command,
+    args,
+    env: { ...process.env },
+    stderr: 'pipe',
+    shutdownTimeoutMs: SHUTDOWN_STEP_MS,
+  });
   const label = where.kind === 'stdio' ? `\`${command}\`` : 'the built-in everything server';
   return { transport, label, stderr: () => transport.stderrText() };
 }
@@ -86,7 +138,9 @@ async function open(where: Target): Promise<Opened> {
 function builtin(): { command: string; args: string[] } {
   const main = fileURLToPath(EVERYTHING_MAIN);
   if (!existsSync(main)) {
-    throw new CliError(`the built-in everything server is missing (${main}); run \`npm run build\``);
+    throw new CliError(`the built-in everything server is missing (${main}); run \`npm run build\``, {
+      kind: 'failure',
+    });
   }
   return { command: process.execPath, args: [main] };
 }
@@ -100,8 +154,11 @@ async function explained<T>(
   try {
     return await work();
   } catch (error) {
+    const http = httpFailure(error, opened);
+    if (http) throw http;
     if (era === 'modern' && error instanceof McpError && error.code === ERROR_TABLE.MethodNotFound.code) {
-      throw new CliError(`${describeError(error)} (is ${opened.label} a legacy server? try --era auto)`);
+      const message = `${describeError(error)} (is ${opened.label} a legacy server? try --era auto)`;
+      throw new CliError(message, { kind: 'protocol', cause: error });
     }
     throw explain(error, opened, phase);
   }
@@ -110,16 +167,44 @@ async function explained<T>(
 /** Rewrites a failure as a CliError that says which server and what happened. */
 function explain(error: unknown, opened: Opened, phase: 'connect' | 'request'): unknown {
   if (error instanceof CliError) return error;
+  const kind = 'connection';
   if (error instanceof McpkitError && error.code === 'SPAWN_FAILED') {
-    return new CliError(`could not start ${opened.label}: ${spawnReason(error)}`, { cause: error });
+    return new CliError(`could not start ${opened.label}: ${spawnReason(error)}`, { cause: error, kind });
   }
   if (error instanceof McpkitError && error.code === 'CONNECTION_CLOSED') {
-    return new CliError(closedMessage(error, opened, phase), { cause: error });
+    return new CliError(closedMessage(error, opened, phase), { cause: error, kind });
   }
   if (phase === 'connect') {
-    return new CliError(`could not connect to ${opened.label}: ${describeError(error)}`, { cause: error });
+    const message = `could not connect to ${opened.label}: ${describeError(error)}`;
+    return new CliError(message, { cause: error, kind });
   }
   return error;
+}
+
+/**
+ * An HTTP error status without a JSON-RPC answer (the transport's error carries
+ * `data.httpStatus`) reported as what it is, with a hint, instead of as a JSON-RPC code.
+ */
+function httpFailure(error: unknown, opened: Opened): CliError | undefined {
+  if (!(error instanceof McpError)) return undefined;
+  const data = error.data as { httpStatus?: unknown; statusText?: unknown } | undefined;
+  if (typeof data?.httpStatus !== 'number') return undefined;
+  const status = `HTTP ${data.httpStatus}${typeof data.statusText === 'string' && data.statusText ? ` ${data.statusText}` : ''}`;
+  const detail = error.message.startsWith(`${status}: `)
+    ? ` (${error.message.slice(status.length + 2)})`
+    : '';
+  const message = `${opened.label} answered ${status}${detail}${httpHint(data.httpStatus)}`;
+  return new CliError(message, { cause: error, kind: 'connection' });
+}
+
+function httpHint(status: number): string {
+  if (status === 404 || status === 405) {
+    return '; no MCP endpoint at this path — check the URL (servers often use /mcp)';
+  }
+  if (status === 401 || status === 403)
+    return "; the server wants credentials (--header 'Authorization: Bearer …')";
+  if (status === 406 || status === 415) return '; the URL does not look like an MCP endpoint';
+  return '';
 }
 
 function spawnReason(error: McpkitError): string {
@@ -134,6 +219,7 @@ function closedMessage(error: McpkitError, opened: Opened, phase: 'connect' | 'r
   const cause = error.cause instanceof Error ? error.cause.message : error.message;
   const exit = /(exited with code [^;\s]+|was killed by [^;\s]+)/.exec(cause)?.[1];
   if (cause.startsWith('could not reach ')) return cause;
+  if (cause.includes('not JSON-RPC')) return `server ${opened.label} is not speaking MCP: ${cause}`;
   const what = exit === undefined ? `closed the connection ${when}` : `${exit} ${when}`;
   const tail = tailLines(opened.stderr());
   return `server ${opened.label} ${what}${tail === '' ? '' : `; stderr: ${tail}`}`;

@@ -9,8 +9,15 @@ const SERVER = `Server (one of):
 const CLIENT_FLAGS = `Flags:
   --era auto|modern|legacy  which protocol era to speak (default auto: probe, then fall back)
   --timeout MS              per-request timeout in milliseconds (default 60000)
-  --json                    print the raw result as JSON
-  -h, --help                show this help`;
+  --connect-timeout MS      longest wait to connect, probe included (default 15000, or
+                            --timeout when shorter)
+  --header 'NAME: VALUE'    extra HTTP header on every request (repeatable; URL only)
+  --json                    print the raw result as JSON; errors as JSON on stderr
+  -h, --help                show this help
+
+Exit codes: 0 ok, 1 the tool reported an error, 2 usage, 3 connection (could not start,
+reach or connect; HTTP errors; not an MCP server), 4 protocol (an error answer, an
+invalid result or a request timeout), 130 interrupted.`;
 
 const PAGES: Record<CommandName, string> = {
   inspect: `Usage: mcpkit inspect [URL] [flags] [-- COMMAND [ARGS...]]
@@ -21,12 +28,15 @@ instructions, tools (with input schemas), resources, resource templates and prom
 ${SERVER}
 
 ${CLIENT_FLAGS}`,
-  call: `Usage: mcpkit call TOOL [URL] [--args JSON] [flags] [-- COMMAND [ARGS...]]
+  call: `Usage: mcpkit call TOOL [URL] [KEY=VALUE | KEY:=JSON ...] [--args JSON] [flags] [-- COMMAND [ARGS...]]
 
 Calls a tool and prints its result: text as text, other content summarised.
 Progress is printed to stderr. Exits 1 when the tool reports an error.
 
-  --args JSON               the tool's arguments, a JSON object (default {})
+  KEY=VALUE                 a string argument, e.g. text=hi
+  KEY:=JSON                 an argument of any JSON type, e.g. count:=3 tags:='["a"]'
+  --args JSON               the tool's arguments, a JSON object (default {}); KEY=VALUE
+                            arguments are added on top
 
 ${SERVER}
 
@@ -38,10 +48,11 @@ Reads a resource and prints its contents: text as text, binary contents summaris
 ${SERVER}
 
 ${CLIENT_FLAGS}`,
-  prompt: `Usage: mcpkit prompt NAME [URL] [--args JSON] [flags] [-- COMMAND [ARGS...]]
+  prompt: `Usage: mcpkit prompt NAME [URL] [KEY=VALUE ...] [--args JSON] [flags] [-- COMMAND [ARGS...]]
 
 Gets a prompt and prints its messages.
 
+  KEY=VALUE                 a prompt argument (prompt arguments are strings)
   --args JSON               the prompt's arguments, a JSON object of strings (default {})
 
 ${SERVER}
@@ -61,7 +72,7 @@ const OVERVIEW = `Usage: mcpkit COMMAND [ARGS...]
 
 Commands:
   inspect [URL] [-- COMMAND...]      describe a server: identity, era, tools, resources, prompts
-  call TOOL [--args JSON] ...        call a tool and print the result
+  call TOOL [KEY=VALUE...] ...       call a tool and print the result
   read URI ...                       read a resource and print its contents
   prompt NAME [--args JSON] ...      get a prompt and print its messages
   serve everything [--port N]        serve the built-in everything server (stdio or HTTP)
@@ -74,6 +85,7 @@ Flags:
 
 Examples:
   mcpkit inspect
+  mcpkit call echo text=hi
   mcpkit call echo --args '{"text":"hi"}'
   mcpkit inspect -- npx -y @modelcontextprotocol/server-everything
   mcpkit inspect http://127.0.0.1:3000/mcp --era modern`;

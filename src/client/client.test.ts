@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { McpError } from '../core/errors.js';
 import type { JsonRpcNotification, Params } from '../core/jsonrpc.js';
 import { META } from '../core/revisions.js';
-import { connectFake, legacy, modern, until } from './harness.test.js';
+import { connectFake, legacy, modern, until } from '../../test/support/client-harness.js';
+import { turn } from '../../test/support/wait.js';
 
 const page = (key: string, items: unknown[] = []): Params => ({
   resultType: 'complete',
@@ -44,7 +45,7 @@ describe('modern requests', () => {
       modern({
         'tools/call': async (_params, ctx) => {
           ctx.notify('notifications/progress', { progressToken: 1, progress: 5, total: 10 });
-          await new Promise((resolve) => setTimeout(resolve, 5));
+          await turn();
           return toolResult();
         },
         'tools/list': () => page('tools'),

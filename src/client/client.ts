@@ -43,7 +43,7 @@ export class Client {
   readonly #options: ClientOptions;
   readonly #capabilities: DeclaredCapabilities;
   readonly #clientInfo: Implementation;
-  readonly #tools = new ToolOutputChecker();
+  readonly #tools: ToolOutputChecker;
   readonly #subscriptions = new SubscriptionRouter();
   readonly #lists: Lister;
   readonly #views: ListViews;
@@ -54,6 +54,7 @@ export class Client {
     this.#options = options;
     this.#capabilities = declareCapabilities(options);
     this.#clientInfo = clientInfoOf(options);
+    this.#tools = new ToolOutputChecker({ maxBytes: options.limits?.maxSchemaBytes ?? 256 * 1024 });
     this.#lists = createLister(() => this.#connected(), options.maxListPages ?? 1000);
     this.#views = new ListViews(
       (kind, params) => this.#connected().roundTrip(LIST_KINDS[kind].method, params),

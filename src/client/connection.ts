@@ -4,6 +4,7 @@
  * Source: 2026-07-28 basic/versioning "Protocol Version Negotiation", basic/index "_meta"
  * and "Result type", basic/patterns/mrtr; 2025-11-25 server/utilities/logging.
  */
+import { DEFAULT_MAX_JSON_DEPTH } from '../core/json-limits.js';
 import { McpkitError } from '../core/errors.js';
 import type { JsonRpcNotification, JsonRpcRequest, Params } from '../core/jsonrpc.js';
 import type { MessageHandler, McpMessage, MiddlewareContext } from '../core/middleware.js';
@@ -20,6 +21,7 @@ import {
   type ServerDescription,
 } from './era.js';
 import type { ClientOptions } from './options.js';
+import { guardFirstFrame } from './junk-guard.js';
 import { continueWithInput } from './mrtr.js';
 import { CALL_OPTIONS, clientChain, modernMetaStep, toolHeaderStep, type CallContext } from './middleware.js';
 import { resultKind } from './results.js';
@@ -68,7 +70,7 @@ export class Connection {
       return answer(requestOf(message), { signal: ctx.signal, notify: () => undefined });
     });
     this.#peer = new Peer(
-      transport,
+      guardFirstFrame(transport),
       {
         request: (request, incoming) =>
           this.#in(
@@ -83,7 +85,11 @@ export class Connection {
         closed: (error) => this.#closed.abort(error),
         malformed: (text) => (this.#junk ??= text.slice(0, 200)),
       },
-      timeoutMs === undefined ? {} : { timeoutMs },
+      {
+        ...(timeoutMs === undefined ? {} : { timeoutMs }),
+        maxJsonDepth: setup.options.limits?.maxJsonDepth ?? DEFAULT_MAX_JSON_DEPTH,
+        maxConcurrentRequests: setup.options.limits?.maxConcurrentRequests ?? 16,
+      },
     );
   }
 
@@ -134,6 +140,7 @@ export class Connection {
   // A server that prints anything but protocol on stdout usually fails the handshake: say so.
   #explain(error: unknown): unknown {
     if (this.#junk === undefined || !(error instanceof McpkitError)) return error;
+    if (error.message.includes('not JSON-RPC')) return error;
     const hint = `; the server wrote output that is not JSON-RPC: ${JSON.stringify(this.#junk)}`;
     return new McpkitError(error.code, `${error.message}${hint}`, { cause: error });
   }
@@ -210,6 +217,7 @@ export class Connection {
       send,
       answering: this.#answering,
       maxRounds: this.#setup.options.maxInputRounds ?? 10,
+      maxRequests: this.#setup.options.limits?.maxInputRequests ?? 16,
       signal: options.signal,
       closed: this.#closed.signal,
     });

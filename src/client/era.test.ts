@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { McpError } from '../core/errors.js';
 import { META } from '../core/revisions.js';
-import { connectFake, discoverResult, legacy, modern, startFake } from './harness.test.js';
+import { connectFake, discoverResult, legacy, modern, startFake } from '../../test/support/client-harness.js';
 import type { EraCache } from './index.js';
 
 const methodsOf = (fake: { received: { method: string }[] }) => fake.received.map((r) => r.method);

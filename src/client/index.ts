@@ -4,7 +4,14 @@
  * Source: 2026-07-28 basic/versioning, basic/transports/stdio "Backward Compatibility".
  */
 export { Client, createClient } from './client.js';
-export type { ClientHandlers, ClientOptions, EraCache, EraPreference, HandlerContext } from './options.js';
+export type {
+  ClientHandlers,
+  ClientLimits,
+  ClientOptions,
+  EraCache,
+  EraPreference,
+  HandlerContext,
+} from './options.js';
 export type { ListKind, ListPage } from './lists.js';
 export type { ListenOptions } from './listen.js';
 export type { Subscription } from './subscription.js';

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import type { McpkitError } from '../core/errors.js';
 import type { Transport, TransportSink } from '../core/transport.js';
 import { createClient } from './index.js';
 
@@ -24,5 +25,17 @@ describe('a server that prints junk on its stdout', () => {
     const error = await client.connect(transport).catch((e: unknown) => e);
     expect(String((error as Error).message)).toContain('hello from a server that prints to stdout');
     expect(sent.some((m) => typeof m === 'object' && m !== null && 'error' in m)).toBe(false);
+  });
+});
+
+describe('a server whose first output is not JSON-RPC', () => {
+  it('fails the connect at once, long before any timeout, quoting the output', async () => {
+    const { transport } = junkServer();
+    const client = createClient({ name: 't', version: '1', probeTimeoutMs: 60_000, timeoutMs: 60_000 });
+    const started = Date.now();
+    const error = (await client.connect(transport).catch((e: unknown) => e)) as McpkitError;
+    expect(error.code).toBe('CONNECTION_CLOSED');
+    expect(error.message).toMatch(/not JSON-RPC before any message: "hello from a server/);
+    expect(Date.now() - started).toBeLessThan(10_000);
   });
 });

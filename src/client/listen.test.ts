@@ -6,7 +6,7 @@ import { connect, createServer, type McpServer } from '../server/index.js';
 import { createLinkedPair } from '../testing/linked-pair.js';
 import type { WireRevision } from '../testing/wire-schema.js';
 import { validateWire } from '../testing/wire-tap.js';
-import { until } from './harness.test.js';
+import { until } from '../../test/support/client-harness.js';
 import { createClient, type Client, type ClientOptions, type Subscription } from './index.js';
 
 function buildServer(): McpServer {

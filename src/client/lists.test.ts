@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Params } from '../core/jsonrpc.js';
-import { connectFake, legacy, modern } from './harness.test.js';
+import { connectFake, legacy, modern, until } from '../../test/support/client-harness.js';
 
 const cacheHints = { ttlMs: 0, cacheScope: 'public' };
 
@@ -136,10 +136,13 @@ describe('structuredContent validation against outputSchema', () => {
   });
 
   it('lists the tools again after tools/list_changed', async () => {
-    const fake = await connectFake(serve({ structuredContent: { celsius: 1 } }));
+    let changed = false;
+    const fake = await connectFake(serve({ structuredContent: { celsius: 1 } }), {
+      onNotification: () => (changed = true),
+    });
     await fake.client.callTool('weather');
     fake.server.notify('notifications/tools/list_changed');
-    await new Promise((resolve) => setTimeout(resolve, 5));
+    await until(() => changed);
     await fake.client.callTool('weather');
     expect(fake.received.filter((r) => r.method === 'tools/list')).toHaveLength(2);
   });

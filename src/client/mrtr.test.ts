@@ -6,7 +6,7 @@ import { connect, createServer, type McpServer } from '../server/index.js';
 import { createLinkedPair } from '../testing/linked-pair.js';
 import type { WireRevision } from '../testing/wire-schema.js';
 import { validateWire } from '../testing/wire-tap.js';
-import { connectFake, modern } from './harness.test.js';
+import { connectFake, modern } from '../../test/support/client-harness.js';
 import {
   applyElicitationDefaults,
   createClient,
@@ -14,6 +14,7 @@ import {
   type ClientHandlers,
   type ClientOptions,
 } from './index.js';
+import { until } from '../../test/support/wait.js';
 
 const ERAS = [
   ['modern', '2026-07-28'],
@@ -266,7 +267,7 @@ describe('multi round-trip requests on the modern wire', () => {
     );
     const abort = new AbortController();
     const call = fake.client.request('tools/call', { name: 't' }, { signal: abort.signal });
-    await new Promise((resolve) => setTimeout(resolve, 20));
+    await until(() => started.length === 2);
     expect(started).toEqual(['a', 'b']);
     abort.abort();
     await expect(call).rejects.toMatchObject({ code: 'ABORTED' });

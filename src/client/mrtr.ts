@@ -21,6 +21,8 @@ export interface InputLoop {
   answering: InputAnswering;
   /** Most `input_required` results answered before giving up. */
   maxRounds: number;
+  /** Most `inputRequests` in one `input_required` result. */
+  maxRequests: number;
   /** The call's signal, if any: aborts the handlers and the loop. */
   signal: AbortSignal | undefined;
   /** Aborted when the connection closes. */
@@ -64,7 +66,7 @@ async function retryParams(
   loop: InputLoop,
 ): Promise<Params> {
   const { inputResponses: _responses, requestState: _state, ...retry } = original ?? {};
-  const { requests, state } = readInputRequired(method, result);
+  const { requests, state } = readInputRequired(method, result, loop.maxRequests);
   if (requests !== undefined) retry.inputResponses = await answerAll(method, requests, loop);
   if (state !== undefined) retry.requestState = state;
   return retry;
@@ -75,13 +77,17 @@ interface InputRequiredParts {
   state: string | undefined;
 }
 
-function readInputRequired(method: string, result: Params): InputRequiredParts {
+function readInputRequired(method: string, result: Params, maxRequests: number): InputRequiredParts {
   const { inputRequests, requestState } = result;
   if (requestState !== undefined && typeof requestState !== 'string') {
     throw invalid(method, 'requestState of input_required must be a string');
   }
   if (inputRequests === undefined) return { requests: undefined, state: requestState };
   if (!isObject(inputRequests)) throw invalid(method, 'inputRequests must be an object');
+  if (Object.keys(inputRequests).length > maxRequests) {
+    const why = `${method}: more than ${maxRequests} inputRequests in one input_required (limits.maxInputRequests)`;
+    throw new McpkitError('LIMIT_EXCEEDED', why);
+  }
   const requests: InputRequiredParts['requests'] = {};
   for (const [key, request] of Object.entries(inputRequests)) {
     if (!isObject(request) || typeof request.method !== 'string' || !isOptionalObject(request.params)) {

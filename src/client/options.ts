@@ -114,4 +114,22 @@ export interface ClientOptions {
   eraCache?: EraCache;
   /** This server configuration's key in `eraCache` (e.g. the command line or the origin). */
   cacheKey?: string;
+  /** Bounds on what the server may send; see {@link ClientLimits} for the defaults. */
+  limits?: ClientLimits;
+}
+
+/**
+ * Bounds on what a (possibly hostile) server may send to this client. Going over one fails
+ * the call concerned with McpkitError `LIMIT_EXCEEDED` (or `INVALID_DEFINITION` for a schema)
+ * naming the limit; the connection keeps working.
+ */
+export interface ClientLimits {
+  /** Deepest JSON nesting in one message (default 256). */
+  maxJsonDepth?: number;
+  /** Most server-to-client requests (sampling, elicitation, roots) handled at once (default 16). */
+  maxConcurrentRequests?: number;
+  /** Largest `outputSchema` compiled, as JSON text in UTF-16 code units (default 256 KiB). */
+  maxSchemaBytes?: number;
+  /** Most `inputRequests` answered in one `input_required` result (default 16). */
+  maxInputRequests?: number;
 }

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { McpError } from '../core/errors.js';
 import type { Params } from '../core/jsonrpc.js';
-import { connectFake, legacy, modern } from './harness.test.js';
+import { connectFake, legacy, modern, until } from '../../test/support/client-harness.js';
 import type { ClientHandlers } from './index.js';
 
 const handlers: ClientHandlers = {
@@ -66,20 +66,21 @@ describe('requests from a legacy server', () => {
 
   it('aborts the handler’s signal when the server cancels', async () => {
     let aborted = false;
+    let started = false;
     const waiting: ClientHandlers = {
       roots: (_params, { signal }) =>
-        new Promise((_resolve, reject) =>
-          signal.addEventListener('abort', () => ((aborted = true), reject(signal.reason))),
-        ),
+        new Promise((_resolve, reject) => {
+          started = true;
+          signal.addEventListener('abort', () => ((aborted = true), reject(signal.reason)));
+        }),
     };
     const fake = await connectFake(legacy(), { era: 'legacy', handlers: waiting }, '2025-11-25');
     const controller = new AbortController();
     const pending = fake.server.request('roots/list', undefined, { signal: controller.signal });
-    await new Promise((resolve) => setTimeout(resolve, 5));
+    await until(() => started);
     controller.abort();
     await expect(pending).rejects.toMatchObject({ code: 'ABORTED' });
-    await new Promise((resolve) => setTimeout(resolve, 5));
-    expect(aborted).toBe(true);
+    await until(() => aborted);
   });
 });
 

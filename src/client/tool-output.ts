@@ -7,7 +7,7 @@
 import { McpkitError } from '../core/errors.js';
 import type { Params } from '../core/jsonrpc.js';
 import type { Tool } from '../core/types/index.js';
-import { compileJsonSchema, type JsonSchemaValidator } from '../validation/index.js';
+import { compileJsonSchema, type JsonSchemaValidator, type SchemaLimits } from '../validation/index.js';
 
 type Validator = JsonSchemaValidator;
 
@@ -17,6 +17,12 @@ export class ToolOutputChecker {
   readonly #compiled = new WeakMap<Tool, Validator>();
   #listed = false;
   #listing: Promise<unknown> | undefined;
+  readonly #limits: SchemaLimits;
+
+  /** `limits` bound each `outputSchema` before it is compiled (the server's schemas are untrusted). */
+  constructor(limits: SchemaLimits = {}) {
+    this.#limits = limits;
+  }
 
   /**
    * Makes sure the tool's definition is known: when it is not and no complete list has been
@@ -69,7 +75,7 @@ export class ToolOutputChecker {
   #validator(tool: Tool): Validator {
     let validate = this.#compiled.get(tool);
     if (!validate) {
-      validate = compileJsonSchema(tool.outputSchema as object);
+      validate = compileJsonSchema(tool.outputSchema as object, this.#limits);
       this.#compiled.set(tool, validate);
     }
     return validate;

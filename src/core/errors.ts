@@ -129,7 +129,9 @@ export type LocalErrorCode =
   | 'INVALID_DEFINITION'
   | 'UNSUPPORTED_ERA'
   | 'SPAWN_FAILED'
-  | 'INVALID_ARGUMENT';
+  | 'INVALID_ARGUMENT'
+  /** The peer sent more than a documented limit allows (the message names the limit). */
+  | 'LIMIT_EXCEEDED';
 
 /** A local error: never sent on the wire. Match on `code`, keep `cause`. */
 export class McpkitError extends Error {

@@ -72,3 +72,18 @@ export {
   type HeaderAnnotation,
   type ToolHeaderCheck,
 } from './wire.js';
+export {
+  TASKS_EXTENSION,
+  applyResponses,
+  createTaskResult,
+  detailedTask,
+  expiresAt,
+  isTerminalStatus,
+  type TaskBookkeeping,
+  type TaskInputRequest,
+  type TaskSignal,
+  type TaskState,
+  type TaskStatus,
+  type TaskStore,
+} from './tasks.js';
+export { createMemoryTaskStore, type MemoryTaskStoreOptions } from './task-store.js';

@@ -3,6 +3,7 @@
  * Source: JSON-RPC 2.0 spec §4–5; MCP 2026-07-28 basic/index "Messages" (ids are strings
  * or integers, never null; notifications get no response).
  */
+import { DEFAULT_MAX_JSON_DEPTH, nestedDeeperThan } from './json-limits.js';
 import { ERROR_TABLE, type ErrorObject } from './errors.js';
 
 /** A request id: a string or an integer (never null). */
@@ -56,7 +57,12 @@ export type Checked =
 export type Decoded =
   | { kind: 'single'; value: unknown }
   | { kind: 'batch'; values: unknown[] }
-  | { kind: 'malformed'; error: JsonRpcErrorResponse };
+  | {
+      kind: 'malformed';
+      error: JsonRpcErrorResponse;
+      /** Set when the frame was a response, too deep to accept, to this request id. */
+      responseTo?: RequestId;
+    };
 
 /** True for a JSON object (not null, not an array). */
 export function isObject(v: unknown): v is Record<string, unknown> {
@@ -78,8 +84,12 @@ export function resultResponse(id: RequestId, result: Params): JsonRpcResultResp
   return { jsonrpc: '2.0', id, result };
 }
 
-/** Decodes one frame (a stdio line or an HTTP body). Bad JSON → a -32700 error response. */
-export function decodeFrame(text: string): Decoded {
+/**
+ * Decodes one frame (a stdio line or an HTTP body). Bad JSON → a -32700 error response;
+ * JSON nested deeper than `maxDepth` (default {@link DEFAULT_MAX_JSON_DEPTH}) → a -32600
+ * error response echoing the message's id, with `responseTo` set when it was a response.
+ */
+export function decodeFrame(text: string, maxDepth = DEFAULT_MAX_JSON_DEPTH): Decoded {
   let value: unknown;
   try {
     value = JSON.parse(text);
@@ -87,7 +97,18 @@ export function decodeFrame(text: string): Decoded {
     const detail = cause instanceof Error ? cause.message : String(cause);
     return { kind: 'malformed', error: errorResponse(undefined, parseErrorObject(detail)) };
   }
+  if (nestedDeeperThan(text, maxDepth)) return tooDeep(value, maxDepth);
   return Array.isArray(value) ? { kind: 'batch', values: value } : { kind: 'single', value };
+}
+
+function tooDeep(value: unknown, maxDepth: number): Decoded {
+  const id = isObject(value) && isRequestId(value.id) ? value.id : undefined;
+  const message = `Invalid request: JSON nested deeper than ${maxDepth} levels (maxJsonDepth)`;
+  const error = errorResponse(id, { code: ERROR_TABLE.InvalidRequest.code, message });
+  const isResponse = isObject(value) && !('method' in value);
+  return isResponse && id !== undefined
+    ? { kind: 'malformed', error, responseTo: id }
+    : { kind: 'malformed', error };
 }
 
 function parseErrorObject(detail: string): ErrorObject {

@@ -59,6 +59,7 @@ export function createOutgoing(init: {
   const started = Date.now();
   let timer: ReturnType<typeof setTimeout> | undefined;
   let finished = false;
+  let last = -Infinity;
 
   const finish = (): boolean => {
     if (finished) return false;
@@ -93,10 +94,17 @@ export function createOutgoing(init: {
     promise,
     resolve: (result) => finish() && settle.resolve(result),
     reject: (error) => finish() && settle.reject(error),
+    // progress MUST increase (patterns/progress): anything else is dropped, so a flood of
+    // repeated updates neither resets the timeout nor reaches the callback.
     progress: (update) => {
-      if (finished) return;
+      if (finished || !(typeof update.progress === 'number' && update.progress > last)) return;
+      last = update.progress;
       if (options.resetTimeoutOnProgress !== false) arm();
-      options.onprogress?.(update);
+      try {
+        options.onprogress?.(update);
+      } catch {
+        // A throwing callback is the caller's bug; it must not break the connection.
+      }
     },
   };
 }

@@ -1,4 +1,5 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { turn as tick } from '../../test/support/wait.js';
 import { McpError } from './errors.js';
 import { Peer, type PeerHandlers } from './peer.js';
 import type { Transport, TransportSink } from './transport.js';
@@ -21,9 +22,9 @@ function wire(): {
   return { transport, sent, feed: (t) => sink?.frame(t), end: () => sink?.closed(new Error('gone')) };
 }
 
-const tick = () => new Promise((r) => setTimeout(r, 5));
 const peers: Peer[] = [];
 afterEach(async () => {
+  vi.useRealTimers();
   for (const p of peers.splice(0)) await p.close();
 });
 
@@ -102,7 +103,7 @@ describe('Peer, incoming', () => {
   });
 
   it('rejects a second request with an id still in flight', async () => {
-    const { feed, sent } = await start({ request: () => new Promise((r) => setTimeout(() => r({}), 30)) });
+    const { feed, sent } = await start({ request: () => new Promise(() => {}) });
     feed('{"jsonrpc":"2.0","id":9,"method":"x"}');
     feed('{"jsonrpc":"2.0","id":9,"method":"x"}');
     await tick();
@@ -143,13 +144,14 @@ describe('Peer, outgoing', () => {
   });
 
   it('times out, sends notifications/cancelled, and resets the timeout on progress', async () => {
+    vi.useFakeTimers();
     const { peer, sent, feed } = await start({}, { timeoutMs: 60 });
     const progress: number[] = [];
     const call = peer.request('slow', {}, { onprogress: (p) => progress.push(p.progress) });
     const id = (sent[0] as { id: number }).id;
     expect((sent[0] as unknown as { params: { _meta: object } }).params._meta).toEqual({ progressToken: id });
     for (const n of [1, 2, 3]) {
-      await new Promise((r) => setTimeout(r, 40));
+      await vi.advanceTimersByTimeAsync(40);
       feed(
         JSON.stringify({
           jsonrpc: '2.0',
@@ -162,6 +164,7 @@ describe('Peer, outgoing', () => {
     await expect(call).resolves.toEqual({ done: true });
     expect(progress).toEqual([1, 2, 3]);
     const late = peer.request('slower', {});
+    void vi.advanceTimersByTimeAsync(60);
     await expect(late).rejects.toMatchObject({ code: 'TIMEOUT' });
     expect(sent.at(-1)).toMatchObject({
       method: 'notifications/cancelled',
@@ -214,5 +217,39 @@ describe('Peer, initialize', () => {
     const cancelled = sent.filter((m) => 'method' in m && m.method === 'notifications/cancelled');
     expect(cancelled).toHaveLength(1);
     expect(cancelled[0]).toMatchObject({ params: { requestId: 1 } });
+  });
+});
+
+describe('Peer, the gap between progress and the response', () => {
+  const request = (id: number) => `{"jsonrpc":"2.0","id":${id},"method":"work"}`;
+
+  it('holds a response until progressGapMs after its last progress, and no other', async () => {
+    vi.useFakeTimers();
+    try {
+      const { feed, sent } = await start(
+        {
+          request: async (r, ctx) => {
+            if (r.id === 1) ctx.notify('notifications/progress', { progressToken: 't', progress: 1 });
+            if (r.id === 2) ctx.notify('notifications/message', { level: 'info', data: 'x' });
+            return { id: r.id };
+          },
+        },
+        { progressGapMs: 10 },
+      );
+      feed(request(1));
+      feed(request(2));
+      await vi.advanceTimersByTimeAsync(0);
+      expect(sent.map((m) => ('method' in m ? m.method : m.id))).toEqual([
+        'notifications/progress',
+        'notifications/message',
+        2,
+      ]);
+      await vi.advanceTimersByTimeAsync(9);
+      expect(sent).toHaveLength(3);
+      await vi.advanceTimersByTimeAsync(1);
+      expect(sent.at(-1)).toEqual({ jsonrpc: '2.0', id: 1, result: { id: 1 } });
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });

@@ -16,10 +16,13 @@ import {
   type JsonRpcNotification,
   type JsonRpcRequest,
   type JsonRpcResponse,
+  type JsonRpcErrorResponse,
+  type Decoded,
   type Params,
   type RequestId,
 } from './jsonrpc.js';
 import type { Transport } from './transport.js';
+import { DEFAULT_MAX_JSON_DEPTH } from './json-limits.js';
 import { IncomingRequest, type IncomingContext } from './incoming.js';
 
 export type { IncomingContext } from './incoming.js';
@@ -43,7 +46,7 @@ export interface PeerHandlers {
   /** Whether a batch array is accepted right now (only legacy 2025-03-26 sessions). */
   allowBatch?(): boolean;
   /** Sees errors a handler threw that were answered as -32603 (for logging). */
-  internalError?(error: unknown, request: JsonRpcRequest): void;
+  internalError?(error: unknown, request: JsonRpcRequest | undefined): void;
 }
 
 /** Options of {@link Peer}. */
@@ -55,6 +58,19 @@ export interface PeerOptions {
    * before closing (default false: close at once). Servers on stdio set it.
    */
   drainOnInputEnd?: boolean;
+  /** Deepest JSON nesting accepted in a frame (default 256); deeper → -32600 / `LIMIT_EXCEEDED`. */
+  maxJsonDepth?: number;
+  /** Most requests from the other side handled at once (default 256); more → -32600. */
+  maxConcurrentRequests?: number;
+  /**
+   * Milliseconds that must pass between the last progress notification of an incoming
+   * request and its response (default 0: answer at once). Widely used clients (the official
+   * SDKs, v1 and v2) handle a notification one microtask later than a response read in the
+   * same chunk, and drop progress whose request is already answered; a gap lets them read
+   * the notification on its own. Only responses of requests that sent progress wait.
+   * Source: 2026-07-28 basic/patterns/progress.
+   */
+  progressGapMs?: number;
 }
 
 /** One end of a JSON-RPC conversation over a transport. */
@@ -63,6 +79,9 @@ export class Peer {
   readonly #handlers: PeerHandlers;
   readonly #timeoutMs: number;
   readonly #drain: boolean;
+  readonly #maxJsonDepth: number;
+  readonly #maxConcurrent: number;
+  readonly #gapMs: number;
   readonly #idle = new Set<() => void>();
   readonly #outgoing = new Map<RequestId, Outgoing>();
   readonly #incoming = new Map<RequestId, IncomingRequest>();
@@ -75,6 +94,9 @@ export class Peer {
     this.#handlers = handlers;
     this.#timeoutMs = options.timeoutMs ?? 60_000;
     this.#drain = options.drainOnInputEnd ?? false;
+    this.#maxJsonDepth = options.maxJsonDepth ?? DEFAULT_MAX_JSON_DEPTH;
+    this.#maxConcurrent = options.maxConcurrentRequests ?? 256;
+    this.#gapMs = options.progressGapMs ?? 0;
   }
 
   /** Starts the transport; frames flow from here on. */
@@ -140,13 +162,27 @@ export class Peer {
     if (method !== 'initialize') this.notify('notifications/cancelled', { requestId: id, reason });
   }
 
+  // Nothing a peer sends may throw past this point: a failure here is reported, never rethrown.
   #onFrame(text: string): void {
-    const decoded = decodeFrame(text);
-    if (decoded.kind === 'malformed') {
-      return this.#handlers.malformed ? this.#handlers.malformed(text) : this.#send(decoded.error);
+    const decoded = decodeFrame(text, this.#maxJsonDepth);
+    if (decoded.kind === 'malformed') return this.#onMalformed(text, decoded);
+    const handled =
+      decoded.kind === 'single'
+        ? this.#onValue(decoded.value, (r) => this.#send(r))
+        : this.#onBatch(decoded.values);
+    handled.catch((error: unknown) => this.#handlers.internalError?.(error, undefined));
+  }
+
+  #onMalformed(text: string, decoded: Extract<Decoded, { kind: 'malformed' }>): void {
+    const out = decoded.responseTo === undefined ? undefined : this.#outgoing.get(decoded.responseTo);
+    if (out && decoded.responseTo !== undefined) {
+      this.#outgoing.delete(decoded.responseTo);
+      return out.reject(
+        new McpkitError('LIMIT_EXCEEDED', `The peer's response ${decoded.error.error.message}`),
+      );
     }
-    if (decoded.kind === 'single') return void this.#onValue(decoded.value, (r) => this.#send(r));
-    void this.#onBatch(decoded.values);
+    if (this.#handlers.malformed) this.#handlers.malformed(text);
+    else this.#send(decoded.error);
   }
 
   async #onBatch(values: unknown[]): Promise<void> {
@@ -194,26 +230,40 @@ export class Peer {
       if (typeof token === 'string' || typeof token === 'number')
         this.#outgoing.get(token)?.progress(params as unknown as ProgressUpdate);
     }
-    this.#handlers.notification?.(message);
+    try {
+      this.#handlers.notification?.(message);
+    } catch (error) {
+      this.#handlers.internalError?.(error, undefined);
+    }
   }
 
   async #onRequest(request: JsonRpcRequest, reply: (r: JsonRpcResponse) => void): Promise<void> {
-    if (this.#incoming.has(request.id)) {
-      return reply(
-        errorResponse(request.id, {
-          code: ERROR_TABLE.InvalidRequest.code,
-          message: 'Invalid request: id already in flight',
-        }),
-      );
+    if (this.#incoming.has(request.id)) return reply(invalidRequest(request.id, 'id already in flight'));
+    if (this.#incoming.size >= this.#maxConcurrent) {
+      const why = `too many concurrent requests, the limit is ${this.#maxConcurrent} (maxConcurrentRequests)`;
+      return reply(invalidRequest(request.id, why));
     }
     const incoming = new IncomingRequest(request.method, this.#notifyFn);
     this.#incoming.set(request.id, incoming);
     const response = await this.#answer(request, incoming);
     incoming.finish();
+    const wait = incoming.progressAt + this.#gapMs - performance.now();
+    if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
     this.#incoming.delete(request.id);
     if (this.#idle.size > 0) for (const wake of this.#idle) wake();
     this.#idle.clear();
-    if (!incoming.aborted) reply(response);
+    if (!incoming.aborted) this.#replySafely(reply, response);
+  }
+
+  // A result that cannot be sent (e.g. a value JSON.stringify refuses) becomes -32603.
+  #replySafely(reply: (r: JsonRpcResponse) => void, response: JsonRpcResponse): void {
+    try {
+      reply(response);
+    } catch (error) {
+      this.#handlers.internalError?.(error, undefined);
+      const message = 'Internal error: the result could not be serialized';
+      reply(errorResponse(response.id, { code: ERROR_TABLE.InternalError.code, message }));
+    }
   }
 
   async #answer(request: JsonRpcRequest, context: IncomingContext): Promise<JsonRpcResponse> {
@@ -253,6 +303,10 @@ export class Peer {
     this.#outgoing.clear();
     this.#handlers.closed?.(error);
   }
+}
+
+function invalidRequest(id: RequestId, why: string): JsonRpcErrorResponse {
+  return errorResponse(id, { code: ERROR_TABLE.InvalidRequest.code, message: `Invalid request: ${why}` });
 }
 
 function closedError(cause: Error): McpkitError {

@@ -36,4 +36,10 @@ export interface Transport {
   send(message: JsonRpcMessage | JsonRpcMessage[], options?: SendOptions): void;
   /** Closes the channel; resolves when it is closed. Calls `sink.closed()`. */
   close(): Promise<void>;
+  /**
+   * Optional: milliseconds a server should leave between the last progress notification of a request
+   * and its response on this channel (see `PeerOptions.progressGapMs`). Set by
+   * transports whose readers may get both in one chunk (pipes).
+   */
+  readonly progressGapMs?: number;
 }

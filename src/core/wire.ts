@@ -11,10 +11,14 @@ import { isObject, type Params } from './jsonrpc.js';
 import { META } from './revisions.js';
 
 /** Which params field the `Mcp-Name` header mirrors, by method (streamable-http "Request Metadata"). */
-export const MCP_NAME_SOURCE: Readonly<Record<string, 'name' | 'uri'>> = {
+export const MCP_NAME_SOURCE: Readonly<Record<string, 'name' | 'uri' | 'taskId'>> = {
   'tools/call': 'name',
   'prompts/get': 'name',
   'resources/read': 'uri',
+  // Tasks extension (SEP-2663 "Streamable HTTP: Routing Headers").
+  'tasks/get': 'taskId',
+  'tasks/update': 'taskId',
+  'tasks/cancel': 'taskId',
 };
 
 /** The value `Mcp-Name` must carry for a request, or undefined when the method has none. */

@@ -22,7 +22,10 @@ export interface ServerConnection {
   close(): Promise<void>;
 }
 
-/** Starts serving `server` on `transport`. */
+/**
+ * Starts serving `server` on `transport`. A request's response leaves at least
+ * `transport.progressGapMs` after that request's last progress notification (see `Transport`).
+ */
 export async function connect(server: McpServer, transport: Transport): Promise<ServerConnection> {
   // When the client stops sending (stdin ends), answer what is in flight, then close.
   let session: LegacySession | undefined;
@@ -50,7 +53,7 @@ export async function connect(server: McpServer, transport: Transport): Promise<
         resolveClosed();
       },
     },
-    { drainOnInputEnd: true },
+    { drainOnInputEnd: true, progressGapMs: transport.progressGapMs ?? 0 },
   );
   await peer.start();
   return {

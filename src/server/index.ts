@@ -13,7 +13,10 @@ export {
   type ToolHandler,
   type ToolResult,
   type ToolReturn,
+  type TaskPolicy,
+  type TaskSupport,
 } from './tools.js';
+export type { TaskOptions } from './tasks/runner.js';
 export type {
   ReadReturn,
   ResourceHandler,
@@ -23,7 +26,7 @@ export type {
 } from './resources.js';
 export type { PromptDefinition, PromptHandler, PromptReturn } from './prompts.js';
 export { LegacySession, type SessionLink } from './session.js';
-export { compileUriTemplate, type UriTemplate } from './uri-template.js';
+export { compileUriTemplate, type TemplateValue, type UriTemplate } from './uri-template.js';
 export type { CacheHints } from './modern.js';
 export {
   inputRequired,

@@ -18,6 +18,8 @@ export interface SubscriptionFilter {
   promptsListChanged?: boolean;
   resourcesListChanged?: boolean;
   resourceSubscriptions?: string[];
+  /** Tasks extension: the tasks whose `notifications/tasks` the stream carries. */
+  taskIds?: string[];
 }
 
 /** Narrows a requested filter to what the server can honour. */
@@ -73,17 +75,24 @@ export function listen(init: {
   bus: EventBus;
   channel: RequestChannel;
   open: Set<() => void>;
+  /** Task status notifications to carry (Tasks extension), and how to follow them. */
+  tasks?: { ids: string[]; watch(ids: string[], emit: (task: Params) => void): () => void } | undefined;
 }): Promise<Params> {
-  const { id, filter, bus, channel } = init;
+  const { id, filter, bus, channel, tasks } = init;
   const tag = { [META.subscriptionId]: id };
-  channel.notify('notifications/subscriptions/acknowledged', { _meta: tag, notifications: filter });
+  const acknowledged = tasks ? { ...filter, taskIds: tasks.ids } : filter;
+  channel.notify('notifications/subscriptions/acknowledged', { _meta: tag, notifications: acknowledged });
   const unsubscribe = bus.subscribe((event) => {
     const n = eventNotification(event, filter);
     if (n && !channel.signal.aborted) channel.notify(n.method, { ...n.params, _meta: tag });
   });
+  const unwatch = tasks?.watch(tasks.ids, (task) => {
+    if (!channel.signal.aborted) channel.notify('notifications/tasks', { ...task, _meta: tag });
+  });
   return new Promise((resolve) => {
     const end = (): void => {
       unsubscribe();
+      unwatch?.();
       init.open.delete(end);
       channel.signal.removeEventListener('abort', end);
       resolve({ _meta: tag });

@@ -5,6 +5,7 @@ import type { RequestStateSealer, SealerOptions } from '../core/request-state.js
 import type { Era } from '../core/revisions.js';
 import type { Icon, Implementation, ServerCapabilities } from '../core/types/index.js';
 import type { CacheHints } from './modern.js';
+import type { TaskOptions } from './tasks/runner.js';
 
 /** Options of {@link createServer}. */
 export interface ServerOptions {
@@ -31,8 +32,13 @@ export interface ServerOptions {
    * fleet, a TTL) or a sealer of your own. Default: AES-GCM with a random per-process key.
    */
   requestState?: SealerOptions | RequestStateSealer;
-  /** Sees errors a handler threw that were answered as -32603 (for logging). */
-  onError?: (error: unknown, request: JsonRpcRequest) => void;
+  /**
+   * Tasks extension settings (store, TTL, poll interval, lease). Giving them offers the
+   * extension even before a tool declares a task policy.
+   */
+  tasks?: TaskOptions;
+  /** Sees errors a handler threw that were answered as -32603 (for logging); `request` is undefined for a failure tied to no request. */
+  onError?: (error: unknown, request: JsonRpcRequest | undefined) => void;
 }
 
 /** The server's `Implementation` (serverInfo) from its options. */

@@ -80,6 +80,20 @@ export class ResourceRegistry {
     this.#templateList = [...this.#templateList, wire];
   }
 
+  /** Removes a fixed resource; returns whether it existed. */
+  removeResource(uri: string): boolean {
+    const existed = this.#resources.delete(uri);
+    if (existed) this.#resourceList = this.#resourceList.filter((r) => r.uri !== uri);
+    return existed;
+  }
+
+  /** Removes a template; returns whether it existed. */
+  removeTemplate(uriTemplate: string): boolean {
+    const existed = this.#templates.delete(uriTemplate);
+    if (existed) this.#templateList = this.#templateList.filter((t) => t.uriTemplate !== uriTemplate);
+    return existed;
+  }
+
   get resourceCount(): number {
     return this.#resources.size;
   }

@@ -47,6 +47,8 @@ import { LegacyChannel, type LegacySession } from './session.js';
 import { ToolRegistry, type ToolDefinition, type ToolHandler } from './tools.js';
 import { createStateSealer, type RequestStateSealer } from '../core/request-state.js';
 import { MiddlewareChains } from './middleware.js';
+import { TASKS_EXTENSION } from '../core/tasks.js';
+import { ServerTasks } from './tasks/methods.js';
 
 /** An MCP server definition. Register features, then serve it on any transport. */
 export class McpServer {
@@ -67,6 +69,7 @@ export class McpServer {
     request: (request, channel) => this.#dispatch(request, channel),
     notification: (notification, session) => this.#notified(notification, session),
   });
+  readonly #tasks: ServerTasks;
 
   constructor(options: ServerOptions) {
     this.options = options;
@@ -94,6 +97,12 @@ export class McpServer {
       sealer: this.#sealer,
       runFeature: (method, params, ctx) => this.#runFeature(method, params, ctx),
     };
+    this.#tasks = new ServerTasks({
+      options: options.tasks,
+      tools,
+      sealer: this.#sealer,
+      callTool: async (name, args, ctx) => ({ ...(await tools.call(name, args, ctx)) }),
+    });
   }
 
   /** True when the server serves legacy sessions (`initialize`) as well as modern requests. */
@@ -163,6 +172,23 @@ export class McpServer {
     return removed;
   }
 
+  /** Removes a prompt and announces the change. */
+  removePrompt(name: string): boolean {
+    const removed = this.#features.prompts.remove(name);
+    this.#capabilities = undefined;
+    if (removed) this.notifyPromptsChanged();
+    return removed;
+  }
+
+  /** Removes a fixed resource or a resource template and announces the change. */
+  removeResource(uriOrTemplate: string): boolean {
+    const { resources } = this.#features;
+    const removed = resources.removeResource(uriOrTemplate) || resources.removeTemplate(uriOrTemplate);
+    this.#capabilities = undefined;
+    if (removed) this.notifyResourcesChanged();
+    return removed;
+  }
+
   /** Announces that the tool list changed to every listening client and legacy session. */
   notifyToolsChanged(): void {
     void this.eventBus.publish({ type: 'toolsListChanged' });
@@ -188,9 +214,20 @@ export class McpServer {
     for (const close of [...this.#listens]) close();
   }
 
+  /** Stops keeping task leases and aborts the task handlers running in this process. */
+  stopTasks(): void {
+    this.#tasks.runner.close();
+  }
+
   /** The capabilities declared in discover and initialize, from what is registered. */
   get capabilities(): ServerCapabilities {
-    return (this.#capabilities ??= capabilitiesOf(this.#features, this.options.capabilities));
+    return (this.#capabilities ??= this.#computeCapabilities());
+  }
+
+  #computeCapabilities(): ServerCapabilities {
+    const caps = capabilitiesOf(this.#features, this.options.capabilities);
+    if (this.#tasks.enabled) caps.extensions = { ...caps.extensions, [TASKS_EXTENSION]: {} };
+    return caps;
   }
 
   /**
@@ -241,18 +278,23 @@ export class McpServer {
 
   async #handleModern(request: JsonRpcRequest, channel: RequestChannel): Promise<Params> {
     if (this.#modern.length === 0) throw methodNotFound(request.method);
-    if (!MODERN_METHODS.has(request.method)) throw this.#unknownModern(request.method);
+    if (!MODERN_METHODS.has(request.method) && !this.#tasks.handles(request.method))
+      throw this.#unknownModern(request.method);
     const meta = checkModernMeta(request.params, this.#supportedVersions);
     const params = request.params ?? {};
     const base = CACHEABLE.has(request.method) ? this.#decorations.cacheable : this.#decorations.plain;
     if (request.method === 'server/discover') return decorateModernResult(this.#discover(), base);
     if (request.method === 'subscriptions/listen') {
       const filter = honouredFilter(params.notifications, this.capabilities);
+      const taskIds = this.#tasks.listenTaskIds(params.notifications, meta);
+      const tasks = taskIds && { ids: taskIds, watch: this.#tasks.watch.bind(this.#tasks) };
       return decorateModernResult(
-        await listen({ id: request.id, filter, bus: this.eventBus, channel, open: this.#listens }),
+        await listen({ id: request.id, filter, bus: this.eventBus, channel, open: this.#listens, tasks }),
         base,
       );
     }
+    const tasked = this.#tasks.route(request, channel, meta);
+    if (tasked) return decorateModernResult(await tasked, base);
     return decorateModernResult(await runModernFeature(this.#modernRunner, request, channel, meta), base);
   }
 

@@ -42,6 +42,34 @@ export interface ToolDefinition<
   annotations?: ToolAnnotations;
   icons?: Icon[];
   _meta?: Record<string, unknown>;
+  /**
+   * Whether a call may run as a task (Tasks extension, `io.modelcontextprotocol/tasks`):
+   * `forbidden` (default), `optional` (a task when the client negotiated the extension) or
+   * `required` (a client without the extension gets -32021). See {@link TaskPolicy}.
+   */
+  task?: TaskSupport | TaskPolicy<In>;
+}
+
+/** How a tool takes part in the Tasks extension. */
+export type TaskSupport = 'forbidden' | 'optional' | 'required';
+
+/** A tool's task policy in full. */
+export interface TaskPolicy<In extends SchemaInput | undefined = undefined> {
+  support: TaskSupport;
+  /**
+   * The call may run again from the start on another instance if its instance died
+   * (its recorded input answers are replayed). Default false: such a task fails.
+   */
+  retrySafe?: boolean;
+  /**
+   * Runs on the `tools/call` itself, before the task is created; its `ctx.elicit` /
+   * `ctx.sample` / `ctx.listRoots` use the request's multi round-trip (SEP-2663
+   * "Composition with MRTR"). The answers it gathers are replayed to the handler by key.
+   */
+  prepare?: (
+    args: In extends SchemaInput ? InferOutput<In> : Record<string, unknown>,
+    context: RequestContext,
+  ) => unknown;
 }
 
 /** A tool handler. `args` is typed from the input schema. */
@@ -55,6 +83,7 @@ interface RegisteredTool {
   input: CompiledSchema;
   output: CompiledSchema | undefined;
   handler: (args: never, context: RequestContext) => ToolReturn | Promise<ToolReturn>;
+  task: TaskPolicy<SchemaInput | undefined> | undefined;
 }
 
 // server/tools "Tool Names": 1–128 characters SHOULD be A-Z a-z 0-9 _ - . only; other
@@ -93,7 +122,8 @@ export class ToolRegistry {
     if (!headers.ok) throw invalidDef(`tool '${name}': ${headers.reason}`);
     const output = definition.outputSchema === undefined ? undefined : compileSchema(definition.outputSchema);
     const wire = toWire(name, definition, input, output);
-    this.#tools.set(name, { wire, input, output, handler });
+    const task = typeof definition.task === 'string' ? { support: definition.task } : definition.task;
+    this.#tools.set(name, { wire, input, output, handler, task });
     this.#list = [...this.#list, wire];
   }
 
@@ -106,6 +136,24 @@ export class ToolRegistry {
 
   get size(): number {
     return this.#tools.size;
+  }
+
+  /** The task policy of a tool (undefined for an unknown tool or one that never runs as a task). */
+  taskPolicy(name: unknown): TaskPolicy<SchemaInput | undefined> | undefined {
+    const task = typeof name === 'string' ? this.#tools.get(name)?.task : undefined;
+    return task?.support === 'forbidden' ? undefined : task;
+  }
+
+  /** True when some tool may run as a task. */
+  get hasTaskTools(): boolean {
+    for (const tool of this.#tools.values()) if (tool.task && tool.task.support !== 'forbidden') return true;
+    return false;
+  }
+
+  /** Validates a tool's arguments; undefined when they do not match (the call then reports it). */
+  async checkArgs(name: string, args: unknown): Promise<{ value: unknown } | undefined> {
+    const checked = await this.#tools.get(name)?.input.validate(args ?? {});
+    return checked?.ok ? { value: checked.value } : undefined;
   }
 
   /** Tools in registration order (the array is replaced, never mutated, on change). */

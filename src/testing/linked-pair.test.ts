@@ -2,14 +2,13 @@ import { describe, expect, it } from 'vitest';
 import { Peer } from '../core/peer.js';
 import type { TransportSink } from '../core/transport.js';
 import { createLinkedPair } from './linked-pair.js';
+import { turn as tick } from '../../test/support/wait.js';
 
 function recorder(): TransportSink & { frames: string[]; closes: (Error | undefined)[] } {
   const frames: string[] = [];
   const closes: (Error | undefined)[] = [];
   return { frames, closes, frame: (t) => frames.push(t), closed: (e) => closes.push(e) };
 }
-
-const tick = (): Promise<void> => new Promise((resolve) => setTimeout(resolve, 0));
 
 describe('createLinkedPair', () => {
   it('delivers what one end sends to the other as JSON text, in order', async () => {

@@ -15,6 +15,8 @@
 import type { ValidateFunction, ErrorObject as AjvError } from 'ajv';
 import { McpkitError } from '../core/errors.js';
 import type { ValidationOutcome } from './types.js';
+import { safeRegExp } from './safe-regexp.js';
+import { useLinearFormats } from './safe-formats.js';
 
 /** Bounds applied to every schema before it is compiled. */
 export interface SchemaLimits {
@@ -22,6 +24,8 @@ export interface SchemaLimits {
   maxDepth?: number;
   /** Most subschemas (objects) in the schema (default 1 000). */
   maxSubschemas?: number;
+  /** Largest schema as JSON text, in UTF-16 code units (default 1 MiB). */
+  maxBytes?: number;
 }
 
 /** A compiled validator: synchronous once ajv is loaded, a promise before that. */
@@ -43,14 +47,19 @@ let loaded: Map<string, AjvLike> | undefined;
 /** Loads ajv once and builds one instance per dialect. */
 function loadAjv(): Promise<Map<string, AjvLike>> {
   loading ??= (async () => {
-    const [a2020, a2019, a07, formats] = await Promise.all([
+    const [a2020, a2019, a07, formats, formatTable] = await Promise.all([
       import('ajv/dist/2020.js'),
       import('ajv/dist/2019.js'),
       import('ajv'),
       import('ajv-formats'),
+      import('ajv-formats/dist/formats.js'),
     ]);
-    const options = { strict: false, allErrors: true, validateFormats: true };
-    const addFormats = formats.default as unknown as (ajv: AjvLike) => void;
+    // Patterns run on RE2 (linear time), never on V8's backtracking engine.
+    const options = { strict: false, allErrors: true, validateFormats: true, code: { regExp: safeRegExp } };
+    const addFormats = (ajv: AjvLike): void => {
+      (formats.default as unknown as (ajv: AjvLike) => void)(ajv);
+      useLinearFormats(ajv as unknown as Parameters<typeof useLinearFormats>[0], formatTable.fullFormats);
+    };
     const instances = new Map<string, AjvLike>([
       [DRAFT_2020, new a2020.Ajv2020(options)],
       [DRAFT_2019, new a2019.Ajv2019(options)],
@@ -144,6 +153,8 @@ export function compileJsonSchema(schema: object, limits?: SchemaLimits): JsonSc
   checkSchemaBounds(schema, limits);
   const dialect = dialectOf(schema);
   const key = `${dialect}\n${JSON.stringify(schema)}`;
+  const maxBytes = limits?.maxBytes ?? 1024 * 1024;
+  if (key.length - dialect.length > maxBytes) throw invalid(`larger than ${maxBytes} bytes`);
   let validate: ValidateFunction | undefined;
   return (value) => {
     if (validate) return run(validate, value);

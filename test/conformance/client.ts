@@ -8,6 +8,7 @@
 import { createClient, type Client, type ClientHandlers } from '../../src/client/index.js';
 import { streamableHttp } from '../../src/client/http/index.js';
 import type { ElicitResult } from '../../src/core/types/index.js';
+import { oauthClient, type OAuthClientOptions } from '../../src/auth/index.js';
 
 type Json = { [key: string]: unknown };
 type Scenario = (client: Client, context: Json) => Promise<void>;
@@ -120,11 +121,74 @@ const SCENARIOS: Record<string, Scenario> = {
   },
 };
 
-async function main(): Promise<number> {
-  if (scenario.startsWith('auth/')) {
-    console.error(`${scenario}: not supported yet`);
-    return 1;
+/** The mock authorization endpoint redirects at once: follow it by hand and read `Location`. */
+async function followRedirect(url: URL): Promise<string | undefined> {
+  const response = await fetch(url, { redirect: 'manual' });
+  await response.body?.cancel();
+  return response.headers.get('location') ?? undefined;
+}
+
+const str = (key: string): string => (typeof context[key] === 'string' ? (context[key] as string) : '');
+
+/** The OAuth client options for an `auth/*` scenario (conformance README, client duties). */
+function authOptions(): OAuthClientOptions {
+  const base: OAuthClientOptions = {
+    clientName: 'mcpkit-conformance-client',
+    redirectUri: 'http://localhost:3000/callback',
+    redirect: followRedirect,
+  };
+  switch (scenario) {
+    case 'auth/client-credentials-jwt':
+      return {
+        ...base,
+        grant: { type: 'client_credentials' },
+        credentials: {
+          clientId: str('client_id'),
+          privateKey: str('private_key_pem'),
+          signingAlgorithm: str('signing_algorithm') || 'ES256',
+        },
+      };
+    case 'auth/client-credentials-basic':
+      return {
+        ...base,
+        grant: { type: 'client_credentials' },
+        credentials: { clientId: str('client_id'), clientSecret: str('client_secret') },
+      };
+    case 'auth/enterprise-managed-authorization':
+      return {
+        ...base,
+        credentials: { clientId: str('client_id'), clientSecret: str('client_secret') },
+        grant: {
+          type: 'enterprise',
+          idToken: () => str('idp_id_token'),
+          idp: {
+            tokenEndpoint: str('idp_token_endpoint'),
+            clientId: str('idp_client_id'),
+            issuer: str('idp_issuer'),
+          },
+        },
+      };
+    case 'auth/wif-jwt-bearer':
+      return {
+        ...base,
+        credentials: { clientId: str('client_id') },
+        grant: { type: 'jwt_bearer', assertion: () => str('valid_jwt') },
+      };
+    case 'auth/pre-registration':
+      return { ...base, credentials: { clientId: str('client_id'), clientSecret: str('client_secret') } };
+    default:
+      return { ...base, clientMetadataUrl: 'https://conformance-test.local/client-metadata.json' };
   }
+}
+
+/** Every auth scenario: list the tools, then call the first (step-up challenges `tools/call`). */
+async function authScenario(client: Client): Promise<void> {
+  const [tool] = await client.listTools();
+  if (tool) await client.callTool(tool.name, {});
+}
+
+async function main(): Promise<number> {
+  const auth = scenario.startsWith('auth/') ? oauthClient(authOptions()) : undefined;
   const modern = revision !== '2025-11-25';
   const client = createClient({
     name: 'mcpkit-conformance-client',
@@ -134,9 +198,12 @@ async function main(): Promise<number> {
     handlers,
     onWarning: (m) => console.error(`warning: ${m}`),
   });
-  await client.connect(streamableHttp(url, { onWarning: (m) => console.error(`warning: ${m}`) }));
+  const onWarning = (m: string) => console.error(`warning: ${m}`);
+  await client.connect(streamableHttp(url, auth ? { onWarning, auth } : { onWarning }));
   try {
-    const run = SCENARIOS[scenario] ?? ((c: Client) => c.listTools().then(() => undefined));
+    const run = auth
+      ? authScenario
+      : (SCENARIOS[scenario] ?? ((c: Client) => c.listTools().then(() => undefined)));
     await run(client, context);
   } finally {
     await client.close();

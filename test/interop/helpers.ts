@@ -71,9 +71,9 @@ export function tap(transport: Transport): Transport & { frames: Frame[] } {
         ...(sink.inputEnded === undefined ? {} : { inputEnded: () => sink.inputEnded?.() }),
         closed: (error) => sink.closed(error),
       }),
-    send: (message) => {
+    send: (message, options) => {
       record('out', message);
-      transport.send(message);
+      transport.send(message, options);
     },
     close: () => transport.close(),
   };
@@ -117,11 +117,6 @@ export function onlyText(result: { content?: unknown }): string {
   const all = texts(result);
   if (all.length !== 1) throw new Error(`expected one text item, got ${JSON.stringify(result.content)}`);
   return all[0] as string;
-}
-
-/** Resolves after `ms` milliseconds. */
-export function delay(ms: number): Promise<void> {
-  return new Promise((done) => setTimeout(done, ms));
 }
 
 /**

@@ -26,11 +26,24 @@ export function failureFrame(id: RequestId, message: string): string {
   return errorFrame(id, ERROR_TABLE.InternalError.code, message);
 }
 
-/** An error frame for an HTTP error status whose body is not a JSON-RPC response. */
+/**
+ * An error frame for an HTTP error status whose body is not a JSON-RPC response. `data`
+ * carries `httpStatus` (and `statusText`) so a caller can tell an HTTP failure from a
+ * JSON-RPC one; the body is quoted only when it is short plain text, never HTML.
+ */
 export function statusFrame(id: RequestId, response: Response, body: string): string {
-  const detail = body.trim().slice(0, 200);
+  const detail = plainDetail(response, body);
   const status = `HTTP ${response.status}${response.statusText ? ` ${response.statusText}` : ''}`;
-  return errorFrame(id, codeForStatus(response.status), detail ? `${status}: ${detail}` : status);
+  const data = { httpStatus: response.status, statusText: response.statusText };
+  const message = detail ? `${status}: ${detail}` : status;
+  return JSON.stringify(errorResponse(id, { code: codeForStatus(response.status), message, data }));
+}
+
+/** The body's first 200 characters when it is readable text; '' for HTML or markup. */
+function plainDetail(response: Response, body: string): string {
+  const text = body.trim();
+  if (mediaTypeOf(response).includes('html') || text.startsWith('<')) return '';
+  return text.slice(0, 200);
 }
 
 /** Parses a frame into a JSON object, or undefined when it is not one. */

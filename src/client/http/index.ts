@@ -8,6 +8,7 @@
  */
 export {
   streamableHttp,
+  type FetchWrapper,
   type HeaderSource,
   type ReconnectOptions,
   type StreamableHttpOptions,

@@ -19,8 +19,9 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { createClient, type Client } from '../index.js';
 import { serve, type Served } from '../../integrations/node/index.js';
-import { buildServer, type Observed } from '../../server/http/harness.test.js';
+import { buildServer, type Observed } from '../../../test/support/http-harness.js';
 import { streamableHttp } from './index.js';
+import { until } from '../../../test/support/wait.js';
 
 const cleanup: (() => Promise<void>)[] = [];
 afterEach(async () => {
@@ -88,7 +89,8 @@ describe('against the official v2 server (modern)', () => {
 });
 
 describe('against the official v1 server (legacy, stateful)', () => {
-  function build(): V1Server {
+  /** `seen` lists the requests the server received; the `reconnect` tool answers once a GET resumed. */
+  function build(seen: string[]): V1Server {
     const server = new V1Server({ name: 'v1', version: '1.32.2' });
     server.registerTool('echo', { description: 'Echo', inputSchema: { text: z.string() } }, ({ text }) => ({
       content: [{ type: 'text', text }],
@@ -102,7 +104,7 @@ describe('against the official v1 server (legacy, stateful)', () => {
     });
     server.registerTool('reconnect', { description: 'Closes its stream, then answers' }, async (extra) => {
       extra.closeSSEStream?.();
-      await new Promise((resolve) => setTimeout(resolve, 100));
+      await until(() => seen.some((s) => /^GET .+/.test(s)));
       return { content: [{ type: 'text', text: 'resumed' }] };
     });
     return server;
@@ -137,7 +139,7 @@ describe('against the official v1 server (legacy, stateful)', () => {
         onsessioninitialized: (sid) => void sessions.set(sid, transport),
         onsessionclosed: (sid) => void sessions.delete(sid),
       });
-      await build().connect(transport);
+      await build(seen).connect(transport);
       await transport.handleRequest(req, res, body);
     };
     return listen(

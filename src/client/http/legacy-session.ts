@@ -182,7 +182,7 @@ export class LegacySession {
       return response.status >= 500 ? 'again' : 'stop';
     }
     try {
-      await readSse(response.body, cursor, (data) => this.#host.deliver(data, exchange), done);
+      await readSse(response.body, cursor, (data) => this.#host.deliver(data, exchange), { stop: done });
     } catch {
       if (signal.aborted) return 'stop';
     }

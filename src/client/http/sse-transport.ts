@@ -96,7 +96,9 @@ export class SseTransport implements Transport {
     const response = await this.#fetch(this.#url, { method: 'GET', headers, signal: this.#stream.signal });
     if (!response.ok || mediaTypeOf(response) !== 'text/event-stream' || !response.body) {
       await response.body?.cancel().catch(() => undefined);
-      throw new Error(`the HTTP+SSE stream was refused: HTTP ${response.status}`);
+      throw Object.assign(new Error(`the HTTP+SSE stream was refused: HTTP ${response.status}`), {
+        httpStatus: response.status,
+      });
     }
     return this.#read(response.body);
   }
@@ -241,7 +243,11 @@ export async function legacySseFallback(
     return { transport };
   } catch (error) {
     await transport.close();
-    options.onWarning?.(`no deprecated HTTP+SSE fallback: ${errorOf(error).message}`);
+    // Nothing at the URL for a GET either is the common case (a wrong path): not worth a warning.
+    const status = (error as { httpStatus?: unknown }).httpStatus;
+    if (status !== 404 && status !== 405) {
+      options.onWarning?.(`no deprecated HTTP+SSE fallback: ${errorOf(error).message}`);
+    }
     return { body };
   }
 }

@@ -65,12 +65,7 @@ describe('readSse', () => {
         cancelled = true;
       },
     });
-    await readSse(
-      stream,
-      newCursor(),
-      (d) => data.push(d),
-      () => data.length > 0,
-    );
+    await readSse(stream, newCursor(), (d) => data.push(d), { stop: () => data.length > 0 });
     expect(data).toEqual(['1']);
     expect(cancelled).toBe(true);
   });

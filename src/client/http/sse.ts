@@ -6,6 +6,7 @@
  * "Receiving Messages".
  */
 import { createParser } from 'eventsource-parser';
+import { McpkitError } from '../../core/errors.js';
 
 /** Where a stream stands: what to send as `Last-Event-ID` and how long to wait before that. */
 export interface SseCursor {
@@ -19,21 +20,36 @@ export function newCursor(): SseCursor {
   return { lastEventId: undefined, retryMs: undefined };
 }
 
+/** Largest SSE event the client buffers, in UTF-16 code units (default of `maxMessageBytes`). */
+export const DEFAULT_MAX_MESSAGE_BYTES = 16 * 1024 * 1024;
+
+/** Options of {@link readSse}. */
+export interface ReadSseOptions {
+  /** Checked after each event; true stops reading (default: never). */
+  stop?: () => boolean;
+  /** Most characters received without completing an event (default 16 MiB). */
+  maxEventBytes?: number;
+}
+
 /**
  * Reads `body` to its end, calling `onData` with the data of every `message` event that
  * has any (multi-line data arrives joined with `\n`; comments, empty priming events and
  * other event types are skipped), and updating `cursor`. Stops early, cancelling the body,
  * once `stop()` returns true after an event.
- * @throws the body's read error (a network failure, or an abort of the fetch).
+ * @throws the body's read error (a network failure, or an abort of the fetch); McpkitError
+ *   `LIMIT_EXCEEDED` when an event grows beyond `maxEventBytes` (the body is cancelled).
  */
 export async function readSse(
   body: ReadableStream<Uint8Array>,
   cursor: SseCursor,
   onData: (data: string) => void,
-  stop: () => boolean = () => false,
+  options: ReadSseOptions = {},
 ): Promise<void> {
+  const { stop = () => false, maxEventBytes = DEFAULT_MAX_MESSAGE_BYTES } = options;
+  let pending = 0;
   const parser = createParser({
     onEvent: (event) => {
+      pending = 0;
       if (event.id !== undefined) cursor.lastEventId = event.id;
       if ((event.event ?? 'message') === 'message' && event.data !== '') onData(event.data);
     },
@@ -47,9 +63,52 @@ export async function readSse(
     while (!stop()) {
       const { value, done } = await reader.read();
       if (done) return;
-      parser.feed(decoder.decode(value, { stream: true }));
+      const text = decoder.decode(value, { stream: true });
+      pending += text.length;
+      parser.feed(text);
+      if (pending > maxEventBytes) throw tooLarge(maxEventBytes);
     }
   } finally {
     reader.cancel().catch(() => undefined);
   }
+}
+
+function tooLarge(max: number): McpkitError {
+  return new McpkitError(
+    'LIMIT_EXCEEDED',
+    `the server sent an SSE event larger than ${max} bytes (maxMessageBytes)`,
+  );
+}
+
+/**
+ * Reads a JSON response body as text, at most `maxBytes` bytes.
+ * @throws McpkitError `LIMIT_EXCEEDED` when the body is larger (the body is cancelled).
+ */
+export async function readBoundedText(response: Response, maxBytes: number): Promise<string> {
+  if (Number(response.headers.get('content-length') ?? 0) > maxBytes) {
+    await response.body?.cancel().catch(() => undefined);
+    throw bodyTooLarge(maxBytes);
+  }
+  if (!response.body) return '';
+  const decoder = new TextDecoder();
+  const reader = response.body.getReader();
+  let text = '';
+  let bytes = 0;
+  for (;;) {
+    const { value, done } = await reader.read();
+    if (done) return text + decoder.decode();
+    bytes += value.byteLength;
+    if (bytes > maxBytes) {
+      await reader.cancel().catch(() => undefined);
+      throw bodyTooLarge(maxBytes);
+    }
+    text += decoder.decode(value, { stream: true });
+  }
+}
+
+function bodyTooLarge(max: number): McpkitError {
+  return new McpkitError(
+    'LIMIT_EXCEEDED',
+    `the server sent a response body larger than ${max} bytes (maxMessageBytes)`,
+  );
 }

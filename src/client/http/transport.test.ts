@@ -3,6 +3,7 @@ import type { JsonRpcMessage } from '../../core/jsonrpc.js';
 import type { Transport } from '../../core/transport.js';
 import { createClient } from '../index.js';
 import { streamableHttp } from './index.js';
+import { turn, until } from '../../../test/support/wait.js';
 
 const URL_ = 'http://mcp.test/mcp';
 const MODERN = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28' };
@@ -173,9 +174,10 @@ describe('streamableHttp on the modern wire', () => {
     const t = streamableHttp(URL_, { fetch });
     const s = open(t);
     t.send(request(1, 'tools/call', { name: 'wait', _meta: MODERN }));
-    await new Promise((r) => setTimeout(r, 10));
+    await until(() => seen.length === 1);
     t.send({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 1 } });
-    await new Promise((r) => setTimeout(r, 10));
+    await until(() => seen[0]?.signal.aborted === true);
+    await turn();
     expect(seen).toHaveLength(1);
     expect(seen[0]?.signal.aborted).toBe(true);
     expect(s.frames).toEqual([]);
@@ -256,9 +258,10 @@ describe('streamableHttp on the legacy wire', () => {
     t.send(request(0, 'initialize', { protocolVersion: '2025-11-25' }));
     await s.next();
     t.send(request(1, 'tools/call', { name: 'wait' }));
-    await new Promise((r) => setTimeout(r, 10));
+    await until(() => seen.length === 2);
     t.send({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 1 } });
-    await new Promise((r) => setTimeout(r, 20));
+    await until(() => seen.length === 3 && seen[1]?.signal.aborted === true);
+    await turn();
     expect(seen.map((r) => r.method)).toEqual(['POST', 'POST', 'POST']);
     expect(await seen[2]?.json()).toMatchObject({ method: 'notifications/cancelled' });
     expect(seen[1]?.signal.aborted).toBe(true);

@@ -14,7 +14,7 @@ import { failureFrame, isResponseObject, mediaTypeOf, parseObject, resultOf, sta
 import { LegacySession, type Exchange } from './legacy-session.js';
 import { modernHeaders } from './request-headers.js';
 import { legacySseFallback, type SseTransport } from './sse-transport.js';
-import { newCursor, readSse, type SseCursor } from './sse.js';
+import { DEFAULT_MAX_MESSAGE_BYTES, newCursor, readBoundedText, readSse, type SseCursor } from './sse.js';
 
 /** Extra headers for every HTTP request (e.g. `Authorization`), or a function giving them. */
 export type HeaderSource =
@@ -28,10 +28,20 @@ export interface ReconnectOptions {
   maxAttempts?: number;
 }
 
+/**
+ * Authorization for an HTTP transport: it wraps the transport's fetch for the MCP endpoint
+ * (adding credentials, answering 401/403 challenges). `oauthClient()` of mcpkit/auth is one.
+ */
+export interface FetchWrapper {
+  wrapFetch(fetcher: typeof globalThis.fetch, endpoint: URL): typeof globalThis.fetch;
+}
+
 /** Options of {@link streamableHttp}. */
 export interface StreamableHttpOptions {
   /** The fetch to use (default: the global one). */
   fetch?: typeof fetch;
+  /** Authorization, e.g. `oauthClient()` from mcpkit/auth: wraps `fetch` for this endpoint. */
+  auth?: FetchWrapper;
   /** Headers added to every request; the protocol's own headers win on conflict. */
   headers?: HeaderSource;
   /** Told about things worth logging: refused streams, failed notification POSTs. */
@@ -39,6 +49,11 @@ export interface StreamableHttpOptions {
   reconnect?: ReconnectOptions;
   /** Whether a legacy `initialize` refused with a bare 400/404/405 tries HTTP+SSE (default true). */
   legacySseFallback?: boolean;
+  /**
+   * Largest JSON response body or single SSE event accepted, in bytes (default 16 MiB);
+   * larger fails the request with McpkitError `LIMIT_EXCEEDED`.
+   */
+  maxMessageBytes?: number;
 }
 
 const ACCEPT = 'application/json, text/event-stream';
@@ -71,6 +86,7 @@ class StreamableHttpTransport implements Transport {
   readonly #url: URL;
   readonly #fetch: typeof fetch;
   readonly #options: StreamableHttpOptions;
+  readonly #maxMessageBytes: number;
   readonly #exchanges = new Map<RequestId, Exchange>();
   readonly #session: LegacySession;
   #sink: TransportSink | undefined;
@@ -82,9 +98,11 @@ class StreamableHttpTransport implements Transport {
   #sse: SseTransport | undefined;
 
   constructor(url: URL, options: StreamableHttpOptions) {
+    this.#maxMessageBytes = options.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES;
     this.#url = url;
-    this.#options = options;
-    this.#fetch = options.fetch ?? ((input, init) => fetch(input, init));
+    const base: typeof fetch = options.fetch ?? ((input, init) => fetch(input, init));
+    this.#fetch = options.auth ? options.auth.wrapFetch(base, url) : base;
+    this.#options = options.auth ? { ...options, fetch: this.#fetch } : options;
     this.#session = new LegacySession({
       fetch: (method, headers, signal) => this.#http(method, headers, undefined, signal),
       deliver: (text, exchange) => this.#deliver(text, exchange),
@@ -187,7 +205,7 @@ class StreamableHttpTransport implements Transport {
     if (mediaTypeOf(response) === 'text/event-stream' && response.body) {
       return this.#stream(response.body, exchange);
     }
-    const text = await response.text();
+    const text = await readBoundedText(response, this.#maxMessageBytes);
     if (text.trim() !== '') this.#deliver(text, exchange);
     if (!exchange.answered) {
       this.#deliver(failureFrame(exchange.id, `HTTP ${response.status} without a response to the request`));
@@ -219,12 +237,10 @@ class StreamableHttpTransport implements Transport {
   async #stream(body: ReadableStream<Uint8Array>, exchange: Exchange): Promise<void> {
     const cursor: SseCursor = newCursor();
     try {
-      await readSse(
-        body,
-        cursor,
-        (data) => this.#deliver(data, exchange),
-        () => exchange.answered,
-      );
+      await readSse(body, cursor, (data) => this.#deliver(data, exchange), {
+        stop: () => exchange.answered,
+        maxEventBytes: this.#maxMessageBytes,
+      });
     } catch (error) {
       if (exchange.controller.signal.aborted) return;
       if (exchange.modern || cursor.lastEventId === undefined) throw error;

@@ -8,7 +8,7 @@ import {
   readAll,
   until,
   type Observed,
-} from '../../server/http/harness.test.js';
+} from '../../../test/support/http-harness.js';
 import { serve, type Served } from './index.js';
 
 const running: Served[] = [];

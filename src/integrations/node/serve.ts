@@ -23,6 +23,15 @@ export interface ServeOptions {
    * same origin as the request (browsers on other sites get 403), unless set here.
    */
   http?: HttpHandlerOptions;
+  /**
+   * Milliseconds a client has to send the complete request headers (default 10 000);
+   * node:http's `headersTimeout`, the guard against slowloris.
+   */
+  headersTimeoutMs?: number;
+  /** Milliseconds a client has to send a complete request, body included (default 30 000). */
+  requestTimeoutMs?: number;
+  /** Most TCP connections open at once (default 1 024); more are closed on arrival. */
+  maxConnections?: number;
 }
 
 /** A listening endpoint. */
@@ -62,10 +71,14 @@ export async function serve(target: FetchHandler | McpServer, options: ServeOpti
   const host = options.host ?? '127.0.0.1';
   const path = options.path ?? '/mcp';
   const { listener, close } = listenerFor(target, options);
-  const server = createNodeServer((req, res) => {
+  // node:http checks the two timeouts every `connectionsCheckingInterval`; keep it short.
+  const server = createNodeServer({ connectionsCheckingInterval: 1000 }, (req, res) => {
     if ((req.url ?? '/').split('?', 1)[0] === path) listener(req, res);
     else res.writeHead(404).end();
   });
+  server.headersTimeout = options.headersTimeoutMs ?? 10_000;
+  server.requestTimeout = options.requestTimeoutMs ?? 30_000;
+  server.maxConnections = options.maxConnections ?? 1024;
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(options.port, host, () => resolve());

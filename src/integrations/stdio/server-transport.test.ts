@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { ERROR_TABLE } from '../../core/errors.js';
 import { Peer } from '../../core/peer.js';
 import { stdioServerTransport, type StdioServerOptions } from './server-transport.js';
+import { turn, turns, until } from '../../../test/support/wait.js';
 
 /** A server transport over in-memory streams, with stdout collected as parsed lines. */
 function harness(options: Partial<StdioServerOptions> = {}) {
@@ -24,10 +25,6 @@ function echoPeer(h: ReturnType<typeof harness>): Peer {
   return new Peer(h.transport, { request: async (r) => ({ method: r.method, params: r.params ?? {} }) });
 }
 
-const until = async (check: () => boolean): Promise<void> => {
-  for (let i = 0; i < 200 && !check(); i++) await new Promise((r) => setTimeout(r, 5));
-};
-
 describe('stdioServerTransport', () => {
   it('delivers a UTF-8 character split across stdin chunks intact', async () => {
     const h = harness();
@@ -41,7 +38,7 @@ describe('stdioServerTransport', () => {
       [12, bytes.length],
     ] as const) {
       h.stdin.write(bytes.subarray(from, to));
-      await new Promise((r) => setTimeout(r, 1));
+      await turn();
     }
     await until(() => frames.length > 0);
     expect(frames).toEqual(['{"s":"a€😀"}']);
@@ -109,7 +106,7 @@ describe('stdioServerTransport', () => {
     await h.transport.start({ frame: (t) => frames.push(t), closed: () => {} });
     await h.transport.close();
     h.stdin.write('{"jsonrpc":"2.0","method":"after"}\n');
-    await new Promise((r) => setTimeout(r, 20));
+    await turns(3);
     expect(frames).toEqual([]);
     expect(h.stdin.listenerCount('data')).toBe(0);
   });

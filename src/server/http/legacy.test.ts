@@ -1,7 +1,19 @@
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { JsonRpcMessage } from '../../core/jsonrpc.js';
 import { createHttpHandler, type HttpHandler, type HttpHandlerOptions } from './index.js';
-import { SseReader, buildServer, errorOf, messagesOf, modernPost, post, readAll } from './harness.test.js';
+import {
+  SseReader,
+  buildServer,
+  errorOf,
+  messagesOf,
+  modernPost,
+  post,
+  readAll,
+} from '../../../test/support/http-harness.js';
+
+afterEach(() => {
+  vi.useRealTimers();
+});
 
 const REV = '2025-11-25';
 const HEADERS = { accept: 'application/json, text/event-stream', 'content-type': 'application/json' };
@@ -81,7 +93,8 @@ describe('legacy sessions', () => {
 
   it('ends an idle session after sessionIdleMs', async () => {
     const { send } = await open({ sessionIdleMs: 20 });
-    await new Promise((resolve) => setTimeout(resolve, 40));
+    vi.useFakeTimers({ toFake: ['Date'] });
+    vi.setSystemTime(Date.now() + 40);
     expect((await send(call(1, 'echo'))).status).toBe(404);
   });
 

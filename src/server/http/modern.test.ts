@@ -13,7 +13,7 @@ import {
   readAll,
   until,
   type Observed,
-} from './harness.test.js';
+} from '../../../test/support/http-harness.js';
 
 const REV = '2026-07-28';
 

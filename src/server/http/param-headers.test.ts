@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createHttpHandler } from './index.js';
-import { buildServer, errorOf, modernPost } from './harness.test.js';
+import { buildServer, errorOf, modernPost } from '../../../test/support/http-harness.js';
 
 const args = { region: 'us-west1', limit: 42, options: { dry: true } };
 const good = { 'mcp-param-region': 'us-west1', 'mcp-param-limit': '42', 'mcp-param-dry': 'true' };

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createHttpHandler, type HttpHandlerOptions } from './index.js';
-import { buildServer, errorOf, modernBody, modernHeaders, post } from './harness.test.js';
+import { buildServer, errorOf, modernBody, modernHeaders, post } from '../../../test/support/http-harness.js';
 
 const REV = '2026-07-28';
 

@@ -1,16 +1,15 @@
 /**
  * Test harness for the HTTP handler: a small server definition, builders of modern and
  * legacy `Request`s, and an SSE reader. Every JSON-RPC message read from a body is
- * checked against the official schema of the revision. The handler's tests import it;
- * its own checks run only when vitest runs this file itself.
+ * checked against the official schema of the revision. Shared by the tests;
+ * its own checks are in the `.test.ts` file beside it.
  */
-import { fileURLToPath } from 'node:url';
 import { createParser } from 'eventsource-parser';
-import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import type { JsonRpcMessage, Params } from '../../core/jsonrpc.js';
-import { assertWireValid, type WireRevision } from '../../testing/wire-schema.js';
-import { createServer, type McpServer } from '../index.js';
+import type { JsonRpcMessage, Params } from '../../src/core/jsonrpc.js';
+import { assertWireValid, type WireRevision } from '../../src/testing/wire-schema.js';
+import { createServer, type McpServer } from '../../src/server/index.js';
+import { turn, until } from './wait.js';
 
 /** What tools observed (cancellation, elicitation answers). */
 export interface Observed {
@@ -28,7 +27,7 @@ export function buildServer(observed: Observed = { aborted: false }): McpServer 
   server.tool('progress', { description: 'Reports progress' }, async (_args, ctx) => {
     for (const p of [0, 50, 100]) {
       ctx.progress(p, { total: 100 });
-      await new Promise((resolve) => setTimeout(resolve, 5));
+      await turn();
     }
     return 'progress done';
   });
@@ -187,14 +186,7 @@ export class SseReader {
   }
 }
 
-/** Polls `condition` every 2 ms until true, or throws after `ms`. */
-export async function until(condition: () => boolean, ms = 2000): Promise<void> {
-  const end = Date.now() + ms;
-  while (!condition()) {
-    if (Date.now() > end) throw new Error('timed out waiting');
-    await new Promise((resolve) => setTimeout(resolve, 2));
-  }
-}
+export { until };
 
 /** The JSON-RPC messages of an SSE event list (events with empty data are primers, skipped). */
 export function messagesOf(events: ReadEvent[], revision: WireRevision): JsonRpcMessage[] {
@@ -226,26 +218,3 @@ export async function errorOf(
   checked(body, revision);
   return body;
 }
-
-// Importers evaluate this module too; these checks belong to this file's own run only.
-const isEntry = fileURLToPath(import.meta.url) === expect.getState().testPath;
-
-describe.runIf(isEntry)('the HTTP test harness', () => {
-  it('builds modern requests whose headers mirror the body', () => {
-    const request = modernPost('tools/call', { name: 'echo', arguments: { text: 'x' } });
-    expect(request.headers.get('mcp-method')).toBe('tools/call');
-    expect(request.headers.get('mcp-name')).toBe('echo');
-    expect(request.headers.get('mcp-protocol-version')).toBe('2026-07-28');
-  });
-
-  it('reads SSE events and comments from a body', async () => {
-    const body = new Response(':\n\nid: 1\ndata: {"a":1}\n\ndata: x\n\n');
-    const reader = new SseReader(body);
-    await reader.finished();
-    expect(reader.events).toEqual([
-      { id: '1', data: '{"a":1}' },
-      { id: undefined, data: 'x' },
-    ]);
-    expect(reader.comments).toEqual(['']);
-  });
-});

@@ -1,19 +1,18 @@
 /**
  * Test harness for the client: a hand-written fake server (a core Peer) over the in-memory
  * linked pair, with every message the client sends checked against the official schema of
- * the revision in use. The client's tests import it; its own checks run only when vitest
- * runs this file itself (a `.test.ts` name keeps it out of the build and the layer rule).
+ * the revision in use. Shared by the tests;
+ * its own checks are in the `.test.ts` file beside it.
  */
-import { fileURLToPath } from 'node:url';
-import { afterEach, describe, expect, it } from 'vitest';
-import { McpError } from '../core/errors.js';
-import type { JsonRpcMessage, JsonRpcNotification, JsonRpcRequest, Params } from '../core/jsonrpc.js';
-import { Peer, type IncomingContext } from '../core/peer.js';
-import { META } from '../core/revisions.js';
-import type { Transport } from '../core/transport.js';
-import { createLinkedPair } from '../testing/linked-pair.js';
-import { assertWireValid, officialSchemaAjv, type WireRevision } from '../testing/wire-schema.js';
-import { createClient, type Client, type ClientOptions } from './index.js';
+import { afterEach, expect } from 'vitest';
+import { McpError } from '../../src/core/errors.js';
+import type { JsonRpcMessage, JsonRpcNotification, JsonRpcRequest, Params } from '../../src/core/jsonrpc.js';
+import { Peer, type IncomingContext } from '../../src/core/peer.js';
+import { META } from '../../src/core/revisions.js';
+import type { Transport } from '../../src/core/transport.js';
+import { createLinkedPair } from '../../src/testing/linked-pair.js';
+import { assertWireValid, officialSchemaAjv, type WireRevision } from '../../src/testing/wire-schema.js';
+import { createClient, type Client, type ClientOptions } from '../../src/client/index.js';
 
 /** Answers one method of the fake server: return a result, throw an McpError. */
 export type FakeHandler = (params: Params, context: IncomingContext) => Params | Promise<Params>;
@@ -63,7 +62,7 @@ function tap(transport: Transport, sent: JsonRpcMessage[], revision: WireRevisio
   return {
     start: (sink) => transport.start(sink),
     close: () => transport.close(),
-    send: (message) => {
+    send: (message, options) => {
       for (const m of Array.isArray(message) ? message : [message]) {
         try {
           checkClientMessage(m, revision);
@@ -72,7 +71,7 @@ function tap(transport: Transport, sent: JsonRpcMessage[], revision: WireRevisio
         }
         sent.push(m);
       }
-      transport.send(message);
+      transport.send(message, options);
     },
   };
 }
@@ -152,36 +151,4 @@ export function legacy(
   };
 }
 
-/** Waits until `condition` holds (polling every few ms), at most `ms` milliseconds. */
-export async function until(condition: () => boolean, ms = 1000): Promise<void> {
-  const end = Date.now() + ms;
-  while (!condition()) {
-    if (Date.now() > end) throw new Error('condition not met in time');
-    await new Promise((resolve) => setTimeout(resolve, 2));
-  }
-}
-
-// Importers evaluate this module too; these checks belong to this file's own run only.
-const isEntry = fileURLToPath(import.meta.url) === expect.getState().testPath;
-
-describe.runIf(isEntry)('the client harness', () => {
-  it('rejects a modern request that lacks the required _meta fields', () => {
-    const bad: JsonRpcMessage = {
-      jsonrpc: '2.0',
-      id: 1,
-      method: 'tools/list',
-      params: { _meta: { [META.protocolVersion]: '2026-07-28' } },
-    };
-    expect(() => checkClientMessage(bad, '2026-07-28')).toThrow(/ClientRequest/);
-  });
-
-  it('accepts a legacy initialize against the 2025-11-25 schema', () => {
-    const init: JsonRpcMessage = {
-      jsonrpc: '2.0',
-      id: 0,
-      method: 'initialize',
-      params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'c', version: '1' } },
-    };
-    expect(() => checkClientMessage(init, '2025-11-25')).not.toThrow();
-  });
-});
+export { until } from './wait.js';

@@ -1,0 +1,17 @@
+/**
+ * mcpkit/auth: authorization for MCP over HTTP, both sides.
+ *
+ * Client: `oauthClient(options)` for `streamableHttp(url, { auth })` — Protected Resource
+ * Metadata and authorization server discovery, client identity (pre-registered, Client ID
+ * Metadata Document, Dynamic Client Registration), the authorization code flow with PKCE,
+ * refresh, step-up, client credentials, JWT bearer, enterprise-managed authorization and
+ * DPoP, with tokens kept in an {@link AuthStore}.
+ *
+ * Source: 2026-07-28 basic/authorization; 2025-11-25 basic/authorization.
+ */
+export { AuthError, type AuthErrorCode, type AuthErrorCause } from './errors.js';
+export { OAuthClient, oauthClient } from './client/oauth-client.js';
+export type { Grant, OAuthClientOptions } from './client/options.js';
+export type { ClientCredentials } from './client/identity.js';
+export { memoryStore, type AuthStore, type StoredClient, type StoredTokens } from './client/store.js';
+export { parseChallenges, type Challenge, type AuthChallenge } from './client/challenge.js';

@@ -1,0 +1,47 @@
+/**
+ * Failing fast on a server that does not speak JSON-RPC. A stdio server MUST NOT write
+ * anything to stdout that is not a valid MCP message; when the first thing a server says
+ * is not a JSON object at all, waiting for the handshake to time out only hides the reason.
+ * Source: 2026-07-28 basic/transports/stdio; 2025-11-25 basic/transports "stdio".
+ */
+import type { Transport, TransportSink } from '../core/transport.js';
+
+/** Longest quote of the offending output, in characters. */
+const QUOTE_CHARS = 200;
+
+/**
+ * Wraps `transport` so that a first frame that is not a JSON object or array closes the channel at once with
+ * an error quoting it (pending requests then fail with `CONNECTION_CLOSED` naming it).
+ * Once one JSON frame has arrived the server speaks JSON-RPC, and later junk is left to
+ * the Peer (which reports it without answering).
+ */
+export function guardFirstFrame(transport: Transport): Transport {
+  let heard = false;
+  return {
+    send: (message, options) => transport.send(message, options),
+    close: () => transport.close(),
+    start: (sink) =>
+      transport.start({
+        ...sink,
+        frame: (text) => {
+          if (heard || isJsonStructure(text)) {
+            heard = true;
+            return sink.frame(text);
+          }
+          const quote = JSON.stringify(text.trim().slice(0, QUOTE_CHARS));
+          sink.closed(new Error(`the server wrote output that is not JSON-RPC before any message: ${quote}`));
+          void transport.close().catch(() => undefined);
+        },
+      } satisfies TransportSink),
+  };
+}
+
+/** A JSON object or array: what a JSON-RPC message or batch is, valid or not. */
+function isJsonStructure(text: string): boolean {
+  try {
+    const value: unknown = JSON.parse(text);
+    return typeof value === 'object' && value !== null;
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,182 @@
+/**
+ * The `mcpServers` configuration that Claude Desktop, Cursor and VS Code write, checked
+ * with zod: stdio servers (`command`/`args`/`env`/`cwd`) and Streamable HTTP servers
+ * (`url`/`headers`, optional `type`), `${VAR}` interpolation, and mcpkit's own per-server
+ * keys (filters, timeout, input policy, roots). Unknown shapes are rejected with an error
+ * naming the server and the key.
+ */
+import { readFile } from 'node:fs/promises';
+import { z } from 'zod';
+import { McpkitError } from '../core/errors.js';
+
+const stringMap = z.record(z.string(), z.string());
+const decision = z.enum(['allow', 'deny']);
+
+/** Per-server allow/deny for each kind of user-facing input a server may ask for. */
+const policySchema = z.strictObject({
+  elicitation: decision.optional(),
+  sampling: decision.optional(),
+  roots: decision.optional(),
+});
+
+const rootSchema = z
+  .strictObject({ uri: z.string().startsWith('file://'), name: z.string() })
+  .partial({ name: true });
+
+const serverSchema = z
+  .strictObject({
+    type: z.enum(['stdio', 'http', 'streamable-http', 'streamableHttp']).optional(),
+    command: z.string().min(1, 'command must not be empty').optional(),
+    args: z.array(z.string()).optional(),
+    env: stringMap.optional(),
+    cwd: z.string().optional(),
+    url: z.string().optional(),
+    headers: stringMap.optional(),
+    disabled: z.boolean().optional(),
+    include: z.array(z.string()).optional(),
+    exclude: z.array(z.string()).optional(),
+    timeoutMs: z.number().int().positive().optional(),
+    policy: policySchema.optional(),
+    roots: z.array(rootSchema).optional(),
+    // Keys other apps write that mean nothing to mcpkit.
+    autoApprove: z.array(z.string()).optional(),
+    alwaysAllow: z.array(z.string()).optional(),
+    description: z.string().optional(),
+  })
+  .superRefine((server, ctx) => {
+    const stdio = server.command !== undefined;
+    const http = server.url !== undefined;
+    if (stdio === http)
+      ctx.addIssue({
+        code: 'custom',
+        message: stdio
+          ? 'give either "command" (stdio) or "url" (Streamable HTTP), not both'
+          : 'needs "command" (a stdio server) or "url" (a Streamable HTTP server)',
+      });
+    if (server.type === 'stdio' && http)
+      ctx.addIssue({ code: 'custom', message: 'type "stdio" needs "command", not "url"' });
+    if (server.type !== undefined && server.type !== 'stdio' && stdio)
+      ctx.addIssue({ code: 'custom', message: `type "${server.type}" needs "url", not "command"` });
+    if (http && !URL.canParse(server.url ?? ''))
+      ctx.addIssue({ code: 'custom', path: ['url'], message: 'not a URL' });
+  });
+
+/** The name rules for a server: it becomes the prefix of qualified names. */
+const serverName = z.string().regex(/^[A-Za-z0-9_.-]{1,32}$/, 'server names are 1–32 of A-Z a-z 0-9 _ . -');
+
+const serversSchema = z.record(serverName, serverSchema);
+const fileSchema = z.union([
+  z.looseObject({ mcpServers: serversSchema }),
+  z.looseObject({ servers: serversSchema }),
+]);
+
+/** One entry of `mcpServers`, as written (before interpolation). See the README for every key. */
+export type ServerConfig = z.input<typeof serverSchema>;
+/** Allow or deny per input kind (default: allow when the host has a handler for it). */
+export type InputPolicy = z.infer<typeof policySchema>;
+/** The `mcpServers` map: server name → entry. */
+export type ServersConfig = Record<string, ServerConfig>;
+
+/** A checked server entry with `${VAR}` references replaced. */
+export type ResolvedServer = z.output<typeof serverSchema> & { name: string };
+
+/**
+ * Checks an `mcpServers` map and interpolates `${VAR}`, `${env:VAR}` and `${VAR:-default}`
+ * in `command`, `args`, `env`, `cwd`, `url` and `headers` from `env` (default
+ * `process.env`). Disabled servers are dropped.
+ * @throws McpkitError `INVALID_ARGUMENT` naming the server and key of every problem.
+ */
+export function resolveServers(
+  servers: unknown,
+  env: Record<string, string | undefined> = process.env,
+): ResolvedServer[] {
+  const parsed = serversSchema.safeParse(servers);
+  if (!parsed.success) throw configError(parsed.error, 'mcpServers');
+  const out: ResolvedServer[] = [];
+  for (const [name, server] of Object.entries(parsed.data)) {
+    if (server.disabled === true) continue;
+    out.push({
+      ...interpolateServer(server, (text, key) => interpolate(text, env, `mcpServers.${name}.${key}`)),
+      name,
+    });
+  }
+  return out;
+}
+
+/**
+ * Reads a JSON configuration file as these apps write it: `{ "mcpServers": { … } }`
+ * (Claude Desktop, Cursor) or `{ "servers": { … } }` (VS Code). Other top-level keys are
+ * ignored. Returns the unresolved map, for {@link resolveServers} or `createHost`.
+ * @throws McpkitError `INVALID_ARGUMENT` for unreadable files, bad JSON or unknown shapes.
+ */
+export async function loadHostConfig(path: string): Promise<ServersConfig> {
+  let text: string;
+  try {
+    text = await readFile(path, 'utf8');
+  } catch (error) {
+    throw new McpkitError('INVALID_ARGUMENT', `cannot read ${path}: ${(error as Error).message}`, {
+      cause: error,
+    });
+  }
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch (error) {
+    throw new McpkitError('INVALID_ARGUMENT', `${path} is not JSON: ${(error as Error).message}`, {
+      cause: error,
+    });
+  }
+  const parsed = fileSchema.safeParse(json);
+  if (!parsed.success) {
+    const top = typeof json === 'object' && json !== null && ('mcpServers' in json || 'servers' in json);
+    if (!top)
+      throw new McpkitError(
+        'INVALID_ARGUMENT',
+        `${path}: expected an object with "mcpServers" (or "servers")`,
+      );
+    const key = 'mcpServers' in (json as object) ? 'mcpServers' : 'servers';
+    throw configError(
+      serversSchema.safeParse((json as Record<string, unknown>)[key]).error,
+      `${path}: ${key}`,
+    );
+  }
+  return ('mcpServers' in parsed.data ? parsed.data.mcpServers : parsed.data.servers) as ServersConfig;
+}
+
+function interpolateServer<T extends z.output<typeof serverSchema>>(
+  server: T,
+  sub: (text: string, key: string) => string,
+): T {
+  const map = (m: Record<string, string> | undefined, key: string) =>
+    m && Object.fromEntries(Object.entries(m).map(([k, v]) => [k, sub(v, `${key}.${k}`)]));
+  const out: T = { ...server };
+  if (server.command !== undefined) out.command = sub(server.command, 'command');
+  if (server.args) out.args = server.args.map((a, i) => sub(a, `args[${i}]`));
+  if (server.cwd !== undefined) out.cwd = sub(server.cwd, 'cwd');
+  if (server.url !== undefined) out.url = sub(server.url, 'url');
+  if (server.env) out.env = map(server.env, 'env');
+  if (server.headers) out.headers = map(server.headers, 'headers');
+  return out;
+}
+
+const REFERENCE = /\$\{(?:env:)?([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?\}/g;
+
+/** Replaces `${VAR}`, `${env:VAR}`, `${VAR:-default}`. @throws McpkitError for an unset variable without default. */
+export function interpolate(text: string, env: Record<string, string | undefined>, where: string): string {
+  return text.replace(REFERENCE, (_all, name: string, fallback: string | undefined) => {
+    const value = env[name];
+    if (value !== undefined && value !== '') return value;
+    if (fallback !== undefined) return fallback;
+    throw new McpkitError('INVALID_ARGUMENT', `${where}: environment variable ${name} is not set`);
+  });
+}
+
+function configError(error: z.ZodError | undefined, where: string): McpkitError {
+  const issues = (error?.issues ?? []).map((issue) => {
+    const path = issue.path.map(String).join('.');
+    return `${where}${path ? `.${path}` : ''}: ${issue.message}`;
+  });
+  return new McpkitError('INVALID_ARGUMENT', `invalid host configuration: ${issues.join('; ')}`, {
+    cause: error,
+  });
+}

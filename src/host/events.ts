@@ -1,0 +1,36 @@
+/** The host's events and a small typed listener list. */
+import type { JsonRpcNotification } from '../core/index.js';
+import type { ServerStatus } from './link.js';
+import type { ListKind } from './lists.js';
+
+/** What the host emits. */
+export interface HostEvents {
+  /** A server's status changed. */
+  status: ServerStatus;
+  /** The merged registry changed because `server`'s lists of `kinds` changed (or it came or went). */
+  change: { server: string; kinds: ListKind[] };
+  /** Any notification a server sent (progress included), with the server's name. */
+  notification: { server: string; notification: JsonRpcNotification };
+}
+
+/** Listeners per event; a throwing listener does not stop the others. */
+export class Listeners<E> {
+  readonly #map = new Map<keyof E, Set<(payload: never) => void>>();
+
+  on<K extends keyof E>(event: K, listener: (payload: E[K]) => void): () => void {
+    let set = this.#map.get(event);
+    if (!set) this.#map.set(event, (set = new Set()));
+    set.add(listener as (payload: never) => void);
+    return () => set.delete(listener as (payload: never) => void);
+  }
+
+  emit<K extends keyof E>(event: K, payload: E[K]): void {
+    for (const listener of this.#map.get(event) ?? []) {
+      try {
+        (listener as (payload: E[K]) => void)(payload);
+      } catch {
+        // A listener's failure is its own.
+      }
+    }
+  }
+}

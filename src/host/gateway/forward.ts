@@ -1,0 +1,107 @@
+/**
+ * How a gateway request reaches the host: the call runs on the backend with the front
+ * request's progress, logging and cancellation, and input requests go back to the front
+ * client — directly on a legacy session (server-initiated requests), through parked calls
+ * for a modern client (`input_required`).
+ * Source: 2026-07-28 basic/patterns (progress, cancellation, mrtr), server/utilities/logging.
+ */
+import { McpError, McpkitError, type LoggingLevel, type Params } from '../../core/index.js';
+import type { RequestContext } from '../../server/index.js';
+import type { HostCallOptions } from '../host.js';
+import type { InputRequestEvent } from '../inputs.js';
+import { askClient, type ParkedCalls } from './parked.js';
+
+/** The front requests in flight per backend server, oldest first (logs go to the oldest). */
+export class FrontCalls {
+  readonly #byServer = new Map<string, Set<() => RequestContext | undefined>>();
+
+  /** Registers a front request on `server` until the returned function is called. */
+  add(server: string, context: () => RequestContext | undefined): () => void {
+    let set = this.#byServer.get(server);
+    if (!set) this.#byServer.set(server, (set = new Set()));
+    set.add(context);
+    return () => set.delete(context);
+  }
+
+  /** Forwards a backend's `notifications/message` to the oldest front request on its server. */
+  log(server: string, params: Params | undefined): void {
+    const first = this.#byServer.get(server)?.values().next().value;
+    const ctx = first?.();
+    if (!ctx || typeof params?.level !== 'string') return;
+    const logger = typeof params.logger === 'string' ? `${server}/${params.logger}` : server;
+    ctx.log(params.level as LoggingLevel, params.data, logger);
+  }
+}
+
+/** What forwarding needs from its gateway. */
+export interface ForwardSetup {
+  parked: ParkedCalls;
+  front: FrontCalls;
+  callTimeoutMs: number;
+}
+
+/**
+ * Runs `call` on `server` for the front request `ctx`. `signature` identifies the request
+ * (method, name or URI, arguments) so a retry cannot resume another call's park.
+ */
+export async function forward<T>(
+  setup: ForwardSetup,
+  request: { ctx: RequestContext; server: string; signature: string },
+  call: (options: HostCallOptions) => Promise<T>,
+): Promise<T> {
+  const { ctx, server } = request;
+  const options = (
+    signal: AbortSignal,
+    current: () => RequestContext | undefined,
+    onInput: NonNullable<HostCallOptions['onInput']>,
+  ): HostCallOptions => ({
+    signal,
+    timeoutMs: setup.callTimeoutMs,
+    onprogress: (u: { progress: number; total?: number; message?: string }) =>
+      current()?.progress(u.progress, progressOf(u)),
+    onInput,
+  });
+  if (ctx.era === 'legacy') {
+    const done = setup.front.add(server, () => ctx);
+    try {
+      return await call(
+        options(
+          ctx.signal,
+          () => ctx,
+          (r: InputRequestEvent) => askClient(ctx, { request: r }),
+        ),
+      );
+    } finally {
+      done();
+    }
+  }
+  return (await setup.parked.run(ctx, request.signature, async ({ signal, onInput, context }) => {
+    const done = setup.front.add(server, context);
+    try {
+      return await call(options(signal, context, onInput));
+    } finally {
+      done();
+    }
+  })) as T;
+}
+
+function progressOf(u: { total?: number; message?: string }): { total?: number; message?: string } {
+  return {
+    ...(u.total === undefined ? {} : { total: u.total }),
+    ...(u.message === undefined ? {} : { message: u.message }),
+  };
+}
+
+/**
+ * A failure of a forwarded call as the front client should see it: a backend's wire
+ * error keeps its code; a local failure (timeout, closed connection, unknown name)
+ * becomes -32603 naming the server.
+ */
+export function frontError(server: string, error: unknown): McpError {
+  if (error instanceof McpError) return error;
+  const detail =
+    error instanceof McpkitError
+      ? `${error.code}: ${error.message}`
+      : String((error as Error)?.message ?? error);
+  return McpError.of('InternalError', `server '${server}': ${detail}`);
+}

@@ -1,0 +1,224 @@
+/**
+ * `createGateway(host)`: the host's merged registry served as one MCP server, on both
+ * eras, over any transport mcpkit serves (stdio, Streamable HTTP). Tools, prompts,
+ * resources and templates follow the host's registry as it changes (with list_changed to
+ * the gateway's own clients); calls are forwarded with progress, logging and cancellation;
+ * input requests of backends cross the era bridge (see `parked.ts` for its lifetime rules).
+ * Source: 2026-07-28 architecture, basic/patterns/mrtr; 2025-11-25 basic/lifecycle.
+ */
+import {
+  createServer,
+  errorResult,
+  type McpServer,
+  type RequestContext,
+  type ServerOptions,
+} from '../../server/index.js';
+import { McpError, type Params, type ResourceTemplate, type Tool } from '../../core/index.js';
+import type { Host } from '../host.js';
+import { FrontCalls, forward, frontError, type ForwardSetup } from './forward.js';
+import { ParkedCalls } from './parked.js';
+
+/** Options of {@link createGateway}. */
+export interface GatewayOptions {
+  /** The gateway's `serverInfo` name; default `mcpkit-gateway`. */
+  name?: string;
+  version?: string;
+  /** How long a parked backend request waits for the client's retry; default 120 000 ms. */
+  parkTimeoutMs?: number;
+  /** Timeout of each forwarded call in milliseconds (reset by progress); default 600 000. */
+  callTimeoutMs?: number;
+  /** Passed on to `createServer` (request-state keys for fleets, eras, instructions…). */
+  server?: Omit<ServerOptions, 'name' | 'version'>;
+}
+
+/** A running gateway: its server definition (serve it with `serveStdio` or `serve`) and its bookkeeping. */
+export interface Gateway {
+  readonly server: McpServer;
+  /** Registry problems the gateway could not serve (e.g. a schema it cannot compile), by name. */
+  readonly issues: ReadonlyMap<string, string>;
+  /** Parked and running calls for modern clients. */
+  readonly parkedCalls: number;
+  /** Stops following the host (does not close the host). */
+  close(): void;
+}
+
+/** Serves `host`'s merged registry as one MCP server. The host should be started (or starting). */
+export function createGateway(host: Host, options: GatewayOptions = {}): Gateway {
+  const server = createServer({
+    name: options.name ?? 'mcpkit-gateway',
+    version: options.version ?? '0.1.0',
+    ...options.server,
+  });
+  const parked = new ParkedCalls(options.parkTimeoutMs ?? 120_000);
+  const setup: ForwardSetup = {
+    parked,
+    front: new FrontCalls(),
+    callTimeoutMs: options.callTimeoutMs ?? 600_000,
+  };
+  const sync = new RegistrySync(host, server, setup);
+  sync.all();
+  const offs = [
+    host.on('change', () => sync.all()),
+    host.on('notification', ({ server: name, notification }) => {
+      if (notification.method === 'notifications/message') setup.front.log(name, notification.params);
+      if (notification.method === 'notifications/resources/updated')
+        sync.resourceUpdated(name, notification.params);
+    }),
+  ];
+  return {
+    server,
+    issues: sync.issues,
+    get parkedCalls() {
+      return parked.size;
+    },
+    close: () => offs.forEach((off) => off()),
+  };
+}
+
+/** Keeps the server's features equal to the host's registry. */
+class RegistrySync {
+  readonly issues = new Map<string, string>();
+  readonly #host: Host;
+  readonly #server: McpServer;
+  readonly #setup: ForwardSetup;
+  readonly #served = {
+    tools: new Map<string, string>(),
+    prompts: new Map<string, string>(),
+    resources: new Map<string, string>(),
+  };
+
+  constructor(host: Host, server: McpServer, setup: ForwardSetup) {
+    this.#host = host;
+    this.#server = server;
+    this.#setup = setup;
+  }
+
+  all(): void {
+    const host = this.#host;
+    const tools = this.#apply(
+      'tools',
+      host.tools().map((t) => [t.name, t.definition, t.server] as const),
+      (n, d, s) => this.#addTool(n, d as Tool, s),
+      (n) => this.#server.removeTool(n),
+    );
+    if (tools) this.#server.notifyToolsChanged();
+    const prompts = this.#apply(
+      'prompts',
+      host.prompts().map((p) => [p.name, p.definition, p.server] as const),
+      (n, d, s) => this.#addPrompt(n, d as never, s),
+      (n) => this.#server.removePrompt(n),
+    );
+    if (prompts) this.#server.notifyPromptsChanged();
+    const fixed = host.resources().map((r) => [r.uri, r.definition, r.server] as const);
+    const templates = host.resourceTemplates().map((t) => [t.uriTemplate, t.definition, t.server] as const);
+    const resources = this.#apply(
+      'resources',
+      [...fixed, ...templates],
+      (n, d, s) => this.#addResource(n, d as never, s),
+      (n) => this.#server.removeResource(n),
+    );
+    if (resources) this.#server.notifyResourcesChanged();
+  }
+
+  resourceUpdated(server: string, params: Params | undefined): void {
+    const uri = typeof params?.uri === 'string' ? params.uri : undefined;
+    if (uri === undefined) return;
+    const listed = this.#host.resources().find((r) => r.server === server && r.originalUri === uri);
+    this.#server.notifyResourceUpdated(listed?.uri ?? uri);
+  }
+
+  /** Adds what is new or changed, removes what is gone; true when anything was added. */
+  #apply(
+    kind: 'tools' | 'prompts' | 'resources',
+    wanted: readonly (readonly [string, object, string])[],
+    add: (name: string, definition: object, server: string) => void,
+    remove: (name: string) => void,
+  ): boolean {
+    const served = this.#served[kind];
+    const next = new Map(wanted.map(([name, def, server]) => [name, JSON.stringify([server, def])]));
+    let added = false;
+    for (const [name, signature] of served)
+      if (next.get(name) !== signature) {
+        served.delete(name);
+        remove(name);
+      }
+    for (const [name, def, server] of wanted) {
+      if (served.has(name)) continue;
+      try {
+        add(name, def, server);
+        served.set(name, next.get(name) as string);
+        this.issues.delete(name);
+        added = true;
+      } catch (error) {
+        this.issues.set(name, `server '${server}': ${(error as Error).message}`);
+      }
+    }
+    return added;
+  }
+
+  #addTool(name: string, tool: Tool, server: string): void {
+    const { name: _n, inputSchema, outputSchema, ...rest } = tool;
+    const definition = {
+      ...rest,
+      inputSchema: withoutDialect(inputSchema),
+      ...(outputSchema ? { outputSchema: withoutDialect(outputSchema) } : {}),
+    };
+    this.#server.tool(
+      name,
+      definition as never,
+      async (args: Record<string, unknown>, ctx: RequestContext) => {
+        const signature = JSON.stringify(['tools/call', name, args]);
+        try {
+          return (await forward(this.#setup, { ctx, server, signature }, (o) =>
+            this.#host.callTool(name, args, o),
+          )) as never;
+        } catch (error) {
+          // A backend's wire error keeps its code; a local failure is a tool error naming the server.
+          if (error instanceof McpError) throw error;
+          return errorResult(frontError(server, error).message);
+        }
+      },
+    );
+  }
+
+  #addPrompt(
+    name: string,
+    prompt: { title?: string; description?: string; arguments?: never[]; icons?: never[] },
+    server: string,
+  ): void {
+    const { name: _n, ...definition } = prompt as typeof prompt & { name?: string };
+    this.#server.prompt(name, definition, async (args: Record<string, string>, ctx: RequestContext) => {
+      const signature = JSON.stringify(['prompts/get', name, args]);
+      try {
+        return (await forward(this.#setup, { ctx, server, signature }, (o) =>
+          this.#host.getPrompt(name, args, o),
+        )) as never;
+      } catch (error) {
+        throw frontError(server, error);
+      }
+    });
+  }
+
+  #addResource(key: string, definition: Partial<ResourceTemplate> & { uri?: string }, server: string): void {
+    const { uri: _u, uriTemplate: _t, ...meta } = definition;
+    const read = async (uri: string, ctx: RequestContext) => {
+      const signature = JSON.stringify(['resources/read', uri]);
+      try {
+        return (await forward(this.#setup, { ctx, server, signature }, (o) =>
+          this.#host.readResource(uri, o),
+        )) as never;
+      } catch (error) {
+        throw frontError(server, error);
+      }
+    };
+    if (definition.uriTemplate !== undefined)
+      this.#server.resourceTemplate(key, meta, (uri, _v, ctx) => read(uri, ctx));
+    else this.#server.resource(key, meta, read);
+  }
+}
+
+/** A backend's schema without `$schema` (draft-07 from many servers): the gateway passes arguments on, the backend checks them. */
+function withoutDialect(schema: Record<string, unknown>): Record<string, unknown> {
+  const { $schema: _s, ...rest } = schema;
+  return rest;
+}

@@ -1,0 +1,228 @@
+/**
+ * The era bridge for modern clients: a backend call that asks for input mid-call (a legacy
+ * server's `elicitation/create`, `sampling/createMessage` or `roots/list` on its session,
+ * or a modern backend's `input_required`) is parked, and the gateway answers its own
+ * client `input_required` with the question under the key `gw.<park id>.<n>` and a sealed
+ * `requestState`. The client's retry carries the answer; the gateway hands it to the
+ * waiting backend request and waits for the call's next question or its result.
+ *
+ * Lifetime rules:
+ * - A parked call waits at most `parkTimeoutMs` (default 120 000 ms) for the retry that
+ *   answers its question. Then the backend's request is answered as if the user dismissed
+ *   it (elicitation: `{ action: "cancel" }`; sampling and roots: error -32603 naming the
+ *   timeout), the backend call is cancelled (`notifications/cancelled`), and the park is
+ *   forgotten: a later retry for it gets -32602 "unknown or expired".
+ * - While the client's retry waits for the backend, the backend call runs under the
+ *   gateway's `callTimeoutMs` (reset by progress); if it expires the retry gets an error
+ *   naming the server.
+ * - A retry for a different tool or different arguments than the parked call is refused
+ *   with -32602. Park ids are 128-bit random; earlier answers travel sealed in `requestState`.
+ * Source: 2026-07-28 basic/patterns/mrtr; 2025-11-25 client/elicitation, client/sampling.
+ */
+import { randomBytes } from 'node:crypto';
+import { McpError, type Params } from '../../core/index.js';
+import type { RequestContext } from '../../server/index.js';
+import type { InputRequestEvent } from '../inputs.js';
+
+/** What happened next in a parked call. */
+type Step =
+  | { kind: 'done'; result: unknown }
+  | { kind: 'failed'; error: unknown }
+  | { kind: 'question'; key: string; request: InputRequestEvent };
+
+const KEY = /^gw\.([0-9a-f]{32})\.(\d+)$/;
+
+/** One backend call that may be parked between rounds. */
+class ParkedCall {
+  readonly id = randomBytes(16).toString('hex');
+  readonly signature: string;
+  readonly abort = new AbortController();
+  /** The context of the front request now driving this call (progress and logs go there). */
+  current: RequestContext | undefined;
+  waiting = false;
+  /** The question the client was last asked and has not answered yet. */
+  pending: Extract<Step, { kind: 'question' }> | undefined;
+  #asked = 0;
+  #steps: Step[] = [];
+  #wake: (() => void) | undefined;
+  #answer: ((value: Params | PromiseLike<Params>) => void) | undefined;
+  #reject: ((error: unknown) => void) | undefined;
+  #expiry: ReturnType<typeof setTimeout> | undefined;
+
+  constructor(signature: string) {
+    this.signature = signature;
+  }
+
+  /** The backend asks for input: queue the question, resolve when the client answers. */
+  ask(request: InputRequestEvent): Promise<Params> {
+    const key = `gw.${this.id}.${++this.#asked}`;
+    this.#push({ kind: 'question', key, request });
+    return new Promise<Params>((resolve, reject) => {
+      this.#answer = resolve;
+      this.#reject = reject;
+    });
+  }
+
+  settle(outcome: Step): void {
+    this.#push(outcome);
+  }
+
+  /** Hands the client's answer (or a failure) to the waiting backend request. */
+  reply(answer: Params | undefined, error?: unknown): void {
+    const [resolve, reject] = [this.#answer, this.#reject];
+    this.#answer = this.#reject = undefined;
+    if (error !== undefined) reject?.(error);
+    else resolve?.(answer ?? {});
+  }
+
+  /** The next step of the call. */
+  async next(): Promise<Step> {
+    while (this.#steps.length === 0) await new Promise<void>((resolve) => (this.#wake = resolve));
+    return this.#steps.shift() as Step;
+  }
+
+  /** Starts the park timer; `onExpire` runs if no retry comes in time. */
+  park(ms: number, onExpire: () => void): void {
+    this.waiting = true;
+    clearTimeout(this.#expiry);
+    this.#expiry = setTimeout(onExpire, ms);
+    this.#expiry.unref?.();
+  }
+
+  unpark(): void {
+    this.waiting = false;
+    clearTimeout(this.#expiry);
+  }
+
+  #push(step: Step): void {
+    this.#steps.push(step);
+    this.#wake?.();
+    this.#wake = undefined;
+  }
+}
+
+/** Starts the backend call; `onInput` receives its input requests. */
+export type StartCall = (options: {
+  signal: AbortSignal;
+  onInput: (request: InputRequestEvent) => Promise<Params>;
+  context: () => RequestContext | undefined;
+}) => Promise<unknown>;
+
+/** The parked calls of one gateway. */
+export class ParkedCalls {
+  readonly #calls = new Map<string, ParkedCall>();
+  readonly #parkTimeoutMs: number;
+
+  constructor(parkTimeoutMs: number) {
+    this.#parkTimeoutMs = parkTimeoutMs;
+  }
+
+  /** How many calls are parked or running for modern clients now. */
+  get size(): number {
+    return this.#calls.size;
+  }
+
+  /**
+   * Runs (or resumes) a call for a modern client's request. Resolves with the call's result;
+   * when the backend asks for input, asks the client through `ctx` (which abandons this
+   * run with `input_required`, see the module comment).
+   * @throws McpError -32602 for a retry whose park is unknown or expired or belongs to another call.
+   */
+  async run(ctx: RequestContext, signature: string, start: StartCall): Promise<unknown> {
+    const call = this.#resume(ctx, signature) ?? this.#begin(signature, start);
+    call.current = ctx;
+    call.unpark();
+    const onAbort = () => {
+      if (!call.waiting) call.abort.abort(ctx.signal.reason);
+    };
+    ctx.signal.addEventListener('abort', onAbort, { once: true });
+    try {
+      return await this.#drive(call, ctx);
+    } finally {
+      ctx.signal.removeEventListener('abort', onAbort);
+    }
+  }
+
+  #begin(signature: string, start: StartCall): ParkedCall {
+    const call = new ParkedCall(signature);
+    this.#calls.set(call.id, call);
+    start({ signal: call.abort.signal, onInput: (r) => call.ask(r), context: () => call.current }).then(
+      (result) => call.settle({ kind: 'done', result }),
+      (error: unknown) => call.settle({ kind: 'failed', error }),
+    );
+    return call;
+  }
+
+  /** The parked call a retry answers, with its pending question answered from `ctx`. */
+  #resume(ctx: RequestContext, signature: string): ParkedCall | undefined {
+    const ids = new Set(Object.keys(ctx.inputResponses).flatMap((k) => KEY.exec(k)?.[1] ?? []));
+    if (ids.size === 0) return undefined;
+    const [id] = ids;
+    const call = this.#calls.get(id as string);
+    if (!call)
+      throw McpError.of('InvalidParams', `the gateway has no parked request ${id}: unknown or expired`);
+    if (call.signature !== signature)
+      throw McpError.of(
+        'InvalidParams',
+        `parked request ${id} belongs to another call (tool or arguments differ)`,
+      );
+    return call;
+  }
+
+  async #drive(call: ParkedCall, ctx: RequestContext): Promise<unknown> {
+    for (;;) {
+      const step = await (call.pending ?? call.next());
+      call.pending = undefined;
+      if (step.kind === 'done') return this.#finish(call, () => step.result);
+      if (step.kind === 'failed') return this.#finish(call, () => Promise.reject(step.error));
+      await this.#ask(call, ctx, step);
+    }
+  }
+
+  /** Asks the client for one answer: at once on a retry that carries it, else by `input_required`. */
+  async #ask(
+    call: ParkedCall,
+    ctx: RequestContext,
+    step: Extract<Step, { kind: 'question' }>,
+  ): Promise<void> {
+    call.pending = step;
+    call.park(this.#parkTimeoutMs, () => this.#expire(call, step));
+    let answer: Params;
+    try {
+      answer = await askClient(ctx, step);
+    } catch (error) {
+      call.pending = undefined;
+      call.unpark();
+      call.reply(undefined, error);
+      return;
+    }
+    call.pending = undefined;
+    call.unpark();
+    call.reply(answer);
+  }
+
+  #expire(call: ParkedCall, step: Extract<Step, { kind: 'question' }>): void {
+    this.#calls.delete(call.id);
+    const ms = this.#parkTimeoutMs;
+    if (step.request.kind === 'elicitation') call.reply({ action: 'cancel' });
+    else call.reply(undefined, McpError.of('InternalError', `the client did not answer within ${ms} ms`));
+    call.abort.abort(new Error(`parked request expired after ${ms} ms`));
+  }
+
+  async #finish(call: ParkedCall, outcome: () => unknown): Promise<unknown> {
+    this.#calls.delete(call.id);
+    return outcome();
+  }
+}
+
+/** Asks the front client through the request context (modern: MRTR; legacy: a session request). */
+export function askClient(
+  ctx: RequestContext,
+  step: { key?: string; request: InputRequestEvent },
+): Promise<Params> {
+  const options = step.key === undefined ? undefined : { key: step.key };
+  const { kind, params } = step.request;
+  if (kind === 'elicitation') return ctx.elicit(params as never, options) as unknown as Promise<Params>;
+  if (kind === 'sampling') return ctx.sample(params as never, options) as unknown as Promise<Params>;
+  return ctx.listRoots(options) as unknown as Promise<Params>;
+}

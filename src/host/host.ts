@@ -1,0 +1,261 @@
+/**
+ * `createHost()`: many MCP servers from one `mcpServers` configuration, connected in
+ * parallel, merged into one registry, with one place for user-facing input.
+ * Source: 2026-07-28 architecture (host → clients → servers), server/tools "Tool Names".
+ */
+import type { ClientHandlers, EraCache, ProgressUpdate, ResultOf } from '../client/index.js';
+import { McpkitError, type JsonRpcNotification, type Params, type Root } from '../core/index.js';
+import { resolveServers, type InputPolicy, type ServersConfig } from './config.js';
+import {
+  INPUT_METHOD,
+  InputRouter,
+  type CallScope,
+  type HostHandlers,
+  type InputKind,
+  type InputRequestEvent,
+} from './inputs.js';
+import { ServerLink, type ReconnectPolicy, type ServerStatus } from './link.js';
+import type { ListKind } from './lists.js';
+import { defaultQualify, type QualifyName } from './names.js';
+import {
+  Registry,
+  type HostPrompt,
+  type HostResource,
+  type HostTemplate,
+  type HostTool,
+} from './registry.js';
+import { Listeners, type HostEvents } from './events.js';
+
+/** Options of {@link createHost}. */
+export interface HostOptions {
+  /** The `mcpServers` map (as in the apps' JSON files, or from `loadHostConfig`). */
+  servers: ServersConfig;
+  /** Answers to elicitation, sampling and roots requests from any server. */
+  handlers?: HostHandlers;
+  /** Default allow/deny per input kind for every server (a server's own `policy` wins). */
+  policy?: InputPolicy;
+  /** Qualified names of tools and prompts; default `server__name`. */
+  qualify?: QualifyName;
+  /** Milliseconds a server may take to connect and list; default 30 000 (a server's `timeoutMs` wins). */
+  connectTimeoutMs?: number;
+  /** Default timeout of each call to a server in milliseconds (reset by progress); default 60 000. */
+  requestTimeoutMs?: number;
+  /** Reconnection after a dropped connection. */
+  reconnect?: ReconnectPolicy;
+  /** Where `${VAR}` references are looked up; default `process.env`. */
+  env?: Record<string, string | undefined>;
+}
+
+/** Per-call options of {@link Host.callTool} and friends. */
+export interface HostCallOptions {
+  signal?: AbortSignal;
+  /** Milliseconds without a response or progress; default the host's `requestTimeoutMs`. */
+  timeoutMs?: number;
+  onprogress?: (update: ProgressUpdate) => void;
+  /**
+   * Takes over the input requests (elicitation, sampling, roots) the server makes while
+   * this call runs, instead of the host's handlers (policy still applies).
+   */
+  onInput?: (request: InputRequestEvent) => Promise<Params>;
+}
+
+/** Many servers as one. Create with {@link createHost}, then `await host.start()`. */
+export class Host {
+  readonly #links = new Map<string, ServerLink>();
+  readonly #inputs: InputRouter;
+  readonly #qualify: QualifyName;
+  readonly #events = new Listeners<HostEvents>();
+  readonly #eraCache: EraCache = new Map();
+  #registry: Registry = new Registry([], defaultQualify);
+
+  constructor(options: HostOptions) {
+    this.#inputs = new InputRouter(options.handlers ?? {}, options.policy ?? {});
+    this.#qualify = options.qualify ?? defaultQualify;
+    for (const server of resolveServers(options.servers, options.env)) {
+      const link: ServerLink = new ServerLink({
+        server,
+        handlers: this.#clientHandlers(server.name, server.policy, server.roots as Root[] | undefined),
+        timeoutMs: server.timeoutMs ?? options.connectTimeoutMs ?? 30_000,
+        requestTimeoutMs: options.requestTimeoutMs,
+        reconnect: options.reconnect ?? {},
+        eraCache: this.#eraCache,
+        onStatus: (status) => this.#events.emit('status', status),
+        onLists: (kinds) => this.#rebuild(link, kinds),
+        onNotification: (notification) =>
+          this.#events.emit('notification', { server: server.name, notification }),
+      });
+      this.#links.set(server.name, link);
+    }
+  }
+
+  /** Connects every server in parallel; resolves once each is ready or failed (never rejects). */
+  async start(): Promise<void> {
+    await Promise.all([...this.#links.values()].map((link) => link.start()));
+  }
+
+  /** Each server's status, in configuration order. */
+  status(): ServerStatus[] {
+    return [...this.#links.values()].map((link) => link.status);
+  }
+
+  /** The names of the configured servers (disabled ones left out). */
+  get servers(): string[] {
+    return [...this.#links.keys()];
+  }
+
+  /** Listens to `status` changes, registry `change`s (with the kinds that changed) and every server `notification`. */
+  on<E extends keyof HostEvents>(event: E, listener: (payload: HostEvents[E]) => void): () => void {
+    return this.#events.on(event, listener);
+  }
+
+  tools(): HostTool[] {
+    return [...this.#registry.tools.values()];
+  }
+  prompts(): HostPrompt[] {
+    return [...this.#registry.prompts.values()];
+  }
+  resources(): HostResource[] {
+    return [...this.#registry.resources.values()];
+  }
+  resourceTemplates(): HostTemplate[] {
+    return [...this.#registry.templates];
+  }
+
+  /**
+   * Calls a tool by its qualified name on its server, with progress, cancellation
+   * (`signal`) and timeout carried to the server.
+   * @throws McpkitError `INVALID_ARGUMENT` for an unknown name, `CONNECTION_CLOSED` when its
+   *   server is not ready; the client's errors otherwise (McpError from the server).
+   */
+  async callTool(
+    name: string,
+    args?: Record<string, unknown>,
+    options: HostCallOptions = {},
+  ): Promise<ResultOf<'tools/call'>> {
+    const tool = this.#registry.tools.get(name);
+    if (!tool) throw new McpkitError('INVALID_ARGUMENT', `no tool named '${name}' in the host's registry`);
+    return this.#call(tool.server, options, (client, req) => client.callTool(tool.originalName, args, req));
+  }
+
+  /** Gets a prompt by its qualified name. @throws as {@link Host.callTool}. */
+  async getPrompt(
+    name: string,
+    args?: Record<string, string>,
+    options: HostCallOptions = {},
+  ): Promise<ResultOf<'prompts/get'>> {
+    const prompt = this.#registry.prompts.get(name);
+    if (!prompt)
+      throw new McpkitError('INVALID_ARGUMENT', `no prompt named '${name}' in the host's registry`);
+    return this.#call(prompt.server, options, (client, req) =>
+      client.getPrompt(prompt.originalName, args, req),
+    );
+  }
+
+  /**
+   * Reads a resource by its URI in the merged registry (a listed URI, a `server+uri`
+   * prefixed one, or one matching a server's template). The result's `contents[].uri`
+   * are mapped back to the registry's URIs.
+   * @throws McpkitError `INVALID_ARGUMENT` when no server offers the URI; as `callTool` otherwise.
+   */
+  async readResource(uri: string, options: HostCallOptions = {}): Promise<ResultOf<'resources/read'>> {
+    const route = this.route(uri);
+    if (!route) throw new McpkitError('INVALID_ARGUMENT', `no server offers the resource '${uri}'`);
+    const result = await this.#call(route.server, options, (client, req) =>
+      client.readResource(route.uri, req),
+    );
+    if (route.uri === uri) return result;
+    const contents = result.contents.map((c) => (c.uri === route.uri ? { ...c, uri } : c));
+    return { ...result, contents };
+  }
+
+  /** The server and its own URI for a URI of the merged registry. */
+  route(uri: string): { server: string; uri: string } | undefined {
+    return this.#registry.route(uri, this.servers);
+  }
+
+  /** The client of a ready server, for what the registry does not cover (completion, subscriptions). */
+  clientOf(server: string): ServerLink['client'] {
+    return this.#links.get(server)?.client;
+  }
+
+  /** Drops `server`'s connection (if any) and connects again now. */
+  async reconnect(server: string): Promise<void> {
+    await this.#link(server).reconnect();
+  }
+
+  /** Closes every server; stdio children are shut down and reaped before this resolves. */
+  async close(): Promise<void> {
+    await Promise.all([...this.#links.values()].map((link) => link.close()));
+  }
+
+  async #call<T>(
+    server: string,
+    options: HostCallOptions,
+    run: (client: NonNullable<ServerLink['client']>, req: Omit<HostCallOptions, 'onInput'>) => Promise<T>,
+  ): Promise<T> {
+    const link = this.#link(server);
+    const client = link.client;
+    if (!client) {
+      const { state, reason } = link.status;
+      throw new McpkitError(
+        'CONNECTION_CLOSED',
+        `server '${server}' is ${state}${reason ? `: ${reason}` : ''}`,
+      );
+    }
+    const { onInput, ...request } = options;
+    const scope: CallScope = { server, onInput };
+    return this.#inputs.within(scope, () => run(client, request));
+  }
+
+  #link(server: string): ServerLink {
+    const link = this.#links.get(server);
+    if (!link) throw new McpkitError('INVALID_ARGUMENT', `no server named '${server}' in the host`);
+    return link;
+  }
+
+  #rebuild(link: ServerLink, kinds: readonly ListKind[]): void {
+    const sources = [...this.#links.values()].map((l) => ({
+      name: l.name,
+      lists: l.lists,
+      filter: l.filter,
+    }));
+    this.#registry = new Registry(sources, this.#qualify);
+    for (const l of this.#links.values()) l.issues = this.#registry.issues.get(l.name) ?? [];
+    this.#events.emit('change', { server: link.name, kinds: [...kinds] });
+  }
+
+  #clientHandlers(
+    server: string,
+    policy: InputPolicy | undefined,
+    roots: readonly Root[] | undefined,
+  ): ClientHandlers {
+    const handlers: ClientHandlers = {};
+    const ask = (kind: InputKind) => (params: unknown, context: { signal: AbortSignal }) =>
+      this.#inputs.route(
+        {
+          server,
+          kind,
+          method: INPUT_METHOD[kind],
+          params: (params ?? {}) as Params,
+          signal: context.signal,
+        },
+        policy,
+        roots,
+      );
+    if (this.#inputs.allows('elicitation', policy, roots)) handlers.elicitation = ask('elicitation') as never;
+    if (this.#inputs.allows('sampling', policy, roots)) handlers.sampling = ask('sampling') as never;
+    if (this.#inputs.allows('roots', policy, roots)) handlers.roots = ask('roots') as never;
+    return handlers;
+  }
+}
+
+/**
+ * Creates a host over the `mcpServers` map; call `start()` to connect.
+ * @throws McpkitError `INVALID_ARGUMENT` for a configuration of an unknown shape (naming
+ *   the server and key) or an unset `${VAR}`.
+ */
+export function createHost(options: HostOptions): Host {
+  return new Host(options);
+}
+
+export type { JsonRpcNotification };

@@ -1,0 +1,147 @@
+/**
+ * One place for user-facing input: elicitation, sampling and roots requests from any
+ * server reach the host's handlers with the server's name, after the server's allow/deny
+ * policy. A call in flight may take them over (the gateway does, to pass them to its own
+ * client): such a request goes to the call it belongs to — the call in whose async context
+ * it arrives (modern backends answer `input_required` inside the call) or else the oldest
+ * call in flight on that server that takes input (legacy servers send their requests on
+ * the session, with nothing naming the call).
+ * Source: 2025-11-25 client/elicitation, client/sampling, client/roots; 2026-07-28
+ * basic/patterns/mrtr.
+ */
+import { AsyncLocalStorage } from 'node:async_hooks';
+import {
+  McpError,
+  type CreateMessageRequestParams,
+  type CreateMessageResult,
+  type ElicitResult,
+  type ListRootsResult,
+  type Params,
+  type Root,
+} from '../core/index.js';
+import type { InputPolicy } from './config.js';
+
+/** The kinds of input a server may ask the host for. */
+export type InputKind = 'elicitation' | 'sampling' | 'roots';
+
+/** The method of each input kind. */
+export const INPUT_METHOD = {
+  elicitation: 'elicitation/create',
+  sampling: 'sampling/createMessage',
+  roots: 'roots/list',
+} as const;
+
+/** What a host handler gets besides the request's params. */
+export interface HostInputContext {
+  /** The name of the server (its key in `mcpServers`) that asked. */
+  readonly server: string;
+  /** Aborted when the server cancels its request or the connection closes. */
+  readonly signal: AbortSignal;
+}
+
+/** The host's answers to input requests from any server. */
+export interface HostHandlers {
+  elicitation?: (params: Params, context: HostInputContext) => Promise<ElicitResult>;
+  sampling?: (params: CreateMessageRequestParams, context: HostInputContext) => Promise<CreateMessageResult>;
+  roots?: (context: HostInputContext) => Promise<ListRootsResult>;
+}
+
+/** One input request a call may take over (see `CallOptions.onInput`). */
+export interface InputRequestEvent {
+  readonly server: string;
+  readonly kind: InputKind;
+  readonly method: (typeof INPUT_METHOD)[InputKind];
+  readonly params: Params;
+  readonly signal: AbortSignal;
+}
+
+/** A call in flight that may take input requests and log messages of its server. */
+export interface CallScope {
+  readonly server: string;
+  onInput?: ((request: InputRequestEvent) => Promise<Params>) | undefined;
+}
+
+/** Routes input requests per server; see the module comment. */
+export class InputRouter {
+  readonly #handlers: HostHandlers;
+  readonly #defaults: InputPolicy;
+  readonly #calls = new Map<string, Set<CallScope>>();
+  readonly #context = new AsyncLocalStorage<CallScope>();
+
+  constructor(handlers: HostHandlers, defaults: InputPolicy) {
+    this.#handlers = handlers;
+    this.#defaults = defaults;
+  }
+
+  /**
+   * Whether `kind` is allowed for a server: its policy, else the host's, else allowed
+   * when the host has a handler for it (roots: also when the server has configured roots).
+   */
+  allows(kind: InputKind, policy: InputPolicy | undefined, roots: readonly Root[] | undefined): boolean {
+    const decision = policy?.[kind] ?? this.#defaults[kind];
+    if (decision !== undefined) return decision === 'allow';
+    return this.#handlers[kind] !== undefined || (kind === 'roots' && roots !== undefined);
+  }
+
+  /** Runs `fn` as call `scope`: input requests of its server may come to it. */
+  async within<T>(scope: CallScope, fn: () => Promise<T>): Promise<T> {
+    let set = this.#calls.get(scope.server);
+    if (!set) this.#calls.set(scope.server, (set = new Set()));
+    set.add(scope);
+    try {
+      return await this.#context.run(scope, fn);
+    } finally {
+      set.delete(scope);
+    }
+  }
+
+  /** The calls in flight on `server`, oldest first. */
+  callsOn(server: string): CallScope[] {
+    return [...(this.#calls.get(server) ?? [])];
+  }
+
+  /**
+   * Answers one input request from `server`.
+   * @throws McpError -32600 when policy denies it; -32603 when nothing can answer it.
+   */
+  async route(
+    request: InputRequestEvent,
+    policy: InputPolicy | undefined,
+    roots?: readonly Root[],
+  ): Promise<Params> {
+    const { server, kind } = request;
+    if (!this.allows(kind, policy, roots)) {
+      throw McpError.of(
+        'InvalidRequest',
+        `the host's policy denies ${kind} requests from server '${server}'`,
+      );
+    }
+    if (kind === 'roots' && roots) return { roots: [...roots] };
+    const call = this.#callFor(server);
+    if (call?.onInput) return call.onInput(request);
+    return this.#answer(request);
+  }
+
+  #callFor(server: string): CallScope | undefined {
+    const current = this.#context.getStore();
+    if (current?.server === server && current.onInput) return current;
+    return this.callsOn(server).find((c) => c.onInput);
+  }
+
+  async #answer(request: InputRequestEvent): Promise<Params> {
+    const context: HostInputContext = { server: request.server, signal: request.signal };
+    const h = this.#handlers;
+    if (request.kind === 'elicitation' && h.elicitation)
+      return h.elicitation(request.params, context) as unknown as Promise<Params>;
+    if (request.kind === 'sampling' && h.sampling)
+      return h.sampling(
+        request.params as unknown as CreateMessageRequestParams,
+        context,
+      ) as unknown as Promise<Params>;
+    if (request.kind === 'roots' && h.roots) return h.roots(context) as unknown as Promise<Params>;
+    throw McpError.of(
+      'InternalError',
+      `the host has no ${request.kind} handler for server '${request.server}'`,
+    );
+  }
+}

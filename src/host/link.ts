@@ -1,0 +1,303 @@
+/**
+ * One server of a host: its client, its connection status (connecting, ready, failed with
+ * a reason, reconnecting, closed), the connect timeout, reconnection with exponential
+ * backoff and jitter after the connection drops, and its lists (tools, prompts,
+ * resources, templates) kept fresh by following list_changed.
+ * Source: 2026-07-28 basic/patterns/subscriptions (listen), 2025-11-25 server/tools
+ * "List Changed Notification" (session notifications).
+ */
+import {
+  createClient,
+  streamableHttp,
+  type Client,
+  type ClientHandlers,
+  type EraCache,
+  type Subscription,
+} from '../client/index.js';
+import type { Era, JsonRpcNotification, Params, Transport, TransportSink } from '../core/index.js';
+import { spawnStdio } from '../integrations/stdio/index.js';
+import type { ResolvedServer } from './config.js';
+import type { NameFilter } from './names.js';
+import { fetchLists, LIST_METHODS, emptyLists, type ListKind, type ServerLists } from './lists.js';
+
+/** Where a server's connection stands. */
+export type ServerState = 'connecting' | 'ready' | 'failed' | 'reconnecting' | 'closed';
+
+/** One server's status as the host reports it. */
+export interface ServerStatus {
+  readonly name: string;
+  readonly state: ServerState;
+  /** Why the last attempt failed or the connection dropped. */
+  readonly reason?: string;
+  /** Connection attempts since the last time it was ready. */
+  readonly attempts: number;
+  readonly era?: Era;
+  /** The child's process id (stdio servers, while running). */
+  readonly pid?: number;
+  /** Problems with what the server offers (names that collide, invalid names). */
+  readonly issues: readonly string[];
+}
+
+/** Backoff between reconnection attempts: `baseMs · 2^(n-1)` capped at `maxMs`, times a jitter in [0.5, 1). */
+export interface ReconnectPolicy {
+  /** Default 250 ms. */
+  baseMs?: number;
+  /** Default 30 000 ms. */
+  maxMs?: number;
+  /** Attempts after a drop before the server is `failed`; default 8 (0 disables reconnecting). */
+  maxAttempts?: number;
+}
+
+/** What a link needs from its host. */
+export interface LinkSetup {
+  server: ResolvedServer;
+  handlers: ClientHandlers;
+  /** Milliseconds the connection (and first listing) may take; default 30 000. */
+  timeoutMs: number;
+  requestTimeoutMs: number | undefined;
+  reconnect: ReconnectPolicy;
+  eraCache: EraCache;
+  onStatus(status: ServerStatus): void;
+  onLists(kinds: readonly ListKind[]): void;
+  onNotification(notification: JsonRpcNotification): void;
+}
+
+/** A server of the host. Created by the host; `start()` never rejects. */
+export class ServerLink {
+  readonly name: string;
+  readonly #setup: LinkSetup;
+  #client: Client | undefined;
+  #transport: (Transport & { pid?: number | undefined }) | undefined;
+  #subscription: Subscription | undefined;
+  #state: ServerState = 'connecting';
+  #reason: string | undefined;
+  #attempts = 0;
+  #timer: ReturnType<typeof setTimeout> | undefined;
+  #closed = false;
+  issues: string[] = [];
+  lists: ServerLists = emptyLists();
+
+  constructor(setup: LinkSetup) {
+    this.#setup = setup;
+    this.name = setup.server.name;
+  }
+
+  /** The server's include/exclude lists. */
+  get filter(): NameFilter {
+    return { include: this.#setup.server.include, exclude: this.#setup.server.exclude };
+  }
+
+  /** The client, while the server is ready. */
+  get client(): Client | undefined {
+    return this.#state === 'ready' ? this.#client : undefined;
+  }
+
+  get status(): ServerStatus {
+    const pid = this.#transport?.pid;
+    return {
+      name: this.name,
+      state: this.#state,
+      attempts: this.#attempts,
+      issues: [...this.issues],
+      ...(this.#reason === undefined ? {} : { reason: this.#reason }),
+      ...(this.#client?.era && this.#state === 'ready' ? { era: this.#client.era } : {}),
+      ...(pid !== undefined && this.#state === 'ready' ? { pid } : {}),
+    };
+  }
+
+  /** Connects once; resolves when ready or failed (a first failure is not retried: see `reconnect`). */
+  async start(): Promise<void> {
+    await this.#attempt('connecting');
+  }
+
+  /** Drops the current connection, if any, and connects again now. */
+  async reconnect(): Promise<void> {
+    clearTimeout(this.#timer);
+    this.#attempts = 0;
+    await this.#teardown();
+    await this.#attempt('connecting');
+  }
+
+  /** Re-reads `kinds` from the server and tells the host. */
+  async refresh(kinds: readonly ListKind[]): Promise<void> {
+    const client = this.client;
+    if (!client) return;
+    try {
+      this.lists = { ...this.lists, ...(await fetchLists(client, kinds)) };
+      this.#setup.onLists(kinds);
+    } catch (error) {
+      this.issues = [
+        ...this.issues.filter((i) => !i.startsWith('listing')),
+        `listing failed: ${describe(error)}`,
+      ];
+    }
+  }
+
+  /** Closes the connection for good (a stdio child is shut down and reaped). */
+  async close(): Promise<void> {
+    this.#closed = true;
+    clearTimeout(this.#timer);
+    await this.#teardown();
+    this.#set('closed', undefined);
+  }
+
+  async #attempt(state: 'connecting' | 'reconnecting'): Promise<void> {
+    if (this.#closed) return;
+    this.#attempts++;
+    this.#set(state, this.#reason);
+    try {
+      await this.#connect();
+      this.#attempts = 0;
+      this.#set('ready', undefined);
+      this.#setup.onLists(Object.keys(LIST_METHODS) as ListKind[]);
+      this.#follow();
+    } catch (error) {
+      await this.#teardown();
+      if (this.#closed) return;
+      this.#reason = describe(error);
+      if (state === 'reconnecting') this.#retryLater();
+      else this.#set('failed', this.#reason);
+    }
+  }
+
+  async #connect(): Promise<void> {
+    const { server, timeoutMs } = this.#setup;
+    const client = createClient(this.#clientOptions());
+    const transport = this.#watch(makeTransport(server));
+    this.#client = client;
+    this.#transport = transport;
+    await withTimeout(
+      (async () => {
+        await client.connect(transport);
+        this.lists = {
+          ...emptyLists(),
+          ...(await fetchLists(client, Object.keys(LIST_METHODS) as ListKind[])),
+        };
+      })(),
+      timeoutMs,
+      `server '${server.name}' did not become ready within ${timeoutMs} ms`,
+    );
+  }
+
+  #clientOptions(): Parameters<typeof createClient>[0] {
+    const { server, handlers, requestTimeoutMs, eraCache } = this.#setup;
+    return {
+      name: 'mcpkit-host',
+      version: '0.1.0',
+      handlers,
+      eraCache,
+      cacheKey: server.url ?? [server.command, ...(server.args ?? [])].join(' '),
+      onNotification: (n) => this.#setup.onNotification(n),
+      ...(requestTimeoutMs === undefined ? {} : { timeoutMs: requestTimeoutMs }),
+    };
+  }
+
+  /** Follows list_changed: `listen` on modern, the session's notifications on legacy. */
+  #follow(): void {
+    const client = this.#client;
+    const caps = client?.serverCapabilities ?? {};
+    if (!client) return;
+    const filter = {
+      ...(caps.tools?.listChanged ? { toolsListChanged: true } : {}),
+      ...(caps.prompts?.listChanged ? { promptsListChanged: true } : {}),
+      ...(caps.resources?.listChanged ? { resourcesListChanged: true } : {}),
+    };
+    if (Object.keys(filter).length === 0) return;
+    const subscription = client.listen(filter);
+    this.#subscription = subscription;
+    void (async () => {
+      try {
+        for await (const n of subscription) await this.refresh(kindsOf(n.method));
+      } catch {
+        // The connection dropped: the transport watcher reconnects.
+      }
+    })();
+  }
+
+  /** Wraps the transport so an unexpected end starts reconnection. */
+  #watch<T extends Transport>(transport: T): T {
+    const start = transport.start.bind(transport);
+    transport.start = (sink: TransportSink) =>
+      start({
+        ...sink,
+        frame: (text) => sink.frame(text),
+        closed: (error) => {
+          sink.closed(error);
+          if (this.#transport === transport && this.#state === 'ready') this.#dropped(error);
+        },
+      });
+    return transport;
+  }
+
+  #dropped(error: Error | undefined): void {
+    this.#reason = error ? describe(error) : 'the connection closed';
+    this.#subscription?.close();
+    this.lists = emptyLists();
+    this.#setup.onLists(Object.keys(LIST_METHODS) as ListKind[]);
+    this.#retryLater();
+  }
+
+  #retryLater(): void {
+    const { baseMs = 250, maxMs = 30_000, maxAttempts = 8 } = this.#setup.reconnect;
+    if (this.#attempts >= maxAttempts) return this.#set('failed', this.#reason);
+    this.#set('reconnecting', this.#reason);
+    const delay = Math.min(maxMs, baseMs * 2 ** this.#attempts) * (0.5 + Math.random() / 2);
+    this.#timer = setTimeout(() => void this.#attempt('reconnecting'), delay);
+  }
+
+  async #teardown(): Promise<void> {
+    const client = this.#client;
+    const transport = this.#transport;
+    this.#subscription?.close();
+    this.#subscription = undefined;
+    this.#transport = undefined;
+    this.#client = undefined;
+    await client?.close().catch(() => undefined);
+    await transport?.close().catch(() => undefined);
+  }
+
+  #set(state: ServerState, reason: string | undefined): void {
+    this.#state = state;
+    this.#reason = reason;
+    this.#setup.onStatus(this.status);
+  }
+}
+
+function makeTransport(server: ResolvedServer): Transport & { pid?: number | undefined } {
+  if (server.url !== undefined) {
+    return streamableHttp(server.url, server.headers ? { headers: server.headers } : {});
+  }
+  return spawnStdio({
+    command: server.command ?? '',
+    args: server.args ?? [],
+    ...(server.env ? { env: server.env } : {}),
+    ...(server.cwd === undefined ? {} : { cwd: server.cwd }),
+  });
+}
+
+function kindsOf(method: string): ListKind[] {
+  if (method === 'notifications/tools/list_changed') return ['tools'];
+  if (method === 'notifications/prompts/list_changed') return ['prompts'];
+  if (method === 'notifications/resources/list_changed') return ['resources', 'templates'];
+  return [];
+}
+
+async function withTimeout<T>(work: Promise<T>, ms: number, message: string): Promise<T> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const timeout = new Promise<never>(
+    (_, reject) => (timer = setTimeout(() => reject(new Error(message)), ms)),
+  );
+  work.catch(() => undefined);
+  try {
+    return await Promise.race([work, timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** One line naming why something failed. */
+export function describe(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+export type { Params };

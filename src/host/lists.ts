@@ -1,0 +1,46 @@
+/**
+ * A server's four lists (tools, prompts, resources, resource templates), fetched whole
+ * (every page) for what the server declares.
+ * Source: 2026-07-28 server/tools, server/prompts, server/resources (listing, pagination).
+ */
+import type { Client } from '../client/index.js';
+import type { Prompt, Resource, ResourceTemplate, Tool } from '../core/index.js';
+
+/** The lists a host keeps per server. */
+export interface ServerLists {
+  tools: Tool[];
+  prompts: Prompt[];
+  resources: Resource[];
+  templates: ResourceTemplate[];
+}
+
+/** One of the four lists. */
+export type ListKind = keyof ServerLists;
+
+/** The capability each list needs. */
+export const LIST_METHODS: Record<ListKind, 'tools' | 'prompts' | 'resources'> = {
+  tools: 'tools',
+  prompts: 'prompts',
+  resources: 'resources',
+  templates: 'resources',
+};
+
+/** Empty lists (a server that is not ready offers nothing). */
+export function emptyLists(): ServerLists {
+  return { tools: [], prompts: [], resources: [], templates: [] };
+}
+
+/** Fetches `kinds` from `client`; a list whose capability is not declared is empty. */
+export async function fetchLists(client: Client, kinds: readonly ListKind[]): Promise<Partial<ServerLists>> {
+  const caps = client.serverCapabilities ?? {};
+  const fetchers: { [K in ListKind]: () => Promise<ServerLists[K]> } = {
+    tools: () => client.listTools(),
+    prompts: () => client.listPrompts(),
+    resources: () => client.listResources(),
+    templates: () => client.listResourceTemplates(),
+  };
+  const entries = await Promise.all(
+    kinds.map(async (kind) => [kind, caps[LIST_METHODS[kind]] ? await fetchers[kind]() : []] as const),
+  );
+  return Object.fromEntries(entries) as Partial<ServerLists>;
+}

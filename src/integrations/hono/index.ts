@@ -1,0 +1,44 @@
+/**
+ * `mcpkit/hono`: serve an MCP server on a Hono app. Hono already speaks web `Request` and
+ * `Response`, so this only hands the raw request to the web-standard handler
+ * (`mcpkit/http`); all MCP behaviour stays there. Runs wherever Hono runs.
+ * Source: 2026-07-28 basic/transports/streamable-http; 2025-11-25 basic/transports.
+ */
+import { McpServer } from '../../server/index.js';
+import { createHttpHandler, type HttpHandler, type HttpHandlerOptions } from '../../server/http/index.js';
+
+/** The part of a Hono `Context` the adapter reads. */
+export interface HonoContextLike {
+  req: {
+    /** The web request as it arrived. */
+    raw: Request;
+    /** The body, from Hono's cache when a middleware already read it. */
+    arrayBuffer(): Promise<ArrayBuffer>;
+  };
+}
+
+/**
+ * A Hono handler (`app.all('/mcp', handler)`); `close()` ends the legacy sessions of the
+ * handler built here.
+ */
+export interface HonoMcpHandler {
+  (c: HonoContextLike): Promise<Response>;
+  close(): void;
+}
+
+/**
+ * Builds the Hono handler of `server` (or wraps a handler from `createHttpHandler`).
+ * `options` are the handler's (`maxBodyBytes`, `allowedHosts`, `allowedOrigins`, ...).
+ * Hono parses no body by itself; when a middleware already read it (a validator, say),
+ * the body comes from Hono's cache instead of the spent stream.
+ */
+export function mcpHono(server: McpServer | HttpHandler, options: HttpHandlerOptions = {}): HonoMcpHandler {
+  const handler = server instanceof McpServer ? createHttpHandler(server, options) : server;
+  const honoHandler = async (c: HonoContextLike): Promise<Response> => {
+    const raw = c.req.raw;
+    if (!raw.bodyUsed) return handler(raw);
+    const body = await c.req.arrayBuffer();
+    return handler(new Request(raw, { body }));
+  };
+  return Object.assign(honoHandler, { close: () => handler.close() });
+}

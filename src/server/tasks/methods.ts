@@ -1,0 +1,173 @@
+/**
+ * The Tasks extension on the modern wire: which `tools/call` becomes a task, the
+ * `tasks/get`, `tasks/update` and `tasks/cancel` methods, the -32021 gate for clients
+ * that did not negotiate the extension, and `taskIds` on `subscriptions/listen`.
+ * Source: SEP-2663 "Capability Negotiation", "Task Polling", "Task Update Requests",
+ * "Task Cancellation", "Task Status Notifications", "Error Handling".
+ */
+import { McpError, missingCapabilityError } from '../../core/errors.js';
+import { isObject, type JsonRpcRequest, type Params } from '../../core/jsonrpc.js';
+import type { RequestStateSealer } from '../../core/request-state.js';
+import { createMemoryTaskStore } from '../../core/task-store.js';
+import { TASKS_EXTENSION, applyResponses, detailedTask, settle } from '../../core/tasks.js';
+import type { RequestChannel } from '../channel.js';
+import type { ModernMeta } from '../modern.js';
+import { runModernFeature } from '../modern-run.js';
+import type { ToolRegistry } from '../tools.js';
+import { TaskRunner, type CallTool, type TaskOptions } from './runner.js';
+
+/** The task methods of the extension (`tasks/result` and `tasks/list` are not among them). */
+const TASK_METHODS: ReadonlySet<string> = new Set(['tasks/get', 'tasks/update', 'tasks/cancel']);
+
+/** Most task ids one listen stream may follow. */
+const MAX_LISTEN_TASKS = 1000;
+
+/** The Tasks extension of one server. */
+export class ServerTasks {
+  readonly runner: TaskRunner;
+  readonly #configured: boolean;
+  readonly #tools: ToolRegistry;
+  readonly #sealer: RequestStateSealer;
+
+  constructor(init: {
+    options: TaskOptions | undefined;
+    tools: ToolRegistry;
+    sealer: RequestStateSealer;
+    callTool: CallTool;
+  }) {
+    this.#configured = init.options !== undefined;
+    this.#tools = init.tools;
+    this.#sealer = init.sealer;
+    const store = init.options?.store ?? createMemoryTaskStore();
+    this.runner = new TaskRunner(store, init.options ?? {}, init.callTool);
+  }
+
+  /** True when the server offers the extension (task options given, or a tool may run as a task). */
+  get enabled(): boolean {
+    return this.#configured || this.#tools.hasTaskTools;
+  }
+
+  /** True for the task methods, when the extension is offered. */
+  handles(method: string): boolean {
+    return TASK_METHODS.has(method) && this.enabled;
+  }
+
+  /**
+   * Answers a task method, or a `tools/call` that runs as a task; undefined when the
+   * request is not the extension's business (the server answers it as usual).
+   * @throws McpError -32021 for a task method or a `required` tool without negotiation.
+   */
+  route(request: JsonRpcRequest, channel: RequestChannel, meta: ModernMeta): Promise<Params> | undefined {
+    if (!this.enabled) return undefined;
+    const params = request.params ?? {};
+    const principal = channel.authInfo?.subject ?? channel.authInfo?.clientId ?? '';
+    if (TASK_METHODS.has(request.method)) {
+      if (!negotiated(meta)) throw tasksRequired();
+      return this.#taskMethod(request.method, params, principal);
+    }
+    if (request.method !== 'tools/call') return undefined;
+    const policy = this.#tools.taskPolicy(params.name);
+    if (!policy) return undefined;
+    if (!negotiated(meta)) {
+      if (policy.support === 'required') throw tasksRequired();
+      return undefined;
+    }
+    return this.#startCall(request, channel, meta, principal);
+  }
+
+  /**
+   * The task ids a listen request asks to follow (bounded), if any.
+   * @throws McpError -32021 when it asks without negotiating the extension; -32602 when malformed.
+   */
+  listenTaskIds(filter: unknown, meta: ModernMeta): string[] | undefined {
+    const ids = isObject(filter) ? filter.taskIds : undefined;
+    if (ids === undefined || !this.enabled) return undefined;
+    if (!negotiated(meta)) throw tasksRequired();
+    if (!Array.isArray(ids) || ids.length > MAX_LISTEN_TASKS || ids.some((id) => typeof id !== 'string'))
+      throw McpError.of('InvalidParams', `taskIds must be an array of at most ${MAX_LISTEN_TASKS} task ids`);
+    return [...(ids as string[])];
+  }
+
+  /** Follows the tasks `ids`: `emit` gets each new DetailedTask. Returns the unsubscribe function. */
+  watch(ids: readonly string[], emit: (task: Params) => void): () => void {
+    this.runner.listen();
+    const wanted = new Set(ids);
+    return this.runner.store.subscribe((s) => {
+      if (s.kind === 'changed' && s.task && wanted.has(s.taskId)) emit(s.task);
+    });
+  }
+
+  async #taskMethod(method: string, params: Params, principal: string): Promise<Params> {
+    const task = await this.runner.find(params.taskId, principal);
+    if (method === 'tasks/get') return detailedTask(task);
+    if (method === 'tasks/update') return this.#update(task.taskId, params.inputResponses);
+    const now = new Date();
+    const next = await this.runner.store.update(task.taskId, (t) =>
+      settle(t, { status: 'cancelled' }, now, 'Cancelled by the client'),
+    );
+    await this.runner.store.signal({ taskId: task.taskId, kind: 'cancelled' });
+    if (next && next.lastUpdatedAt === now.toISOString()) this.runner.changed(next);
+    return {};
+  }
+
+  async #update(taskId: string, responses: unknown): Promise<Params> {
+    if (!isObject(responses))
+      throw McpError.of(
+        'InvalidParams',
+        'inputResponses must be an object mapping input request keys to results',
+      );
+    const now = new Date();
+    const next = await this.runner.store.update(taskId, (t) => applyResponses(t, responses, now));
+    if (next && next.lastUpdatedAt === now.toISOString()) {
+      await this.runner.store.signal({ taskId, kind: 'responses' });
+      this.runner.changed(next);
+    }
+    return {};
+  }
+
+  async #startCall(
+    request: JsonRpcRequest,
+    channel: RequestChannel,
+    meta: ModernMeta,
+    principal: string,
+  ): Promise<Params> {
+    const params = request.params ?? {};
+    const name = params.name as string;
+    const args = isObject(params.arguments) ? params.arguments : {};
+    const policy = this.#tools.taskPolicy(name)!;
+    let answers: Record<string, unknown> = {};
+    const checked = policy.prepare ? await this.#tools.checkArgs(name, args) : undefined;
+    if (policy.prepare && checked) {
+      const prepare = policy.prepare;
+      const runner = {
+        sealer: this.#sealer,
+        runFeature: async (_m: string, _p: Params, ctx: Parameters<typeof prepare>[1]) => {
+          await prepare(checked.value as never, ctx);
+          answers = { ...ctx.inputResponses };
+          return {};
+        },
+      };
+      const outcome = await runModernFeature(runner, request, channel, meta);
+      if (outcome.resultType === 'input_required') return outcome;
+    }
+    return this.runner.start({
+      requestId: request.id,
+      name,
+      arguments: args,
+      meta,
+      principal,
+      authInfo: channel.authInfo,
+      retrySafe: policy.retrySafe === true,
+      answers,
+    });
+  }
+}
+
+function negotiated(meta: ModernMeta): boolean {
+  const extensions = meta.clientCapabilities.extensions;
+  return isObject(extensions) && isObject(extensions[TASKS_EXTENSION]);
+}
+
+function tasksRequired(): McpError {
+  return missingCapabilityError({ extensions: { [TASKS_EXTENSION]: {} } });
+}

@@ -1,0 +1,243 @@
+/**
+ * Runs tool calls as tasks: creates the task durably before answering, runs the handler
+ * with a task context, keeps its lease while it runs, settles it (completed with the tool
+ * result, failed with a JSON-RPC error), and takes over or fails tasks whose instance
+ * died (lease expired).
+ * Source: SEP-2663 "Task Creation", "Task Status", "Error Handling"; DESIGN.md decision 11.
+ */
+import { McpError } from '../../core/errors.js';
+import type { Params, RequestId } from '../../core/jsonrpc.js';
+import {
+  createTaskResult,
+  detailedTask,
+  isTerminalStatus,
+  settle,
+  type TaskSignal,
+  type TaskState,
+  type TaskStore,
+} from '../../core/tasks.js';
+import { createContext, type RequestContext } from '../context.js';
+import type { ModernMeta } from '../modern.js';
+import { RunningTask } from './running.js';
+
+/** Task settings of a server (`createServer({ tasks })`). */
+export interface TaskOptions {
+  /** Where tasks live (default: in memory, this process only). */
+  store?: TaskStore;
+  /** Milliseconds a task is kept after creation (default 1 hour); null keeps it forever. */
+  ttlMs?: number | null;
+  /** Suggested milliseconds between `tasks/get` polls (default 1000). */
+  pollIntervalMs?: number;
+  /** Milliseconds a running task's lease lasts; renewed every third of it (default 30 000). */
+  leaseMs?: number;
+  /** This instance's name in leases (default: a random id). */
+  instanceId?: string;
+}
+
+/** One tool call to run as a task. */
+export interface TaskCall {
+  requestId: RequestId;
+  name: string;
+  arguments: Params;
+  meta: ModernMeta;
+  principal: string;
+  authInfo: RequestContext['authInfo'];
+  retrySafe: boolean;
+  /** Answers gathered before the task (the tool's `prepare` phase), replayed by key. */
+  answers: Record<string, unknown>;
+}
+
+/** How the runner calls a tool (validation included); resolves with the tool result. */
+export type CallTool = (name: string, args: Params, ctx: RequestContext) => Promise<Params>;
+
+/** The task engine of one server instance. */
+export class TaskRunner {
+  readonly store: TaskStore;
+  readonly #options: Required<Omit<TaskOptions, 'store'>>;
+  readonly #callTool: CallTool;
+  readonly #running = new Map<string, RunningTask>();
+  readonly #timers: ReturnType<typeof setInterval>[] = [];
+  #unsubscribe: (() => void) | undefined;
+
+  constructor(store: TaskStore, options: TaskOptions, callTool: CallTool) {
+    this.store = store;
+    this.#callTool = callTool;
+    this.#options = {
+      ttlMs: options.ttlMs === undefined ? 3_600_000 : options.ttlMs,
+      pollIntervalMs: options.pollIntervalMs ?? 1000,
+      leaseMs: options.leaseMs ?? 30_000,
+      instanceId: options.instanceId ?? crypto.randomUUID(),
+    };
+  }
+
+  /** Creates the task (durably), starts its handler, and returns the `CreateTaskResult`. */
+  async start(call: TaskCall): Promise<Params> {
+    this.#wake();
+    const now = new Date().toISOString();
+    const task: TaskState = {
+      taskId: crypto.randomUUID(),
+      status: 'working',
+      createdAt: now,
+      lastUpdatedAt: now,
+      ttlMs: this.#options.ttlMs,
+      pollIntervalMs: this.#options.pollIntervalMs,
+      internal: {
+        answers: call.answers,
+        owner: this.#options.instanceId,
+        leaseUntil: Date.now() + this.#options.leaseMs,
+        call: { name: call.name, arguments: call.arguments, meta: call.meta.meta as Params },
+        retrySafe: call.retrySafe,
+        principal: call.principal,
+      },
+    };
+    await this.store.create(task);
+    this.#run(task, call.requestId, call.authInfo);
+    return createTaskResult(task);
+  }
+
+  /** The task as its creator may see it. @throws McpError -32602 when unknown to this caller. */
+  async find(taskId: unknown, principal: string): Promise<TaskState> {
+    if (typeof taskId !== 'string' || taskId.length === 0 || taskId.length > 200)
+      throw McpError.of('InvalidParams', 'taskId must be a non-empty string');
+    const task = await this.store.get(taskId);
+    if (!task || (task.internal.principal ?? '') !== principal)
+      throw McpError.of('InvalidParams', 'Failed to retrieve task: Task not found');
+    return task;
+  }
+
+  /** Publishes a task's new state to every instance (for `notifications/tasks`). */
+  changed(task: TaskState): void {
+    void this.store
+      .signal({ taskId: task.taskId, kind: 'changed', task: detailedTask(task) })
+      .catch(() => undefined);
+  }
+
+  /** Stops the lease timers and signal listening; aborts the handlers running here. */
+  close(): void {
+    for (const timer of this.#timers.splice(0)) clearInterval(timer);
+    this.#unsubscribe?.();
+    this.#unsubscribe = undefined;
+    for (const running of this.#running.values()) running.controller.abort(new Error('server closed'));
+  }
+
+  // Subscribes to signals and starts lease keeping on first use.
+  #wake(): void {
+    if (this.#unsubscribe) return;
+    this.#unsubscribe = this.store.subscribe((s) => this.#onSignal(s));
+    if (!this.store.expiredLeases) return;
+    const every = (ms: number, f: () => Promise<void>): void => {
+      const timer = setInterval(() => void f().catch(() => undefined), ms);
+      (timer as { unref?: () => void }).unref?.();
+      this.#timers.push(timer);
+    };
+    every(Math.max(50, Math.floor(this.#options.leaseMs / 3)), () => this.#renewLeases());
+    every(Math.max(50, Math.floor(this.#options.leaseMs / 2)), () => this.#sweep());
+  }
+
+  /** Makes sure this instance hears signals (call before relying on them, e.g. on listen). */
+  listen(): void {
+    this.#wake();
+  }
+
+  #onSignal(signal: TaskSignal): void {
+    const running = this.#running.get(signal.taskId);
+    if (!running) return;
+    if (signal.kind === 'cancelled') running.controller.abort(new Error('cancelled by the client'));
+    if (signal.kind === 'responses')
+      void this.store.get(signal.taskId).then((t) => t && running.deliver(t.internal.answers));
+  }
+
+  #run(task: TaskState, requestId: RequestId, authInfo: RequestContext['authInfo']): void {
+    const meta = task.internal.call?.meta ?? {};
+    const running = new RunningTask({
+      store: this.store,
+      task,
+      requestId,
+      protocolVersion: String(meta['io.modelcontextprotocol/protocolVersion'] ?? ''),
+      clientCapabilities: (meta['io.modelcontextprotocol/clientCapabilities'] ?? {}) as never,
+      clientInfo: meta['io.modelcontextprotocol/clientInfo'] as never,
+      authInfo,
+      changed: (t) => this.changed(t),
+    });
+    this.#running.set(task.taskId, running);
+    const call = task.internal.call!;
+    void this.#callTool(call.name, call.arguments, createContext(running.channel()))
+      .then(
+        (result) => this.#settle(task.taskId, { status: 'completed', result: stripResultType(result) }),
+        (error: unknown) => this.#settle(task.taskId, failure(error)),
+      )
+      .finally(() => this.#running.delete(task.taskId));
+  }
+
+  async #settle(taskId: string, outcome: Parameters<typeof settle>[1]): Promise<void> {
+    const now = new Date();
+    const me = this.#options.instanceId;
+    const next = await this.store
+      .update(taskId, (t) =>
+        t.internal.owner === undefined || t.internal.owner === me ? settle(t, outcome, now) : undefined,
+      )
+      .catch(() => undefined);
+    if (next && next.lastUpdatedAt === now.toISOString() && isTerminalStatus(next.status)) this.changed(next);
+  }
+
+  async #renewLeases(): Promise<void> {
+    const until = Date.now() + this.#options.leaseMs;
+    const me = this.#options.instanceId;
+    for (const running of [...this.#running.values()]) {
+      const t = await this.store.update(running.id, (t) =>
+        t.internal.owner === me && !isTerminalStatus(t.status)
+          ? { ...t, internal: { ...t.internal, leaseUntil: until } }
+          : undefined,
+      );
+      if (!t || t.internal.owner !== me) running.controller.abort(new Error('lease lost'));
+    }
+  }
+
+  // Tasks whose instance died: run them again here when retry-safe, else fail them.
+  async #sweep(): Promise<void> {
+    const now = Date.now();
+    for (const id of await this.store.expiredLeases!(now)) {
+      const next = await this.store.update(id, (t) => this.#takeOver(t, now));
+      if (!next || next.internal.leaseUntil === undefined || this.#running.has(id)) {
+        if (next && isTerminalStatus(next.status)) this.changed(next);
+        continue;
+      }
+      if (next.internal.owner === this.#options.instanceId && next.internal.leaseUntil > now) {
+        this.changed(next);
+        this.#run(next, `${id}-retry`, undefined);
+      }
+    }
+  }
+
+  #takeOver(task: TaskState, now: number): TaskState | undefined {
+    if (isTerminalStatus(task.status) || (task.internal.leaseUntil ?? Infinity) > now) return undefined;
+    if (!task.internal.retrySafe || !task.internal.call) {
+      const error = {
+        code: -32603,
+        message: 'The server instance running this task stopped (its lease expired)',
+      };
+      return settle(task, { status: 'failed', error }, new Date(now), error.message);
+    }
+    const internal = {
+      ...task.internal,
+      owner: this.#options.instanceId,
+      leaseUntil: now + this.#options.leaseMs,
+    };
+    const statusMessage = 'Restarted on another server instance after its instance stopped';
+    return { ...task, internal, statusMessage, lastUpdatedAt: new Date(now).toISOString() };
+  }
+}
+
+function stripResultType(result: Params): Params {
+  const { resultType: _r, ...rest } = result;
+  return rest;
+}
+
+function failure(error: unknown): {
+  status: 'failed';
+  error: { code: number; message: string; data?: unknown };
+} {
+  if (error instanceof McpError) return { status: 'failed', error: error.toJSON() };
+  // Anything else stays internal, as it would on a plain request.
+  return { status: 'failed', error: { code: -32603, message: 'Internal error' } };
+}

@@ -1,0 +1,124 @@
+/**
+ * One task running on this instance: the handler's context (its `ctx.elicit`, `ctx.sample`
+ * and `ctx.listRoots` become `inputRequests` of the task and wait for `tasks/update`),
+ * its cancellation signal, and its progress (shown as the task's `statusMessage`).
+ * Source: SEP-2663 "Task Status" (input_required), "Task Update Requests",
+ * "Task Cancellation"; notifications/progress are not sent for tasks.
+ */
+import { McpError } from '../../core/errors.js';
+import type { Params, RequestId } from '../../core/jsonrpc.js';
+import { addInputRequest, isTerminalStatus, type TaskState, type TaskStore } from '../../core/tasks.js';
+import type { ClientCapabilities, Implementation } from '../../core/types/index.js';
+import type { AuthInfo, ContextChannel } from '../context.js';
+import type { InputMethod } from '../mrtr.js';
+
+/** What a running task needs from its runner. */
+export interface RunningTaskInit {
+  store: TaskStore;
+  task: TaskState;
+  requestId: RequestId;
+  protocolVersion: string;
+  clientCapabilities: ClientCapabilities;
+  clientInfo: Implementation | undefined;
+  authInfo: AuthInfo | undefined;
+  /** Tells every instance the task changed (for `notifications/tasks`). */
+  changed(task: TaskState): void;
+}
+
+const PREFIX: Record<InputMethod, string> = {
+  'elicitation/create': 'elicitation',
+  'sampling/createMessage': 'sampling',
+  'roots/list': 'roots',
+};
+
+/** The live side of a task on the instance that runs its handler. */
+export class RunningTask {
+  readonly id: string;
+  readonly controller = new AbortController();
+  readonly #init: RunningTaskInit;
+  readonly #answers: Record<string, unknown>;
+  readonly #waiters = new Map<string, { resolve: (v: Params) => void; reject: (e: unknown) => void }>();
+  readonly #counts = new Map<string, number>();
+
+  constructor(init: RunningTaskInit) {
+    this.#init = init;
+    this.id = init.task.taskId;
+    this.#answers = { ...init.task.internal.answers };
+    this.controller.signal.addEventListener('abort', () => this.#rejectAll(), { once: true });
+  }
+
+  /** The context channel the handler's context is built on. */
+  channel(): ContextChannel {
+    const init = this.#init;
+    const meta = init.task.internal.call?.meta ?? {};
+    return {
+      era: 'modern',
+      requestId: init.requestId,
+      meta,
+      protocolVersion: init.protocolVersion,
+      clientCapabilities: init.clientCapabilities,
+      clientInfo: init.clientInfo,
+      authInfo: init.authInfo,
+      logLevel: undefined,
+      signal: this.controller.signal,
+      inputResponses: () => this.#answers,
+      notify: (method, params) => this.#notify(method, params),
+      ask: (method, params, key) => this.ask(method, params, key),
+    };
+  }
+
+  /** Asks the client through the task; resolves once `tasks/update` answers the key. */
+  async ask(method: InputMethod, params: Params, key?: string): Promise<Params> {
+    const k = key ?? this.#autoKey(method);
+    if (k in this.#answers) return this.#answers[k] as Params;
+    const answer = new Promise<Params>((resolve, reject) => this.#waiters.set(k, { resolve, reject }));
+    const now = new Date();
+    const next = await this.#init.store.update(this.id, (t) =>
+      addInputRequest(t, k, { method, params }, now),
+    );
+    if (!next) this.#waiters.get(k)?.reject(gone(this.id));
+    else if (k in next.internal.answers) this.#resolve(k, next.internal.answers[k]);
+    else if (next.lastUpdatedAt === now.toISOString()) this.#init.changed(next);
+    return answer;
+  }
+
+  /** Hands over answers that arrived through `tasks/update` (on any instance). */
+  deliver(answers: Record<string, unknown>): void {
+    for (const key of [...this.#waiters.keys()]) if (key in answers) this.#resolve(key, answers[key]);
+  }
+
+  #resolve(key: string, answer: unknown): void {
+    this.#answers[key] = answer;
+    this.#waiters.get(key)?.resolve(answer as Params);
+    this.#waiters.delete(key);
+  }
+
+  #rejectAll(): void {
+    for (const waiter of this.#waiters.values()) waiter.reject(new McpError(-32603, 'Task was cancelled'));
+    this.#waiters.clear();
+  }
+
+  // Progress becomes the task's statusMessage; logs are not sent for tasks.
+  #notify(method: string, params: Params): void {
+    if (method !== 'notifications/progress') return;
+    const { progress, total, message } = params as { progress?: number; total?: number; message?: string };
+    const text = message ?? (total === undefined ? `progress ${progress}` : `progress ${progress}/${total}`);
+    const now = new Date().toISOString();
+    void this.#init.store
+      .update(this.id, (t) =>
+        isTerminalStatus(t.status) ? undefined : { ...t, statusMessage: text, lastUpdatedAt: now },
+      )
+      .then((t) => t && t.lastUpdatedAt === now && this.#init.changed(t))
+      .catch(() => undefined);
+  }
+
+  #autoKey(method: InputMethod): string {
+    const n = (this.#counts.get(method) ?? 0) + 1;
+    this.#counts.set(method, n);
+    return `${PREFIX[method]}-${n}`;
+  }
+}
+
+function gone(taskId: string): McpError {
+  return McpError.of('InternalError', `Task ${taskId} no longer exists (expired or removed)`);
+}

@@ -1,0 +1,58 @@
+/**
+ * The `format` checks of ajv-formats, rebuilt so none of them backtracks on V8.
+ *
+ * Every format that ajv-formats defines as a bare RegExp runs on re2js instead. Three of
+ * them use lookaround, which RE2 lacks, and are rewritten as a length check plus an RE2
+ * match: `hostname` (≤ 253 characters), `duration` (not empty, `T` followed by a digit)
+ * and the non-standard `url` (≤ {@link MAX_URL_LENGTH} characters, checked with the original
+ * expression, whose cost is polynomial and therefore bounded by the length). Formats that
+ * ajv-formats implements as functions (`date`, `time`, `date-time`, `uri`, `byte`, …) use
+ * anchored expressions without nested quantifiers and are kept.
+ * Source: JSON Schema 2020-12 validation §7.3.
+ */
+import { safeRegExp } from './safe-regexp.js';
+
+/** Longest string the non-standard `url` format accepts. */
+export const MAX_URL_LENGTH = 2083;
+
+type FormatCheck = (value: string) => boolean;
+type FormatDefinition = unknown;
+
+interface FormatHost {
+  addFormat(name: string, format: FormatCheck | { validate: FormatCheck; compare?: unknown }): unknown;
+}
+
+const REWRITTEN: Record<string, (original: RegExp) => FormatCheck> = {
+  hostname: () => {
+    const labels = safeRegExp(
+      '^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\\.[a-z0-9](?:[-0-9a-z]{0,61}[0-9a-z])?)*\\.?$',
+      'i',
+    );
+    return (s) => s.replace(/\.$/, '').length <= 253 && s.length > 0 && labels.test(s);
+  },
+  duration: () => {
+    const shape = safeRegExp('^P(?:(\\d+Y)?(\\d+M)?(\\d+D)?(T(\\d+H)?(\\d+M)?(\\d+S)?)?|(\\d+W)?)$');
+    return (s) => s !== 'P' && !s.endsWith('T') && shape.test(s);
+  },
+  url: (original) => (s) => s.length <= MAX_URL_LENGTH && original.test(s),
+};
+
+function linear(name: string, regex: RegExp): FormatCheck {
+  const rewrite = REWRITTEN[name];
+  if (rewrite) return rewrite(regex);
+  const compiled = safeRegExp(regex.source, regex.flags);
+  return (s) => compiled.test(s);
+}
+
+/**
+ * Replaces, on an ajv instance that already has ajv-formats, every RegExp-based format with
+ * its linear-time check. `formats` is ajv-formats' `fullFormats` table.
+ */
+export function useLinearFormats(ajv: FormatHost, formats: Record<string, FormatDefinition>): void {
+  for (const [name, format] of Object.entries(formats)) {
+    if (format instanceof RegExp) ajv.addFormat(name, linear(name, format));
+    const validate = (format as { validate?: unknown } | null)?.validate;
+    if (validate instanceof RegExp)
+      ajv.addFormat(name, { ...(format as object), validate: linear(name, validate) });
+  }
+}
