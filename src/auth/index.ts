@@ -7,6 +7,11 @@
  * refresh, step-up, client credentials, JWT bearer, enterprise-managed authorization and
  * DPoP, with tokens kept in an {@link AuthStore}.
  *
+ * Resource server: `protectedResource(options)` for `createHttpHandler(server, { auth })`
+ * and `serve()` — Protected Resource Metadata at the path-aware well-known URL, 401/403
+ * challenges, token verification (`jwtVerifier`, `introspectionVerifier`, or a function),
+ * DPoP-bound tokens, per-feature `scopes`, and the principal as `ctx.auth`.
+ *
  * Source: 2026-07-28 basic/authorization; 2025-11-25 basic/authorization.
  */
 export { AuthError, type AuthErrorCode, type AuthErrorCause } from './errors.js';
@@ -15,3 +20,11 @@ export type { Grant, OAuthClientOptions } from './client/options.js';
 export type { ClientCredentials } from './client/identity.js';
 export { memoryStore, type AuthStore, type StoredClient, type StoredTokens } from './client/store.js';
 export { parseChallenges, type Challenge, type AuthChallenge } from './client/challenge.js';
+export { protectedResource, metadataUrlOf, type ProtectedResourceOptions } from './server/resource-server.js';
+export {
+  jwtVerifier,
+  introspectionVerifier,
+  type TokenVerifier,
+  type JwtVerifierOptions,
+  type IntrospectionVerifierOptions,
+} from './server/verifiers.js';

@@ -8,6 +8,8 @@
 import { McpkitError } from '../core/errors.js';
 import type { JsonRpcNotification, Params } from '../core/jsonrpc.js';
 import type { RequestOptions } from '../core/peer.js';
+import { TASKS_EXTENSION } from '../core/tasks.js';
+import { TaskHandle, type TaskPort, type TaskReference } from './tasks.js';
 import type { Era } from '../core/revisions.js';
 import type { Transport } from '../core/transport.js';
 import type {
@@ -215,18 +217,58 @@ export class Client {
    * `tools/call`. When the tool declares an `outputSchema` (from the last `listTools()`,
    * fetched first if the tool is unknown) and the result is not `isError: true`, its
    * `structuredContent` must be present and match (server/tools "Output schema").
+   * With `{ task: 'allow' }` the call declares the Tasks extension and the server may
+   * answer with a task instead: you then get a {@link TaskHandle} (SEP-2663).
    * @throws McpkitError `INVALID_RESULT` on a missing or mismatching `structuredContent`.
    */
+  callTool(
+    name: string,
+    args: { [key: string]: unknown } | undefined,
+    options: ToolCallOptions & { task: 'allow' },
+  ): Promise<ResultOf<'tools/call'> | TaskHandle>;
+  callTool(
+    name: string,
+    args?: { [key: string]: unknown },
+    options?: ToolCallOptions,
+  ): Promise<ResultOf<'tools/call'>>;
   async callTool(
     name: string,
     args?: { [key: string]: unknown },
-    options?: RequestOptions,
-  ): Promise<ResultOf<'tools/call'>> {
+    options: ToolCallOptions = {},
+  ): Promise<ResultOf<'tools/call'> | TaskHandle> {
     await this.#tools.ensureListed(name, () => this.listTools());
     const params = args === undefined ? { name } : { name, arguments: args };
-    const result = await this.#call('tools/call', params, options);
+    const { task, ...rest } = options;
+    const callOptions = task === 'allow' ? { ...rest, extensions: TASKS, acceptTask: true } : rest;
+    const result = await this.#call('tools/call', params, callOptions);
+    if (task === 'allow' && result.resultType === 'task') return this.#taskHandle(name, result);
     await this.#tools.check(name, result);
     return result;
+  }
+
+  /** A handle on a task from its serialised {@link TaskReference} (e.g. after a restart). */
+  resumeTask(reference: TaskReference): TaskHandle {
+    return new TaskHandle(this.#taskPort(), reference);
+  }
+
+  #taskHandle(name: string, created: Params): TaskHandle {
+    if (typeof created.taskId !== 'string')
+      throw new McpkitError('INVALID_RESULT', 'tools/call: a task result without a taskId');
+    const reference: TaskReference = { taskId: created.taskId, toolName: name };
+    if (typeof created.pollIntervalMs === 'number') reference.pollIntervalMs = created.pollIntervalMs;
+    return new TaskHandle(this.#taskPort(), reference);
+  }
+
+  #taskPort(): TaskPort {
+    return {
+      request: (method, params) => this.#connected().roundTrip(method, params, { extensions: TASKS }),
+      answerInputs: (label, requests, signal) => this.#connected().answerInputs(label, requests, signal),
+      listen: (taskId) => this.listen({ taskIds: [taskId] }),
+      checkResult: async (name, result) => {
+        await this.#tools.ensureListed(name, () => this.listTools());
+        await this.#tools.check(name, result as ResultOf<'tools/call'>);
+      },
+    };
   }
 
   /** `resources/read`. An unknown resource is an McpError (-32602 modern, -32002 legacy). */
@@ -343,6 +385,14 @@ export class Client {
     return (await this.#connected().roundTrip(method, params, options)) as ResultOf<M>;
   }
 }
+
+/** Options of {@link Client.callTool}. */
+export interface ToolCallOptions extends RequestOptions {
+  /** `'allow'`: declare the Tasks extension; the server may answer with a task (a {@link TaskHandle}). */
+  task?: 'allow' | 'never';
+}
+
+const TASKS = { [TASKS_EXTENSION]: {} };
 
 /** Creates a client; call `connect(transport)` next. */
 export function createClient(options: ClientOptions): Client {

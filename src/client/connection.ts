@@ -11,7 +11,7 @@ import type { MessageHandler, McpMessage, MiddlewareContext } from '../core/midd
 import { Peer, type RequestOptions } from '../core/peer.js';
 import { LATEST_LEGACY_REVISION, LATEST_REVISION, type Era } from '../core/revisions.js';
 import type { Transport } from '../core/transport.js';
-import type { DiscoverResult, Implementation } from '../core/types/index.js';
+import type { ClientCapabilities, DiscoverResult, Implementation } from '../core/types/index.js';
 import { withModernMeta, type DeclaredCapabilities } from './capabilities.js';
 import {
   describeDiscover,
@@ -22,7 +22,7 @@ import {
 } from './era.js';
 import type { ClientOptions } from './options.js';
 import { guardFirstFrame } from './junk-guard.js';
-import { continueWithInput } from './mrtr.js';
+import { answerInputRequests, continueWithInput } from './mrtr.js';
 import { CALL_OPTIONS, clientChain, modernMetaStep, toolHeaderStep, type CallContext } from './middleware.js';
 import { resultKind } from './results.js';
 import { serverRequestHandler, type InputAnswering } from './server-requests.js';
@@ -35,8 +35,13 @@ export interface ConnectionSetup {
   onNotification(notification: JsonRpcNotification): void;
 }
 
-/** Per-call options of {@link Connection.roundTrip}. */
-export type CallOptions = RequestOptions;
+/** Per-call options of {@link Connection.roundTrip}: the Peer's, plus Tasks negotiation. */
+export interface CallOptions extends RequestOptions {
+  /** Extensions declared in this request's client capabilities only (modern), e.g. Tasks. */
+  extensions?: Record<string, Params>;
+  /** Return a `resultType: "task"` result as it is (the caller negotiated the Tasks extension). */
+  acceptTask?: boolean;
+}
 
 const NEVER = new AbortController().signal;
 
@@ -57,7 +62,12 @@ export class Connection {
     this.#answering = { handlers, fillElicitationDefaults };
     const headers = toolHeaderStep((message) => setup.options.onWarning?.(message));
     const meta = modernMetaStep({
-      withMeta: (version, params) => this.#modernParams(version, params),
+      withMeta: (version, params, ctx) =>
+        this.#modernParams(
+          version,
+          params,
+          ((ctx as CallContext)[CALL_OPTIONS] as CallOptions | undefined)?.extensions,
+        ),
       setVersion: (version) => (this.server.protocolVersion = version),
     });
     this.#out = clientChain(middleware, [meta, headers.step], (m, c) => this.#wire(m, c));
@@ -108,7 +118,11 @@ export class Connection {
   /** The terminal of the outgoing chain: the Peer, with the ctx's signal and headers. */
   async #wire(message: McpMessage, ctx: MiddlewareContext): Promise<Params | undefined> {
     if (message.kind === 'notification') return void this.#peer.notify(message.method, message.params);
-    const options: RequestOptions = { ...(ctx as CallContext)[CALL_OPTIONS] };
+    const {
+      extensions: _e,
+      acceptTask: _t,
+      ...options
+    }: CallOptions = { ...(ctx as CallContext)[CALL_OPTIONS] };
     if (ctx.signal !== NEVER) options.signal = ctx.signal;
     if (ctx.headers !== undefined) options.headers = ctx.headers;
     return this.#peer.request(message.method, message.params, options);
@@ -209,6 +223,7 @@ export class Connection {
   async roundTrip(method: string, params: Params | undefined, options: CallOptions = {}): Promise<Params> {
     const send = (p: Params | undefined): Promise<Params> => this.#send(method, p, options);
     const result = await send(params);
+    if (options.acceptTask && result.resultType === 'task') return result;
     if (resultKind(result, method) === 'complete') return result;
     if (this.era !== 'modern') {
       throw new McpkitError('INVALID_RESULT', `${method}: input_required from a legacy server`);
@@ -228,10 +243,31 @@ export class Connection {
     return this.#request(method, params, options);
   }
 
-  #modernParams(version: string, params: Params | undefined): Params {
+  /** Answers a task's input requests with the same handlers as MRTR (see mrtr.ts). */
+  answerInputs(
+    label: string,
+    inputRequests: unknown,
+    signal: AbortSignal | undefined,
+  ): Promise<Params | undefined> {
+    return answerInputRequests(label, inputRequests, {
+      answering: this.#answering,
+      signal,
+      closed: this.#closed.signal,
+      maxRequests: this.#setup.options.limits?.maxInputRequests ?? 16,
+    });
+  }
+
+  #modernParams(version: string, params: Params | undefined, extensions?: Record<string, Params>): Params {
+    const declared = this.#setup.capabilities.modern;
+    const capabilities: ClientCapabilities = extensions
+      ? {
+          ...declared,
+          extensions: { ...declared.extensions, ...(extensions as ClientCapabilities['extensions']) },
+        }
+      : declared;
     return withModernMeta(params, {
       protocolVersion: version,
-      capabilities: this.#setup.capabilities.modern,
+      capabilities,
       clientInfo: this.#setup.clientInfo,
       logLevel: this.#setup.options.logLevel,
     });

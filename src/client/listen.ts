@@ -7,6 +7,7 @@
  * Source: 2026-07-28 basic/patterns/subscriptions; 2025-11-25 server/resources
  * "Subscriptions", server/tools and server/prompts "List Changed Notification".
  */
+import { TASKS_EXTENSION } from '../core/tasks.js';
 import { McpkitError } from '../core/errors.js';
 import type { JsonRpcNotification, Params, RequestId } from '../core/jsonrpc.js';
 import { META } from '../core/revisions.js';
@@ -131,6 +132,8 @@ async function listenModern(connection: Connection, ctx: ListenContext): Promise
   try {
     await connection.roundTrip('subscriptions/listen', { notifications: ctx.filter } satisfies Params, {
       signal: stream.closing,
+      // Following tasks needs the Tasks extension declared on the request (SEP-2663).
+      ...(ctx.filter.taskIds ? { extensions: { [TASKS_EXTENSION]: {} } } : {}),
       timeoutMs: LONG_LIVED_TIMEOUT_MS,
       resetTimeoutOnProgress: false,
       onRequestId: (id) => {

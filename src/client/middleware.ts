@@ -36,8 +36,8 @@ export interface CallContext extends MiddlewareContext {
 
 /** What the modern `_meta` step needs from its connection. */
 export interface MetaStepHost {
-  /** The params with the modern `_meta` of `version`. */
-  withMeta(version: string, params: Params | undefined): Params;
+  /** The params with the modern `_meta` of `version` (and the call's extensions, read from `ctx`). */
+  withMeta(version: string, params: Params | undefined, ctx: MiddlewareContext): Params;
   /** Moves the connection to another version after a -32022. */
   setVersion(version: string): void;
 }
@@ -48,12 +48,12 @@ export function modernMetaStep(host: MetaStepHost): Middleware {
     if (ctx.era !== 'modern' || message.kind !== 'request' || ctx.protocolVersion === undefined)
       return next(message, ctx);
     try {
-      return await next({ ...message, params: host.withMeta(ctx.protocolVersion, message.params) }, ctx);
+      return await next({ ...message, params: host.withMeta(ctx.protocolVersion, message.params, ctx) }, ctx);
     } catch (error) {
       const version = retryVersion(error, ctx.protocolVersion);
       if (version === undefined) throw error;
       host.setVersion(version);
-      const retried = { ...message, params: host.withMeta(version, message.params) };
+      const retried = { ...message, params: host.withMeta(version, message.params, ctx) };
       return next(retried, { ...ctx, protocolVersion: version });
     }
   };

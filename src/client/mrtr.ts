@@ -98,11 +98,25 @@ function readInputRequired(method: string, result: Params, maxRequests: number):
   return { requests, state: requestState };
 }
 
+/**
+ * Answers the `inputRequests` of a task (Tasks extension) with the same handlers as MRTR.
+ * Resolves undefined when there are none. @throws as {@link continueWithInput}.
+ */
+export async function answerInputRequests(
+  label: string,
+  inputRequests: unknown,
+  loop: Pick<InputLoop, 'answering' | 'signal' | 'closed' | 'maxRequests'>,
+): Promise<Params | undefined> {
+  const { requests } = readInputRequired(label, { inputRequests }, loop.maxRequests);
+  if (!requests || Object.keys(requests).length === 0) return undefined;
+  return answerAll(label, requests, loop);
+}
+
 /** Runs every input request's handler at once; all handlers must exist before any runs. */
 async function answerAll(
   method: string,
   requests: NonNullable<InputRequiredParts['requests']>,
-  loop: InputLoop,
+  loop: Pick<InputLoop, 'answering' | 'signal' | 'closed'>,
 ): Promise<Params> {
   const entries = Object.entries(requests);
   for (const [key, request] of entries) requireHandler(method, key, request.method, loop.answering);
@@ -130,7 +144,7 @@ function requireHandler(method: string, key: string, inputMethod: string, answer
 }
 
 /** Settles with `work`, or rejects as soon as the call is aborted or the connection closes. */
-function untilAborted<T>(work: Promise<T>, loop: InputLoop): Promise<T> {
+function untilAborted<T>(work: Promise<T>, loop: Pick<InputLoop, 'signal' | 'closed'>): Promise<T> {
   const signals = loop.signal ? [loop.closed, loop.signal] : [loop.closed];
   return new Promise<T>((resolve, reject) => {
     const stop = (): void => {

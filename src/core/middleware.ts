@@ -20,6 +20,10 @@ export interface AuthInfo {
   readonly clientId?: string;
   readonly scopes?: readonly string[];
   readonly token?: string;
+  /** When the credentials expire, in seconds since the epoch. */
+  readonly expiresAt?: number;
+  /** The verified token's claims (JWT payload or introspection answer). */
+  readonly claims?: Readonly<Record<string, unknown>>;
   readonly extra?: Record<string, unknown>;
 }
 

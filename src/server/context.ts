@@ -55,6 +55,8 @@ export interface RequestContext {
   readonly meta: Readonly<Record<string, unknown>>;
   /** The caller's identity when the transport authenticated it. */
   readonly authInfo: AuthInfo | undefined;
+  /** The same as {@link authInfo}: the verified principal (subject, client id, scopes, expiry, claims). */
+  readonly auth: AuthInfo | undefined;
   /**
    * Modern multi round-trip: the answers known so far, by input request key (those sealed
    * in `requestState` by earlier rounds plus this retry's `inputResponses`). Empty on the
@@ -137,6 +139,9 @@ class Context implements RequestContext {
     return this.#channel.meta;
   }
   get authInfo(): AuthInfo | undefined {
+    return this.#channel.authInfo;
+  }
+  get auth(): AuthInfo | undefined {
     return this.#channel.authInfo;
   }
   get inputResponses(): Readonly<Record<string, unknown>> {

@@ -29,6 +29,8 @@ export interface PromptDefinition<S extends SchemaInput | undefined = undefined>
   _meta?: Record<string, unknown>;
   /** Completers for arguments, by argument name. */
   complete?: Record<string, Completer>;
+  /** OAuth scopes a caller needs to get it over authorized HTTP (403 `insufficient_scope` otherwise). */
+  scopes?: string[];
 }
 
 /** A prompt handler; `args` is typed from `argsSchema` when given. */

@@ -21,6 +21,8 @@ export interface ResourceMetadata {
   annotations?: Annotations;
   icons?: Icon[];
   _meta?: Record<string, unknown>;
+  /** OAuth scopes a caller needs to read it over authorized HTTP (fixed resources only). */
+  scopes?: string[];
 }
 
 /** What a read handler returns: a full result, or just the contents. */

@@ -70,6 +70,8 @@ export class McpServer {
     notification: (notification, session) => this.#notified(notification, session),
   });
   readonly #tasks: ServerTasks;
+  /** Scopes features need, by `method name-or-uri` (see {@link requiredScopes}). */
+  readonly #scopes = new Map<string, readonly string[]>();
 
   constructor(options: ServerOptions) {
     this.options = options;
@@ -135,20 +137,24 @@ export class McpServer {
     handler: ToolHandler<In>,
   ): this {
     this.#features.tools.add(name, definition, handler as never);
+    this.#needs('tools/call', name, definition.scopes);
     this.#capabilities = undefined;
     return this;
   }
 
   /** Registers a fixed resource at `uri`. */
   resource(uri: string, metadata: ResourceMetadata, handler: ResourceHandler): this {
-    this.#features.resources.addResource(uri, metadata, handler);
+    const { scopes, ...wire } = metadata;
+    this.#features.resources.addResource(uri, wire, handler);
+    this.#needs('resources/read', uri, scopes);
     this.#capabilities = undefined;
     return this;
   }
 
   /** Registers a resource template (`{var}` and `{+var}` expressions). */
   resourceTemplate(uriTemplate: string, options: TemplateOptions, handler: TemplateHandler): this {
-    this.#features.resources.addTemplate(uriTemplate, options, handler);
+    const { scopes: _scopes, ...wire } = options;
+    this.#features.resources.addTemplate(uriTemplate, wire, handler);
     this.#capabilities = undefined;
     return this;
   }
@@ -159,9 +165,26 @@ export class McpServer {
     definition: PromptDefinition<S>,
     handler: PromptHandler<S>,
   ): this {
-    this.#features.prompts.add(name, definition, handler as never);
+    const { scopes, ...wire } = definition;
+    this.#features.prompts.add(name, wire as PromptDefinition<S>, handler as never);
+    this.#needs('prompts/get', name, scopes);
     this.#capabilities = undefined;
     return this;
+  }
+
+  /**
+   * The OAuth scopes the feature a request names needs (`tools/call` and `prompts/get` by
+   * name, `resources/read` by URI), as registered with `scopes`; undefined when none.
+   */
+  requiredScopes(method: string, params: unknown): readonly string[] | undefined {
+    const p = (params ?? {}) as { name?: unknown; uri?: unknown };
+    const key = method === 'resources/read' ? p.uri : p.name;
+    return typeof key === 'string' ? this.#scopes.get(`${method} ${key}`) : undefined;
+  }
+
+  #needs(method: string, key: string, scopes: readonly string[] | undefined): void {
+    if (scopes && scopes.length > 0) this.#scopes.set(`${method} ${key}`, [...scopes]);
+    else this.#scopes.delete(`${method} ${key}`);
   }
 
   /** Removes a tool and announces the change. */

@@ -42,6 +42,8 @@ export interface ToolDefinition<
   annotations?: ToolAnnotations;
   icons?: Icon[];
   _meta?: Record<string, unknown>;
+  /** OAuth scopes a caller needs to call it over authorized HTTP (403 `insufficient_scope` otherwise). */
+  scopes?: string[];
   /**
    * Whether a call may run as a task (Tasks extension, `io.modelcontextprotocol/tasks`):
    * `forbidden` (default), `optional` (a task when the client negotiated the extension) or

@@ -104,6 +104,8 @@ export interface SubscriptionFilter {
   promptsListChanged?: boolean;
   resourcesListChanged?: boolean;
   resourceSubscriptions?: string[];
+  /** Tasks extension (SEP-2663 "Task Status Notifications"): tasks to get `notifications/tasks` for. */
+  taskIds?: string[];
 }
 
 /** Params of `subscriptions/listen` (basic/patterns/subscriptions, SubscriptionsListenRequestParams). */

@@ -15,7 +15,7 @@ export interface ServeOptions {
   port: number;
   /** Interface to bind (default `127.0.0.1`, loopback only). */
   host?: string;
-  /** Path of the MCP endpoint (default `/mcp`); other paths get 404. */
+  /** Path of the MCP endpoint (default `/mcp`); other paths get 404 (except `http.auth`'s metadata paths). */
   path?: string;
   /**
    * Handler options when `serve` is given a server definition. When `host` is not a
@@ -71,9 +71,10 @@ export async function serve(target: FetchHandler | McpServer, options: ServeOpti
   const host = options.host ?? '127.0.0.1';
   const path = options.path ?? '/mcp';
   const { listener, close } = listenerFor(target, options);
+  const paths = new Set([path, ...(typeof target === 'function' ? [] : (options.http?.auth?.paths ?? []))]);
   // node:http checks the two timeouts every `connectionsCheckingInterval`; keep it short.
   const server = createNodeServer({ connectionsCheckingInterval: 1000 }, (req, res) => {
-    if ((req.url ?? '/').split('?', 1)[0] === path) listener(req, res);
+    if (paths.has((req.url ?? '/').split('?', 1)[0]!)) listener(req, res);
     else res.writeHead(404).end();
   });
   server.headersTimeout = options.headersTimeoutMs ?? 10_000;

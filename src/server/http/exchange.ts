@@ -5,6 +5,7 @@
  * cost of building web `Request`/`Response` objects for every call.
  * Source: 2026-07-28 basic/transports/streamable-http.
  */
+import type { AuthInfo } from '../context.js';
 import type { BodyResult } from './body.js';
 
 /** Reads request headers by name (case-insensitive, as `Headers.get` does). */
@@ -22,6 +23,8 @@ export interface HttpRequest {
   readonly signal: AbortSignal;
   /** Reads the whole body as text, refusing more than `maxBytes`. */
   body(maxBytes: number): Promise<BodyResult>;
+  /** Who is calling, once an auth guard verified the request (set by the endpoint). */
+  auth?: AuthInfo | undefined;
 }
 
 /** Response headers, lowercase names. */

@@ -16,6 +16,7 @@ import { jsonResponse, methodNotAllowed, rpcError } from './responses.js';
 import { toWebResponse, type HttpRequest, type HttpResponse } from './exchange.js';
 import { rebindingViolation, type OriginPolicy } from './security.js';
 import { SessionTable } from './sessions.js';
+import { pathOf, type HttpAuthGuard } from './auth-guard.js';
 
 /** Options of {@link createHttpHandler}. */
 export interface HttpHandlerOptions extends OriginPolicy {
@@ -29,6 +30,12 @@ export interface HttpHandlerOptions extends OriginPolicy {
   maxSessions?: number;
   /** Where legacy SSE events are kept for `Last-Event-ID` (default: in memory, bounded). */
   eventStore?: EventStore;
+  /**
+   * Authorization (e.g. mcpkit/auth `protectedResource()`): every request must carry valid
+   * credentials; the verified principal reaches handlers as `ctx.authInfo`, owns the
+   * legacy sessions it opens and binds `requestState`.
+   */
+  auth?: HttpAuthGuard;
 }
 
 /** The endpoint: answers any request to the MCP URL; `close()` ends every legacy session. */
@@ -49,6 +56,7 @@ export interface HttpEndpoint {
 }
 
 interface Context extends LegacyContext {
+  auth: HttpAuthGuard | undefined;
   maxBodyBytes: number;
   policy: OriginPolicy;
   modern: ModernContext;
@@ -89,6 +97,7 @@ export function createHttpEndpoint(server: McpServer, options: HttpHandlerOption
     server,
     sessions,
     session: { store: options.eventStore ?? createMemoryEventStore(), keepAliveMs },
+    auth: options.auth,
     maxBodyBytes: options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES,
     policy: options,
     modern: { server, keepAliveMs, paramHeaders: params.check },
@@ -115,6 +124,12 @@ function modernOnly(ctx: Context, request: HttpRequest): boolean {
 async function route(ctx: Context, request: HttpRequest): Promise<HttpResponse> {
   const violation = rebindingViolation(request, ctx.policy);
   if (violation) return rpcError('InvalidRequest', `Forbidden: ${violation}`, { status: 403 });
+  if (ctx.auth) {
+    if (ctx.auth.paths.includes(pathOf(request))) return ctx.auth.serve(request) ?? methodNotAllowed('GET');
+    const outcome = await ctx.auth.authenticate(request);
+    if ('response' in outcome) return outcome.response;
+    request.auth = outcome.auth;
+  }
   switch (request.method) {
     case 'POST':
       return post(ctx, request);
@@ -125,6 +140,23 @@ async function route(ctx: Context, request: HttpRequest): Promise<HttpResponse> 
     default:
       return methodNotAllowed('GET, POST, DELETE');
   }
+}
+
+/** The 403 for a request whose feature needs scopes the caller lacks, if so. */
+function scopeRefusal(
+  server: McpServer,
+  auth: HttpAuthGuard,
+  request: HttpRequest,
+  decoded: ReturnType<typeof decodeFrame>,
+): HttpResponse | undefined {
+  const values = decoded.kind === 'single' ? [decoded.value] : decoded.kind === 'batch' ? decoded.values : [];
+  const granted = new Set(request.auth?.scopes ?? []);
+  for (const value of values) {
+    const { method, params } = (value ?? {}) as { method?: unknown; params?: unknown };
+    const required = typeof method === 'string' ? server.requiredScopes(method, params) : undefined;
+    if (required?.some((s) => !granted.has(s))) return auth.insufficientScope(required);
+  }
+  return undefined;
 }
 
 function isJsonContent(contentType: string | null): boolean {
@@ -152,6 +184,8 @@ async function post(ctx: Context, request: HttpRequest): Promise<HttpResponse> {
     });
   const decoded = decodeFrame(body.text);
   if (decoded.kind === 'malformed') return jsonResponse(decoded.error, 400);
+  const refused = ctx.auth && scopeRefusal(ctx.server, ctx.auth, request, decoded);
+  if (refused) return refused;
   if (!ctx.server.servesLegacy || isModernPost(request.headers, decoded))
     return modernPost(ctx.modern, request, decoded);
   return legacyPost(ctx, request, decoded);

@@ -21,6 +21,7 @@ import { emptyResponse, jsonResponse, rpcError, sseResponse } from './responses.
 import type { HttpRequest, HttpResponse } from './exchange.js';
 import { parseEventId } from './resumable.js';
 import { HttpSession, type HttpSessionOptions } from './session.js';
+import { principalOf } from './auth-guard.js';
 import type { SessionTable } from './sessions.js';
 
 /** What the legacy path needs from the handler. */
@@ -37,12 +38,18 @@ function versionProblem(request: HttpRequest): HttpResponse | undefined {
   return rpcError('InvalidRequest', `Bad Request: unsupported MCP-Protocol-Version ${version}`);
 }
 
-/** The session a request names: 400 without `Mcp-Session-Id`, 404 for an unknown or ended one. */
+/**
+ * The session a request names: 400 without `Mcp-Session-Id`, 404 for an unknown or ended
+ * one, and 404 too when another principal opened it (a session is its opener's).
+ */
 function findSession(ctx: LegacyContext, request: HttpRequest): HttpSession | HttpResponse {
   const id = request.headers.get('mcp-session-id')?.trim();
   if (id === undefined || id === '')
     return rpcError('InvalidRequest', 'Bad Request: Mcp-Session-Id header is required');
-  return ctx.sessions.get(id) ?? rpcError('InvalidRequest', 'Session not found', { status: 404 });
+  const session = ctx.sessions.get(id);
+  if (!session || session.owner !== principalOf(request.auth))
+    return rpcError('InvalidRequest', 'Session not found', { status: 404 });
+  return session;
 }
 
 /** Answers a legacy POST (one message, or a batch in a 2025-03-26 session). */
@@ -57,14 +64,15 @@ export async function legacyPost(
     const checked = checkEnvelope(decoded.value);
     if (checked.kind === 'invalid') return jsonResponse(checked.error, 400);
     const isInit = checked.kind === 'request' && checked.message.method === 'initialize';
-    if (isInit && request.headers.get('mcp-session-id') === null) return initialize(ctx, checked.message);
+    if (isInit && request.headers.get('mcp-session-id') === null)
+      return initialize(ctx, checked.message, request);
   }
   const session = findSession(ctx, request);
   if (!(session instanceof HttpSession)) return session;
-  if (decoded.kind === 'single') return deliver(session, [decoded.value], false);
+  if (decoded.kind === 'single') return deliver(session, [decoded.value], false, request);
   if (decoded.kind !== 'batch' || decoded.values.length === 0 || !allowsBatch(session.legacy.protocolVersion))
     return rpcError('InvalidRequest', 'Invalid request: batches are not supported by this protocol revision');
-  return deliver(session, decoded.values, true);
+  return deliver(session, decoded.values, true, request);
 }
 
 /** Hands notifications and responses to the session and runs the requests on one reply. */
@@ -72,6 +80,7 @@ function deliver(
   session: HttpSession,
   values: unknown[],
   batch: boolean,
+  request: HttpRequest,
 ): Promise<HttpResponse> | HttpResponse {
   const requests: JsonRpcRequest[] = [];
   const invalid: JsonRpcResponse[] = [];
@@ -83,7 +92,7 @@ function deliver(
   }
   if (requests.length === 0) return invalid.length === 0 ? emptyResponse(202) : jsonResponse(invalid, 400);
   const reply = new PostReply(session.openStream);
-  void Promise.all(requests.map((r) => session.run(r, reply))).then((outcomes) => {
+  void Promise.all(requests.map((r) => session.run(r, reply, request.auth))).then((outcomes) => {
     const responses = [...outcomes.flatMap((o) => (o ? [o.response] : [])), ...invalid];
     reply.finish(batch ? (responses.length > 0 ? responses : undefined) : responses[0], 200);
   });
@@ -91,7 +100,11 @@ function deliver(
 }
 
 /** Runs `initialize` without a session; on success registers the session it opened. */
-async function initialize(ctx: LegacyContext, message: JsonRpcRequest): Promise<HttpResponse> {
+async function initialize(
+  ctx: LegacyContext,
+  message: JsonRpcRequest,
+  request: HttpRequest,
+): Promise<HttpResponse> {
   if (ctx.sessions.full) {
     return rpcError('InternalError', 'Service Unavailable: too many open sessions; try again later', {
       status: 503,
@@ -103,7 +116,10 @@ async function initialize(ctx: LegacyContext, message: JsonRpcRequest): Promise<
   const channel: RequestChannel = {
     signal: new AbortController().signal,
     notify: (method, params) => reply.send({ jsonrpc: '2.0', method, params }),
-    openSession: (init) => (created = new HttpSession(ctx.server, init, ctx.session)).legacy,
+    openSession: (init) =>
+      (created = new HttpSession(ctx.server, init, { ...ctx.session, owner: principalOf(request.auth) }))
+        .legacy,
+    authInfo: request.auth,
   };
   const outcome = await answer(ctx.server, message, channel);
   if (created && 'result' in outcome.response) {

@@ -88,6 +88,7 @@ function runModern(ctx: ModernContext, request: HttpRequest, message: JsonRpcReq
   const channel: RequestChannel = {
     signal: controller.signal,
     era: 'modern',
+    authInfo: request.auth,
     notify: (method, params) => {
       if (!controller.signal.aborted) reply.send({ jsonrpc: '2.0', method, params });
     },

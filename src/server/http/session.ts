@@ -18,6 +18,7 @@ import {
 import { Peer } from '../../core/peer.js';
 import type { Transport, TransportSink } from '../../core/transport.js';
 import type { RequestChannel, SessionInit } from '../channel.js';
+import type { AuthInfo } from '../context.js';
 import { watchEvents } from '../connect.js';
 import { methodNotFound } from '../modern.js';
 import type { McpServer } from '../server.js';
@@ -33,12 +34,16 @@ const KEPT_STREAMS = 100;
 export interface HttpSessionOptions {
   store: EventStore;
   keepAliveMs: number;
+  /** The principal that opened the session ('' when anonymous); others get 404. */
+  owner?: string;
 }
 
 /** The state of one `Mcp-Session-Id`. */
 export class HttpSession {
   readonly id = crypto.randomUUID();
   readonly legacy: LegacySession;
+  /** The principal that opened the session ('' when anonymous). */
+  readonly owner: string;
   /** The stream a GET opens: messages not related to any request. */
   readonly standalone: ResumableStream;
   /** When the client last sent something (ms since epoch). */
@@ -56,6 +61,7 @@ export class HttpSession {
   constructor(server: McpServer, init: SessionInit, options: HttpSessionOptions) {
     this.#server = server;
     this.#options = options;
+    this.owner = options.owner ?? '';
     this.legacy = new LegacySession({ ...init, id: this.id, link: this.#link() });
     this.standalone = this.#newStream();
     this.#peer = new Peer(this.#transport(), {
@@ -86,7 +92,7 @@ export class HttpSession {
    * Runs a client request; related messages (progress, logs, server-initiated requests)
    * go to `sink`. Resolves undefined when the client cancelled it.
    */
-  async run(request: JsonRpcRequest, sink: MessageSink): Promise<Outcome | undefined> {
+  async run(request: JsonRpcRequest, sink: MessageSink, authInfo?: AuthInfo): Promise<Outcome | undefined> {
     this.lastActive = Date.now();
     if (this.#inFlight.has(request.id)) return duplicateId(request.id);
     const controller = new AbortController();
@@ -95,6 +101,7 @@ export class HttpSession {
     const channel: RequestChannel = {
       signal: controller.signal,
       session: this.legacy,
+      authInfo,
       notify: (method, params) => {
         if (!controller.signal.aborted) sink.send({ jsonrpc: '2.0', method, params });
       },

@@ -1,0 +1,39 @@
+/**
+ * The authorization seam of the HTTP endpoint: an {@link HttpAuthGuard} (mcpkit/auth's
+ * `protectedResource()` is one) verifies each request's credentials before it is routed,
+ * answers its own metadata paths, and refuses requests whose feature needs scopes the
+ * caller lacks. The endpoint only calls it; what a token is and how it is checked stays
+ * in the guard.
+ * Source: 2026-07-28 basic/authorization "Access Token Usage", "Error Handling".
+ */
+import type { AuthInfo } from '../context.js';
+import type { HttpRequest, HttpResponse } from './exchange.js';
+
+/** The result of authenticating a request: who is calling, or the response refusing it. */
+export type AuthOutcome = { auth: AuthInfo } | { response: HttpResponse };
+
+/** Authorization for {@link createHttpHandler}: see mcpkit/auth `protectedResource()`. */
+export interface HttpAuthGuard {
+  /** Paths besides the MCP endpoint's that the guard answers (its Protected Resource Metadata). */
+  readonly paths: readonly string[];
+  /** Answers a request for one of {@link paths}; undefined for any other request. */
+  serve(request: HttpRequest): HttpResponse | undefined;
+  /** Verifies the credentials of a request to the MCP endpoint. Never throws. */
+  authenticate(request: HttpRequest): Promise<AuthOutcome>;
+  /** The 403 for a caller that lacks `required` scopes (`insufficient_scope`). */
+  insufficientScope(required: readonly string[]): HttpResponse;
+}
+
+/** The principal key that legacy sessions and `requestState` are bound to ('' when anonymous). */
+export function principalOf(auth: AuthInfo | undefined): string {
+  return auth?.subject ?? auth?.clientId ?? '';
+}
+
+/** The path of a request URL (absolute, or just a path). */
+export function pathOf(request: HttpRequest): string {
+  try {
+    return new URL(request.url, 'http://localhost').pathname;
+  } catch {
+    return '';
+  }
+}

@@ -1,0 +1,117 @@
+/**
+ * A scripted hostile server (test/support/evil-server.mjs, a real child process over stdio)
+ * against mcpkit's client. Each case asserts a time bound under a watchdog (a blocked event
+ * loop fails it), the specific error, and that a normal call on the same connection works.
+ */
+import { fileURLToPath } from 'node:url';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createClient, type Client } from '../../src/client/index.js';
+import { spawnStdio } from '../../src/integrations/stdio/index.js';
+import { bounded } from '../support/watchdog.js';
+
+const SCRIPT = fileURLToPath(new URL('../support/evil-server.mjs', import.meta.url));
+const open: Client[] = [];
+afterEach(async () => {
+  await Promise.all(open.splice(0).map((c) => c.close()));
+});
+
+async function connectEvil(env: Record<string, string> = {}): Promise<Client> {
+  const client = createClient({ name: 'victim', version: '1.0.0', era: 'modern' });
+  open.push(client);
+  await client.connect(spawnStdio({ command: process.execPath, args: [SCRIPT], env }));
+  return client;
+}
+
+async function stillWorks(client: Client): Promise<void> {
+  const result = await client.callTool('echo', { text: 'still here' });
+  expect(result.content).toEqual([{ type: 'text', text: 'still here' }]);
+}
+
+describe('a hostile server cannot hang or exhaust the client', () => {
+  it('ReDoS: an outputSchema pattern ^(a+)+$ against 34 × a + ! is rejected at once', async () => {
+    const client = await connectEvil();
+    await bounded({ withinMs: 5000 }, () =>
+      expect(client.callTool('redos')).rejects.toMatchObject({
+        code: 'INVALID_RESULT',
+        message: expect.stringContaining("'/s' must match pattern"),
+      }),
+    );
+    await stillWorks(client);
+  });
+
+  it('a result nested 100 000 arrays deep fails that call with LIMIT_EXCEEDED, no stack overflow', async () => {
+    const client = await connectEvil();
+    await bounded({ withinMs: 5000 }, () =>
+      expect(client.callTool('deep')).rejects.toMatchObject({
+        code: 'LIMIT_EXCEEDED',
+        message: expect.stringContaining('nested deeper than 256 levels'),
+      }),
+    );
+    await stillWorks(client);
+  });
+
+  it('a 5 MiB outputSchema is refused before compiling, naming the limit', async () => {
+    const client = await connectEvil();
+    await bounded({ withinMs: 8000 }, () =>
+      expect(client.callTool('huge-schema')).rejects.toMatchObject({
+        code: 'INVALID_DEFINITION',
+        message: expect.stringContaining('larger than 262144 bytes'),
+      }),
+    );
+    await stillWorks(client);
+  });
+
+  it('10 000 listed tools, each with a ReDoS pattern, list without freezing', async () => {
+    const client = await connectEvil({ EVIL_MANY_TOOLS: '10000' });
+    const { value } = await bounded({ withinMs: 8000 }, () => client.listTools());
+    expect(value).toHaveLength(10_003);
+    await stillWorks(client);
+  });
+
+  it('a storm of 50 000 repeated progress notifications reaches onprogress once', async () => {
+    const client = await connectEvil();
+    let updates = 0;
+    const { value } = await bounded({ withinMs: 8000 }, () =>
+      client.callTool('progress-storm', {}, { onprogress: () => updates++ }),
+    );
+    expect(value.content).toEqual([{ type: 'text', text: 'stormed' }]);
+    expect(updates).toBe(1);
+    await stillWorks(client);
+  });
+
+  it('20 000 tools/list_changed notifications do not refetch the list once each', async () => {
+    const client = await connectEvil();
+    await client.tools();
+    await bounded({ withinMs: 8000 }, () => client.callTool('list-changed-storm'));
+    await client.tools();
+    const count = await client.callTool('list-calls');
+    expect(Number((count.content[0] as { text: string }).text)).toBeLessThanOrEqual(3);
+    await stillWorks(client);
+  });
+
+  it('a log storm of 20 000 messages is delivered without stalling', async () => {
+    const client = await connectEvil();
+    const { value } = await bounded({ withinMs: 8000 }, () => client.callTool('log-storm'));
+    expect(value.content).toEqual([{ type: 'text', text: 'logged' }]);
+    await stillWorks(client);
+  });
+
+  it('10 000 inputRequests in one input_required fail the call with LIMIT_EXCEEDED', async () => {
+    const client = await connectEvil();
+    await bounded({ withinMs: 5000 }, () =>
+      expect(client.callTool('input-flood')).rejects.toMatchObject({
+        code: 'LIMIT_EXCEEDED',
+        message: expect.stringContaining('limits.maxInputRequests'),
+      }),
+    );
+    await stillWorks(client);
+  });
+
+  it('a response that never comes times out; the connection keeps serving', async () => {
+    const client = await connectEvil();
+    await bounded({ withinMs: 5000 }, () =>
+      expect(client.callTool('never', {}, { timeoutMs: 300 })).rejects.toMatchObject({ code: 'TIMEOUT' }),
+    );
+    await stillWorks(client);
+  });
+});
