@@ -8,7 +8,8 @@
 // exits non-zero if any scored scenario fails. A third client line covers the not-scored
 // authorization extension scenarios (client credentials, enterprise-managed authorization,
 // DPoP, workload identity) on both wires; any failure among them fails the run too.
-// Usage: node scripts/conformance.mjs [server|express|hono|fastify|client]...   (default: all)
+// The gateway leg runs the server suite against `mcpkit proxy` fronting our everything server.
+// Usage: node scripts/conformance.mjs [server|express|hono|fastify|client|gateway]...   (default: all)
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -24,7 +25,7 @@ const cache = join(
   version,
 );
 const revisions = ['2026-07-28', '2025-11-25'];
-const allLegs = ['server', 'express', 'hono', 'fastify', 'client'];
+const allLegs = ['server', 'express', 'hono', 'fastify', 'client', 'gateway'];
 const legs = process.argv.slice(2).length ? process.argv.slice(2) : allLegs;
 /** Not-scored client scenarios we require anyway: the authorization extensions. */
 const extensions = [
@@ -65,7 +66,7 @@ function scoredScenarios(leg, rev) {
 
 function tally(leg, rev, output) {
   const failed = new Set([...output.matchAll(/^FAIL (\S+)/gm)].map((m) => m[1]));
-  const scored = scoredScenarios(leg, rev);
+  const scored = scoredScenarios(leg === 'gateway' ? 'server' : leg, rev);
   return { claimed: scored, claimedFailures: scored.filter((s) => failed.has(s)) };
 }
 
@@ -134,6 +135,31 @@ async function serverLeg(app) {
   return ok;
 }
 
+// The gateway fronting our everything server (`mcpkit proxy`, names unchanged): modern
+// clients through a modern backend connection (requests relayed, input_required passed on
+// with the backend's keys), legacy clients through a legacy one (server-initiated requests
+// forwarded on the session).
+async function gatewayLeg() {
+  let ok = true;
+  for (const [rev, era] of [
+    ['2026-07-28', 'auto'],
+    ['2025-11-25', 'legacy'],
+  ]) {
+    const port = await freePort();
+    const everything = join(root, 'dist/servers/everything/main.js');
+    const args = ['proxy', '--era', era, '--port', String(port), '--', process.execPath, everything];
+    const gateway = spawn(process.execPath, [join(root, 'dist/src/cli/main.js'), ...args], {
+      stdio: ['ignore', 'ignore', 'ignore'],
+    });
+    try {
+      ok = report('gateway', rev, runSuite('server.sh', [`http://127.0.0.1:${port}/mcp`, rev])) && ok;
+    } finally {
+      gateway.kill('SIGTERM');
+    }
+  }
+  return ok;
+}
+
 /** The extension scenarios that failed in one client run, from its "not scored" line. */
 function failedExtensions(output) {
   const line = output.split('\n').find((l) => l.startsWith('not scored:')) ?? '';
@@ -163,4 +189,5 @@ let ok = true;
 for (const [leg, app] of Object.entries(serverApps))
   if (legs.includes(leg)) ok = (await serverLeg(app)) && ok;
 if (legs.includes('client')) ok = clientLeg() && ok;
+if (legs.includes('gateway')) ok = (await gatewayLeg()) && ok;
 process.exit(ok ? 0 : 1);

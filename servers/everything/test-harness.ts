@@ -119,8 +119,35 @@ export function onlyContent(result: Params): Record<string, unknown> {
 /** What the test client declares on the legacy wire. */
 export const LEGACY_CAPABILITIES = { sampling: {}, elicitation: { form: {} }, roots: { listChanged: true } };
 
+const KNOWN: Record<string, string> = { name: 'Alice', username: 'alice', email: 'alice@example.com' };
+
+interface Property {
+  type?: string;
+  default?: unknown;
+  enum?: unknown[];
+  oneOf?: { const?: unknown }[];
+  anyOf?: { const?: unknown }[];
+  items?: Property;
+}
+
+/** Form content that satisfies `schema`: defaults, first choices, Alice's details, `true`, `1`. */
+function contentFor(schema: unknown): Params {
+  const properties = (schema as { properties?: Record<string, Property> } | undefined)?.properties ?? {};
+  return Object.fromEntries(Object.entries(properties).map(([key, p]) => [key, valueFor(key, p)]));
+}
+
+function valueFor(key: string, p: Property): unknown {
+  const choice = p.enum?.[0] ?? (p.oneOf ?? p.anyOf)?.[0]?.const;
+  if (p.default !== undefined) return p.default;
+  if (choice !== undefined) return choice;
+  if (p.type === 'array') return p.items ? [valueFor(key, p.items)] : [];
+  if (p.type === 'boolean') return true;
+  if (p.type === 'number' || p.type === 'integer') return 1;
+  return KNOWN[key] ?? `some ${key}`;
+}
+
 /** The test client's answers to sampling, elicitation and roots. */
-export function answerClientRequest(request: { method: string }): Params {
+export function answerClientRequest(request: { method: string; params?: Params | undefined }): Params {
   switch (request.method) {
     case 'sampling/createMessage':
       return {
@@ -130,7 +157,7 @@ export function answerClientRequest(request: { method: string }): Params {
         stopReason: 'endTurn',
       };
     case 'elicitation/create':
-      return { action: 'accept', content: { name: 'Alice', username: 'alice', email: 'alice@example.com' } };
+      return { action: 'accept', content: contentFor(request.params?.requestedSchema) };
     case 'roots/list':
       return { roots: [{ uri: 'file:///home/alice', name: 'home' }] };
     default:

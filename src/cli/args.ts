@@ -6,6 +6,7 @@
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import type { EraPreference } from '../client/index.js';
 import { CliError } from './errors.js';
+import { isHostCommand, parseHostCommand, type HostCommand } from './host-args.js';
 
 /** Where the server is: a command to spawn, an HTTP endpoint, or the built-in everything server. */
 export type Target =
@@ -29,6 +30,7 @@ export type CommandName = 'inspect' | 'call' | 'read' | 'prompt' | 'serve';
 
 /** What the user asked for. */
 export type Command =
+  | HostCommand
   | { name: 'help'; topic?: CommandName }
   | { name: 'version' }
   | ({ name: 'inspect' } & ClientFlags)
@@ -70,6 +72,7 @@ export function parseCommandLine(argv: readonly string[]): Command {
   if (first === '--help' || first === '-h') return { name: 'help' };
   if (first === '--version' || first === '-v') return { name: 'version' };
   if (first === undefined) throw new CliError('missing command; run `mcpkit --help` for usage');
+  if (isHostCommand(first)) return parseHostCommand(first, rest);
   if (!isCommandName(first)) {
     const what = first.startsWith('-') ? 'option' : 'command';
     throw new CliError(`unknown ${what} \`${first}\`; run \`mcpkit --help\` for usage`);

@@ -47,6 +47,11 @@ async function execute(command: Command): Promise<Output | undefined> {
       await serveEverything(command);
       return undefined;
     }
+    case 'gateway':
+    case 'proxy': {
+      const { runHostCommand } = await import('./host-commands.js');
+      return runHostCommand(command);
+    }
     case 'inspect':
       return withSession(command, async ({ client, signal }) => {
         const inspection = await inspect(client, signal);

@@ -76,6 +76,8 @@ Commands:
   read URI ...                       read a resource and print its contents
   prompt NAME [--args JSON] ...      get a prompt and print its messages
   serve everything [--port N]        serve the built-in everything server (stdio or HTTP)
+  gateway --config FILE [--port N]   serve the servers of an mcpServers file as one server
+  proxy [URL] [--port N] [-- CMD]    serve one server over the other transport, both eras
 
 Without URL or \`-- COMMAND\`, client commands use the built-in everything server.
 

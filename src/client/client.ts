@@ -25,7 +25,7 @@ import type {
   Tool,
 } from '../core/types/index.js';
 import { clientInfoOf, declareCapabilities, type DeclaredCapabilities } from './capabilities.js';
-import { Connection } from './connection.js';
+import { Connection, type RelayOptions } from './connection.js';
 import { createLister, LIST_KINDS, type Lister, type ListPage } from './lists.js';
 import { ListViews } from './views.js';
 import { sendLegacyOnly } from './legacy-only.js';
@@ -149,11 +149,18 @@ export class Client {
    * An `input_required` result (modern tools/call, resources/read, prompts/get) is answered
    * with the `handlers` and the request retried, with a new id, until it completes
    * (basic/patterns/mrtr); `options.signal` also aborts the handlers.
+   * With `relayInputRequired` an `input_required` result is returned as it is, and
+   * `clientCapabilities` replaces the declared capabilities in a modern request's `_meta`
+   * (both for proxies relaying another client's request).
    * @throws McpkitError `INVALID_RESULT` for an unknown `resultType`, `input_required` where
    *   it is not allowed, an input request no handler answers, or more than
    *   `maxInputRounds` rounds; `ABORTED`; whatever a handler throws.
    */
-  request<M extends string>(method: M, params?: Params, options?: RequestOptions): Promise<ResultFor<M>> {
+  request<M extends string>(
+    method: M,
+    params?: Params,
+    options?: RequestOptions & RelayOptions,
+  ): Promise<ResultFor<M>> {
     return this.#connected().roundTrip(method, params, options) as Promise<ResultFor<M>>;
   }
 

@@ -45,6 +45,14 @@ export interface CallOptions extends RequestOptions {
 
 const NEVER = new AbortController().signal;
 
+/** Options for relaying a request on behalf of another client (a proxy or gateway). */
+export interface RelayOptions {
+  /** Return an `input_required` result as it is instead of answering it (MRTR relayed to the caller's client). */
+  relayInputRequired?: boolean;
+  /** Modern: the capabilities to declare in this request's `_meta` instead of this client's own. */
+  clientCapabilities?: ClientCapabilities;
+}
+
 /** A started transport with its era settled. Create with {@link Connection.open}. */
 export class Connection {
   readonly #peer: Peer;
@@ -62,12 +70,13 @@ export class Connection {
     this.#answering = { handlers, fillElicitationDefaults };
     const headers = toolHeaderStep((message) => setup.options.onWarning?.(message));
     const meta = modernMetaStep({
-      withMeta: (version, params, ctx) =>
-        this.#modernParams(
-          version,
-          params,
-          ((ctx as CallContext)[CALL_OPTIONS] as CallOptions | undefined)?.extensions,
-        ),
+      withMeta: (version, params, ctx) => {
+        const call = (ctx as CallContext)[CALL_OPTIONS] as (CallOptions & RelayOptions) | undefined;
+        return this.#modernParams(version, params, {
+          extensions: call?.extensions,
+          capabilities: call?.clientCapabilities,
+        });
+      },
       setVersion: (version) => (this.server.protocolVersion = version),
     });
     this.#out = clientChain(middleware, [meta, headers.step], (m, c) => this.#wire(m, c));
@@ -121,8 +130,10 @@ export class Connection {
     const {
       extensions: _e,
       acceptTask: _t,
+      relayInputRequired: _r,
+      clientCapabilities: _c,
       ...options
-    }: CallOptions = { ...(ctx as CallContext)[CALL_OPTIONS] };
+    }: CallOptions & RelayOptions = { ...(ctx as CallContext)[CALL_OPTIONS] };
     if (ctx.signal !== NEVER) options.signal = ctx.signal;
     if (ctx.headers !== undefined) options.headers = ctx.headers;
     return this.#peer.request(message.method, message.params, options);
@@ -220,11 +231,15 @@ export class Connection {
    *   legacy or on another method, a missing handler, or too many rounds; McpError for a
    *   wire error; Peer's local errors.
    */
-  async roundTrip(method: string, params: Params | undefined, options: CallOptions = {}): Promise<Params> {
+  async roundTrip(
+    method: string,
+    params: Params | undefined,
+    options: CallOptions & RelayOptions = {},
+  ): Promise<Params> {
     const send = (p: Params | undefined): Promise<Params> => this.#send(method, p, options);
     const result = await send(params);
     if (options.acceptTask && result.resultType === 'task') return result;
-    if (resultKind(result, method) === 'complete') return result;
+    if (resultKind(result, method) === 'complete' || options.relayInputRequired) return result;
     if (this.era !== 'modern') {
       throw new McpkitError('INVALID_RESULT', `${method}: input_required from a legacy server`);
     }
@@ -239,7 +254,7 @@ export class Connection {
   }
 
   /** Sends one request through the chain (modern `_meta` and the -32022 retry are steps of it). */
-  #send(method: string, params: Params | undefined, options: CallOptions): Promise<Params> {
+  #send(method: string, params: Params | undefined, options: CallOptions & RelayOptions): Promise<Params> {
     return this.#request(method, params, options);
   }
 
@@ -257,8 +272,17 @@ export class Connection {
     });
   }
 
-  #modernParams(version: string, params: Params | undefined, extensions?: Record<string, Params>): Params {
-    const declared = this.#setup.capabilities.modern;
+  /** `_meta` of a modern request: `capabilities` replaces the declared ones; `extensions` are added. */
+  #modernParams(
+    version: string,
+    params: Params | undefined,
+    per: {
+      extensions?: Record<string, Params> | undefined;
+      capabilities?: ClientCapabilities | undefined;
+    } = {},
+  ): Params {
+    const declared = per.capabilities ?? this.#setup.capabilities.modern;
+    const { extensions } = per;
     const capabilities: ClientCapabilities = extensions
       ? {
           ...declared,

@@ -15,6 +15,7 @@ export type {
 } from './options.js';
 export type { ListKind, ListPage } from './lists.js';
 export type { ListenOptions } from './listen.js';
+export type { RelayOptions } from './connection.js';
 export type { Subscription } from './subscription.js';
 export { applyElicitationDefaults, type ElicitContent } from './elicitation-defaults.js';
 export type { ResultFor, ResultOf, SharedMethod } from './request-types.js';

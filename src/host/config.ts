@@ -36,6 +36,7 @@ const serverSchema = z
     include: z.array(z.string()).optional(),
     exclude: z.array(z.string()).optional(),
     timeoutMs: z.number().int().positive().optional(),
+    era: z.enum(['auto', 'modern', 'legacy']).optional(),
     policy: policySchema.optional(),
     roots: z.array(rootSchema).optional(),
     // Keys other apps write that mean nothing to mcpkit.
@@ -61,8 +62,8 @@ const serverSchema = z
       ctx.addIssue({ code: 'custom', path: ['url'], message: 'not a URL' });
   });
 
-/** The name rules for a server: it becomes the prefix of qualified names. */
-const serverName = z.string().regex(/^[A-Za-z0-9_.-]{1,32}$/, 'server names are 1–32 of A-Z a-z 0-9 _ . -');
+/** A server's name (its key); qualified names replace characters tool names cannot hold. */
+const serverName = z.string().min(1).max(64);
 
 const serversSchema = z.record(serverName, serverSchema);
 const fileSchema = z.union([
@@ -174,7 +175,9 @@ export function interpolate(text: string, env: Record<string, string | undefined
 function configError(error: z.ZodError | undefined, where: string): McpkitError {
   const issues = (error?.issues ?? []).map((issue) => {
     const path = issue.path.map(String).join('.');
-    return `${where}${path ? `.${path}` : ''}: ${issue.message}`;
+    const inner = issue.code === 'invalid_key' ? issue.issues[0]?.message : undefined;
+    const message = inner === undefined ? issue.message : `server name: ${inner}`;
+    return `${where}${path ? `.${path}` : ''}: ${message}`;
   });
   return new McpkitError('INVALID_ARGUMENT', `invalid host configuration: ${issues.join('; ')}`, {
     cause: error,

@@ -3,8 +3,15 @@
  * parallel, merged into one registry, with one place for user-facing input.
  * Source: 2026-07-28 architecture (host → clients → servers), server/tools "Tool Names".
  */
-import type { ClientHandlers, EraCache, ProgressUpdate, ResultOf } from '../client/index.js';
-import { McpkitError, type JsonRpcNotification, type Params, type Root } from '../core/index.js';
+import type { Client, ClientHandlers, EraCache, ProgressUpdate, ResultOf } from '../client/index.js';
+import {
+  McpkitError,
+  type ClientCapabilities,
+  type JsonRpcNotification,
+  type LoggingLevel,
+  type Params,
+  type Root,
+} from '../core/index.js';
 import { resolveServers, type InputPolicy, type ServersConfig } from './config.js';
 import {
   INPUT_METHOD,
@@ -40,6 +47,11 @@ export interface HostOptions {
   connectTimeoutMs?: number;
   /** Default timeout of each call to a server in milliseconds (reset by progress); default 60 000. */
   requestTimeoutMs?: number;
+  /**
+   * The log level to ask of every server (modern: per request; legacy: `logging/setLevel`
+   * after `initialize`); their log messages arrive as `notification` events. Default: none.
+   */
+  logLevel?: LoggingLevel;
   /** Reconnection after a dropped connection. */
   reconnect?: ReconnectPolicy;
   /** Where `${VAR}` references are looked up; default `process.env`. */
@@ -57,6 +69,20 @@ export interface HostCallOptions {
    * this call runs, instead of the host's handlers (policy still applies).
    */
   onInput?: (request: InputRequestEvent) => Promise<Params>;
+  /**
+   * Relays a modern client's request to a modern server as it is (a gateway's modern
+   * front): the retry fields and the client's capabilities are passed on, and an
+   * `input_required` result is returned as it is instead of being answered. Ignored for
+   * legacy servers.
+   */
+  relay?: RelayFields;
+}
+
+/** What a relayed modern request carries of its own client. */
+export interface RelayFields {
+  clientCapabilities: ClientCapabilities;
+  inputResponses?: unknown;
+  requestState?: unknown;
 }
 
 /** Many servers as one. Create with {@link createHost}, then `await host.start()`. */
@@ -77,6 +103,7 @@ export class Host {
         handlers: this.#clientHandlers(server.name, server.policy, server.roots as Root[] | undefined),
         timeoutMs: server.timeoutMs ?? options.connectTimeoutMs ?? 30_000,
         requestTimeoutMs: options.requestTimeoutMs,
+        logLevel: options.logLevel,
         reconnect: options.reconnect ?? {},
         eraCache: this.#eraCache,
         onStatus: (status) => this.#events.emit('status', status),
@@ -134,7 +161,12 @@ export class Host {
   ): Promise<ResultOf<'tools/call'>> {
     const tool = this.#registry.tools.get(name);
     if (!tool) throw new McpkitError('INVALID_ARGUMENT', `no tool named '${name}' in the host's registry`);
-    return this.#call(tool.server, options, (client, req) => client.callTool(tool.originalName, args, req));
+    const params = { name: tool.originalName, ...(args === undefined ? {} : { arguments: args }) };
+    return this.#call(tool.server, options, (client, req) =>
+      relayed(client, req)
+        ? relay(client, 'tools/call', params, req)
+        : client.callTool(tool.originalName, args, req),
+    );
   }
 
   /** Gets a prompt by its qualified name. @throws as {@link Host.callTool}. */
@@ -247,6 +279,30 @@ export class Host {
     if (this.#inputs.allows('roots', policy, roots)) handlers.roots = ask('roots') as never;
     return handlers;
   }
+}
+
+function relayed(client: Client, options: Omit<HostCallOptions, 'onInput'>): boolean {
+  return options.relay !== undefined && client.era === 'modern';
+}
+
+/** Sends a modern client's request on as it is; the result may be `input_required`. */
+function relay<M extends 'tools/call' | 'prompts/get' | 'resources/read'>(
+  client: Client,
+  method: M,
+  params: Params,
+  options: Omit<HostCallOptions, 'onInput'>,
+): Promise<ResultOf<M>> {
+  const { relay: fields, ...request } = options;
+  const { clientCapabilities, inputResponses, requestState } = fields as RelayFields;
+  const retry = {
+    ...(inputResponses === undefined ? {} : { inputResponses }),
+    ...(requestState === undefined ? {} : { requestState }),
+  };
+  return client.request(
+    method,
+    { ...params, ...retry },
+    { ...request, relayInputRequired: true, clientCapabilities },
+  ) as Promise<ResultOf<M>>;
 }
 
 /**

@@ -14,7 +14,14 @@ import {
   type EraCache,
   type Subscription,
 } from '../client/index.js';
-import type { Era, JsonRpcNotification, Params, Transport, TransportSink } from '../core/index.js';
+import type {
+  Era,
+  JsonRpcNotification,
+  LoggingLevel,
+  Params,
+  Transport,
+  TransportSink,
+} from '../core/index.js';
 import { spawnStdio } from '../integrations/stdio/index.js';
 import type { ResolvedServer } from './config.js';
 import type { NameFilter } from './names.js';
@@ -55,6 +62,8 @@ export interface LinkSetup {
   /** Milliseconds the connection (and first listing) may take; default 30 000. */
   timeoutMs: number;
   requestTimeoutMs: number | undefined;
+  /** The log level asked of every server (modern: per request; legacy: `logging/setLevel`). */
+  logLevel: LoggingLevel | undefined;
   reconnect: ReconnectPolicy;
   eraCache: EraCache;
   onStatus(status: ServerStatus): void;
@@ -180,7 +189,7 @@ export class ServerLink {
   }
 
   #clientOptions(): Parameters<typeof createClient>[0] {
-    const { server, handlers, requestTimeoutMs, eraCache } = this.#setup;
+    const { server, handlers, requestTimeoutMs, eraCache, logLevel } = this.#setup;
     return {
       name: 'mcpkit-host',
       version: '0.1.0',
@@ -189,6 +198,8 @@ export class ServerLink {
       cacheKey: server.url ?? [server.command, ...(server.args ?? [])].join(' '),
       onNotification: (n) => this.#setup.onNotification(n),
       ...(requestTimeoutMs === undefined ? {} : { timeoutMs: requestTimeoutMs }),
+      ...(logLevel === undefined ? {} : { logLevel }),
+      ...(server.era === undefined ? {} : { era: server.era }),
     };
   }
 

@@ -18,8 +18,9 @@ export const MAX_NAME_LENGTH = 64;
 const VALID = /^[A-Za-z0-9_.-]{1,64}$/;
 
 /** The default: `server__name`, other characters replaced by `_`, long names shortened with a hash. */
-export const defaultQualify: QualifyName = (server, name) =>
-  fit(`${server}__${name.replace(/[^A-Za-z0-9_.-]/g, '_')}`);
+export const defaultQualify: QualifyName = (server, name) => fit(`${clean(server)}__${clean(name)}`);
+
+const clean = (part: string): string => part.replace(/[^A-Za-z0-9_.-]/g, '_');
 
 /** True when `name` follows the tool-name rules (and the 64-character cap above). */
 export function isValidName(name: string): boolean {

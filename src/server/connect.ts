@@ -3,6 +3,7 @@
  * connection, at most one legacy session, any number of modern requests.
  * Source: 2026-07-28 basic/transports/stdio; 2025-11-25 basic/lifecycle.
  */
+import { DEFAULT_MAX_JSON_DEPTH } from '../core/json-limits.js';
 import type { ServerEvent } from '../core/event-bus.js';
 import { Peer, type IncomingContext } from '../core/peer.js';
 import type { Params } from '../core/jsonrpc.js';
@@ -53,7 +54,12 @@ export async function connect(server: McpServer, transport: Transport): Promise<
         resolveClosed();
       },
     },
-    { drainOnInputEnd: true, progressGapMs: transport.progressGapMs ?? 0 },
+    {
+      drainOnInputEnd: true,
+      progressGapMs: transport.progressGapMs ?? 0,
+      maxJsonDepth: server.options.limits?.maxJsonDepth ?? DEFAULT_MAX_JSON_DEPTH,
+      maxConcurrentRequests: server.options.limits?.maxConcurrentRequests ?? 256,
+    },
   );
   await peer.start();
   return {

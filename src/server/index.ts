@@ -3,6 +3,7 @@
  * Source: MCP 2026-07-28 (modern) and 2025-11-25 (legacy).
  */
 export { createServer, McpServer, type ServerOptions } from './server.js';
+export type { ServerLimits } from './options.js';
 export { connect, watchEvents, type ServerConnection } from './connect.js';
 export type { RequestChannel, SessionInit } from './channel.js';
 export type { AuthInfo, ProgressOptions, RequestContext } from './context.js';

@@ -23,7 +23,11 @@ export interface SubscriptionFilter {
 }
 
 /** Narrows a requested filter to what the server can honour. */
-export function honouredFilter(requested: unknown, caps: ServerCapabilities): SubscriptionFilter {
+export function honouredFilter(
+  requested: unknown,
+  caps: ServerCapabilities,
+  maxUris = 1000,
+): SubscriptionFilter {
   if (typeof requested !== 'object' || requested === null || Array.isArray(requested)) {
     throw McpError.of('InvalidParams', 'notifications must be an object (a subscription filter)');
   }
@@ -35,6 +39,12 @@ export function honouredFilter(requested: unknown, caps: ServerCapabilities): Su
   const uris = r.resourceSubscriptions;
   if (uris !== undefined && (!Array.isArray(uris) || uris.some((u) => typeof u !== 'string'))) {
     throw McpError.of('InvalidParams', 'resourceSubscriptions must be an array of URIs');
+  }
+  if (Array.isArray(uris) && uris.length > maxUris) {
+    throw McpError.of(
+      'InvalidParams',
+      `more than ${maxUris} resourceSubscriptions (limits.maxResourceSubscriptions)`,
+    );
   }
   if (Array.isArray(uris) && uris.length > 0 && caps.resources)
     out.resourceSubscriptions = [...(uris as string[])];

@@ -9,7 +9,7 @@
 import { McpError } from '../core/errors.js';
 import { isObject, type Params } from '../core/jsonrpc.js';
 import { digestParams, type RequestStateSealer, type StateBinding } from '../core/request-state.js';
-import { compileJsonSchema } from '../validation/index.js';
+import { checkInputAnswer } from './answers.js';
 
 /** Methods whose handlers may answer `input_required`. */
 export const INPUT_METHODS: ReadonlySet<string> = new Set(['tools/call', 'resources/read', 'prompts/get']);
@@ -66,7 +66,8 @@ export class InputRound {
 
   /**
    * Returns the recorded answer for this question, or registers it and never settles.
-   * @throws McpError -32602 when a fresh elicitation answer breaks the requested schema.
+   * @throws McpError -32602 when a fresh answer is not a valid result for the question
+   *   (see `checkInputAnswer`).
    */
   ask(method: InputMethod, params: Params, key?: string): Promise<Params> {
     const k = key ?? this.#autoKey(method);
@@ -148,17 +149,8 @@ async function openState(
   }
 }
 
-async function checkAnswer(key: string, question: InputRequest, answer: Params): Promise<Params> {
-  if (question.method !== 'elicitation/create' || answer.action !== 'accept') return answer;
-  const schema = question.params.requestedSchema;
-  if (typeof schema !== 'object' || schema === null) return answer;
-  const outcome = await compileJsonSchema(schema)(answer.content ?? {});
-  if (!outcome.ok)
-    throw McpError.of(
-      'InvalidParams',
-      `inputResponses.${key}: content does not match the requested schema: ${outcome.issues.join('; ')}`,
-    );
-  return answer;
+function checkAnswer(key: string, question: InputRequest, answer: Params): Promise<Params> {
+  return checkInputAnswer(question, answer, `inputResponses.${key}`);
 }
 
 /** Seals the answers so far and the pending questions into the `input_required` result. */

@@ -39,6 +39,25 @@ export interface ServerOptions {
   tasks?: TaskOptions;
   /** Sees errors a handler threw that were answered as -32603 (for logging); `request` is undefined for a failure tied to no request. */
   onError?: (error: unknown, request: JsonRpcRequest | undefined) => void;
+  /** Bounds on what clients may make this server hold; see {@link ServerLimits} for the defaults. */
+  limits?: ServerLimits;
+}
+
+/**
+ * Bounds on what (possibly hostile) clients may make the server hold. Going over one is
+ * answered with a JSON-RPC error naming the limit; other requests keep being served.
+ * HTTP-level bounds (body size, sessions, connections, timeouts) are options of
+ * `createHttpHandler` and `serve`.
+ */
+export interface ServerLimits {
+  /** Most `subscriptions/listen` streams open at once, all clients together (default 10 000). */
+  maxListenStreams?: number;
+  /** Most URIs in one listen request's `resourceSubscriptions` (default 1 000). */
+  maxResourceSubscriptions?: number;
+  /** Most requests one stdio (or other stream) connection has in flight at once (default 256). */
+  maxConcurrentRequests?: number;
+  /** Deepest JSON nesting accepted in one message, every transport (default 256). */
+  maxJsonDepth?: number;
 }
 
 /** The server's `Implementation` (serverInfo) from its options. */

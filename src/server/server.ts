@@ -308,7 +308,19 @@ export class McpServer {
     const base = CACHEABLE.has(request.method) ? this.#decorations.cacheable : this.#decorations.plain;
     if (request.method === 'server/discover') return decorateModernResult(this.#discover(), base);
     if (request.method === 'subscriptions/listen') {
-      const filter = honouredFilter(params.notifications, this.capabilities);
+      const limits = this.options.limits;
+      const maxListens = limits?.maxListenStreams ?? 10_000;
+      if (this.#listens.size >= maxListens) {
+        throw McpError.of(
+          'InvalidRequest',
+          `more than ${maxListens} open listen streams (limits.maxListenStreams)`,
+        );
+      }
+      const filter = honouredFilter(
+        params.notifications,
+        this.capabilities,
+        limits?.maxResourceSubscriptions,
+      );
       const taskIds = this.#tasks.listenTaskIds(params.notifications, meta);
       const tasks = taskIds && { ids: taskIds, watch: this.#tasks.watch.bind(this.#tasks) };
       return decorateModernResult(

@@ -5,6 +5,7 @@
  * Source: 2025-11-25 basic/lifecycle, server/utilities/logging, server/resources.
  */
 import type { JsonRpcRequest, Params, RequestId } from '../core/jsonrpc.js';
+import { checkInputAnswer, type AskedMethod } from './answers.js';
 import type { RequestChannel } from './channel.js';
 import type { AuthInfo, ContextChannel } from './context.js';
 import type { RequestOptions } from '../core/peer.js';
@@ -100,7 +101,9 @@ export class LegacyChannel implements ContextChannel {
     this.#channel.notify(method, params);
   }
 
-  ask(method: string, params: Params): Promise<Params> {
-    return this.#session.link.request(method, params, { signal: this.#channel.signal });
+  /** Sends the request on the session; the answer is checked as a modern one would be. */
+  async ask(method: AskedMethod, params: Params): Promise<Params> {
+    const answer = await this.#session.link.request(method, params, { signal: this.#channel.signal });
+    return checkInputAnswer({ method, params }, answer, `${method} answer`);
   }
 }

@@ -7,16 +7,17 @@
  * Depth and subschema-count bounds keep a hostile schema from tying up the validator.
  *
  * ajv is loaded on the first validation, not at import: a server that only lists its
- * tools, or validates with a Standard Schema library, never pays for it. The dialect and
- * the bounds are checked at once; what only ajv can find (an unresolvable `$ref`, a
- * malformed keyword) surfaces on first use.
+ * tools, or validates with a Standard Schema library, never pays for it. Most 2020-12
+ * schemas start on an interpreter and move to ajv once hot (interpreted.ts), so a spawned
+ * server answers its first call without loading ajv. The dialect and the bounds are
+ * checked at once; what only ajv can find (an unresolvable `$ref`, a malformed keyword)
+ * surfaces on first use.
  * Source: 2026-07-28 basic/index "JSON Schema Usage".
  */
 import type { ValidateFunction, ErrorObject as AjvError } from 'ajv';
 import { McpkitError } from '../core/errors.js';
 import type { ValidationOutcome } from './types.js';
-import { safeRegExp } from './safe-regexp.js';
-import { useLinearFormats } from './safe-formats.js';
+import { hybridValidator, interpretable } from './interpreted.js';
 
 /** Bounds applied to every schema before it is compiled. */
 export interface SchemaLimits {
@@ -47,18 +48,23 @@ let loaded: Map<string, AjvLike> | undefined;
 /** Loads ajv once and builds one instance per dialect. */
 function loadAjv(): Promise<Map<string, AjvLike>> {
   loading ??= (async () => {
-    const [a2020, a2019, a07, formats, formatTable] = await Promise.all([
-      import('ajv/dist/2020.js'),
-      import('ajv/dist/2019.js'),
-      import('ajv'),
-      import('ajv-formats'),
-      import('ajv-formats/dist/formats.js'),
-    ]);
+    // re2js (~260 KB) comes with ajv: the interpreter's schemas have no patterns.
+    const [a2020, a2019, a07, formats, formatTable, { safeRegExp }, { useLinearFormats }] = await Promise.all(
+      [
+        import('ajv/dist/2020.js'),
+        import('ajv/dist/2019.js'),
+        import('ajv'),
+        import('ajv-formats'),
+        import('ajv-formats/dist/formats.js'),
+        import('./safe-regexp.js'),
+        import('./safe-formats.js'),
+      ],
+    );
     // Patterns run on RE2 (linear time), never on V8's backtracking engine.
     const options = { strict: false, allErrors: true, validateFormats: true, code: { regExp: safeRegExp } };
     const addFormats = (ajv: AjvLike): void => {
       (formats.default as unknown as (ajv: AjvLike) => void)(ajv);
-      useLinearFormats(ajv as unknown as Parameters<typeof useLinearFormats>[0], formatTable.fullFormats);
+      useLinearFormats(ajv as never, formatTable.fullFormats);
     };
     const instances = new Map<string, AjvLike>([
       [DRAFT_2020, new a2020.Ajv2020(options)],
@@ -156,11 +162,15 @@ export function compileJsonSchema(schema: object, limits?: SchemaLimits): JsonSc
   const maxBytes = limits?.maxBytes ?? 1024 * 1024;
   if (key.length - dialect.length > maxBytes) throw invalid(`larger than ${maxBytes} bytes`);
   let validate: ValidateFunction | undefined;
-  return (value) => {
+  const viaAjv: JsonSchemaValidator = (value) => {
     if (validate) return run(validate, value);
     if (loaded) return run((validate = compileNow(loaded, dialect, schema, key)), value);
     return loadAjv().then((ajvs) => run((validate ??= compileNow(ajvs, dialect, schema, key)), value));
   };
+  // A 2020-12 schema starts on the interpreter, unless ajv is already loaded (see interpreted.ts).
+  return dialect === DRAFT_2020 && !loaded && interpretable(schema)
+    ? hybridValidator(schema, viaAjv)
+    : viaAjv;
 }
 
 /** Loads ajv ahead of time (e.g. while a server starts) so the first validation is quick. */

@@ -10,6 +10,7 @@ import type { RequestContext } from '../../server/index.js';
 import type { HostCallOptions } from '../host.js';
 import type { InputRequestEvent } from '../inputs.js';
 import { askClient, type ParkedCalls } from './parked.js';
+import type { RelayStates } from './relay.js';
 
 /** The front requests in flight per backend server, oldest first (logs go to the oldest). */
 export class FrontCalls {
@@ -38,6 +39,9 @@ export interface ForwardSetup {
   parked: ParkedCalls;
   front: FrontCalls;
   callTimeoutMs: number;
+  relays: RelayStates;
+  /** The era of a backend server, when it is ready. */
+  eraOf(server: string): string | undefined;
 }
 
 /**
@@ -61,6 +65,17 @@ export async function forward<T>(
       current()?.progress(u.progress, progressOf(u)),
     onInput,
   });
+  if (ctx.era === 'modern' && setup.eraOf(server) === 'modern') {
+    const done = setup.front.add(server, () => ctx);
+    try {
+      const relay = setup.relays.fieldsFor(ctx, request.signature);
+      const direct = (r: InputRequestEvent) => askClient(ctx, { request: r });
+      const result = await call({ ...options(ctx.signal, () => ctx, direct), relay });
+      return (await setup.relays.answer(ctx, request.signature, result as Params)) as T;
+    } finally {
+      done();
+    }
+  }
   if (ctx.era === 'legacy') {
     const done = setup.front.add(server, () => ctx);
     try {

@@ -17,6 +17,7 @@ import { McpError, type Params, type ResourceTemplate, type Tool } from '../../c
 import type { Host } from '../host.js';
 import { FrontCalls, forward, frontError, type ForwardSetup } from './forward.js';
 import { ParkedCalls } from './parked.js';
+import { RelayStates } from './relay.js';
 
 /** Options of {@link createGateway}. */
 export interface GatewayOptions {
@@ -51,6 +52,8 @@ export function createGateway(host: Host, options: GatewayOptions = {}): Gateway
   });
   const parked = new ParkedCalls(options.parkTimeoutMs ?? 120_000);
   const setup: ForwardSetup = {
+    relays: new RelayStates(options.parkTimeoutMs ?? 120_000),
+    eraOf: (name) => host.status().find((s) => s.name === name)?.era,
     parked,
     front: new FrontCalls(),
     callTimeoutMs: options.callTimeoutMs ?? 600_000,

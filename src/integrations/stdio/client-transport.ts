@@ -3,7 +3,8 @@
  * speaks newline-delimited JSON-RPC over its stdin and stdout.
  * Source: 2026-07-28 basic/transports/stdio ("Shutdown", "Unexpected Termination").
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
+import { createRequire } from 'node:module';
 import type { Readable } from 'node:stream';
 import { McpkitError } from '../../core/errors.js';
 import type { JsonRpcMessage } from '../../core/jsonrpc.js';
@@ -121,7 +122,7 @@ class ChildTransport implements StdioClientTransport {
   async start(sink: TransportSink): Promise<void> {
     const { command, args = [], cwd } = this.#options;
     this.#sink = sink;
-    const child = spawn(command, args, {
+    const child = childProcess().spawn(command, args, {
       stdio: ['pipe', 'pipe', this.#options.stderr ?? 'pipe'],
       env: childEnv(this.#options.env),
       windowsHide: true,
@@ -273,4 +274,13 @@ class TailBuffer {
     this.#chunks = [tail];
     this.#bytes = tail.length;
   }
+}
+
+// node:child_process is loaded on the first spawn, not at import: a server that only
+// serves stdio (and imports this entry point) does not pay ~5 ms of start-up for it.
+let loadedChildProcess: typeof import('node:child_process') | undefined;
+function childProcess(): typeof import('node:child_process') {
+  return (loadedChildProcess ??= createRequire(import.meta.url)(
+    'node:child_process',
+  ) as typeof import('node:child_process'));
 }

@@ -182,7 +182,7 @@ async function post(ctx: Context, request: HttpRequest): Promise<HttpResponse> {
     return rpcError('InvalidRequest', `Payload Too Large: the limit is ${ctx.maxBodyBytes} bytes`, {
       status: 413,
     });
-  const decoded = decodeFrame(body.text);
+  const decoded = decodeFrame(body.text, ctx.server.options.limits?.maxJsonDepth);
   if (decoded.kind === 'malformed') return jsonResponse(decoded.error, 400);
   const refused = ctx.auth && scopeRefusal(ctx.server, ctx.auth, request, decoded);
   if (refused) return refused;

@@ -163,7 +163,7 @@ export class TaskRunner {
     const call = task.internal.call!;
     void this.#callTool(call.name, call.arguments, createContext(running.channel()))
       .then(
-        (result) => this.#settle(task.taskId, { status: 'completed', result: stripResultType(result) }),
+        (result) => this.#settle(task.taskId, { status: 'completed', result: completeResult(result) }),
         (error: unknown) => this.#settle(task.taskId, failure(error)),
       )
       .finally(() => this.#running.delete(task.taskId));
@@ -228,9 +228,9 @@ export class TaskRunner {
   }
 }
 
-function stripResultType(result: Params): Params {
-  const { resultType: _r, ...rest } = result;
-  return rest;
+// The inlined result is what the call would have returned, so it is a complete result.
+function completeResult(result: Params): Params {
+  return { ...result, resultType: 'complete' };
 }
 
 function failure(error: unknown): {

@@ -1,0 +1,150 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Redis } from 'ioredis';
+import type { ServerEvent } from '../../core/event-bus.js';
+import { applyResponses, type TaskSignal, type TaskState } from '../../core/tasks.js';
+import { freePort, startRedis, type TestRedis } from '../../../test/support/redis.js';
+import { until } from '../../../test/support/wait.js';
+import { connectRedis, createRedisEventBus, createRedisEventStore, createRedisTaskStore } from './index.js';
+
+let redis: TestRedis;
+const clients: Redis[] = [];
+const closers: (() => Promise<void>)[] = [];
+
+beforeAll(async () => {
+  redis = await startRedis();
+});
+afterAll(async () => {
+  for (const close of closers) await close();
+  for (const c of clients) c.disconnect();
+  await redis.stop();
+});
+
+async function client(): Promise<Redis> {
+  const c = await connectRedis(redis.url);
+  clients.push(c);
+  return c;
+}
+
+function task(id: string, patch: Partial<TaskState> = {}): TaskState {
+  const now = new Date().toISOString();
+  return {
+    taskId: id,
+    status: 'input_required',
+    createdAt: now,
+    lastUpdatedAt: now,
+    ttlMs: 60_000,
+    inputRequests: {
+      a: { method: 'elicitation/create', params: {} },
+      b: { method: 'roots/list', params: {} },
+    },
+    internal: { answers: {}, owner: 'one', leaseUntil: Date.now() + 60_000 },
+    ...patch,
+  };
+}
+
+describe('the Redis backends', () => {
+  it('refuses to start with a clear error when Redis is unreachable', async () => {
+    const port = await freePort();
+    const start = connectRedis(`redis://:secret@127.0.0.1:${port}`, { startTimeoutMs: 1000 });
+    await expect(start).rejects.toMatchObject({ code: 'CONNECTION_CLOSED' });
+    await expect(start).rejects.toThrow(
+      new RegExp(`Redis at redis://:\\*\\*\\*@127.0.0.1:${port}/? is unreachable`),
+    );
+  });
+
+  it('delivers events published by one instance to the listeners of every instance', async () => {
+    const a = await createRedisEventBus(await client(), { channel: 'bus-test' });
+    const b = await createRedisEventBus(await client(), { channel: 'bus-test' });
+    closers.push(a.close, b.close);
+    const seenA: ServerEvent[] = [];
+    const seenB: ServerEvent[] = [];
+    a.subscribe((e) => seenA.push(e));
+    b.subscribe((e) => seenB.push(e));
+    await b.publish({ type: 'resourceUpdated', uri: 'test://x' });
+    await a.publish({ type: 'toolsListChanged' });
+    await until(() => seenA.length === 2 && seenB.length === 2);
+    expect(seenA).toEqual([{ type: 'resourceUpdated', uri: 'test://x' }, { type: 'toolsListChanged' }]);
+    expect(seenB).toEqual(seenA);
+  });
+
+  it('stores tasks with their TTL and changes them by compare-and-set', async () => {
+    const c = await client();
+    const store = await createRedisTaskStore(c, { prefix: 'cas:' });
+    closers.push(store.close);
+    await store.create(task('t1'));
+    expect((await store.get('t1'))?.status).toBe('input_required');
+    const ttl = await c.pttl('cas:task:t1');
+    expect(ttl).toBeGreaterThan(50_000);
+    const now = new Date();
+    const both = await Promise.all([
+      store.update('t1', (t) => applyResponses(t, { a: { action: 'accept' } }, now)),
+      store.update('t1', (t) => applyResponses(t, { b: { roots: [] } }, now)),
+    ]);
+    expect(both.every(Boolean)).toBe(true);
+    const after = await store.get('t1');
+    expect(after?.status).toBe('working');
+    expect(Object.keys(after?.internal.answers ?? {}).sort()).toEqual(['a', 'b']);
+    expect(await c.pttl('cas:task:t1')).toBeGreaterThan(50_000);
+    expect(await store.get('missing')).toBeUndefined();
+    expect(await store.update('missing', (t) => t)).toBeUndefined();
+  });
+
+  it('lists tasks whose lease ended, and forgets leases of finished tasks', async () => {
+    const store = await createRedisTaskStore(await client(), { prefix: 'lease:' });
+    closers.push(store.close);
+    await store.create(task('old', { internal: { answers: {}, owner: 'x', leaseUntil: Date.now() - 1 } }));
+    await store.create(task('fresh'));
+    expect(await store.expiredLeases!(Date.now())).toEqual(['old']);
+    await store.update('old', (t) => ({ ...t, status: 'failed', error: { code: -32603, message: 'x' } }));
+    expect(await store.expiredLeases!(Date.now())).toEqual([]);
+  });
+
+  it('signals every instance', async () => {
+    const one = await createRedisTaskStore(await client(), { prefix: 'sig:' });
+    const two = await createRedisTaskStore(await client(), { prefix: 'sig:' });
+    closers.push(one.close, two.close);
+    const heard: TaskSignal[] = [];
+    two.subscribe((s) => heard.push(s));
+    await one.signal({ taskId: 't', kind: 'cancelled' });
+    await until(() => heard.length === 1);
+    expect(heard).toEqual([{ taskId: 't', kind: 'cancelled' }]);
+  });
+
+  it('keeps SSE events on a bounded stream with a TTL and replays after a sequence number', async () => {
+    const c = await client();
+    const store = createRedisEventStore(c, { prefix: 'sse:', maxLength: 50, ttlMs: 30_000 });
+    for (let seq = 1; seq <= 200; seq++)
+      await store.append('s1', {
+        id: `s1_${seq}`,
+        seq,
+        message: { jsonrpc: '2.0', method: 'm', params: { seq } },
+      });
+    const all = await store.since('s1', 0);
+    expect(all.map((e) => e.seq)).toEqual(Array.from({ length: 50 }, (_, i) => 151 + i));
+    expect(all.at(-1)).toEqual({
+      id: 's1_200',
+      seq: 200,
+      message: { jsonrpc: '2.0', method: 'm', params: { seq: 200 } },
+    });
+    expect((await store.since('s1', 198)).map((e) => e.seq)).toEqual([199, 200]);
+    expect(await c.pttl('sse:sse:s1')).toBeGreaterThan(20_000);
+    await store.deleteStream('s1');
+    expect(await store.since('s1', 0)).toEqual([]);
+  });
+
+  it('reconnects after Redis restarts; what Redis held is gone, new work goes through', async () => {
+    const c = await client();
+    const bus = await createRedisEventBus(c, { channel: 'restart' });
+    closers.push(bus.close);
+    const seen: ServerEvent[] = [];
+    bus.subscribe((e) => seen.push(e));
+    await c.set('before', '1');
+    await redis.restart();
+    expect(await c.get('before')).toBeNull();
+    await until(async () => {
+      await bus.publish({ type: 'promptsListChanged' });
+      return seen.length > 0;
+    }, 10_000);
+    expect(seen[0]).toEqual({ type: 'promptsListChanged' });
+  });
+});

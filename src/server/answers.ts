@@ -1,0 +1,81 @@
+/**
+ * Checking the client's answers to what a handler asked (elicitation, sampling, roots),
+ * the same way on both eras: a legacy session's response to a server-initiated request and
+ * a modern retry's `inputResponses` entry go through {@link checkInputAnswer}, so a
+ * handler never sees an answer the other era would have refused.
+ * Source: 2025-11-25 and 2026-07-28 client/elicitation ("Response Actions", form mode
+ * `content` MUST match `requestedSchema`), client/sampling (CreateMessageResult),
+ * client/roots (Root: `uri` MUST be a `file://` URI).
+ */
+import { McpError } from '../core/errors.js';
+import { isObject, type Params } from '../core/jsonrpc.js';
+import { compileJsonSchema } from '../validation/index.js';
+
+/** The client requests a handler can make through its context. */
+export type AskedMethod = 'elicitation/create' | 'sampling/createMessage' | 'roots/list';
+
+/**
+ * Resolves with `answer` when it is a valid result for the question, else rejects.
+ * `where` names the answer in the error (`inputResponses.elicitation-1`, or the method).
+ * @throws McpError -32602 describing what is wrong with the answer.
+ */
+export async function checkInputAnswer(
+  question: { method: AskedMethod; params: Params },
+  answer: unknown,
+  where: string,
+): Promise<Params> {
+  const problem = isObject(answer) ? await problemOf(question, answer) : 'the answer must be an object';
+  if (problem !== undefined) throw McpError.of('InvalidParams', `${where}: ${problem}`);
+  return answer as Params;
+}
+
+async function problemOf(
+  question: { method: AskedMethod; params: Params },
+  answer: Params,
+): Promise<string | undefined> {
+  switch (question.method) {
+    case 'elicitation/create':
+      return elicitationProblem(question.params, answer);
+    case 'sampling/createMessage':
+      return samplingProblem(answer);
+    case 'roots/list':
+      return rootsProblem(answer);
+  }
+}
+
+const ACTIONS = new Set(['accept', 'decline', 'cancel']);
+
+async function elicitationProblem(params: Params, answer: Params): Promise<string | undefined> {
+  if (typeof answer.action !== 'string' || !ACTIONS.has(answer.action)) {
+    return 'action must be accept, decline or cancel';
+  }
+  if (answer.action !== 'accept' || params.mode === 'url') return undefined;
+  const content = answer.content ?? {};
+  if (!isObject(content)) return 'content must be an object';
+  const schema = params.requestedSchema;
+  if (!isObject(schema)) return undefined;
+  const outcome = await compileJsonSchema(schema)(content);
+  return outcome.ok ? undefined : `content does not match the requested schema: ${outcome.issues.join('; ')}`;
+}
+
+function samplingProblem(answer: Params): string | undefined {
+  if (typeof answer.model !== 'string') return 'model must be a string';
+  if (answer.role !== 'assistant' && answer.role !== 'user') return 'role must be assistant or user';
+  const content = answer.content;
+  const blocks = Array.isArray(content) ? (content as unknown[]) : [content];
+  if (blocks.length === 0 || !blocks.every((b) => isObject(b) && typeof b.type === 'string')) {
+    return 'content must be a content block (or a non-empty list of them) with a type';
+  }
+  return undefined;
+}
+
+function rootsProblem(answer: Params): string | undefined {
+  if (!Array.isArray(answer.roots)) return 'roots must be a list';
+  for (const [i, root] of (answer.roots as unknown[]).entries()) {
+    if (!isObject(root) || typeof root.uri !== 'string' || !root.uri.startsWith('file://')) {
+      return `roots[${i}].uri must be a file:// URI`;
+    }
+    if (root.name !== undefined && typeof root.name !== 'string') return `roots[${i}].name must be a string`;
+  }
+  return undefined;
+}

@@ -1,0 +1,124 @@
+/**
+ * The fast start of JSON Schema validation: an interpreting 2020-12 validator
+ * (@cfworker/json-schema, ~55 KB, no code generation) answers until a schema is hot, then
+ * ajv's compiled code takes over. Loading ajv and generating code costs ~150 ms and ~8 MiB
+ * on the first call; interpreting a small schema costs ~1–2 µs a call against ajv's ~0.1.
+ *
+ * - The interpreter decides only "valid". A value it rejects goes to ajv, so every error
+ *   message (and the verdict on a rejected value) is ajv's, hot or not.
+ * - The schema itself is checked against the 2020-12 meta-schema (the interpreter reads
+ *   ajv's copy), as ajv does before compiling; a schema that fails goes to ajv, which
+ *   refuses it with its own INVALID_DEFINITION error.
+ * - Only schemas where the two cannot differ in safety take this path: no `pattern`,
+ *   `patternProperties` or `format` (those run on RE2 in ajv, never on V8's regex engine),
+ *   no reference outside the document, no dynamic references. The rest go to ajv directly.
+ * Source: 2026-07-28 basic/index "JSON Schema Usage".
+ */
+import type { ValidationOutcome } from './types.js';
+
+/** A validator as `compileJsonSchema` returns it. */
+type Validate = (value: unknown) => ValidationOutcome | Promise<ValidationOutcome>;
+
+interface Interpreter {
+  validate(value: unknown): { valid: boolean };
+  addSchema(schema: object): void;
+}
+type InterpreterClass = new (schema: object, draft: '2020-12', shortCircuit: boolean) => Interpreter;
+
+/** Validations of one schema after which ajv compiles it (in the background). */
+export const HOT_AFTER = 256;
+
+const ROUTED_TO_AJV = new Set(['pattern', 'patternProperties', 'format', '$dynamicRef', '$dynamicAnchor']);
+
+/** True when `schema` may be interpreted: see the module comment for what is excluded. */
+export function interpretable(schema: unknown): boolean {
+  if (typeof schema !== 'object' || schema === null) return true;
+  for (const [key, child] of Object.entries(schema)) {
+    if (ROUTED_TO_AJV.has(key)) return false;
+    if (key === '$ref' && (typeof child !== 'string' || !child.startsWith('#'))) return false;
+    if (key === '$id') return false;
+    if (!interpretable(child)) return false;
+  }
+  return true;
+}
+
+let loading: Promise<{ Interpreter: InterpreterClass; meta: Interpreter }> | undefined;
+
+/** Loads the interpreter and the 2020-12 meta-schema once. */
+function loadInterpreter(): Promise<{ Interpreter: InterpreterClass; meta: Interpreter }> {
+  loading ??= Promise.all([
+    import('@cfworker/json-schema'),
+    import('ajv/dist/refs/json-schema-2020-12/index.js'),
+  ]).then(([{ Validator }, refs]) => {
+    const Interpreter = Validator as unknown as InterpreterClass;
+    // ajv's meta-schema module adds its documents to `this`; collect them instead.
+    const documents: object[] = [];
+    type AddMetaSchema = (this: unknown, $data: boolean) => void;
+    const exported = refs.default as unknown as AddMetaSchema | { default: AddMetaSchema };
+    const addMetaSchema2020 = typeof exported === 'function' ? exported : exported.default; // CJS interop
+    addMetaSchema2020.call({ addMetaSchema: (document: object) => void documents.push(document) }, false);
+    const [root, ...vocabularies] = documents.map(staticReferences);
+    const meta = new Interpreter(root as object, '2020-12', true);
+    for (const document of vocabularies) meta.addSchema(document);
+    return { Interpreter, meta };
+  });
+  return loading;
+}
+
+const META_2020 = 'https://json-schema.org/draft/2020-12/schema';
+
+/**
+ * The meta-schema's `$dynamicRef: "#meta"` points at the 2020-12 meta-schema itself for
+ * any plain 2020-12 schema; the interpreter does not follow it into nested subschemas, so
+ * it becomes a plain `$ref` to the meta-schema.
+ */
+function staticReferences(node: unknown): object {
+  if (Array.isArray(node)) return node.map(staticReferences);
+  if (typeof node !== 'object' || node === null) return node as object;
+  const entries = Object.entries(node).map(([key, value]) =>
+    key === '$dynamicRef' ? ['$ref', META_2020] : [key, staticReferences(value)],
+  );
+  return Object.fromEntries(entries) as object;
+}
+
+/**
+ * Wraps `viaAjv` (the compiled validator of the same schema): values are interpreted until
+ * the schema has been used {@link HOT_AFTER} times, then ajv's code answers once ready.
+ */
+export function hybridValidator(schema: object, viaAjv: Validate): Validate {
+  let interpreter: Interpreter | undefined;
+  let useAjv = false;
+  let calls = 0;
+  const interpret = (value: unknown): ValidationOutcome | Promise<ValidationOutcome> => {
+    if (++calls === HOT_AFTER) warm(viaAjv, () => (useAjv = true));
+    try {
+      return (interpreter as Interpreter).validate(value).valid ? { ok: true, value } : viaAjv(value);
+    } catch {
+      useAjv = true; // something the interpreter cannot handle: ajv decides, now and later
+      return viaAjv(value);
+    }
+  };
+  return (value) => {
+    if (useAjv) return viaAjv(value);
+    if (interpreter) return interpret(value);
+    return loadInterpreter().then(
+      ({ Interpreter, meta }) => {
+        try {
+          if (!useAjv && meta.validate(schema).valid)
+            interpreter ??= new Interpreter(schema, '2020-12', true);
+        } catch {
+          // a schema the interpreter cannot read: ajv decides
+        }
+        return interpreter ? interpret(value) : ((useAjv = true), viaAjv(value));
+      },
+      () => ((useAjv = true), viaAjv(value)), // no interpreter here: ajv does it all
+    );
+  };
+}
+
+/** Compiles with ajv in the background (a first call loads and compiles), then switches. */
+function warm(viaAjv: Validate, ready: () => void): void {
+  Promise.resolve()
+    .then(() => viaAjv(undefined))
+    .then(ready, ready); // a schema ajv refuses is reported by ajv from then on
+}
