@@ -5,6 +5,9 @@
 import type { McpServer } from '../../src/server/index.js';
 import { PNG_BASE64 } from './media.js';
 
+/** Ids the template's `{id}` variable completes to (`completion/complete` with `ref/resource`). */
+const TEMPLATE_IDS = ['1', '2', '3', '42', '420'];
+
 /** The text of `test://static-text`. */
 export const STATIC_TEXT = 'This is the content of the static text resource.';
 
@@ -42,6 +45,7 @@ export function registerResources(server: McpServer): void {
       title: 'Data by id',
       description: 'JSON data for the given id',
       mimeType: 'application/json',
+      complete: { id: (value) => TEMPLATE_IDS.filter((id) => id.startsWith(value)) },
     },
     (uri, { id }) => [
       {

@@ -33,7 +33,7 @@ export type Command =
   | HostCommand
   | { name: 'help'; topic?: CommandName }
   | { name: 'version' }
-  | ({ name: 'inspect' } & ClientFlags)
+  | ({ name: 'inspect'; ui?: boolean } & ClientFlags)
   | ({ name: 'call'; tool: string; args: Record<string, unknown> } & ClientFlags)
   | ({ name: 'read'; uri: string } & ClientFlags)
   | ({ name: 'prompt'; prompt: string; args: Record<string, string> } & ClientFlags)
@@ -52,11 +52,12 @@ const CLIENT: Options = {
   header: { type: 'string', multiple: true },
 };
 const WITH_ARGS: Options = { ...CLIENT, args: { type: 'string' } };
+const INSPECT: Options = { ...CLIENT, ui: { type: 'boolean' } };
 const SERVE: Options = { ...HELP, port: { type: 'string' }, host: { type: 'string' } };
 
 /** Which flags each command takes, and how many positionals (before `--`) it wants. */
 const SPECS: Record<CommandName, { options: Options; positionals: [min: number, max: number] }> = {
-  inspect: { options: CLIENT, positionals: [0, 1] },
+  inspect: { options: INSPECT, positionals: [0, 1] },
   call: { options: WITH_ARGS, positionals: [1, 2] },
   read: { options: CLIENT, positionals: [1, 2] },
   prompt: { options: WITH_ARGS, positionals: [1, 2] },
@@ -100,7 +101,7 @@ function parseCommand(name: CommandName, argv: readonly string[]): Command {
   if (name === 'serve') return serveCommand(positionals, values, serverArgv);
   const [subject = '', urlArg] = name === 'inspect' ? ['', positionals[0]] : positionals;
   const flags = clientFlags(values, target(urlArg, serverArgv));
-  if (name === 'inspect') return { name, ...flags };
+  if (name === 'inspect') return values.ui === true ? { name, ui: true, ...flags } : { name, ...flags };
   if (name === 'read') return { name, uri: subject, ...flags };
   const args = { ...jsonArgs(values.args), ...pairArgs(pairs) };
   if (name === 'call') return { name, tool: subject, args, ...flags };

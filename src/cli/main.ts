@@ -53,6 +53,7 @@ async function execute(command: Command): Promise<Output | undefined> {
       return runHostCommand(command);
     }
     case 'inspect':
+      if (command.ui) return (await import('./ui/command.js')).runInspectorUi(command);
       return withSession(command, async ({ client, signal }) => {
         const inspection = await inspect(client, signal);
         const text = command.json ? JSON.stringify(inspection, null, 2) : formatInspection(inspection);

@@ -25,6 +25,9 @@ const PAGES: Record<CommandName, string> = {
 Connects to a server and prints its identity, era and protocol version, capabilities,
 instructions, tools (with input schemas), resources, resource templates and prompts.
 
+  --ui                      serve the inspector web app on 127.0.0.1 (random port) and
+                            print its URL (with a session token) instead; Ctrl-C stops it
+
 ${SERVER}
 
 ${CLIENT_FLAGS}`,
@@ -72,6 +75,7 @@ const OVERVIEW = `Usage: mcpkit COMMAND [ARGS...]
 
 Commands:
   inspect [URL] [-- COMMAND...]      describe a server: identity, era, tools, resources, prompts
+                                     (--ui: the same, and much more, in a local web app)
   call TOOL [KEY=VALUE...] ...       call a tool and print the result
   read URI ...                       read a resource and print its contents
   prompt NAME [--args JSON] ...      get a prompt and print its messages

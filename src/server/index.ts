@@ -10,7 +10,11 @@ export type { AuthInfo, ProgressOptions, RequestContext } from './context.js';
 export type { Completer, CompletionValues } from './completion.js';
 export {
   errorResult,
+  type PlainToolReturn,
+  type StructuredToolReturn,
+  type ToolArgs,
   type ToolDefinition,
+  type ToolErrorResult,
   type ToolHandler,
   type ToolResult,
   type ToolReturn,
@@ -25,7 +29,7 @@ export type {
   TemplateHandler,
   TemplateOptions,
 } from './resources.js';
-export type { PromptDefinition, PromptHandler, PromptReturn } from './prompts.js';
+export type { PromptArgs, PromptDefinition, PromptHandler, PromptReturn } from './prompts.js';
 export { LegacySession, type SessionLink } from './session.js';
 export { compileUriTemplate, type TemplateValue, type UriTemplate } from './uri-template.js';
 export type { CacheHints } from './modern.js';

@@ -33,20 +33,32 @@ export interface PromptDefinition<S extends SchemaInput | undefined = undefined>
   scopes?: string[];
 }
 
+/** The arguments a prompt handler receives: `argsSchema`'s output type, or strings by name. */
+export type PromptArgs<S> = [S] extends [SchemaInput] ? InferOutput<S> : Record<string, string>;
+
 /** A prompt handler; `args` is typed from `argsSchema` when given. */
 export type PromptHandler<S> = (
-  args: S extends SchemaInput ? InferOutput<S> : Record<string, string>,
+  args: PromptArgs<S>,
   context: RequestContext,
 ) => PromptReturn | InputRequiredAnswer | Promise<PromptReturn | InputRequiredAnswer>;
+
+/** A prompt handler with its types erased, as the registry stores it (see {@link bindPrompt}). */
+export type BoundPromptHandler = (
+  args: unknown,
+  context: RequestContext,
+) => Promise<PromptReturn | InputRequiredAnswer>;
+
+/** Erases a typed prompt handler once; the registry calls it with checked arguments only. */
+export function bindPrompt<S>(handler: PromptHandler<S>): BoundPromptHandler {
+  // Only arguments that passed the prompt's argument checks (and argsSchema) reach here.
+  return async (args, context) => handler(args as PromptArgs<S>, context);
+}
 
 interface RegisteredPrompt {
   wire: Prompt;
   schema: CompiledSchema | undefined;
   complete: Record<string, Completer>;
-  handler: (
-    args: never,
-    context: RequestContext,
-  ) => PromptReturn | InputRequiredAnswer | Promise<PromptReturn | InputRequiredAnswer>;
+  handler: BoundPromptHandler;
 }
 
 /** Holds a server's prompts. */
@@ -96,14 +108,14 @@ export class PromptRegistry {
     name: unknown,
     args: unknown,
     context: RequestContext,
-  ): Promise<{ description?: string; messages: PromptMessage[] }> {
+  ): Promise<{ description?: string; messages: PromptMessage[] } | InputRequiredAnswer> {
     if (typeof name !== 'string')
       throw McpError.of('InvalidParams', 'prompts/get needs the prompt name as a string');
     const prompt = this.#prompts.get(name);
     if (!prompt) throw McpError.of('InvalidParams', `Unknown prompt: ${name}`);
     const checked = await checkArguments(prompt, args ?? {});
-    const value = await prompt.handler(checked as never, context);
-    if (isInputRequired(value)) return value as never;
+    const value = await prompt.handler(checked, context);
+    if (isInputRequired(value)) return value;
     return Array.isArray(value) ? { messages: value } : value;
   }
 }

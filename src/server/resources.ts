@@ -134,7 +134,7 @@ export class ResourceRegistry {
     uri: unknown,
     era: Era,
     context: RequestContext,
-  ): Promise<{ contents: ResourceContents[]; _meta?: Record<string, unknown> }> {
+  ): Promise<{ contents: ResourceContents[]; _meta?: Record<string, unknown> } | InputRequiredAnswer> {
     if (typeof uri !== 'string') throw McpError.of('InvalidParams', 'uri must be a string');
     const fixed = this.#resources.get(uri);
     if (fixed) return normalise(await fixed.handler(uri, context));
@@ -152,11 +152,10 @@ export function notFound(uri: string, era: Era): McpError {
   return new McpError(code, `Resource not found: ${uri}`, { data: { uri } });
 }
 
-function normalise(value: ReadReturn | InputRequiredAnswer): {
-  contents: ResourceContents[];
-  _meta?: Record<string, unknown>;
-} {
-  if (isInputRequired(value)) return value as never;
+function normalise(
+  value: ReadReturn | InputRequiredAnswer,
+): { contents: ResourceContents[]; _meta?: Record<string, unknown> } | InputRequiredAnswer {
+  if (isInputRequired(value)) return value;
   const result = Array.isArray(value) ? { contents: value } : value;
   if (!Array.isArray(result.contents))
     throw new McpkitError('INVALID_RESULT', 'A read handler must return contents');

@@ -26,6 +26,8 @@ function buildServer() {
     },
     () => ({ content: [{ type: 'text', text: '21' }], structuredContent: { temperature: 21 } }),
   );
+  // The types refuse this result; the runtime check must still catch handlers that lie.
+  // @ts-expect-error structuredContent must match outputSchema
   server.tool('broken-output', { outputSchema: z.object({ n: z.number() }) }, () => ({
     content: [],
     structuredContent: { n: 'x' },

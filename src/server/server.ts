@@ -5,7 +5,7 @@
  * one place era handling lives (DESIGN.md decision 5).
  * Source: 2026-07-28 basic/versioning "Backward Compatibility"; 2025-11-25 basic/lifecycle.
  */
-import { McpError } from '../core/errors.js';
+import { McpError, McpkitError } from '../core/errors.js';
 import { createMemoryEventBus, type EventBus } from '../core/event-bus.js';
 import type { JsonRpcNotification, JsonRpcRequest, Params } from '../core/jsonrpc.js';
 import type { Middleware } from '../core/middleware.js';
@@ -35,7 +35,7 @@ import { runModernFeature, type ModernRunner } from './modern-run.js';
 import { implementationOf, type ServerOptions } from './options.js';
 
 export type { ServerOptions } from './options.js';
-import { PromptRegistry, type PromptDefinition, type PromptHandler } from './prompts.js';
+import { PromptRegistry, bindPrompt, type PromptDefinition, type PromptHandler } from './prompts.js';
 import {
   ResourceRegistry,
   type ResourceHandler,
@@ -44,7 +44,15 @@ import {
   type TemplateOptions,
 } from './resources.js';
 import { LegacyChannel, type LegacySession } from './session.js';
-import { ToolRegistry, type ToolDefinition, type ToolHandler } from './tools.js';
+import {
+  ToolRegistry,
+  bindTool,
+  type PlainToolReturn,
+  type StructuredToolReturn,
+  type ToolArgs,
+  type ToolDefinition,
+  type ToolHandler,
+} from './tools.js';
 import { createStateSealer, type RequestStateSealer } from '../core/request-state.js';
 import { MiddlewareChains } from './middleware.js';
 import { TASKS_EXTENSION } from '../core/tasks.js';
@@ -130,13 +138,38 @@ export class McpServer {
     return this;
   }
 
-  /** Registers a tool. @throws McpkitError `INVALID_DEFINITION`. */
+  /**
+   * Registers a tool: `tool(name, handler)` or `tool(name, definition, handler)`. Arguments
+   * are typed by `inputSchema`; with an `outputSchema` the handler may return just the
+   * structured value (see {@link StructuredToolReturn}). Source: 2026-07-28 server/tools.
+   * @throws McpkitError `INVALID_DEFINITION` (bad name, duplicate, bad schema).
+   */
+  tool(name: string, handler: ToolHandler): this;
+  tool<In extends SchemaInput | undefined = undefined>(
+    name: string,
+    definition: ToolDefinition<In> & { outputSchema?: undefined },
+    handler: (args: ToolArgs<In>, context: RequestContext) => PlainToolReturn | Promise<PlainToolReturn>,
+  ): this;
+  tool<In extends SchemaInput | undefined, Out extends SchemaInput>(
+    name: string,
+    definition: ToolDefinition<In, Out> & { outputSchema: Out },
+    handler: (
+      args: ToolArgs<In>,
+      context: RequestContext,
+    ) => StructuredToolReturn<InferOutput<Out>> | Promise<StructuredToolReturn<InferOutput<Out>>>,
+  ): this;
   tool<In extends SchemaInput | undefined = undefined, Out extends SchemaInput | undefined = undefined>(
     name: string,
-    definition: ToolDefinition<In, Out>,
-    handler: ToolHandler<In>,
+    definitionOrHandler: ToolDefinition<In, Out> | ToolHandler<In, Out>,
+    maybeHandler?: ToolHandler<In, Out>,
   ): this {
-    this.#features.tools.add(name, definition, handler as never);
+    const [definition, handler] =
+      typeof definitionOrHandler === 'function'
+        ? [{}, definitionOrHandler]
+        : [definitionOrHandler, maybeHandler];
+    if (handler === undefined) throw new McpkitError('INVALID_DEFINITION', `tool '${name}' needs a handler`);
+    const bound = bindTool(handler, definition.outputSchema !== undefined);
+    this.#features.tools.add(name, definition, bound);
     this.#needs('tools/call', name, definition.scopes);
     this.#capabilities = undefined;
     return this;
@@ -166,7 +199,7 @@ export class McpServer {
     handler: PromptHandler<S>,
   ): this {
     const { scopes, ...wire } = definition;
-    this.#features.prompts.add(name, wire as PromptDefinition<S>, handler as never);
+    this.#features.prompts.add(name, wire as PromptDefinition<S>, bindPrompt(handler));
     this.#needs('prompts/get', name, scopes);
     this.#capabilities = undefined;
     return this;

@@ -7,6 +7,7 @@
  */
 import { checkToolHeaders } from '../core/wire.js';
 import { McpError, McpkitError } from '../core/errors.js';
+import { isObject } from '../core/jsonrpc.js';
 import type { ContentBlock, Icon, Tool, ToolAnnotations } from '../core/types/index.js';
 import {
   compileSchema,
@@ -17,16 +18,46 @@ import {
 import type { RequestContext } from './context.js';
 import { isInputRequired, type InputRequiredAnswer } from './mrtr.js';
 
-/** What a tool handler returns: a full result, or a string (one text content item). */
-export type ToolReturn = string | ToolResult | InputRequiredAnswer;
-
-/** A tool result as a handler writes it (the SDK adds `resultType` and `_meta` as needed). */
-export interface ToolResult {
+/**
+ * A tool result as a handler writes it (the SDK adds `resultType` and `_meta` as needed).
+ * `S` is the type of `structuredContent`, inferred from the tool's `outputSchema`.
+ */
+export interface ToolResult<S = Record<string, unknown>> {
   content: ContentBlock[];
-  structuredContent?: Record<string, unknown>;
+  structuredContent?: S;
   isError?: boolean;
   _meta?: Record<string, unknown>;
 }
+
+/** The `structuredContent` type of a tool: inferred from `outputSchema`, or none. */
+export type StructuredOf<Out> = [Out] extends [SchemaInput] ? InferOutput<Out> : never;
+
+/** An error result of a tool with an `outputSchema`: no `structuredContent` needed. */
+export interface ToolErrorResult {
+  content: ContentBlock[];
+  isError: true;
+  _meta?: Record<string, unknown>;
+}
+
+/** What a handler of a tool without `outputSchema` returns: a string (one text block) or a result. */
+export type PlainToolReturn = string | ToolResult | InputRequiredAnswer;
+
+/**
+ * What a handler of a tool with an `outputSchema` of type `S` returns: the structured value
+ * alone (mcpkit adds a text block holding its JSON, as server/tools "Structured Content"
+ * recommends), a result whose `structuredContent` is an `S`, or an error result.
+ */
+export type StructuredToolReturn<S> =
+  S | (ToolResult<S> & { structuredContent: S }) | ToolErrorResult | InputRequiredAnswer;
+
+/**
+ * What a tool handler returns, by output schema ({@link PlainToolReturn} without one,
+ * {@link StructuredToolReturn} with one). Either way it may be the `input_required` answer
+ * that `ctx.elicit`/`sample`/`listRoots` produce on modern requests.
+ */
+export type ToolReturn<Out extends SchemaInput | undefined = undefined> = [Out] extends [SchemaInput]
+  ? StructuredToolReturn<InferOutput<Out>>
+  : PlainToolReturn;
 
 /** How to describe a tool. Schemas are Standard Schemas (zod v4…) or JSON Schema objects. */
 export interface ToolDefinition<
@@ -68,23 +99,43 @@ export interface TaskPolicy<In extends SchemaInput | undefined = undefined> {
    * `ctx.sample` / `ctx.listRoots` use the request's multi round-trip (SEP-2663
    * "Composition with MRTR"). The answers it gathers are replayed to the handler by key.
    */
-  prepare?: (
-    args: In extends SchemaInput ? InferOutput<In> : Record<string, unknown>,
-    context: RequestContext,
-  ) => unknown;
+  prepare?: (args: ToolArgs<In>, context: RequestContext) => unknown;
 }
 
-/** A tool handler. `args` is typed from the input schema. */
-export type ToolHandler<In> = (
-  args: In extends SchemaInput ? InferOutput<In> : Record<string, unknown>,
+/** The arguments a handler receives: the input schema's output type, or a plain record. */
+export type ToolArgs<In> = [In] extends [SchemaInput] ? InferOutput<In> : Record<string, unknown>;
+
+/** A tool handler. `args` is typed from the input schema, the return from the output schema. */
+export type ToolHandler<
+  In extends SchemaInput | undefined = undefined,
+  Out extends SchemaInput | undefined = undefined,
+> = (args: ToolArgs<In>, context: RequestContext) => ToolReturn<Out> | Promise<ToolReturn<Out>>;
+
+/** A tool handler with its types erased, as the registry stores it (see {@link bindTool}). */
+export type BoundToolHandler = (
+  args: unknown,
   context: RequestContext,
-) => ToolReturn | Promise<ToolReturn>;
+) => Promise<ToolResult | InputRequiredAnswer>;
+
+/**
+ * Erases a typed handler once, at registration: the bound handler takes the arguments the
+ * registry's compiled input schema accepted and returns a normalised result.
+ * `structured` says whether the tool has an `outputSchema` (a bare structured value is
+ * then wrapped, see {@link ToolReturn}).
+ */
+export function bindTool<In extends SchemaInput | undefined, Out extends SchemaInput | undefined>(
+  handler: ToolHandler<In, Out>,
+  structured: boolean,
+): BoundToolHandler {
+  // Only arguments that passed the compiled input schema of `In` reach here.
+  return async (args, context) => toResult(await handler(args as ToolArgs<In>, context), structured);
+}
 
 interface RegisteredTool {
   wire: Tool;
   input: CompiledSchema;
   output: CompiledSchema | undefined;
-  handler: (args: never, context: RequestContext) => ToolReturn | Promise<ToolReturn>;
+  handler: BoundToolHandler;
   task: TaskPolicy<SchemaInput | undefined> | undefined;
 }
 
@@ -109,7 +160,7 @@ export class ToolRegistry {
   add(
     name: string,
     definition: ToolDefinition<SchemaInput | undefined, SchemaInput | undefined>,
-    handler: RegisteredTool['handler'],
+    handler: BoundToolHandler,
   ): void {
     if (!NAME.test(name))
       throw invalidDef(
@@ -168,7 +219,11 @@ export class ToolRegistry {
    * @throws McpError -32602 for an unknown tool or non-object arguments. Invalid
    *   arguments and handler failures come back as results with `isError: true`.
    */
-  async call(name: unknown, args: unknown, context: RequestContext): Promise<ToolResult> {
+  async call(
+    name: unknown,
+    args: unknown,
+    context: RequestContext,
+  ): Promise<ToolResult | InputRequiredAnswer> {
     if (typeof name !== 'string')
       throw McpError.of('InvalidParams', 'tools/call needs the tool name as a string');
     const tool = this.#tools.get(name);
@@ -180,14 +235,18 @@ export class ToolRegistry {
     if (!checked.ok)
       return errorResult(`Invalid arguments for tool ${tool.wire.name}: ${checked.issues.join('; ')}`);
     const result = await runHandler(tool, checked.value, context);
-    return tool.output && !result.isError && !isInputRequired(result) ? checkOutput(tool, result) : result;
+    if (isInputRequired(result) || !tool.output || result.isError) return result;
+    return checkOutput(tool, result);
   }
 }
 
-async function runHandler(tool: RegisteredTool, args: unknown, context: RequestContext): Promise<ToolResult> {
+async function runHandler(
+  tool: RegisteredTool,
+  args: unknown,
+  context: RequestContext,
+): Promise<ToolResult | InputRequiredAnswer> {
   try {
-    const value = await tool.handler(args as never, context);
-    return isInputRequired(value) ? (value as never) : normalise(value);
+    return await tool.handler(args, context);
   } catch (error) {
     // Protocol errors stay protocol errors; anything else is a tool execution error the model can see.
     if (error instanceof McpError || isControlSignal(error)) throw error;
@@ -221,15 +280,28 @@ async function checkOutput(tool: RegisteredTool, result: ToolResult): Promise<To
   return result;
 }
 
-function normalise(value: string | ToolResult): ToolResult {
+function toResult(value: unknown, structured: boolean): ToolResult | InputRequiredAnswer {
+  if (isInputRequired(value)) return value;
   if (typeof value === 'string') return { content: [{ type: 'text', text: value }] };
-  if (typeof value !== 'object' || value === null || !Array.isArray((value as Partial<ToolResult>).content)) {
-    throw new McpkitError(
-      'INVALID_RESULT',
-      'A tool handler must return a string or an object with a content array',
-    );
-  }
-  return value;
+  if (isObject(value) && isFullResult(value, structured)) return value as unknown as ToolResult;
+  if (isObject(value) && structured)
+    return { content: [{ type: 'text', text: JSON.stringify(value) }], structuredContent: value };
+  throw new McpkitError(
+    'INVALID_RESULT',
+    structured
+      ? 'A tool handler with an outputSchema must return its structured value or a result object'
+      : 'A tool handler must return a string or an object with a content array',
+  );
+}
+
+/**
+ * With an `outputSchema`, an object is a full result only when it has a `content` array and
+ * says so (`structuredContent` present, or `isError: true`); otherwise it is the structured
+ * value itself. Without one, any object with a `content` array is a result.
+ */
+function isFullResult(value: Record<string, unknown>, structured: boolean): boolean {
+  if (!Array.isArray(value.content)) return false;
+  return !structured || 'structuredContent' in value || value.isError === true;
 }
 
 /** A tool result reporting an error to the model (`isError: true`). */

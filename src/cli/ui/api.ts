@@ -1,0 +1,83 @@
+/**
+ * The inspector's JSON API: one POST route per intent of the web app, each a thin call on
+ * the {@link InspectorBridge}. Bodies are JSON objects; answers are `{ result }` or, for a
+ * failure, `{ error: { message, code?, data? } }` with status 200 (the MCP outcome is data
+ * for the app, not an HTTP failure).
+ */
+import type { EraPreference } from '../../client/index.js';
+import type { InspectorBridge, InspectorRoot, InspectorTarget } from './bridge.js';
+
+type Body = Record<string, unknown>;
+type Route = (bridge: InspectorBridge, body: Body) => Promise<unknown> | unknown;
+
+const str = (value: unknown, name: string): string => {
+  if (typeof value !== 'string') throw new Error(`\`${name}\` must be a string`);
+  return value;
+};
+const obj = (value: unknown): Record<string, unknown> =>
+  value !== null && typeof value === 'object' && !Array.isArray(value)
+    ? (value as Record<string, unknown>)
+    : {};
+
+function target(value: unknown): InspectorTarget {
+  const t = obj(value);
+  if (t.kind === 'http')
+    return { kind: 'http', url: str(t.url, 'url'), headers: obj(t.headers) as Record<string, string> };
+  if (t.kind === 'stdio') {
+    const args = Array.isArray(t.args) ? t.args.map((a) => str(a, 'args[]')) : [];
+    return { kind: 'stdio', command: str(t.command, 'command'), args };
+  }
+  return { kind: 'builtin' };
+}
+
+function era(value: unknown): EraPreference {
+  return value === 'modern' || value === 'legacy' ? value : 'auto';
+}
+
+const LISTS = {
+  tools: (b: InspectorBridge) => b.client.listTools(),
+  resources: (b: InspectorBridge) => b.client.listResources(),
+  resourceTemplates: (b: InspectorBridge) => b.client.listResourceTemplates(),
+  prompts: (b: InspectorBridge) => b.client.listPrompts(),
+} as const;
+
+/** The routes under `/api/`, by name. */
+export const ROUTES: Record<string, Route> = {
+  state: (b) => b.state(),
+  connect: (b, body) => b.connect(target(body.target), era(body.era)),
+  disconnect: async (b) => {
+    await b.disconnect();
+    return b.state();
+  },
+  list: (b, body) => {
+    const kind = str(body.kind, 'kind');
+    if (!Object.hasOwn(LISTS, kind)) throw new Error(`unknown list \`${kind}\``);
+    return LISTS[kind as keyof typeof LISTS](b);
+  },
+  call: (b, body) => b.callTool(str(body.callId, 'callId'), str(body.name, 'name'), obj(body.arguments)),
+  cancel: (b, body) => b.cancel(str(body.callId, 'callId')),
+  read: (b, body) => b.client.readResource(str(body.uri, 'uri')),
+  complete: (b, body) =>
+    b.client.complete(obj(body.ref) as never, obj(body.argument) as never, body.context as never),
+  prompt: (b, body) =>
+    b.client.getPrompt(str(body.name, 'name'), obj(body.arguments) as Record<string, string>),
+  answer: (b, body) => b.answer(str(body.id, 'id'), obj(body)),
+  roots: (b, body) => {
+    const roots = Array.isArray(body.roots) ? (body.roots as InspectorRoot[]) : [];
+    b.setRoots(
+      roots.map((r) => ({ uri: str(r.uri, 'uri'), ...(r.name ? { name: str(r.name, 'name') } : {}) })),
+    );
+    return b.state();
+  },
+};
+
+/** Describes a failure for the app: message, and the JSON-RPC code and data of a wire error. */
+export function describeFailure(error: unknown): { message: string; code?: unknown; data?: unknown } {
+  if (!(error instanceof Error)) return { message: String(error) };
+  const { code, data } = error as Error & { code?: unknown; data?: unknown };
+  return {
+    message: error.message,
+    ...(code === undefined ? {} : { code }),
+    ...(data === undefined ? {} : { data }),
+  };
+}

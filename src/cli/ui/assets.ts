@@ -1,0 +1,53 @@
+/**
+ * Serves the inspector web app's files from `dist/ui` (built by Vite with `npm run build`).
+ * Only files inside that folder; everything the page needs is there, nothing is fetched
+ * from the network. Unknown paths get the app's index.html.
+ */
+import { readFile } from 'node:fs/promises';
+import type { ServerResponse } from 'node:http';
+import { extname, join, normalize, sep } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+/** The built app: `dist/ui`, seen from `dist/src/cli/ui/`. */
+export const UI_ROOT = fileURLToPath(new URL('../../../ui/', import.meta.url));
+
+const TYPES: Record<string, string> = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+  '.json': 'application/json',
+};
+
+/** The page may load only its own files; inline images and audio come as data: URLs. */
+const CSP =
+  "default-src 'self'; img-src 'self' data:; media-src 'self' data:; style-src 'self' 'unsafe-inline'; " +
+  "connect-src 'self'; frame-ancestors 'none'";
+
+/** Writes the file at `pathname` under {@link UI_ROOT} (or index.html), or 404. */
+export async function serveAsset(pathname: string, res: ServerResponse): Promise<void> {
+  let relative: string;
+  try {
+    relative = normalize(decodeURIComponent(pathname)).replace(/^([/\\])+/, '');
+  } catch {
+    return void res.writeHead(400).end();
+  }
+  const file = join(UI_ROOT, relative === '' || !extname(relative) ? 'index.html' : relative);
+  if (!file.startsWith(UI_ROOT.endsWith(sep) ? UI_ROOT : UI_ROOT + sep)) return void res.writeHead(404).end();
+  try {
+    const body = await readFile(file);
+    res
+      .writeHead(200, {
+        'content-type': TYPES[extname(file)] ?? 'application/octet-stream',
+        'content-security-policy': CSP,
+        'x-content-type-options': 'nosniff',
+        'cache-control': 'no-store',
+      })
+      .end(body);
+  } catch {
+    res
+      .writeHead(404, { 'content-type': 'text/plain' })
+      .end(`not found (built app missing? run \`npm run build\`)`);
+  }
+}

@@ -1,0 +1,40 @@
+/**
+ * `mcpkit inspect --ui`: starts the inspector web app for the command line's target
+ * (the built-in everything server when none), connects to it, prints the app's URL on
+ * stdout and serves until SIGINT or SIGTERM. A failed first connection is reported and
+ * the app keeps serving, so the person can fix the target in the connection panel.
+ */
+import type { ClientFlags } from '../args.js';
+import { describeError } from '../errors.js';
+import type { InspectorTarget } from './bridge.js';
+import { startInspector } from './server.js';
+
+function inspectorTarget(flags: ClientFlags): InspectorTarget {
+  const t = flags.target;
+  if (t.kind === 'http') return { kind: 'http', url: t.url, headers: flags.headers ?? {} };
+  return t.kind === 'stdio' ? { kind: 'stdio', command: t.command, args: t.args } : { kind: 'builtin' };
+}
+
+function signalled(): Promise<void> {
+  return new Promise((resolve) => {
+    const stop = (): void => {
+      process.off('SIGINT', stop).off('SIGTERM', stop);
+      resolve();
+    };
+    process.on('SIGINT', stop).on('SIGTERM', stop);
+  });
+}
+
+/** Serves the inspector until a signal arrives; resolves with nothing to print. */
+export async function runInspectorUi(flags: ClientFlags): Promise<undefined> {
+  const target = inspectorTarget(flags);
+  const inspector = await startInspector({ target, era: flags.era });
+  const stopped = signalled();
+  await inspector.bridge.connect(target, flags.era).catch((error: unknown) => {
+    process.stderr.write(`mcpkit: could not connect: ${describeError(error)} (change it in the app)\n`);
+  });
+  process.stdout.write(`mcpkit inspector: ${inspector.url}\n(open it in a browser; Ctrl-C stops)\n`);
+  await stopped;
+  await inspector.close();
+  return undefined;
+}

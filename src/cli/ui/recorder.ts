@@ -1,0 +1,52 @@
+/**
+ * A transport wrapper that reports every JSON-RPC frame crossing it, in either direction,
+ * with the time it crossed, for the inspector's message history. It changes nothing.
+ */
+import type { JsonRpcMessage, Transport, TransportSink } from '../../core/index.js';
+
+/** One recorded frame: `out` to the server, `in` from it; `at` in ms since the epoch. */
+export interface RecordedFrame {
+  direction: 'in' | 'out';
+  at: number;
+  message: unknown;
+}
+
+/** Frames longer than this (an image result, say) are recorded as a note instead. */
+const MAX_RECORDED_CHARS = 256 * 1024;
+
+function parsed(text: string): unknown {
+  if (text.length > MAX_RECORDED_CHARS) return { note: `frame of ${text.length} characters not recorded` };
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return { note: 'not JSON', text: text.slice(0, 200) };
+  }
+}
+
+/** Wraps `transport` so `record` sees each frame it moves. */
+export function recordingTransport(transport: Transport, record: (frame: RecordedFrame) => void): Transport {
+  return {
+    start(sink: TransportSink) {
+      const wrapped: TransportSink = {
+        frame(text) {
+          record({ direction: 'in', at: Date.now(), message: parsed(text) });
+          sink.frame(text);
+        },
+        closed: (error) => sink.closed(error),
+      };
+      const inputEnded = sink.inputEnded?.bind(sink);
+      if (inputEnded) wrapped.inputEnded = inputEnded;
+      return transport.start(wrapped);
+    },
+    send(message: JsonRpcMessage | JsonRpcMessage[]) {
+      const text = JSON.stringify(message);
+      record({
+        direction: 'out',
+        at: Date.now(),
+        message: text.length > MAX_RECORDED_CHARS ? parsed(text) : message,
+      });
+      transport.send(message);
+    },
+    close: () => transport.close(),
+  };
+}

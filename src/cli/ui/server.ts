@@ -1,0 +1,138 @@
+/**
+ * `mcpkit inspect --ui`: serves the inspector web app (built by Vite into `dist/ui`) and
+ * its JSON API on 127.0.0.1 at a random port. Every API call must carry the session
+ * token (header `x-mcpkit-token`, or `?token=` for the event stream), a `Host` naming
+ * this listener, and no `Origin` other than this listener's own: another local page or
+ * a DNS-rebinding site cannot drive it.
+ */
+import { randomBytes, timingSafeEqual } from 'node:crypto';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { EraPreference } from '../../client/index.js';
+import { describeFailure, ROUTES } from './api.js';
+import { InspectorBridge, type InspectorTarget } from './bridge.js';
+import { serveAsset } from './assets.js';
+
+/** Largest API request body, in bytes. */
+const MAX_API_BODY = 1024 * 1024;
+
+/** A running inspector. */
+export interface Inspector {
+  /** The URL to open: the session token, the target and the era are in its query. */
+  readonly url: string;
+  readonly bridge: InspectorBridge;
+  close(): Promise<void>;
+}
+
+/** Options of {@link startInspector}. */
+export interface InspectorOptions {
+  /** Connect to this at start (the app shows it in the connection panel either way). */
+  target?: InspectorTarget;
+  /** Era preference shown first in the connection panel; default `auto`. */
+  era?: EraPreference;
+  /** Port to listen on; default 0, a random free one. */
+  port?: number;
+}
+
+function json(res: ServerResponse, status: number, body: unknown): void {
+  const text = JSON.stringify(body);
+  res.writeHead(status, { 'content-type': 'application/json', 'cache-control': 'no-store' }).end(text);
+}
+
+function sameToken(given: string | null, token: string): boolean {
+  if (given === null || given.length !== token.length) return false;
+  return timingSafeEqual(Buffer.from(given), Buffer.from(token));
+}
+
+/** Why the request must be refused (403), if it must: wrong Host, foreign Origin, bad token. */
+function refusal(
+  req: IncomingMessage,
+  url: URL,
+  expected: { host: string; token: string },
+): string | undefined {
+  if (req.headers.host !== expected.host) return 'Host not allowed';
+  const origin = req.headers.origin;
+  if (origin !== undefined && origin !== `http://${expected.host}`) return 'Origin not allowed';
+  const header = req.headers['x-mcpkit-token'];
+  const given = typeof header === 'string' ? header : url.searchParams.get('token');
+  if (!sameToken(given, expected.token)) return 'missing or wrong session token';
+  return undefined;
+}
+
+function readJson(req: IncomingMessage): Promise<Record<string, unknown>> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > MAX_API_BODY) req.destroy(new Error(`request body over ${MAX_API_BODY} bytes`));
+      else chunks.push(chunk);
+    });
+    req.once('error', reject);
+    req.once('end', () => {
+      try {
+        const value = JSON.parse(Buffer.concat(chunks).toString('utf8') || '{}') as unknown;
+        resolve(value !== null && typeof value === 'object' ? (value as Record<string, unknown>) : {});
+      } catch (error) {
+        reject(error instanceof Error ? error : new Error(String(error)));
+      }
+    });
+  });
+}
+
+function openEvents(bridge: InspectorBridge, req: IncomingMessage, res: ServerResponse): void {
+  res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-store' });
+  res.write(`data: ${JSON.stringify({ type: 'state', state: bridge.state() })}\n\n`);
+  for (const event of bridge.recent()) res.write(`data: ${JSON.stringify(event)}\n\n`);
+  const stop = bridge.subscribe((event) => res.write(`data: ${JSON.stringify(event)}\n\n`));
+  req.once('close', stop);
+}
+
+async function callRoute(bridge: InspectorBridge, name: string, req: IncomingMessage, res: ServerResponse) {
+  const route = Object.hasOwn(ROUTES, name) ? ROUTES[name] : undefined;
+  if (!route || req.method !== 'POST') return json(res, 404, { error: { message: 'no such API route' } });
+  try {
+    json(res, 200, { result: await route(bridge, await readJson(req)) });
+  } catch (error) {
+    json(res, 200, { error: describeFailure(error) });
+  }
+}
+
+function handler(bridge: InspectorBridge, expected: { host: string; token: string }) {
+  return (req: IncomingMessage, res: ServerResponse): void => {
+    const url = new URL(req.url ?? '/', `http://${expected.host}`);
+    if (!url.pathname.startsWith('/api/')) {
+      if (req.headers.host !== expected.host)
+        return json(res, 403, { error: { message: 'Host not allowed' } });
+      return void serveAsset(url.pathname, res);
+    }
+    const refused = refusal(req, url, expected);
+    if (refused) return json(res, 403, { error: { message: `Forbidden: ${refused}` } });
+    if (url.pathname === '/api/events' && req.method === 'GET') return openEvents(bridge, req, res);
+    void callRoute(bridge, url.pathname.slice('/api/'.length), req, res);
+  };
+}
+
+/** Starts the inspector; resolves once it listens. */
+export async function startInspector(options: InspectorOptions = {}): Promise<Inspector> {
+  const bridge = new InspectorBridge();
+  const token = randomBytes(24).toString('base64url');
+  const expected = { host: '', token };
+  const server: Server = createServer((req, res) => handler(bridge, expected)(req, res));
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 0, '127.0.0.1', () => resolve());
+  });
+  expected.host = `127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const target = options.target ?? { kind: 'builtin' };
+  const query = new URLSearchParams({ token, target: JSON.stringify(target), era: options.era ?? 'auto' });
+  return {
+    url: `http://${expected.host}/?${query.toString()}`,
+    bridge,
+    close: async () => {
+      await bridge.disconnect();
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}

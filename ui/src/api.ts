@@ -1,0 +1,52 @@
+// The app's only way out: the inspector's local JSON API and event stream, both carrying the
+// session token from the page URL. All MCP work happens in the CLI process.
+
+const query = new URLSearchParams(location.search);
+const token = query.get('token') ?? '';
+
+/** What the CLI was started with (target and era), for the connection panel. */
+export const startup = {
+  target: parseJson(query.get('target')) ?? { kind: 'builtin' },
+  era: query.get('era') ?? 'auto',
+};
+
+function parseJson(text: string | null): Record<string, unknown> | undefined {
+  try {
+    return text ? (JSON.parse(text) as Record<string, unknown>) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** A failure reported by the API: an MCP error (with its code) or a local one. */
+export class ApiError extends Error {
+  readonly code: unknown;
+  readonly data: unknown;
+  constructor(error: { message: string; code?: unknown; data?: unknown }) {
+    super(error.message);
+    this.code = error.code;
+    this.data = error.data;
+  }
+}
+
+/** Calls one API route; resolves with its result. @throws ApiError */
+export async function api<T = unknown>(route: string, body: Record<string, unknown> = {}): Promise<T> {
+  const response = await fetch(`/api/${route}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'x-mcpkit-token': token },
+    body: JSON.stringify(body),
+  });
+  const answer = (await response.json()) as { result?: T; error?: { message: string } };
+  if (answer.error) throw new ApiError(answer.error);
+  return answer.result as T;
+}
+
+/** An event from the CLI process. */
+export type AppEvent = { type: string; [key: string]: unknown };
+
+/** Opens the event stream; returns the function that closes it. */
+export function openEvents(onEvent: (event: AppEvent) => void): () => void {
+  const source = new EventSource(`/api/events?token=${encodeURIComponent(token)}`);
+  source.onmessage = (message: MessageEvent<string>) => onEvent(JSON.parse(message.data) as AppEvent);
+  return () => source.close();
+}

@@ -1,0 +1,95 @@
+// The inspector page: connection panel on top, tabs for tools, resources, prompts and roots,
+// and the notifications and history panes; server requests open a dialog.
+import { useCallback, useEffect, useState } from 'preact/hooks';
+import { api, type AppEvent } from './api.js';
+import { HistoryPane, NotificationsPane } from './activity.js';
+import { useEvents } from './bus.js';
+import { ConnectionPanel, type ServerState } from './connection.js';
+import { InputDialogs } from './dialogs.js';
+import { PromptsView, type Prompt } from './prompts.js';
+import { ResourcesView, type Resource, type Template } from './resources.js';
+import { RootsView } from './roots.js';
+import { ToolsView, type Tool } from './tools.js';
+
+type Lists = { tools: Tool[]; resources: Resource[]; resourceTemplates: Template[]; prompts: Prompt[] };
+const EMPTY: Lists = { tools: [], resources: [], resourceTemplates: [], prompts: [] };
+const TABS = ['tools', 'resources', 'prompts', 'roots'] as const;
+type Tab = (typeof TABS)[number];
+
+/** Which lists a notification makes stale. */
+const STALE: Record<string, (keyof Lists)[]> = {
+  'notifications/tools/list_changed': ['tools'],
+  'notifications/prompts/list_changed': ['prompts'],
+  'notifications/resources/list_changed': ['resources', 'resourceTemplates'],
+};
+
+function useLists(state: ServerState) {
+  const [lists, setLists] = useState<Lists>(EMPTY);
+  const load = useCallback(async (kinds: (keyof Lists)[]) => {
+    for (const kind of kinds) {
+      const list = await api<unknown[]>('list', { kind }).catch(() => []);
+      setLists((l) => ({ ...l, [kind]: list }));
+    }
+  }, []);
+  useEffect(() => {
+    // Unknown capabilities (a server that would not say): try every list.
+    const caps = state.capabilities ?? { tools: {}, resources: {}, prompts: {} };
+    if (!state.connected) return setLists(EMPTY);
+    void load([
+      ...(caps.tools ? (['tools'] as const) : []),
+      ...(caps.resources ? (['resources', 'resourceTemplates'] as const) : []),
+      ...(caps.prompts ? (['prompts'] as const) : []),
+    ]);
+  }, [state]);
+  useEvents(
+    useCallback((e: AppEvent) => {
+      const method = (e.notification as { method?: string } | undefined)?.method ?? '';
+      if (e.type === 'notification' && STALE[method]) void load(STALE[method]);
+    }, []),
+  );
+  return lists;
+}
+
+/** The whole page. */
+export function App() {
+  const [state, setState] = useState<ServerState>({ connected: false, roots: [] });
+  const [tab, setTab] = useState<Tab>('tools');
+  const lists = useLists(state);
+  useEvents(
+    useCallback((e: AppEvent) => {
+      if (e.type === 'state') setState(e.state as ServerState);
+    }, []),
+  );
+  return (
+    <div class="app">
+      <header>
+        <h1>mcpkit inspector</h1>
+        <ConnectionPanel state={state} onState={setState} />
+      </header>
+      <nav>
+        {TABS.map((t) => (
+          <button key={t} class={t === tab ? 'active' : ''} data-test={`tab-${t}`} onClick={() => setTab(t)}>
+            {t}
+            {t !== 'roots' &&
+              ` (${t === 'resources' ? lists.resources.length + lists.resourceTemplates.length : lists[t].length})`}
+          </button>
+        ))}
+      </nav>
+      <main>
+        {tab === 'tools' && <ToolsView tools={lists.tools} />}
+        {tab === 'resources' && (
+          <ResourcesView resources={lists.resources} templates={lists.resourceTemplates} />
+        )}
+        {tab === 'prompts' && <PromptsView prompts={lists.prompts} />}
+        {tab === 'roots' && (
+          <RootsView roots={state.roots} onSaved={(roots) => setState({ ...state, roots })} />
+        )}
+      </main>
+      <aside>
+        <NotificationsPane />
+        <HistoryPane />
+      </aside>
+      <InputDialogs />
+    </div>
+  );
+}

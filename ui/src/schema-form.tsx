@@ -1,0 +1,154 @@
+// A form generated from a JSON Schema by @json-editor/json-editor, with a raw-JSON editor as
+// the fallback (for schemas the library cannot render, or by choice). Validation messages
+// show before anything is sent.
+import { JSONEditor } from '@json-editor/json-editor';
+import { useEffect, useRef, useState } from 'preact/hooks';
+
+type Schema = Record<string, unknown>;
+
+interface Props {
+  schema: Schema | undefined;
+  /** Called with the value when the person submits a valid form. */
+  onSubmit: (value: Record<string, unknown>) => void;
+  submitLabel: string;
+  /** Extra buttons next to submit (decline, cancel...). */
+  children?: preact.ComponentChildren;
+  testId?: string;
+}
+
+const EDITOR_OPTIONS = {
+  theme: 'html',
+  iconlib: null,
+  disable_edit_json: true,
+  disable_properties: true,
+  disable_collapse: true,
+  disable_array_delete_all_rows: true,
+  disable_array_delete_last_row: true,
+  // Messages show in one list on submit: the library's own ones move the buttons under the pointer.
+  show_errors: 'never',
+  prompt_before_delete: false,
+  use_default_values: true,
+  remove_empty_properties: true,
+  ajax: false,
+};
+
+/** The JSON Schema the editor gets: an object schema with a title-less root. */
+function formSchema(schema: Schema | undefined): Schema {
+  const base = schema && typeof schema === 'object' ? schema : {};
+  return { type: 'object', properties: {}, ...base, title: ' ' };
+}
+
+/** Keeps one editor per schema text: a reloaded list hands over equal schemas as new objects. */
+function useEditor(schema: Schema | undefined, holder: { current: HTMLDivElement | null }) {
+  const schemaText = JSON.stringify(schema ?? null);
+  const editor = useRef<JSONEditor | null>(null);
+  const [failed, setFailed] = useState<string | undefined>();
+  const [ready, setReady] = useState(false);
+  useEffect(() => {
+    if (!holder.current) return;
+    setReady(false);
+    try {
+      const parsed = JSON.parse(schemaText) as Schema | null;
+      const created = new JSONEditor(holder.current, {
+        ...EDITOR_OPTIONS,
+        schema: formSchema(parsed ?? undefined),
+      });
+      created.on('ready', () => setReady(true));
+      editor.current = created;
+      setFailed(undefined);
+    } catch (error) {
+      setFailed(error instanceof Error ? error.message : String(error));
+    }
+    return () => {
+      editor.current?.destroy();
+      editor.current = null;
+    };
+  }, [schemaText]);
+  return { editor, failed, ready };
+}
+
+/** Form or raw JSON for one schema. */
+export function SchemaForm(props: Props) {
+  const holder = useRef<HTMLDivElement>(null);
+  const [raw, setRaw] = useState(false);
+  const [text, setText] = useState('{}');
+  const [errors, setErrors] = useState<string[]>([]);
+  const { editor, failed, ready } = useEditor(props.schema, holder);
+  const useRaw = raw || failed !== undefined;
+
+  const switchTo = (wantRaw: boolean) => {
+    if (wantRaw && editor.current) setText(JSON.stringify(editor.current.getValue(), null, 2));
+    if (!wantRaw && editor.current) {
+      try {
+        editor.current.setValue(JSON.parse(text));
+      } catch {
+        /* keep the form's own value */
+      }
+    }
+    setRaw(wantRaw);
+    setErrors([]);
+  };
+
+  const submit = (event: Event) => {
+    event.preventDefault();
+    // The library takes a field's value on `change`, which fires when the field loses focus.
+    if (document.activeElement instanceof HTMLElement) document.activeElement.blur();
+    if (useRaw) return submitRaw();
+    const value = editor.current?.getValue() ?? {};
+    // With an argument the library validates now; without one it returns a cached, older result.
+    const problems = editor.current?.validate(value) ?? [];
+    setErrors(problems.map((p) => `${p.path.replace(/^root\.?/, '') || '(value)'}: ${p.message}`));
+    if (problems.length === 0) props.onSubmit(value as Record<string, unknown>);
+  };
+
+  const submitRaw = () => {
+    try {
+      const value = JSON.parse(text) as unknown;
+      if (value === null || typeof value !== 'object' || Array.isArray(value))
+        throw new Error('must be a JSON object');
+      setErrors([]);
+      props.onSubmit(value as Record<string, unknown>);
+    } catch (error) {
+      setErrors([`raw JSON: ${error instanceof Error ? error.message : String(error)}`]);
+    }
+  };
+
+  return (
+    <form
+      class="schema-form"
+      data-test={props.testId}
+      data-ready={ready || useRaw ? '' : undefined}
+      onSubmit={submit}
+    >
+      <div class="mode">
+        <label>
+          <input
+            type="checkbox"
+            checked={useRaw}
+            disabled={failed !== undefined}
+            onChange={(e) => switchTo(e.currentTarget.checked)}
+          />
+          raw JSON
+        </label>
+        {failed && <span class="warn">the form cannot render this schema ({failed}); edit JSON</span>}
+      </div>
+      <div ref={holder} hidden={useRaw} class="generated" />
+      {useRaw && (
+        <textarea class="raw" rows={8} value={text} onInput={(e) => setText(e.currentTarget.value)} />
+      )}
+      {errors.length > 0 && (
+        <ul class="errors" data-test="form-errors">
+          {errors.map((e) => (
+            <li key={e}>{e}</li>
+          ))}
+        </ul>
+      )}
+      <div class="buttons">
+        <button type="submit" data-test="submit" disabled={!ready && !useRaw}>
+          {props.submitLabel}
+        </button>
+        {props.children}
+      </div>
+    </form>
+  );
+}

@@ -1,0 +1,139 @@
+// The tools view: the list (titles, descriptions, annotations, icons), a call form generated
+// from the selected tool's inputSchema, live progress with cancel, and the rendered result.
+import { useCallback, useState } from 'preact/hooks';
+import { api, type AppEvent } from './api.js';
+import { useEvents } from './bus.js';
+import { ToolResult } from './content.js';
+import { SchemaForm } from './schema-form.js';
+
+export type Tool = {
+  name: string;
+  title?: string;
+  description?: string;
+  inputSchema?: Record<string, unknown>;
+  outputSchema?: Record<string, unknown>;
+  annotations?: Record<string, unknown>;
+  icons?: { src: string; mimeType?: string }[];
+};
+
+type Progress = { progress: number; total?: number; message?: string };
+type Outcome = { result: Record<string, unknown> } | { error: string };
+
+function Icon({ tool }: { tool: Tool }) {
+  const icon = tool.icons?.find((i) => i.src.startsWith('data:'));
+  return icon ? <img class="icon" alt="" src={icon.src} /> : <span class="icon" />;
+}
+
+function Annotations({ annotations }: { annotations: Record<string, unknown> | undefined }) {
+  if (!annotations) return null;
+  return (
+    <span class="annotations">
+      {Object.entries(annotations).map(([k, v]) => (
+        <span key={k} class="tag">
+          {v === true ? k : `${k}: ${String(v)}`}
+        </span>
+      ))}
+    </span>
+  );
+}
+
+function ToolList(props: { tools: Tool[]; selected?: string; onSelect: (name: string) => void }) {
+  return (
+    <ul class="list" data-test="tool-list">
+      {props.tools.map((t) => (
+        <li
+          key={t.name}
+          class={t.name === props.selected ? 'selected' : ''}
+          data-tool={t.name}
+          onClick={() => props.onSelect(t.name)}
+        >
+          <Icon tool={t} />
+          <div>
+            <strong>{t.title ?? t.name}</strong> {t.title && <code>{t.name}</code>}
+            <div class="muted">{t.description}</div>
+            <Annotations annotations={t.annotations} />
+          </div>
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+function useCall(tool: Tool) {
+  const [callId, setCallId] = useState<string | undefined>();
+  const [progress, setProgress] = useState<Progress | undefined>();
+  const [outcome, setOutcome] = useState<Outcome | undefined>();
+  useEvents(
+    useCallback(
+      (e: AppEvent) => {
+        if (e.type === 'progress' && e.callId === callId) setProgress(e as unknown as Progress);
+      },
+      [callId],
+    ),
+  );
+  const call = async (args: Record<string, unknown>) => {
+    const id = crypto.randomUUID();
+    setCallId(id);
+    setProgress(undefined);
+    setOutcome(undefined);
+    try {
+      setOutcome({ result: await api('call', { callId: id, name: tool.name, arguments: args }) });
+    } catch (error) {
+      setOutcome({ error: error instanceof Error ? error.message : String(error) });
+    } finally {
+      setCallId(undefined);
+    }
+  };
+  const cancel = () => callId && void api('cancel', { callId });
+  return { running: callId !== undefined, progress, outcome, call, cancel };
+}
+
+function ToolPanel({ tool }: { tool: Tool }) {
+  const { running, progress, outcome, call, cancel } = useCall(tool);
+  return (
+    <section class="panel" data-test="tool-panel">
+      <h3>{tool.title ?? tool.name}</h3>
+      <p class="muted">{tool.description}</p>
+      <SchemaForm
+        schema={tool.inputSchema}
+        submitLabel="Call"
+        onSubmit={(args) => void call(args)}
+        testId="call-form"
+      />
+      {running && (
+        <div class="running" data-test="running">
+          calling…{' '}
+          {progress && (
+            <span data-test="progress">
+              <progress value={progress.progress} max={progress.total ?? undefined} /> {progress.progress}
+              {progress.total !== undefined && ` / ${progress.total}`} {progress.message}
+            </span>
+          )}{' '}
+          <button type="button" data-test="cancel" onClick={cancel}>
+            Cancel
+          </button>
+        </div>
+      )}
+      {outcome && 'error' in outcome && (
+        <div class="result error" data-test="call-error">
+          {outcome.error}
+        </div>
+      )}
+      {outcome && 'result' in outcome && (
+        <ToolResult result={outcome.result} hasOutputSchema={tool.outputSchema !== undefined} />
+      )}
+    </section>
+  );
+}
+
+/** The tools tab. */
+export function ToolsView({ tools }: { tools: Tool[] }) {
+  const [selected, setSelected] = useState<string | undefined>();
+  const tool = tools.find((t) => t.name === selected);
+  return (
+    <div class="split">
+      <ToolList tools={tools} selected={selected} onSelect={setSelected} />
+      {tool ? <ToolPanel key={tool.name} tool={tool} /> : <p class="muted">Pick a tool.</p>}
+    </div>
+  );
+}
