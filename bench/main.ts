@@ -15,6 +15,7 @@ import { modeName } from './harness/targets.js';
 import { summarize } from './profile-summary.js';
 import { ratioTable } from './ratios.js';
 import { footprintTable, listenTable, payloadTable, throughputTable } from './report.js';
+import { gateway, gatewayTable } from './scenarios/gateway.js';
 import { listen } from './scenarios/listen.js';
 import { PAYLOAD_IN_FLIGHT, payload } from './scenarios/payload.js';
 import { sessions } from './scenarios/sessions.js';
@@ -37,6 +38,7 @@ const SECTIONS: Section[] = [
   { name: 'startup and idle RSS', tags: ['startup', 'memory', 'stdio'], run: startup },
   { name: 'legacy sessions RSS', tags: ['sessions', 'memory', 'http', 'legacy'], run: sessions },
   { name: 'listen fan-out', tags: ['listen', 'http', 'modern'], run: listen },
+  { name: 'gateway overhead', tags: ['gateway', 'stdio'], run: gateway },
 ];
 
 function header(config: Config): string[] {
@@ -77,6 +79,11 @@ function report(config: Config, results: Results, seconds: number): string {
         '',
       ],
       listenTable(results),
+    ),
+    ...section(
+      'Gateway overhead: `echo` over stdio, direct vs through `mcpkit proxy`, one call in flight',
+      ['The gateway adds one process hop; the overhead is the difference per run (median, min–max).', ''],
+      gatewayTable(results),
     ),
     '',
     ...(results.notes.length ? ['Notes:', '', ...results.notes.map((n) => `- ${n}`), ''] : []),

@@ -8,6 +8,7 @@
  * (The CLI cannot call book-table: it declares no elicitation support, and the server
  * answers -32021 naming the missing capability.)
  */
+import { z } from 'zod';
 import { createServer } from '../src/server/index.js';
 import { serveStdio } from '../src/integrations/stdio/index.js';
 
@@ -22,23 +23,17 @@ server.tool(
   'book-table',
   { description: 'Books a table after asking for the details' },
   async (_args, ctx) => {
+    // A Standard Schema (zod here): sent as JSON Schema, the answer comes back parsed and typed.
     const people = await ctx.elicit(
-      {
-        mode: 'form',
-        message: 'How many people?',
-        requestedSchema: {
-          type: 'object',
-          properties: { count: { type: 'integer', minimum: 1 } },
-          required: ['count'],
-        },
-      },
+      { message: 'How many people?', requestedSchema: z.object({ count: z.number().int().min(1) }) },
       { key: 'people' },
     );
     if (people.action !== 'accept') return 'Booking cancelled.';
+    // Plain JSON Schema works too; `content` is then an untyped record.
     const confirm = await ctx.elicit(
       {
         mode: 'form',
-        message: `Book for ${String(people.content?.count)}?`,
+        message: `Book for ${people.content.count}?`,
         requestedSchema: { type: 'object', properties: { ok: { type: 'boolean' } }, required: ['ok'] },
       },
       { key: 'confirm' },

@@ -56,7 +56,7 @@ export class Client {
     this.#options = options;
     this.#capabilities = declareCapabilities(options);
     this.#clientInfo = clientInfoOf(options);
-    this.#tools = new ToolOutputChecker({ maxBytes: options.limits?.maxSchemaBytes ?? 256 * 1024 });
+    this.#tools = new ToolOutputChecker({ maxBytes: 256 * 1024, ...options.limits?.schema });
     this.#lists = createLister(() => this.#connected(), options.maxListPages ?? 1000);
     this.#views = new ListViews(
       (kind, params) => this.#connected().roundTrip(LIST_KINDS[kind].method, params),
@@ -376,8 +376,19 @@ export class Client {
 
   #connected(): Connection {
     const connection = this.#open();
-    if (!connection) throw new McpkitError('CONNECTION_CLOSED', 'client is not connected');
+    if (!connection) throw this.#notConnected();
     return connection;
+  }
+
+  /** Why there is no connection: never connected, or closed — and then why it closed. */
+  #notConnected(): McpkitError {
+    const reason: unknown = this.#connection?.closedSignal.reason;
+    // A clean close aborts without a reason of its own (an AbortError).
+    if (!(reason instanceof Error) || reason.name === 'AbortError') {
+      return new McpkitError('CONNECTION_CLOSED', 'client is not connected');
+    }
+    const message = `the connection to the server is closed: ${reason.message}`;
+    return new McpkitError('CONNECTION_CLOSED', message, { cause: reason });
   }
 
   #open(): Connection | undefined {

@@ -4,6 +4,7 @@
  * Source: 2026-07-28 basic/versioning, basic/index "_meta"; 2025-11-25 basic/lifecycle,
  * client/sampling, client/elicitation, client/roots.
  */
+import type { SchemaLimits } from '../validation/index.js';
 import type { JsonRpcNotification } from '../core/jsonrpc.js';
 import type { Middleware } from '../core/middleware.js';
 import type { Era } from '../core/revisions.js';
@@ -128,8 +129,11 @@ export interface ClientLimits {
   maxJsonDepth?: number;
   /** Most server-to-client requests (sampling, elicitation, roots) handled at once (default 16). */
   maxConcurrentRequests?: number;
-  /** Largest `outputSchema` compiled, as JSON text in UTF-16 code units (default 256 KiB). */
-  maxSchemaBytes?: number;
+  /**
+   * Bounds on each `outputSchema` before it is compiled (defaults: depth 32, 1 000
+   * subschemas, 256 KiB of JSON text); over them, the call fails with `INVALID_DEFINITION`.
+   */
+  schema?: SchemaLimits;
   /** Most `inputRequests` answered in one `input_required` result (default 16). */
   maxInputRequests?: number;
 }

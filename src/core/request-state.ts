@@ -88,21 +88,25 @@ function rejectState(why: string): McpkitError {
  * @throws McpkitError `INVALID_ARGUMENT` when a key is not 32 bytes or has a bad id.
  */
 export function createStateSealer(options: SealerOptions = {}): RequestStateSealer {
-  const keys = options.keys ?? [generateStateKey('local')];
+  const keys = options.keys ?? [{ id: 'local', secret: new Uint8Array(32) }]; // secret drawn on first use
   const ttlMs = options.ttlMs ?? 600_000;
   const now = options.now ?? Date.now;
   for (const k of keys) {
     if (k.secret.length !== 32 || !/^[A-Za-z0-9_-]+$/.test(k.id))
       throw rejectState(`key '${k.id}' must have a 32-byte secret and a plain id`);
   }
-  const imported = new Map(
-    keys.map((k) => [
-      k.id,
-      crypto.subtle.importKey('raw', new Uint8Array(k.secret), 'AES-GCM', false, ['encrypt', 'decrypt']),
-    ]),
-  );
   const first = keys[0];
   if (!first) throw rejectState('the key ring is empty');
+  // Web Crypto is touched on the first seal or open, not here: starting it costs a server
+  // that never seals state ~1.5 MiB of resident memory.
+  let ring: Map<string, Promise<CryptoKey>> | undefined;
+  const imported = (): Map<string, Promise<CryptoKey>> => {
+    if (ring) return ring;
+    if (!options.keys) crypto.getRandomValues(first.secret);
+    const importKey = (k: StateKey): Promise<CryptoKey> =>
+      crypto.subtle.importKey('raw', new Uint8Array(k.secret), 'AES-GCM', false, ['encrypt', 'decrypt']);
+    return (ring = new Map(keys.map((k) => [k.id, importKey(k)])));
+  };
   const aad = (b: StateBinding): Uint8Array<ArrayBuffer> =>
     encoder.encode(canonicalJson([b.principal, b.method, b.digest]));
 
@@ -110,7 +114,7 @@ export function createStateSealer(options: SealerOptions = {}): RequestStateSeal
     async seal(payload, binding) {
       const iv = crypto.getRandomValues(new Uint8Array(12));
       const plain = encoder.encode(JSON.stringify({ x: now() + ttlMs, p: payload }));
-      const key = await imported.get(first.id)!;
+      const key = await imported().get(first.id)!;
       const sealed = await crypto.subtle.encrypt(
         { name: 'AES-GCM', iv, additionalData: aad(binding) },
         key,
@@ -122,7 +126,7 @@ export function createStateSealer(options: SealerOptions = {}): RequestStateSeal
       const [version, kid, iv, body, extra] = state.split('.');
       if (version !== 'v1' || !kid || !iv || !body || extra !== undefined)
         throw rejectState('not a state this server issued');
-      const key = imported.get(kid);
+      const key = imported().get(kid);
       if (!key) throw rejectState('sealed with an unknown key');
       const plain = await decrypt(await key, iv, body, aad(binding));
       const { x, p } = JSON.parse(decoder.decode(plain)) as { x: number; p: unknown };

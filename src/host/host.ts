@@ -125,6 +125,11 @@ export class Host {
     return [...this.#links.values()].map((link) => link.status);
   }
 
+  /** The era of a server while it is ready. */
+  eraOf(server: string): 'modern' | 'legacy' | undefined {
+    return this.#links.get(server)?.client?.era;
+  }
+
   /** The names of the configured servers (disabled ones left out). */
   get servers(): string[] {
     return [...this.#links.keys()];
@@ -236,7 +241,12 @@ export class Host {
     }
     const { onInput, ...request } = options;
     const scope: CallScope = { server, onInput };
-    return this.#inputs.within(scope, () => run(client, request));
+    // Legacy servers' requests arrive outside any call's async context: no need to mark it.
+    return this.#inputs.within(
+      scope,
+      () => run(client, request),
+      client.era === 'modern' && !relayed(client, request),
+    );
   }
 
   #link(server: string): ServerLink {

@@ -83,13 +83,18 @@ export class InputRouter {
     return this.#handlers[kind] !== undefined || (kind === 'roots' && roots !== undefined);
   }
 
-  /** Runs `fn` as call `scope`: input requests of its server may come to it. */
-  async within<T>(scope: CallScope, fn: () => Promise<T>): Promise<T> {
+  /**
+   * Runs `fn` as call `scope`: input requests of its server may come to it. `inContext`
+   * also marks the async context, so requests arising inside the call (a modern server's
+   * `input_required`, answered by the client within the call) find it among several.
+   */
+  async within<T>(scope: CallScope, fn: () => Promise<T>, inContext = true): Promise<T> {
     let set = this.#calls.get(scope.server);
     if (!set) this.#calls.set(scope.server, (set = new Set()));
     set.add(scope);
     try {
-      return await this.#context.run(scope, fn);
+      // Only calls that take input need the async context (it costs every promise a little).
+      return await (scope.onInput && inContext ? this.#context.run(scope, fn) : fn());
     } finally {
       set.delete(scope);
     }

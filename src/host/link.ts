@@ -178,6 +178,8 @@ export class ServerLink {
     await withTimeout(
       (async () => {
         await client.connect(transport);
+        // A pinned modern era learns the server's capabilities from server/discover.
+        if (client.era === 'modern' && client.serverCapabilities === undefined) await client.discover();
         this.lists = {
           ...emptyLists(),
           ...(await fetchLists(client, Object.keys(LIST_METHODS) as ListKind[])),

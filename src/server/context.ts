@@ -19,6 +19,13 @@ import type {
   ListRootsResult,
   LoggingLevel,
 } from '../core/types/index.js';
+import type { InferOutput, StandardJsonSchema } from '../validation/index.js';
+import {
+  elicitWithSchema,
+  hasSchemaObject,
+  type SchemaElicitParams,
+  type SchemaElicitResult,
+} from './schema-elicit.js';
 
 /** Who is calling, as established by the transport (e.g. a verified bearer token). */
 export type { AuthInfo };
@@ -73,6 +80,15 @@ export interface RequestContext {
    * @throws McpError -32021 when the client did not declare `elicitation`.
    */
   elicit(params: ElicitRequestParams, options?: InputOptions): Promise<ElicitResult>;
+  /**
+   * Form elicitation described by a Standard Schema (zod v4…): sent as its JSON Schema, and
+   * an accepted answer is checked and parsed by the schema, so `content` is typed.
+   * @throws McpError -32021 without `elicitation`; -32602 when an accepted answer does not match.
+   */
+  elicit<S extends StandardJsonSchema>(
+    params: SchemaElicitParams<S>,
+    options?: InputOptions,
+  ): Promise<SchemaElicitResult<InferOutput<S>>>;
   /** Asks the client's model for a completion (sampling). @throws McpError -32021 without `sampling`. */
   sample(params: CreateMessageRequestParams, options?: InputOptions): Promise<CreateMessageResult>;
   /** Asks for the client's roots. @throws McpError -32021 without `roots`. */
@@ -164,14 +180,18 @@ class Context implements RequestContext {
     );
   }
 
-  elicit(params: ElicitRequestParams, options?: InputOptions): Promise<ElicitResult> {
-    return ask(
-      this.#channel,
-      'elicitation',
-      'elicitation/create',
-      params,
-      options?.key,
-    ) as Promise<ElicitResult>;
+  elicit(params: ElicitRequestParams, options?: InputOptions): Promise<ElicitResult>;
+  elicit<S extends StandardJsonSchema>(
+    params: SchemaElicitParams<S>,
+    options?: InputOptions,
+  ): Promise<SchemaElicitResult<InferOutput<S>>>;
+  elicit(
+    params: ElicitRequestParams | SchemaElicitParams<StandardJsonSchema>,
+    options?: InputOptions,
+  ): Promise<ElicitResult | SchemaElicitResult<unknown>> {
+    const send = (wire: ElicitRequestParams): Promise<ElicitResult> =>
+      ask(this.#channel, 'elicitation', 'elicitation/create', wire, options?.key) as Promise<ElicitResult>;
+    return hasSchemaObject(params) ? elicitWithSchema(params, send) : send(params);
   }
 
   sample(params: CreateMessageRequestParams, options?: InputOptions): Promise<CreateMessageResult> {

@@ -4,6 +4,7 @@
  */
 export { createServer, McpServer, type ServerOptions } from './server.js';
 export type { ServerLimits } from './options.js';
+export type { SchemaLimits } from '../validation/index.js';
 export { connect, watchEvents, type ServerConnection } from './connect.js';
 export type { RequestChannel, SessionInit } from './channel.js';
 export type { AuthInfo, ProgressOptions, RequestContext } from './context.js';
@@ -41,6 +42,7 @@ export {
   type InputMethod,
 } from './mrtr.js';
 export type { InputOptions } from './context.js';
+export type { SchemaElicitParams, SchemaElicitResult } from './schema-elicit.js';
 export {
   createStateSealer,
   generateStateKey,

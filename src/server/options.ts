@@ -1,4 +1,5 @@
 /** The options of `createServer()` and the server identity they describe. */
+import type { SchemaLimits } from '../validation/index.js';
 import type { EventBus } from '../core/event-bus.js';
 import type { JsonRpcRequest } from '../core/jsonrpc.js';
 import type { RequestStateSealer, SealerOptions } from '../core/request-state.js';
@@ -58,6 +59,8 @@ export interface ServerLimits {
   maxConcurrentRequests?: number;
   /** Deepest JSON nesting accepted in one message, every transport (default 256). */
   maxJsonDepth?: number;
+  /** Bounds on the tools' own JSON Schemas (defaults: depth 32, 1 000 subschemas, 1 MiB). */
+  schema?: SchemaLimits;
 }
 
 /** The server's `Implementation` (serverInfo) from its options. */

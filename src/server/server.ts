@@ -88,7 +88,7 @@ export class McpServer {
     this.#modern = eras.includes('modern') ? MODERN_REVISIONS : [];
     this.#legacy = eras.includes('legacy') ? LEGACY_REVISIONS : [];
     this.#cache = { ttlMs: options.cache?.ttlMs ?? 0, cacheScope: options.cache?.cacheScope ?? 'private' };
-    const tools = new ToolRegistry();
+    const tools = new ToolRegistry(options.limits?.schema);
     this.#features = {
       tools,
       resources: new ResourceRegistry(),

@@ -14,6 +14,7 @@ import {
   type CompiledSchema,
   type InferOutput,
   type SchemaInput,
+  type SchemaLimits,
 } from '../validation/index.js';
 import type { RequestContext } from './context.js';
 import { isInputRequired, type InputRequiredAnswer } from './mrtr.js';
@@ -154,6 +155,12 @@ const ANY_OBJECT: CompiledSchema = {
 /** Holds a server's tools. */
 export class ToolRegistry {
   readonly #tools = new Map<string, RegisteredTool>();
+  readonly #limits: SchemaLimits | undefined;
+
+  /** `limits` bound every tool's schemas (see `ServerLimits.schema`). */
+  constructor(limits?: SchemaLimits) {
+    this.#limits = limits;
+  }
   #list: Tool[] = [];
 
   /** Registers a tool. @throws McpkitError `INVALID_DEFINITION` (bad name, duplicate, bad schema). */
@@ -167,13 +174,17 @@ export class ToolRegistry {
         `tool name ${JSON.stringify(name)} must be 1–128 characters, none of them control characters`,
       );
     if (this.#tools.has(name)) throw invalidDef(`tool '${name}' is already registered`);
-    const input = definition.inputSchema === undefined ? ANY_OBJECT : compileSchema(definition.inputSchema);
+    const input =
+      definition.inputSchema === undefined ? ANY_OBJECT : compileSchema(definition.inputSchema, this.#limits);
     if (input.jsonSchema.type !== 'object')
       throw invalidDef(`tool '${name}': inputSchema must have type "object"`);
     const headers = checkToolHeaders(input.jsonSchema);
     // A client must reject such a tool (streamable-http "Schema Extension"), so never list one.
     if (!headers.ok) throw invalidDef(`tool '${name}': ${headers.reason}`);
-    const output = definition.outputSchema === undefined ? undefined : compileSchema(definition.outputSchema);
+    const output =
+      definition.outputSchema === undefined
+        ? undefined
+        : compileSchema(definition.outputSchema, this.#limits);
     const wire = toWire(name, definition, input, output);
     const task = typeof definition.task === 'string' ? { support: definition.task } : definition.task;
     this.#tools.set(name, { wire, input, output, handler, task });

@@ -38,9 +38,11 @@ const initial = startup.target as {
 function Info({ state }: { state: ServerState }) {
   if (!state.connected) return null;
   const info = state.serverInfo ?? {};
+  const icon = (info.icons as { src: string }[] | undefined)?.find((i) => i.src.startsWith('data:'));
   return (
     <div class="info" data-test="server-info">
       <div>
+        {icon && <img class="icon" alt="" src={icon.src} />}{' '}
         <strong data-test="server-name">{String(info.title ?? info.name ?? '')}</strong>{' '}
         <code>{String(info.name ?? '')}</code> {String(info.version ?? '')}
       </div>

@@ -1,6 +1,6 @@
 // The tools view: the list (titles, descriptions, annotations, icons), a call form generated
 // from the selected tool's inputSchema, live progress with cancel, and the rendered result.
-import { useCallback, useState } from 'preact/hooks';
+import { useCallback, useRef, useState } from 'preact/hooks';
 import { api, type AppEvent } from './api.js';
 import { useEvents } from './bus.js';
 import { ToolResult } from './content.js';
@@ -63,16 +63,16 @@ function useCall(tool: Tool) {
   const [callId, setCallId] = useState<string | undefined>();
   const [progress, setProgress] = useState<Progress | undefined>();
   const [outcome, setOutcome] = useState<Outcome | undefined>();
+  // Progress can arrive before the next render: the listener reads the call id from a ref.
+  const current = useRef<string | undefined>(undefined);
   useEvents(
-    useCallback(
-      (e: AppEvent) => {
-        if (e.type === 'progress' && e.callId === callId) setProgress(e as unknown as Progress);
-      },
-      [callId],
-    ),
+    useCallback((e: AppEvent) => {
+      if (e.type === 'progress' && e.callId === current.current) setProgress(e as unknown as Progress);
+    }, []),
   );
   const call = async (args: Record<string, unknown>) => {
     const id = crypto.randomUUID();
+    current.current = id;
     setCallId(id);
     setProgress(undefined);
     setOutcome(undefined);

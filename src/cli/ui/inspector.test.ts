@@ -14,11 +14,24 @@ import {
 
 let browser: Awaited<ReturnType<typeof launchBrowser>>;
 let http: Served;
+/** Set when the HTTP server saw the cancelled call's signal abort. */
+let cancelledOnServer = false;
 
 beforeAll(async () => {
   ensureUiBuilt();
   browser = await launchBrowser();
-  http = await serve(createEverythingServer(), { port: 0 });
+  const server = createEverythingServer();
+  server.tool(
+    'test_wait_for_cancel',
+    { description: 'Reports progress, then waits until cancelled' },
+    async (_a, ctx) => {
+      ctx.progress(1, { total: 10, message: 'waiting for cancel' });
+      await new Promise<void>((resolve) => ctx.signal.addEventListener('abort', () => resolve()));
+      cancelledOnServer = true;
+      return 'cancelled';
+    },
+  );
+  http = await serve(server, { port: 0 });
 }, 60_000);
 
 afterAll(async () => {
@@ -181,6 +194,17 @@ describe.each(transports)('mcpkit inspect --ui over $name, in chromium', ({ name
     await page.type('[data-test=sampling-reply]', 'Paris, typed by hand');
     await page.click('[data-test=sampling-send]');
     expect(await resultText(page, 'Paris, typed by hand')).toContain('LLM response');
+  });
+
+  it.runIf(name === 'http')('shows live progress and cancels the call from the page', async () => {
+    await callTool(page, 'test_wait_for_cancel');
+    await page.waitForFunction(() =>
+      document.querySelector('[data-test=progress]')?.textContent?.includes('waiting for cancel'),
+    );
+    await page.click('[data-test=cancel]');
+    await page.waitForSelector('[data-test=call-error]');
+    expect(await page.$eval('[data-test=call-error]', (el) => el.textContent)).toMatch(/abort/i);
+    await expect.poll(() => cancelledOnServer).toBe(true);
   });
 
   it('refuses API calls without the token, with a foreign Origin or Host', async () => {

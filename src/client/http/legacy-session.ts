@@ -27,6 +27,8 @@ export interface SessionHost {
   /** Hands one frame to the client; `exchange` is the request the stream belongs to. */
   deliver(text: string, exchange?: Exchange): void;
   warn(message: string): void;
+  /** Told when a GET with the session id is answered 404: the server lost the session. */
+  lost?(): void;
   /** Wait when the server gave no `retry` (ms), and most reconnects in a row without progress. */
   readonly reconnect: { readonly delayMs: number; readonly maxAttempts: number };
 }
@@ -177,8 +179,10 @@ export class LegacySession {
     connected();
     if (!response.ok || mediaTypeOf(response) !== 'text/event-stream' || !response.body) {
       discard(response);
+      // 404 with a session id: the session is gone, a new one replaces this stream.
+      if (response.status === 404 && this.#id !== undefined) this.#host.lost?.();
       // 405: no GET stream here. Other refusals are not retried, except server errors.
-      if (response.status !== 405) this.#host.warn(`GET stream refused: HTTP ${response.status}`);
+      else if (response.status !== 405) this.#host.warn(`GET stream refused: HTTP ${response.status}`);
       return response.status >= 500 ? 'again' : 'stop';
     }
     try {

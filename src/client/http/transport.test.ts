@@ -268,15 +268,27 @@ describe('streamableHttp on the legacy wire', () => {
     await t.close();
   });
 
-  it('closes the transport when the server ends the session with a 404', async () => {
-    const { fetch } = legacyServer(() => new Response('gone', { status: 404 }));
+  it('renews a lost session once per request, and stays open when that does not help', async () => {
+    const { fetch, seen } = legacyServer(() => new Response('gone', { status: 404 }));
     const t = streamableHttp(URL_, { fetch });
     const s = open(t);
     t.send(request(0, 'initialize', { protocolVersion: '2025-11-25' }));
     await s.next();
     t.send(request(1, 'tools/list'));
-    expect(await s.next()).toMatchObject({ id: 1, error: { code: -32601 } });
-    expect(s.closed()).toBe(true);
+    expect(await s.next()).toMatchObject({ id: 1, error: { code: -32601, data: { httpStatus: 404 } } });
+    const posts = await Promise.all(
+      seen.filter((r) => r.method === 'POST').map(async (r) => r.clone().json()),
+    );
+    const methods = posts.map((m) => (m as { method: string }).method);
+    expect(methods).toEqual([
+      'initialize',
+      'tools/list',
+      'initialize',
+      'notifications/initialized',
+      'tools/list',
+    ]);
+    expect(s.closed()).toBe(false);
+    await t.close();
   });
 });
 

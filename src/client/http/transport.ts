@@ -12,6 +12,7 @@ import type { SendOptions, Transport, TransportSink } from '../../core/transport
 import { metaVersionOf } from '../../core/wire.js';
 import { failureFrame, isResponseObject, mediaTypeOf, parseObject, resultOf, statusFrame } from './frames.js';
 import { LegacySession, type Exchange } from './legacy-session.js';
+import { SessionRenewal } from './session-renewal.js';
 import { modernHeaders } from './request-headers.js';
 import { legacySseFallback, type SseTransport } from './sse-transport.js';
 import { DEFAULT_MAX_MESSAGE_BYTES, newCursor, readBoundedText, readSse, type SseCursor } from './sse.js';
@@ -89,6 +90,7 @@ class StreamableHttpTransport implements Transport {
   readonly #maxMessageBytes: number;
   readonly #exchanges = new Map<RequestId, Exchange>();
   readonly #session: LegacySession;
+  readonly #renewal: SessionRenewal;
   #sink: TransportSink | undefined;
   #closed = false;
   readonly #posts = new AbortController();
@@ -107,10 +109,18 @@ class StreamableHttpTransport implements Transport {
       fetch: (method, headers, signal) => this.#http(method, headers, undefined, signal),
       deliver: (text, exchange) => this.#deliver(text, exchange),
       warn: (message) => this.#warn(message),
+      lost: () => this.#renewal.streamLost(),
       reconnect: {
         delayMs: options.reconnect?.delayMs ?? 1000,
         maxAttempts: options.reconnect?.maxAttempts ?? 3,
       },
+    });
+    this.#renewal = new SessionRenewal({
+      session: this.#session,
+      post: (message) => this.#http('POST', this.#postHeaders(), JSON.stringify(message), this.#postSignal()),
+      openStream: () => within(this.#session.openStream(), STREAM_WAIT_MS),
+      warn: (message) => this.#warn(message),
+      maxMessageBytes: this.#maxMessageBytes,
     });
   }
 
@@ -179,12 +189,21 @@ class StreamableHttpTransport implements Transport {
     }
     try {
       if (version === undefined) await this.#initialized;
+      if (version === undefined) this.#renewal.record(request);
       const headers =
         version === undefined
           ? this.#legacyHeaders(extra)
           : modernHeaders(request, version, new Headers(extra));
       headers.set('Accept', ACCEPT);
-      const response = await this.#http('POST', headers, JSON.stringify(request), exchange.controller.signal);
+      const body = JSON.stringify(request);
+      const signal = exchange.controller.signal;
+      let response = await this.#http('POST', headers, body, signal);
+      if (version === undefined && this.#renewal.lost(response, request)) {
+        response = await this.#onNewSession(response, headers.get('Mcp-Session-Id'), () =>
+          this.#http('POST', this.#postHeaders(extra), body, signal),
+        );
+      }
+      if (version === undefined && response.ok) this.#renewal.succeeded();
       if (request.method === 'initialize' && response.ok) this.#session.adopt(response);
       else if (request.method === 'initialize' && !exchange.modern)
         return await this.#fallBack(request, response, exchange);
@@ -212,6 +231,23 @@ class StreamableHttpTransport implements Transport {
     }
   }
 
+  /**
+   * The server lost the legacy session of a request (HTTP 404): renew the session (unless
+   * another request already did) and send the request once more, as it never ran.
+   * Returns the new response, or the 404 when no new session could be started.
+   */
+  async #onNewSession(
+    refused: Response,
+    sentSession: string | null,
+    resend: () => Promise<Response>,
+  ): Promise<Response> {
+    const current = this.#legacyHeaders().get('Mcp-Session-Id');
+    const renewed = (current !== null && current !== sentSession) || (await this.#renewal.renew());
+    if (!renewed || this.#closed) return refused;
+    await refused.body?.cancel().catch(() => undefined);
+    return resend();
+  }
+
   /** A refused legacy `initialize`: on to HTTP+SSE when the server offers it, else {@link #refused}. */
   async #fallBack(request: JsonRpcRequest, response: Response, exchange: Exchange): Promise<void> {
     const outcome = await legacySseFallback(this.#url, this.#options, response, exchange.controller.signal);
@@ -227,10 +263,6 @@ class StreamableHttpTransport implements Transport {
     const text = body ?? (await response.text().catch(() => ''));
     if (isResponseObject(parseObject(text))) this.#deliver(text, exchange);
     if (!exchange.answered) this.#deliver(statusFrame(exchange.id, response, text), exchange);
-    if (response.status === 404 && !exchange.modern && this.#session.hasId) {
-      this.#warn('the server ended the legacy session (HTTP 404); connect again to start a new one');
-      this.#fail(new Error('legacy session ended by the server (HTTP 404)'));
-    }
   }
 
   /** Reads an SSE response; a stream that ends before the response fails (modern) or resumes (legacy). */
@@ -267,6 +299,13 @@ class StreamableHttpTransport implements Transport {
       if (!this.#closed) this.#warn(`${label}: ${error instanceof Error ? error.message : String(error)}`);
       return false;
     }
+  }
+
+  /** Session headers plus `Accept` (and the message's own headers), for a POST. */
+  #postHeaders(extra?: Readonly<Record<string, string>>): Headers {
+    const headers = this.#legacyHeaders(extra);
+    headers.set('Accept', ACCEPT);
+    return headers;
   }
 
   #legacyHeaders(extra?: Readonly<Record<string, string>>): Headers {

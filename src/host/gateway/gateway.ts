@@ -53,7 +53,7 @@ export function createGateway(host: Host, options: GatewayOptions = {}): Gateway
   const parked = new ParkedCalls(options.parkTimeoutMs ?? 120_000);
   const setup: ForwardSetup = {
     relays: new RelayStates(options.parkTimeoutMs ?? 120_000),
-    eraOf: (name) => host.status().find((s) => s.name === name)?.era,
+    eraOf: (name) => host.eraOf(name),
     parked,
     front: new FrontCalls(),
     callTimeoutMs: options.callTimeoutMs ?? 600_000,

@@ -10,15 +10,19 @@ import { pipeBody, readBody } from './listener.js';
 
 const utf8 = new TextDecoder('utf-8');
 
-/** An {@link HttpRequest} over a node request; the signal aborts when the client goes away. */
+/**
+ * An {@link HttpRequest} over a node request. Its signal (aborted when the client goes
+ * away before the response is finished) is made on first use: most calls never ask.
+ */
 class NodeRequest implements HttpRequest {
   readonly #req: IncomingMessage;
-  readonly signal: AbortSignal;
+  readonly #res: ServerResponse;
+  #controller: AbortController | undefined;
   readonly headers: { get(name: string): string | null };
 
-  constructor(req: IncomingMessage, signal: AbortSignal) {
+  constructor(req: IncomingMessage, res: ServerResponse) {
     this.#req = req;
-    this.signal = signal;
+    this.#res = res;
     const raw = req.headers;
     this.headers = {
       get(name) {
@@ -26,6 +30,18 @@ class NodeRequest implements HttpRequest {
         return value === undefined ? null : Array.isArray(value) ? value.join(', ') : value;
       },
     };
+  }
+
+  get signal(): AbortSignal {
+    if (this.#controller) return this.#controller.signal;
+    const controller = (this.#controller = new AbortController());
+    const res = this.#res;
+    const gone = (): void => {
+      if (!res.writableFinished) controller.abort(new Error('client disconnected'));
+    };
+    if (res.closed) gone();
+    else res.once('close', gone);
+    return controller.signal;
   }
 
   get method(): string {
@@ -42,11 +58,14 @@ class NodeRequest implements HttpRequest {
   }
 }
 
-/** Writes an endpoint response: a text body in one write with its length, a stream as it comes. */
+/**
+ * Writes an endpoint response: a text body in one write with its length, a stream as it
+ * comes (until `signal`, or the request's signal, aborts).
+ */
 export async function writeResponse(
   response: HttpResponse,
   res: ServerResponse,
-  signal: AbortSignal,
+  signal: AbortSignal | { readonly signal: AbortSignal },
 ): Promise<void> {
   const { body } = response;
   if (body === null || typeof body === 'string') {
@@ -59,20 +78,18 @@ export async function writeResponse(
   }
   res.writeHead(response.status, response.headers);
   res.flushHeaders();
-  await pipeBody(body, res, signal).catch(() => undefined); // the client went away mid-stream
+  const aborted = signal instanceof AbortSignal ? signal : signal.signal; // read only for a stream
+  await pipeBody(body, res, aborted).catch(() => undefined); // the client went away mid-stream
   res.end();
 }
 
 /** Adapts an endpoint (from `createHttpEndpoint`) to node:http. */
 export function toEndpointListener(endpoint: HttpEndpoint): NodeListener {
   return (req, res) => {
-    const controller = new AbortController();
-    res.once('close', () => {
-      if (!res.writableFinished) controller.abort(new Error('client disconnected'));
-    });
+    const request = new NodeRequest(req, res);
     void endpoint
-      .handle(new NodeRequest(req, controller.signal))
-      .then((response) => writeResponse(response, res, controller.signal))
+      .handle(request)
+      .then((response) => writeResponse(response, res, request))
       .catch(() => {
         if (!res.headersSent) res.writeHead(500);
         res.end();
