@@ -7,6 +7,7 @@ import { parseArgs, type ParseArgsConfig } from 'node:util';
 import type { EraPreference } from '../client/index.js';
 import { CliError } from './errors.js';
 import { isHostCommand, parseHostCommand, type HostCommand } from './host-args.js';
+import { isAuthCommand, parseAuthCommand, type AuthCommand } from './auth-commands.js';
 
 /** Where the server is: a command to spawn, an HTTP endpoint, or the built-in everything server. */
 export type Target =
@@ -23,6 +24,8 @@ export interface ClientFlags {
   connectTimeoutMs?: number;
   /** Extra HTTP headers from `--header 'Name: value'` (HTTP targets only). */
   headers?: Record<string, string>;
+  /** A bearer token from `--token` (HTTP targets only); without it, the OAuth browser flow. */
+  token?: string;
 }
 
 /** The names of the CLI's commands. */
@@ -31,13 +34,14 @@ export type CommandName = 'inspect' | 'call' | 'read' | 'prompt' | 'serve';
 /** What the user asked for. */
 export type Command =
   | HostCommand
+  | AuthCommand
   | { name: 'help'; topic?: CommandName }
   | { name: 'version' }
   | ({ name: 'inspect'; ui?: boolean } & ClientFlags)
   | ({ name: 'call'; tool: string; args: Record<string, unknown> } & ClientFlags)
   | ({ name: 'read'; uri: string } & ClientFlags)
   | ({ name: 'prompt'; prompt: string; args: Record<string, string> } & ClientFlags)
-  | { name: 'serve'; server: 'everything'; port?: number; host?: string };
+  | { name: 'serve'; server: 'everything'; port?: number; host?: string; authIssuer?: string };
 
 type Options = NonNullable<ParseArgsConfig['options']>;
 type Values = Record<string, string | boolean | string[] | undefined>;
@@ -50,10 +54,16 @@ const CLIENT: Options = {
   timeout: { type: 'string' },
   'connect-timeout': { type: 'string' },
   header: { type: 'string', multiple: true },
+  token: { type: 'string' },
 };
 const WITH_ARGS: Options = { ...CLIENT, args: { type: 'string' } };
 const INSPECT: Options = { ...CLIENT, ui: { type: 'boolean' } };
-const SERVE: Options = { ...HELP, port: { type: 'string' }, host: { type: 'string' } };
+const SERVE: Options = {
+  ...HELP,
+  port: { type: 'string' },
+  host: { type: 'string' },
+  'auth-issuer': { type: 'string' },
+};
 
 /** Which flags each command takes, and how many positionals (before `--`) it wants. */
 const SPECS: Record<CommandName, { options: Options; positionals: [min: number, max: number] }> = {
@@ -74,6 +84,7 @@ export function parseCommandLine(argv: readonly string[]): Command {
   if (first === '--version' || first === '-v') return { name: 'version' };
   if (first === undefined) throw new CliError('missing command; run `mcpkit --help` for usage');
   if (isHostCommand(first)) return parseHostCommand(first, rest);
+  if (isAuthCommand(first)) return parseAuthCommand(first, rest);
   if (!isCommandName(first)) {
     const what = first.startsWith('-') ? 'option' : 'command';
     throw new CliError(`unknown ${what} \`${first}\`; run \`mcpkit --help\` for usage`);
@@ -144,6 +155,10 @@ function clientFlags(values: Values, where: Target): ClientFlags {
   if (Array.isArray(values.header)) {
     if (where.kind !== 'http') throw new CliError('--header is for HTTP servers; give a URL');
     flags.headers = headers(values.header);
+  }
+  if (typeof values.token === 'string') {
+    if (where.kind !== 'http') throw new CliError('--token is for HTTP servers; give a URL');
+    flags.token = values.token;
   }
   return flags;
 }
@@ -232,6 +247,10 @@ function serveCommand(positionals: string[], values: Values, serverArgv: string[
   if (typeof values.host === 'string') {
     if (command.port === undefined) throw new CliError('--host needs --port');
     command.host = values.host;
+  }
+  if (typeof values['auth-issuer'] === 'string') {
+    if (command.port === undefined) throw new CliError('--auth-issuer needs --port');
+    command.authIssuer = values['auth-issuer'];
   }
   return command;
 }

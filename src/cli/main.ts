@@ -47,6 +47,11 @@ async function execute(command: Command): Promise<Output | undefined> {
       await serveEverything(command);
       return undefined;
     }
+    case 'login':
+    case 'logout': {
+      const { runAuthCommand } = await import('./auth-commands.js');
+      return { text: await runAuthCommand(command), failed: false };
+    }
     case 'gateway':
     case 'proxy': {
       const { runHostCommand } = await import('./host-commands.js');

@@ -12,6 +12,7 @@ import { spawnStdio } from '../integrations/stdio/index.js';
 import type { ClientFlags } from './args.js';
 import { CliError, describeError, systemCodeOf, tailLines } from './errors.js';
 import { httpTransport } from './http.js';
+import { browserAuth, tokenAuth } from './auth-flow.js';
 
 /** The compiled everything server, relative to this file in `dist/src/cli/`. */
 const EVERYTHING_MAIN = new URL('../../servers/everything/main.js', import.meta.url);
@@ -121,7 +122,12 @@ function connectTimeout(opened: Opened, ms: number): CliError {
 async function open(flags: ClientFlags): Promise<Opened> {
   const where = flags.target;
   if (where.kind === 'http') {
-    return { transport: await httpTransport(where.url, flags.headers), label: where.url, stderr: () => '' };
+    const auth = flags.token ? tokenAuth(flags.token) : await browserAuth();
+    return {
+      transport: await httpTransport(where.url, flags.headers, auth),
+      label: where.url,
+      stderr: () => '',
+    };
   }
   const { command, args } = where.kind === 'stdio' ? where : builtin();
   const transport = spawnStdio({

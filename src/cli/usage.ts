@@ -12,6 +12,8 @@ const CLIENT_FLAGS = `Flags:
   --connect-timeout MS      longest wait to connect, probe included (default 15000, or
                             --timeout when shorter)
   --header 'NAME: VALUE'    extra HTTP header on every request (repeatable; URL only)
+  --token TOKEN             a bearer token obtained elsewhere (URL only); without it a
+                            protected server starts the OAuth browser flow (see login)
   --json                    print the raw result as JSON; errors as JSON on stderr
   -h, --help                show this help
 
@@ -61,13 +63,15 @@ Gets a prompt and prints its messages.
 ${SERVER}
 
 ${CLIENT_FLAGS}`,
-  serve: `Usage: mcpkit serve everything [--port N [--host HOST]]
+  serve: `Usage: mcpkit serve everything [--port N [--host HOST] [--auth-issuer URL]]
 
 Serves the built-in everything server: on stdin/stdout by default, or over Streamable
 HTTP with --port (the endpoint URL is printed to stderr). Stops on SIGINT or SIGTERM.
 
   --port N                  listen on port N (0 picks a free port)
   --host HOST               interface to bind (default 127.0.0.1)
+  --auth-issuer URL         protect the endpoint: require access tokens (JWTs) issued by
+                            the authorization server URL for this endpoint (needs --port)
   -h, --help                show this help`,
 };
 
@@ -82,6 +86,7 @@ Commands:
   serve everything [--port N]        serve the built-in everything server (stdio or HTTP)
   gateway --config FILE [--port N]   serve the servers of an mcpServers file as one server
   proxy [URL] [--port N] [-- CMD]    serve one server over the other transport, both eras
+  login URL | logout URL             authorize with a protected server now / forget its tokens
 
 Without URL or \`-- COMMAND\`, client commands use the built-in everything server.
 

@@ -8,7 +8,7 @@
  * "Subscriptions", server/tools and server/prompts "List Changed Notification".
  */
 import { TASKS_EXTENSION } from '../core/tasks.js';
-import { McpkitError } from '../core/errors.js';
+import { McpError, McpkitError } from '../core/errors.js';
 import type { JsonRpcNotification, Params, RequestId } from '../core/jsonrpc.js';
 import { META } from '../core/revisions.js';
 import type { ServerCapabilities, SubscriptionFilter } from '../core/types/index.js';
@@ -22,7 +22,8 @@ export interface ListenOptions {
   signal?: AbortSignal;
   /**
    * Re-subscribe when the subscription drops without the server's completion result
-   * (McpkitError `CONNECTION_CLOSED`): once the client is connected again (the same
+   * (McpkitError `CONNECTION_CLOSED`: the connection closed, or over HTTP the server
+   * closed the listen stream without answering it): once the client is connected again (the same
    * connection, or a new one after `client.connect()`), `subscriptions/listen` is sent
    * anew (legacy: the URIs are subscribed anew), with a backoff of 100 ms doubling up to
    * 5 s between attempts, until it succeeds or the subscription is closed. Default false,
@@ -141,9 +142,23 @@ async function listenModern(connection: Connection, ctx: ListenContext): Promise
         unroute = router.route(id, stream);
       },
     });
+  } catch (error) {
+    throw dropped(error);
   } finally {
     unroute?.();
   }
+}
+
+/**
+ * A listen stream the server closed without its completion result is an unexpected
+ * disconnect, not an answer (2026-07-28 basic/patterns/subscriptions "Graceful Closure"):
+ * reported as `CONNECTION_CLOSED`, which `reconnect` re-subscribes after.
+ */
+function dropped(error: unknown): unknown {
+  const data = error instanceof McpError ? (error.data as { disconnected?: unknown } | undefined) : undefined;
+  if (data?.disconnected !== true) return error;
+  const message = `the server closed the subscription without a completion result (${(error as McpError).message})`;
+  return new McpkitError('CONNECTION_CLOSED', message, { cause: error });
 }
 
 /** A legacy listener, resolving when the subscription is closed; rejects when the connection closes. */

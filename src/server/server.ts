@@ -44,15 +44,15 @@ import {
   type TemplateOptions,
 } from './resources.js';
 import { LegacyChannel, type LegacySession } from './session.js';
+import { ToolRegistry } from './tools.js';
 import {
-  ToolRegistry,
   bindTool,
   type PlainToolReturn,
   type StructuredToolReturn,
   type ToolArgs,
   type ToolDefinition,
   type ToolHandler,
-} from './tools.js';
+} from './tool-types.js';
 import { createStateSealer, type RequestStateSealer } from '../core/request-state.js';
 import { MiddlewareChains } from './middleware.js';
 import { TASKS_EXTENSION } from '../core/tasks.js';

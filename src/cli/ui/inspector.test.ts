@@ -99,6 +99,20 @@ function apiStatus(url: string, headers: Record<string, string>): Promise<number
   });
 }
 
+/** GETs `path` exactly as written (no URL normalisation), resolving with the body. */
+function rawGet(url: string, path: string): Promise<string> {
+  const target = new URL(url);
+  return new Promise((resolve, reject) => {
+    const req = request({ host: target.hostname, port: target.port, path }, (res) => {
+      let body = '';
+      res.on('data', (chunk: Buffer) => (body += chunk.toString()));
+      res.once('end', () => resolve(body));
+    });
+    req.once('error', reject);
+    req.end();
+  });
+}
+
 const transports = [
   { name: 'stdio', args: () => [] },
   { name: 'http', args: () => [http.url] },
@@ -196,6 +210,17 @@ describe.each(transports)('mcpkit inspect --ui over $name, in chromium', ({ name
     expect(await resultText(page, 'Paris, typed by hand')).toContain('LLM response');
   });
 
+  it('offers the roots configured in the page to the server', async () => {
+    await page.click('[data-test=tab-roots]');
+    await page.waitForSelector('[data-test=roots-text]');
+    await page.$eval('[data-test=roots-text]', (el) => ((el as HTMLTextAreaElement).value = ''));
+    await page.type('[data-test=roots-text]', 'file:///tmp/project Project');
+    await page.click('[data-test=roots-save]');
+    await page.click('[data-test=tab-tools]');
+    await callTool(page, 'test_input_required_result_list_roots');
+    expect(await resultText(page, 'file:///tmp/project')).toContain('file:///tmp/project');
+  });
+
   it.runIf(name === 'http')('shows live progress and cancels the call from the page', async () => {
     await callTool(page, 'test_wait_for_cancel');
     await page.waitForFunction(() =>
@@ -218,6 +243,8 @@ describe.each(transports)('mcpkit inspect --ui over $name, in chromium', ({ name
     ).toBe(403);
     expect(await apiStatus(inspector.url, { host: 'evil.example', 'x-mcpkit-token': token })).toBe(403);
     expect(await apiStatus(inspector.url, { host, 'x-mcpkit-token': token, origin: url.origin })).toBe(200);
+    for (const path of ['/..%2f..%2f..%2fpackage.json', '/../../../package.json'])
+      expect(await rawGet(inspector.url, path)).not.toContain('"name": "mcpkit"');
     const fromPage = await page.evaluate(async () => (await fetch('/api/state', { method: 'POST' })).status);
     expect(fromPage).toBe(403);
   });

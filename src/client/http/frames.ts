@@ -27,6 +27,16 @@ export function failureFrame(id: RequestId, message: string): string {
 }
 
 /**
+ * An error frame for a request whose connection broke before its response: the HTTP
+ * request failed or its stream ended early. `data.disconnected` tells the client it was
+ * the transport, not the server's answer (a subscription may reconnect on it).
+ */
+export function disconnectedFrame(id: RequestId, message: string): string {
+  const error = { code: ERROR_TABLE.InternalError.code, message, data: { disconnected: true } };
+  return JSON.stringify(errorResponse(id, error));
+}
+
+/**
  * An error frame for an HTTP error status whose body is not a JSON-RPC response. `data`
  * carries `httpStatus` (and `statusText`) so a caller can tell an HTTP failure from a
  * JSON-RPC one; the body is quoted only when it is short plain text, never HTML.

@@ -10,7 +10,15 @@
 import type { JsonRpcMessage, JsonRpcNotification, JsonRpcRequest, RequestId } from '../../core/jsonrpc.js';
 import type { SendOptions, Transport, TransportSink } from '../../core/transport.js';
 import { metaVersionOf } from '../../core/wire.js';
-import { failureFrame, isResponseObject, mediaTypeOf, parseObject, resultOf, statusFrame } from './frames.js';
+import {
+  disconnectedFrame,
+  failureFrame,
+  isResponseObject,
+  mediaTypeOf,
+  parseObject,
+  resultOf,
+  statusFrame,
+} from './frames.js';
 import { LegacySession, type Exchange } from './legacy-session.js';
 import { SessionRenewal } from './session-renewal.js';
 import { modernHeaders } from './request-headers.js';
@@ -213,7 +221,7 @@ class StreamableHttpTransport implements Transport {
       // Nothing (or nothing that speaks HTTP) at the URL: a local failure, not a server error.
       if (error instanceof TypeError) return this.#fail(unreachable(this.#url, error));
       const reason = error instanceof Error ? error.message : String(error);
-      this.#deliver(failureFrame(exchange.id, `HTTP request failed: ${reason}`));
+      this.#deliver(disconnectedFrame(exchange.id, `HTTP request failed: ${reason}`));
     } finally {
       this.#exchanges.delete(request.id);
     }
@@ -282,7 +290,7 @@ class StreamableHttpTransport implements Transport {
       await this.#session.resume(exchange, cursor);
       if (exchange.answered || exchange.controller.signal.aborted) return;
     }
-    this.#deliver(failureFrame(exchange.id, 'the response stream ended before the response'));
+    this.#deliver(disconnectedFrame(exchange.id, 'the response stream ended before the response'));
   }
 
   /** POSTs a notification or response; true when the server accepted it. */
