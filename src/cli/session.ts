@@ -193,7 +193,12 @@ function explain(error: unknown, opened: Opened, phase: 'connect' | 'request'): 
  */
 function httpFailure(error: unknown, opened: Opened): CliError | undefined {
   if (!(error instanceof McpError)) return undefined;
-  const data = error.data as { httpStatus?: unknown; statusText?: unknown } | undefined;
+  const data = error.data as
+    { httpStatus?: unknown; statusText?: unknown; disconnected?: unknown } | undefined;
+  // The HTTP exchange itself failed (network, authorization, a cut stream): local, not an answer.
+  if (data?.disconnected === true) {
+    return new CliError(`${opened.label}: ${error.message}`, { cause: error, kind: 'connection' });
+  }
   if (typeof data?.httpStatus !== 'number') return undefined;
   const status = `HTTP ${data.httpStatus}${typeof data.statusText === 'string' && data.statusText ? ` ${data.statusText}` : ''}`;
   const detail = error.message.startsWith(`${status}: `)
