@@ -104,7 +104,7 @@ async function listeners(count: number): Promise<string[]> {
     await sleep(2000);
     const after = rssBytes(pid) ?? 0;
     const idle: string[] = [];
-    for (let i = 0; i < 6; i++) {
+    for (let i = 0; i < option('idle-samples', 6); i++) {
       await sleep(5000);
       idle.push(mib(rssBytes(pid)));
     }

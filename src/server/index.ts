@@ -9,19 +9,19 @@ export { connect, watchEvents, type ServerConnection } from './connect.js';
 export type { RequestChannel, SessionInit } from './channel.js';
 export type { AuthInfo, ProgressOptions, RequestContext } from './context.js';
 export type { Completer, CompletionValues } from './completion.js';
-export {
-  errorResult,
-  type PlainToolReturn,
-  type StructuredToolReturn,
-  type ToolArgs,
-  type ToolDefinition,
-  type ToolErrorResult,
-  type ToolHandler,
-  type ToolResult,
-  type ToolReturn,
-  type TaskPolicy,
-  type TaskSupport,
-} from './tools.js';
+export { errorResult } from './tools.js';
+export type {
+  PlainToolReturn,
+  StructuredToolReturn,
+  ToolArgs,
+  ToolDefinition,
+  ToolErrorResult,
+  ToolHandler,
+  ToolResult,
+  ToolReturn,
+  TaskPolicy,
+  TaskSupport,
+} from './tool-types.js';
 export type { TaskOptions } from './tasks/runner.js';
 export type {
   ReadReturn,

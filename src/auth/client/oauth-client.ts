@@ -10,6 +10,7 @@
 import * as oauth from 'oauth4webapi';
 import type { AuthChallenge } from './challenge.js';
 import { authChallengeOf } from './challenge.js';
+import { AuthError } from '../errors.js';
 import { Authorizer } from './authorizer.js';
 import type { OAuthClientOptions } from './options.js';
 import type { StoredTokens } from './store.js';
@@ -97,8 +98,16 @@ export class OAuthClient {
       const challenge = authChallengeOf(response.headers);
       const next = this.#answer(a, response.status, challenge, used, round);
       if (!next) return response;
+      try {
+        await next;
+      } catch (error) {
+        // A 401 without a Bearer/DPoP challenge from a server with no OAuth metadata at all
+        // is not OAuth: hand it to the transport as it came.
+        if (!challenge && error instanceof AuthError && error.code === 'DISCOVERY_FAILED') return response;
+        await response.body?.cancel().catch(() => undefined);
+        throw error;
+      }
       await response.body?.cancel().catch(() => undefined);
-      await next;
     }
   }
 

@@ -26,9 +26,18 @@ export function encodeSseEvent(event: SseEvent): string {
 export interface SseWriterOptions {
   /** Milliseconds between keep-alive comments; 0 turns them off. */
   keepAliveMs: number;
-  /** Called once when the client cancels the stream (disconnect). */
+  /** Called once when the client cancels the stream (disconnect), or reads too slowly. */
   onCancel?: () => void;
+  /**
+   * Most bytes queued for a client that does not read (default 4 MiB). Beyond it the
+   * stream is ended with an error and `onCancel` runs: a slow reader cannot make the
+   * server buffer without bound.
+   */
+  maxBufferedBytes?: number;
 }
+
+/** Default of {@link SseWriterOptions.maxBufferedBytes}. */
+export const DEFAULT_MAX_BUFFERED_BYTES = 4 * 1024 * 1024;
 
 const encoder = new TextEncoder();
 
@@ -43,16 +52,25 @@ export class SseWriter {
   #controller!: ReadableStreamDefaultController<Uint8Array>;
   #closed = false;
   #timer: ReturnType<typeof setInterval> | undefined;
+  readonly #maxBuffered: number;
+  readonly #onCancel: (() => void) | undefined;
 
   constructor(options: SseWriterOptions) {
-    this.body = new ReadableStream<Uint8Array>({
-      start: (controller) => {
-        this.#controller = controller;
+    this.#maxBuffered = options.maxBufferedBytes ?? DEFAULT_MAX_BUFFERED_BYTES;
+    this.#onCancel = options.onCancel;
+    // Queue size in bytes, so desiredSize tells how much the client has not read yet.
+    const strategy = { highWaterMark: 0, size: (chunk: Uint8Array) => chunk.byteLength };
+    this.body = new ReadableStream<Uint8Array>(
+      {
+        start: (controller) => {
+          this.#controller = controller;
+        },
+        cancel: () => {
+          if (this.#finish()) options.onCancel?.();
+        },
       },
-      cancel: () => {
-        if (this.#finish()) options.onCancel?.();
-      },
-    });
+      strategy,
+    );
     if (options.keepAliveMs > 0) {
       this.#timer = setInterval(() => this.#write(':\n\n'), options.keepAliveMs);
       unrefTimer(this.#timer);
@@ -77,6 +95,12 @@ export class SseWriter {
   #write(text: string): boolean {
     if (this.#closed) return false;
     this.#controller.enqueue(encoder.encode(text));
+    if (-(this.#controller.desiredSize ?? 0) > this.#maxBuffered) {
+      this.#finish();
+      this.#controller.error(new Error(`the client read too slowly: over ${this.#maxBuffered} bytes queued`));
+      this.#onCancel?.();
+      return false;
+    }
     return true;
   }
 
