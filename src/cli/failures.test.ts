@@ -108,7 +108,8 @@ describe('mcpkit --header', () => {
   });
 
   it('without it, reports the 401 as HTTP with a credentials hint', async () => {
-    const run = await runCli(['call', 'whoami', served.url]);
+    // A bearer token the server does not accept: the 401 reaches the CLI as it is.
+    const run = await runCli(['call', 'whoami', served.url, '--token', 'not-the-key']);
     expectFailure(run, 3, /answered HTTP 401 Unauthorized \(missing key\); the server wants credentials/);
   });
 
@@ -140,5 +141,26 @@ describe('mcpkit exit codes and arguments', () => {
       scripts: Record<string, string>;
     };
     expect(pkg.scripts.prepack).toMatch(/npm run build/);
+  });
+});
+
+describe('mcpkit against an HTTP URL that answers 200 with a web page', () => {
+  let server: Server;
+  let url = '';
+  beforeAll(async () => {
+    server = createNodeServer((_req, res) => {
+      res
+        .writeHead(200, { 'content-type': 'text/html' })
+        .end('<!DOCTYPE html><html><body>Welcome</body></html>');
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
+  });
+  afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+
+  it('says it is not MCP at once, without dumping the page', async () => {
+    const run = await runCli(['inspect', url]);
+    expectFailure(run, 3, /is not speaking MCP: .*not JSON-RPC before any message: an HTML or XML document/);
+    expect(run.stderr).not.toMatch(/DOCTYPE|Welcome/);
   });
 });

@@ -60,6 +60,7 @@ export async function withSession<T>(flags: ClientFlags, use: (session: Session)
     name: 'mcpkit-cli',
     version: cliVersion(),
     era: flags.era,
+    onWarning: (message) => process.stderr.write(`mcpkit: warning: ${message}\n`),
     // The probe gets at most half the connect time, so the handshake has the rest.
     probeTimeoutMs: Math.min(5000, Math.ceil(connectMs / 2)),
     ...(flags.timeoutMs === undefined ? {} : { timeoutMs: flags.timeoutMs }),
@@ -192,7 +193,12 @@ function explain(error: unknown, opened: Opened, phase: 'connect' | 'request'): 
  */
 function httpFailure(error: unknown, opened: Opened): CliError | undefined {
   if (!(error instanceof McpError)) return undefined;
-  const data = error.data as { httpStatus?: unknown; statusText?: unknown } | undefined;
+  const data = error.data as
+    { httpStatus?: unknown; statusText?: unknown; disconnected?: unknown } | undefined;
+  // The HTTP exchange itself failed (network, authorization, a cut stream): local, not an answer.
+  if (data?.disconnected === true) {
+    return new CliError(`${opened.label}: ${error.message}`, { cause: error, kind: 'connection' });
+  }
   if (typeof data?.httpStatus !== 'number') return undefined;
   const status = `HTTP ${data.httpStatus}${typeof data.statusText === 'string' && data.statusText ? ` ${data.statusText}` : ''}`;
   const detail = error.message.startsWith(`${status}: `)

@@ -18,7 +18,7 @@ const QUOTE_CHARS = 200;
 export function guardFirstFrame(transport: Transport): Transport {
   let heard = false;
   return {
-    send: (message) => transport.send(message),
+    send: (message, options) => transport.send(message, options),
     close: () => transport.close(),
     start: (sink) =>
       transport.start({
@@ -28,12 +28,18 @@ export function guardFirstFrame(transport: Transport): Transport {
             heard = true;
             return sink.frame(text);
           }
-          const quote = JSON.stringify(text.trim().slice(0, QUOTE_CHARS));
+          const quote = quoteOf(text.trim());
           sink.closed(new Error(`the server wrote output that is not JSON-RPC before any message: ${quote}`));
           void transport.close().catch(() => undefined);
         },
       } satisfies TransportSink),
   };
+}
+
+/** The output, shortened; markup (an HTML error page, say) is named, not dumped. */
+function quoteOf(text: string): string {
+  if (/^<(!doctype|html|\?xml)/i.test(text)) return 'an HTML or XML document';
+  return JSON.stringify(text.slice(0, QUOTE_CHARS));
 }
 
 /** A JSON object or array: what a JSON-RPC message or batch is, valid or not. */

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { alive, hostFixture, whenHost, type HostFixture } from '../../test/support/host-fixtures.js';
+import { referenceEntry } from '../../test/interop/helpers.js';
 import { createHost, type Host } from './index.js';
 
 describe('a host over the official filesystem, everything and memory servers (stdio) and ours (HTTP)', () => {
@@ -118,5 +119,31 @@ describe('a host over the official filesystem, everything and memory servers (st
     await host.close();
     expect(pids.filter(alive)).toEqual([]);
     expect(host.status().map((s) => s.state)).toEqual(['closed', 'closed', 'closed', 'closed']);
+  });
+});
+
+describe('per-server input policy and roots', () => {
+  it('declares only what the policy allows, and answers roots/list with the server’s configured roots', async () => {
+    const host = createHost({
+      servers: {
+        everything: {
+          command: process.execPath,
+          args: [referenceEntry('server-everything')],
+          policy: { elicitation: 'deny' },
+          roots: [{ uri: 'file:///work/project', name: 'project' }],
+        },
+      },
+      handlers: { elicitation: async () => ({ action: 'decline' }) },
+    });
+    try {
+      await host.start();
+      // server-everything registers its client-dependent tools after initialization.
+      await whenHost(host, () => host.tools().find((t) => t.name === 'everything__get-roots-list'));
+      expect(host.tools().map((t) => t.name)).not.toContain('everything__trigger-elicitation-request');
+      const roots = await host.callTool('everything__get-roots-list');
+      expect(JSON.stringify(roots.content)).toContain('file:///work/project');
+    } finally {
+      await host.close();
+    }
   });
 });
