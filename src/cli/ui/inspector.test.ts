@@ -31,6 +31,15 @@ beforeAll(async () => {
       return 'cancelled';
     },
   );
+  server.tool('test_url_elicitation', { description: 'Asks the user to visit a URL' }, async (_a, ctx) => {
+    const answer = await ctx.elicit({
+      mode: 'url',
+      message: 'Finish signing in',
+      url: 'https://example.com/connect?session=42',
+      elicitationId: 'e-42',
+    } as never);
+    return `URL elicitation: ${answer.action}`;
+  });
   http = await serve(server, { port: 0 });
 }, 60_000);
 
@@ -164,6 +173,17 @@ describe.each(transports)('mcpkit inspect --ui over $name, in chromium', ({ name
     expect(width).toBeGreaterThan(0);
   });
 
+  it('renders audio, embedded resources and a visible isError', async () => {
+    await callTool(page, 'test_audio_content');
+    await page.waitForSelector('[data-test=tool-result] audio[data-test=audio]');
+    const src = await page.$eval('[data-test=tool-result] audio', (el) => (el as HTMLAudioElement).src);
+    expect(src).toMatch(/^data:audio\/wav;base64,/);
+    await callTool(page, 'test_embedded_resource');
+    await page.waitForSelector('[data-test=tool-result] .embedded');
+    await callTool(page, 'test_error_handling');
+    await page.waitForSelector('[data-test=tool-result].error .badge.error');
+  });
+
   it('answers a form elicitation in a dialog so the tool completes (modern MRTR, then legacy)', async () => {
     await answerElicitation(page, 'modern', () => shot('elicitation-dialog'));
     const history = await page.$eval('[data-test=history]', (el) => el.textContent ?? '');
@@ -171,6 +191,47 @@ describe.each(transports)('mcpkit inspect --ui over $name, in chromium', ({ name
     await reconnect(page, 'legacy');
     await answerElicitation(page, 'legacy');
     await shot('elicitation');
+  });
+
+  it('renders titled enums and multi-selects of an elicitation as selects and checkboxes', async () => {
+    await callTool(page, 'test_elicitation_sep1330_enums');
+    const form = '[data-test=elicitation-form][data-ready]';
+    await page.waitForSelector(`${form} [name="root[titledSingle]"]`);
+    const titles = await page.$$eval(`${form} [name="root[titledSingle]"] option`, (o) =>
+      o.map((x) => x.textContent),
+    );
+    expect(titles).toEqual(['First Choice', 'Second Choice', 'Third Choice']);
+    const ticked = await page.$$eval(`${form} label`, (labels) => {
+      const label = labels.find((l) => l.textContent?.trim() === 'Second Choice') as
+        HTMLLabelElement | undefined;
+      const box = label?.control ?? label?.querySelector('input');
+      box?.dispatchEvent(new MouseEvent('click', { bubbles: true }));
+      return box !== undefined && box !== null;
+    });
+    expect(ticked).toBe(true);
+    await page.click(`${form} [data-test=submit]`);
+    expect(await resultText(page, 'titledMulti')).toContain('"titledMulti":["value2"]');
+  });
+
+  it('gets a prompt with an argument completed by completion/complete', async () => {
+    await page.click('[data-test=tab-prompts]');
+    await page.waitForSelector('[data-test=prompt-list] li');
+    const items = await page.$$('[data-test=prompt-list] li');
+    for (const item of items)
+      if ((await item.evaluate((el) => el.textContent ?? '')).includes('Prompt with arguments'))
+        await item.click();
+    await page.waitForSelector('[data-test=prompt-form] [data-test=arg-arg1]');
+    await page.type('[data-test=prompt-form] [data-test=arg-arg1]', 'par');
+    await page.waitForFunction(
+      () => document.querySelector('[data-test=suggestions-arg1]')?.textContent === 'parisparkparty',
+    );
+    await page.click('[data-test=suggestions-arg1] button');
+    await page.type('[data-test=prompt-form] [data-test=arg-arg2]', 'b');
+    await page.click('[data-test=prompt-form] button[type=submit]');
+    await page.waitForFunction(() =>
+      document.querySelector('[data-test=prompt-form]')?.textContent?.includes("arg1='paris', arg2='b'"),
+    );
+    await page.click('[data-test=tab-tools]');
   });
 
   it('reads a resource template with a variable completed by completion/complete', async () => {
@@ -219,6 +280,15 @@ describe.each(transports)('mcpkit inspect --ui over $name, in chromium', ({ name
     await page.click('[data-test=tab-tools]');
     await callTool(page, 'test_input_required_result_list_roots');
     expect(await resultText(page, 'file:///tmp/project')).toContain('file:///tmp/project');
+  });
+
+  it.runIf(name === 'http')('shows a URL elicitation with its URL', async () => {
+    await callTool(page, 'test_url_elicitation');
+    await page.waitForSelector('[data-test=url-elicitation]');
+    const shown = await page.$eval('[data-test=elicitation-url]', (el) => el.textContent);
+    expect(shown).toBe('https://example.com/connect?session=42');
+    await page.click('[data-test=url-elicitation] [data-test=accept]');
+    expect(await resultText(page, 'URL elicitation')).toContain('accept');
   });
 
   it.runIf(name === 'http')('shows live progress and cancels the call from the page', async () => {
