@@ -52,7 +52,7 @@ describe.each(['modern', 'legacy'] as const)('tracing through middleware (%s era
     closers.push(() => nested.close());
 
     const outer = createServer({ name: 'outer', version: '1.0.0' }).use(tracing());
-    outer.tool('outer', {}, async () => nested.callTool('inner', {}));
+    outer.tool('outer', {}, async () => ({ content: (await nested.callTool('inner', {})).content }));
     const outerServed = await serve(outer, { port: 0 });
     closers.push(() => outerServed.close());
     client = createClient({ name: 'top', version: '1.0.0', era, middleware: [tracing()] });
