@@ -42,7 +42,8 @@ export const ENUMS_SCHEMA: FormSchema = {
     legacyEnum: {
       type: 'string',
       title: 'Legacy titled enum',
-      // The values the conformance suite's client answers with.
+      // The values the conformance client answers with (`opt1`); accepted answers are
+      // checked against this schema on both eras.
       enum: ['opt1', 'opt2', 'opt3'],
       enumNames: ['Option One', 'Option Two', 'Option Three'],
     },

@@ -60,6 +60,7 @@ export async function withSession<T>(flags: ClientFlags, use: (session: Session)
     name: 'mcpkit-cli',
     version: cliVersion(),
     era: flags.era,
+    onWarning: (message) => process.stderr.write(`mcpkit: warning: ${message}\n`),
     // The probe gets at most half the connect time, so the handshake has the rest.
     probeTimeoutMs: Math.min(5000, Math.ceil(connectMs / 2)),
     ...(flags.timeoutMs === undefined ? {} : { timeoutMs: flags.timeoutMs }),

@@ -5,8 +5,9 @@
  * and "Result type", basic/patterns/mrtr; 2025-11-25 server/utilities/logging.
  */
 import { DEFAULT_MAX_JSON_DEPTH } from '../core/json-limits.js';
-import { ERROR_TABLE, McpError, McpkitError } from '../core/errors.js';
-import type { JsonRpcNotification, Params, RequestId } from '../core/jsonrpc.js';
+import { McpkitError } from '../core/errors.js';
+import type { JsonRpcNotification, JsonRpcRequest, Params } from '../core/jsonrpc.js';
+import type { MessageHandler, McpMessage, MiddlewareContext } from '../core/middleware.js';
 import { Peer, type RequestOptions } from '../core/peer.js';
 import { LATEST_LEGACY_REVISION, LATEST_REVISION, type Era } from '../core/revisions.js';
 import type { Transport } from '../core/transport.js';
@@ -22,7 +23,7 @@ import {
 import type { ClientOptions } from './options.js';
 import { guardFirstFrame } from './junk-guard.js';
 import { answerInputRequests, continueWithInput } from './mrtr.js';
-import { RequestIdTap } from './request-ids.js';
+import { CALL_OPTIONS, clientChain, modernMetaStep, toolHeaderStep, type CallContext } from './middleware.js';
 import { resultKind } from './results.js';
 import { serverRequestHandler, type InputAnswering } from './server-requests.js';
 
@@ -34,18 +35,15 @@ export interface ConnectionSetup {
   onNotification(notification: JsonRpcNotification): void;
 }
 
-/** Per-call options of {@link Connection.roundTrip}: the Peer's, plus id reporting. */
+/** Per-call options of {@link Connection.roundTrip}: the Peer's, plus Tasks negotiation. */
 export interface CallOptions extends RequestOptions {
-  /**
-   * Called with the JSON-RPC id of each request the call sends, before it goes out (a
-   * version retry or an MRTR retry sends a new request with a new id).
-   */
-  onRequestId?: (id: RequestId) => void;
   /** Extensions declared in this request's client capabilities only (modern), e.g. Tasks. */
   extensions?: Record<string, Params>;
   /** Return a `resultType: "task"` result as it is (the caller negotiated the Tasks extension). */
   acceptTask?: boolean;
 }
+
+const NEVER = new AbortController().signal;
 
 /** Options for relaying a request on behalf of another client (a proxy or gateway). */
 export interface RelayOptions {
@@ -61,19 +59,48 @@ export class Connection {
   #junk: string | undefined;
   readonly #setup: ConnectionSetup;
   readonly #answering: InputAnswering;
-  readonly #ids = new RequestIdTap();
   readonly #closed = new AbortController();
+  readonly #out: MessageHandler;
+  readonly #in: MessageHandler;
   #server: ServerDescription | undefined;
 
   private constructor(transport: Transport, setup: ConnectionSetup) {
-    const { timeoutMs, handlers = {}, fillElicitationDefaults = true } = setup.options;
+    const { timeoutMs, handlers = {}, fillElicitationDefaults = true, middleware = [] } = setup.options;
     this.#setup = setup;
     this.#answering = { handlers, fillElicitationDefaults };
+    const headers = toolHeaderStep((message) => setup.options.onWarning?.(message));
+    const meta = modernMetaStep({
+      withMeta: (version, params, ctx) => {
+        const call = (ctx as CallContext)[CALL_OPTIONS] as (CallOptions & RelayOptions) | undefined;
+        return this.#modernParams(version, params, {
+          extensions: call?.extensions,
+          capabilities: call?.clientCapabilities,
+        });
+      },
+      setVersion: (version) => (this.server.protocolVersion = version),
+    });
+    this.#out = clientChain(middleware, [meta, headers.step], (m, c) => this.#wire(m, c));
+    const answer = serverRequestHandler(this.#answering, () => this.era);
+    this.#in = clientChain(middleware, [], (message, ctx) => {
+      if (message.kind === 'notification') {
+        setup.onNotification(notificationOf(message));
+        return Promise.resolve(undefined);
+      }
+      return answer(requestOf(message), { signal: ctx.signal, notify: () => undefined });
+    });
     this.#peer = new Peer(
-      this.#ids.wrap(guardFirstFrame(transport)),
+      guardFirstFrame(transport),
       {
-        request: serverRequestHandler(this.#answering, () => this.era),
-        notification: (n) => setup.onNotification(n),
+        request: (request, incoming) =>
+          this.#in(
+            { kind: 'request', method: request.method, params: request.params, id: request.id },
+            this.#ctx('incoming', incoming.signal),
+          ) as Promise<Params>,
+        notification: (n) =>
+          void this.#in(
+            { kind: 'notification', method: n.method, params: n.params },
+            this.#ctx('incoming', NEVER),
+          ).catch(() => undefined),
         closed: (error) => this.#closed.abort(error),
         malformed: (text) => (this.#junk ??= text.slice(0, 200)),
       },
@@ -83,6 +110,39 @@ export class Connection {
         maxConcurrentRequests: setup.options.limits?.maxConcurrentRequests ?? 16,
       },
     );
+  }
+
+  #ctx(direction: 'incoming' | 'outgoing', signal: AbortSignal, options?: RequestOptions): CallContext {
+    const ctx: CallContext = {
+      side: 'client',
+      direction,
+      era: this.#server?.era,
+      protocolVersion: this.#server?.protocolVersion,
+      signal,
+      headers: options?.headers,
+    };
+    return options === undefined ? ctx : { ...ctx, [CALL_OPTIONS]: options };
+  }
+
+  /** The terminal of the outgoing chain: the Peer, with the ctx's signal and headers. */
+  async #wire(message: McpMessage, ctx: MiddlewareContext): Promise<Params | undefined> {
+    if (message.kind === 'notification') return void this.#peer.notify(message.method, message.params);
+    const {
+      extensions: _e,
+      acceptTask: _t,
+      relayInputRequired: _r,
+      clientCapabilities: _c,
+      ...options
+    }: CallOptions & RelayOptions = { ...(ctx as CallContext)[CALL_OPTIONS] };
+    if (ctx.signal !== NEVER) options.signal = ctx.signal;
+    if (ctx.headers !== undefined) options.headers = ctx.headers;
+    return this.#peer.request(message.method, message.params, options);
+  }
+
+  /** Sends a request through the outgoing chain as is (no `_meta` added unless the era is modern). */
+  #request(method: string, params: Params | undefined, options: RequestOptions = {}): Promise<Params> {
+    const ctx = this.#ctx('outgoing', options.signal ?? NEVER, options);
+    return this.#out({ kind: 'request', method, params }, ctx).then((result) => result ?? {});
   }
 
   /**
@@ -137,7 +197,9 @@ export class Connection {
 
   /** Sends a notification as is. */
   notify(method: string, params?: Params): void {
-    this.#peer.notify(method, params);
+    void this.#out({ kind: 'notification', method, params }, this.#ctx('outgoing', NEVER)).catch(
+      () => undefined,
+    );
   }
 
   /**
@@ -191,35 +253,9 @@ export class Connection {
     });
   }
 
-  /** Sends one request; on modern, a -32022 naming a version we speak is retried once with it. */
-  async #send(
-    method: string,
-    params: Params | undefined,
-    options: CallOptions & RelayOptions,
-  ): Promise<Params> {
-    const {
-      onRequestId,
-      extensions,
-      acceptTask: _t,
-      relayInputRequired: _r,
-      clientCapabilities,
-      ...peerOptions
-    } = options;
-    const meta = { extensions, capabilities: clientCapabilities };
-    const request = (p: Params | undefined): Promise<Params> =>
-      onRequestId
-        ? this.#ids.capture(() => this.#peer.request(method, p, peerOptions), onRequestId)
-        : this.#peer.request(method, p, peerOptions);
-    const server = this.server;
-    if (server.era === 'legacy') return request(params);
-    try {
-      return await request(this.#modernParams(server.protocolVersion, params, meta));
-    } catch (error) {
-      const version = retryVersion(error, server.protocolVersion);
-      if (version === undefined) throw error;
-      server.protocolVersion = version;
-      return request(this.#modernParams(version, params, meta));
-    }
+  /** Sends one request through the chain (modern `_meta` and the -32022 retry are steps of it). */
+  #send(method: string, params: Params | undefined, options: CallOptions & RelayOptions): Promise<Params> {
+    return this.#request(method, params, options);
   }
 
   /** Answers a task's input requests with the same handlers as MRTR (see mrtr.ts). */
@@ -268,15 +304,15 @@ export class Connection {
     this.#server = server;
     if (era === 'auto' && cacheKey !== undefined) eraCache?.set(cacheKey, server.era);
     if (logLevel !== undefined && server.era === 'legacy' && server.serverCapabilities?.logging) {
-      await this.#peer.request('logging/setLevel', { level: logLevel });
+      await this.#request('logging/setLevel', { level: logLevel });
     }
   }
 
   #eraContext(): EraContext {
     const { options, capabilities, clientInfo } = this.#setup;
     return {
-      request: (method, params, requestOptions) => this.#peer.request(method, params, requestOptions),
-      notify: (method, params) => this.#peer.notify(method, params),
+      request: (method, params, requestOptions) => this.#request(method, params, requestOptions),
+      notify: (method, params) => this.notify(method, params),
       withModernMeta: (version, params) => this.#modernParams(version, params),
       preferredVersion: options.protocolVersion ?? LATEST_REVISION,
       legacyVersion: options.legacyProtocolVersion ?? LATEST_LEGACY_REVISION,
@@ -287,11 +323,15 @@ export class Connection {
   }
 }
 
-/** The version to retry with after a -32022, or undefined when there is none to try. */
-function retryVersion(error: unknown, current: string): string | undefined {
-  if (!(error instanceof McpError) || error.code !== ERROR_TABLE.UnsupportedProtocolVersion.code)
-    return undefined;
-  const supported = (error.data as { supported?: unknown } | undefined)?.supported;
-  // Retried once, even with the same version: a server may list the version it refused.
-  return pickVersion(current, Array.isArray(supported) ? supported : []);
+function requestOf(message: McpMessage): JsonRpcRequest {
+  const id = message.id ?? 0;
+  return message.params === undefined
+    ? { jsonrpc: '2.0', id, method: message.method }
+    : { jsonrpc: '2.0', id, method: message.method, params: message.params };
+}
+
+function notificationOf(message: McpMessage): JsonRpcNotification {
+  return message.params === undefined
+    ? { jsonrpc: '2.0', method: message.method }
+    : { jsonrpc: '2.0', method: message.method, params: message.params };
 }

@@ -18,7 +18,7 @@ const QUOTE_CHARS = 200;
 export function guardFirstFrame(transport: Transport): Transport {
   let heard = false;
   return {
-    send: (message) => transport.send(message),
+    send: (message, options) => transport.send(message, options),
     close: () => transport.close(),
     start: (sink) =>
       transport.start({

@@ -6,6 +6,7 @@
  */
 import type { SchemaLimits } from '../validation/index.js';
 import type { JsonRpcNotification } from '../core/jsonrpc.js';
+import type { Middleware } from '../core/middleware.js';
 import type { Era } from '../core/revisions.js';
 import type {
   ClientCapabilities,
@@ -95,6 +96,13 @@ export interface ClientOptions {
   fillElicitationDefaults?: boolean;
   /** Elicitation modes the `elicitation` handler supports; default `['form']`. */
   elicitationModes?: readonly ('form' | 'url')[];
+  /**
+   * Middleware around every request and notification the client sends and receives, the
+   * first outermost (see `client/middleware.ts` for the built-in steps inside them).
+   */
+  middleware?: readonly Middleware[];
+  /** Told about things worth logging: tool definitions rejected for invalid `x-mcp-header` annotations. */
+  onWarning?: (message: string) => void;
   /** Every notification from the server, progress included (progress also reaches `onprogress`). */
   onNotification?: (notification: JsonRpcNotification) => void;
   /**

@@ -55,8 +55,23 @@ export {
   type ProgressUpdate,
   type RequestOptions,
 } from './peer.js';
-export type { Transport, TransportSink } from './transport.js';
+export type { SendOptions, Transport, TransportSink } from './transport.js';
+export {
+  composeMiddleware,
+  type AuthInfo,
+  type McpMessage,
+  type MessageHandler,
+  type Middleware,
+  type MiddlewareContext,
+} from './middleware.js';
 export { createMemoryEventBus, type EventBus, type ServerEvent } from './event-bus.js';
+export {
+  checkToolHeaders,
+  decodeHeaderValue,
+  encodeHeaderValue,
+  type HeaderAnnotation,
+  type ToolHeaderCheck,
+} from './wire.js';
 export {
   TASKS_EXTENSION,
   applyResponses,

@@ -25,6 +25,16 @@ export interface RequestOptions {
   maxTotalTimeoutMs?: number;
   /** Receives progress; setting it adds a `progressToken` to the request's `_meta`. */
   onprogress?: (update: ProgressUpdate) => void;
+  /**
+   * Called with the JSON-RPC id the request gets, just before it is sent (a retry sends a
+   * new request with a new id, and calls it again).
+   */
+  onRequestId?: (id: RequestId) => void;
+  /**
+   * Extra HTTP headers for this request (e.g. `Authorization`, `traceparent`); transports
+   * without headers (stdio) ignore them, and the protocol's own headers win on conflict.
+   */
+  headers?: Readonly<Record<string, string>>;
 }
 
 /** The live state of one outgoing request. */

@@ -130,11 +130,14 @@ export class Peer {
     });
     this.#outgoing.set(id, out);
     const withToken = options.onprogress ? withProgressToken(params, id) : params;
-    this.#send(
+    options.onRequestId?.(id);
+    const message: JsonRpcRequest =
       withToken === undefined
         ? { jsonrpc: '2.0', id, method }
-        : { jsonrpc: '2.0', id, method, params: withToken },
-    );
+        : { jsonrpc: '2.0', id, method, params: withToken };
+    if (this.#closed) return out.promise;
+    if (options.headers === undefined) this.#transport.send(message);
+    else this.#transport.send(message, { headers: options.headers });
     return out.promise;
   }
 

@@ -54,11 +54,6 @@ export function negotiateLegacyRevision(
   return found ?? supported[0] ?? LATEST_LEGACY_REVISION;
 }
 
-/** Batches were allowed only in 2025-03-26 (removed in 2025-06-18). */
-export function allowsBatch(version: string | undefined): boolean {
-  return version === '2025-03-26';
-}
-
 /** Logging levels in increasing severity (RFC 5424), as the spec lists them. */
 export const LOGGING_LEVELS = [
   'debug',

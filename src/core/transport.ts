@@ -19,12 +19,21 @@ export interface TransportSink {
   closed(error?: Error): void;
 }
 
+/** Per-message options of {@link Transport.send}. */
+export interface SendOptions {
+  /**
+   * Extra HTTP headers for this message (`Mcp-Param-*`, `Authorization`, `traceparent`).
+   * Transports without headers ignore them.
+   */
+  readonly headers?: Readonly<Record<string, string>> | undefined;
+}
+
 /** A bidirectional message channel (stdio pipes, the in-memory pair, an HTTP client session). */
 export interface Transport {
   /** Starts delivering frames to `sink`. Called once. */
   start(sink: TransportSink): void | Promise<void>;
   /** Queues one message (or a batch) for the peer. Must not throw for a closed channel. */
-  send(message: JsonRpcMessage | JsonRpcMessage[]): void;
+  send(message: JsonRpcMessage | JsonRpcMessage[], options?: SendOptions): void;
   /** Closes the channel; resolves when it is closed. Calls `sink.closed()`. */
   close(): Promise<void>;
   /**

@@ -8,6 +8,7 @@ import type { ServerEvent } from '../core/event-bus.js';
 import { Peer, type IncomingContext } from '../core/peer.js';
 import type { Params } from '../core/jsonrpc.js';
 import type { Transport } from '../core/transport.js';
+import { allowsBatch } from '../core/wire.js';
 import type { RequestChannel, SessionInit } from './channel.js';
 import type { McpServer } from './server.js';
 import { LegacySession } from './session.js';
@@ -46,7 +47,7 @@ export async function connect(server: McpServer, transport: Transport): Promise<
       request: (request, incoming) =>
         server.handle(request, new StreamChannel(incoming, session, openSession)),
       notification: (n) => server.handleNotification(n, session),
-      allowBatch: () => session?.protocolVersion === '2025-03-26',
+      allowBatch: () => allowsBatch(session?.protocolVersion),
       internalError: (error, request) => server.options.onError?.(error, request),
       closed: () => {
         unwatch?.();

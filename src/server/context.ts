@@ -5,6 +5,7 @@
  * Source: 2026-07-28 basic/patterns (progress, cancellation, MRTR), server/utilities/logging;
  * 2025-11-25 client/* (server-initiated requests).
  */
+import type { AuthInfo } from '../core/middleware.js';
 import { McpError, missingCapabilityError } from '../core/errors.js';
 import type { Params, RequestId } from '../core/jsonrpc.js';
 import { isLevelEnabled, type Era } from '../core/revisions.js';
@@ -27,18 +28,7 @@ import {
 } from './schema-elicit.js';
 
 /** Who is calling, as established by the transport (e.g. a verified bearer token). */
-export interface AuthInfo {
-  /** The principal (user or client) the credentials belong to. */
-  readonly subject?: string;
-  readonly clientId?: string;
-  readonly scopes?: readonly string[];
-  readonly token?: string;
-  /** When the credentials expire, in seconds since the epoch. */
-  readonly expiresAt?: number;
-  /** The verified token's claims (JWT payload or introspection answer). */
-  readonly claims?: Readonly<Record<string, unknown>>;
-  readonly extra?: Record<string, unknown>;
-}
+export type { AuthInfo };
 
 /** Options of {@link RequestContext.progress}. */
 export interface ProgressOptions {

@@ -7,6 +7,7 @@
 import { McpError } from '../core/errors.js';
 import type { Params } from '../core/jsonrpc.js';
 import type { Era } from '../core/revisions.js';
+import type { ServerCapabilities } from '../core/types/index.js';
 import { runCompleter } from './completion.js';
 import type { RequestContext } from './context.js';
 import { paginate } from './pagination.js';
@@ -97,4 +98,19 @@ function findCompleter(
     return f.resources.completer(ref.uri, arg);
   }
   throw McpError.of('InvalidParams', 'ref must be a ref/prompt with a name or a ref/resource with a uri');
+}
+
+/** The capabilities a server declares: `declared` plus what its registries hold. */
+export function capabilitiesOf(
+  features: Features,
+  declared: ServerCapabilities | undefined,
+): ServerCapabilities {
+  const { tools, resources, prompts } = features;
+  const caps: ServerCapabilities = { logging: {}, ...declared };
+  if (tools.size > 0) caps.tools = { listChanged: true };
+  if (resources.resourceCount + resources.templateCount > 0)
+    caps.resources = { subscribe: true, listChanged: true };
+  if (prompts.size > 0) caps.prompts = { listChanged: true };
+  if (prompts.size > 0 || resources.templateCount > 0) caps.completions = {};
+  return caps;
 }

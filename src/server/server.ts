@@ -8,6 +8,7 @@
 import { McpError, McpkitError } from '../core/errors.js';
 import { createMemoryEventBus, type EventBus } from '../core/event-bus.js';
 import type { JsonRpcNotification, JsonRpcRequest, Params } from '../core/jsonrpc.js';
+import type { Middleware } from '../core/middleware.js';
 import {
   LEGACY_REVISIONS,
   MODERN_REVISIONS,
@@ -18,7 +19,7 @@ import type { Implementation, ServerCapabilities } from '../core/types/index.js'
 import type { InferOutput, SchemaInput } from '../validation/index.js';
 import type { RequestChannel } from './channel.js';
 import { createContext, type RequestContext } from './context.js';
-import { CACHEABLE, FEATURE_METHODS, METHOD_CAPABILITY, type Features } from './features.js';
+import { CACHEABLE, FEATURE_METHODS, capabilitiesOf, METHOD_CAPABILITY, type Features } from './features.js';
 import { SESSION_METHODS, initialize } from './legacy.js';
 import {
   checkModernMeta,
@@ -53,6 +54,7 @@ import {
   type ToolHandler,
 } from './tool-types.js';
 import { createStateSealer, type RequestStateSealer } from '../core/request-state.js';
+import { MiddlewareChains } from './middleware.js';
 import { TASKS_EXTENSION } from '../core/tasks.js';
 import { ServerTasks } from './tasks/methods.js';
 
@@ -71,6 +73,10 @@ export class McpServer {
   readonly #decorations: { plain: ModernDecoration; cacheable: ModernDecoration };
   #capabilities: ServerCapabilities | undefined;
   readonly #supportedVersions: readonly string[];
+  readonly #chains = new MiddlewareChains({
+    request: (request, channel) => this.#dispatch(request, channel),
+    notification: (notification, session) => this.#notified(notification, session),
+  });
   readonly #tasks: ServerTasks;
   /** Scopes features need, by `method name-or-uri` (see {@link requiredScopes}). */
   readonly #scopes = new Map<string, readonly string[]>();
@@ -117,6 +123,19 @@ export class McpServer {
   /** Every protocol version this server speaks, modern first. */
   get supportedVersions(): string[] {
     return [...this.#supportedVersions];
+  }
+
+  /**
+   * Adds a middleware (`(next) => async (message, ctx) => result`) to the server's chains:
+   * it sees every request and notification from clients, and every notification and
+   * server-initiated request to them, on every transport and both eras (see
+   * core/middleware.ts for what it may do). Middleware runs in the order added, after the
+   * transport's own checks and before era routing and dispatch. Add middleware before
+   * serving: a legacy session opened earlier keeps the chain it started with.
+   */
+  use(middleware: Middleware): this {
+    this.#chains.use(middleware);
+    return this;
   }
 
   /**
@@ -262,13 +281,7 @@ export class McpServer {
   }
 
   #computeCapabilities(): ServerCapabilities {
-    const { tools, resources, prompts } = this.#features;
-    const caps: ServerCapabilities = { logging: {}, ...this.options.capabilities };
-    if (tools.size > 0) caps.tools = { listChanged: true };
-    if (resources.resourceCount + resources.templateCount > 0)
-      caps.resources = { subscribe: true, listChanged: true };
-    if (prompts.size > 0) caps.prompts = { listChanged: true };
-    if (prompts.size > 0 || resources.templateCount > 0) caps.completions = {};
+    const caps = capabilitiesOf(this.#features, this.options.capabilities);
     if (this.#tasks.enabled) caps.extensions = { ...caps.extensions, [TASKS_EXTENSION]: {} };
     return caps;
   }
@@ -277,7 +290,11 @@ export class McpServer {
    * Answers one request. Resolves with the result object; throws {@link McpError} for a
    * JSON-RPC error (anything else a handler throws should become -32603 at the transport).
    */
-  async handle(request: JsonRpcRequest, channel: RequestChannel): Promise<Params> {
+  handle(request: JsonRpcRequest, channel: RequestChannel): Promise<Params> {
+    return this.#chains.empty ? this.#dispatch(request, channel) : this.#chains.request(request, channel);
+  }
+
+  async #dispatch(request: JsonRpcRequest, channel: RequestChannel): Promise<Params> {
     if (channel.era === 'modern' || modernVersionOf(request) !== undefined)
       return this.#handleModern(request, channel);
     if (request.method === 'initialize') return this.#initialize(request, channel);
@@ -288,6 +305,11 @@ export class McpServer {
 
   /** Handles a notification from the client (`notifications/initialized`; others are ignored). */
   handleNotification(notification: JsonRpcNotification, session: LegacySession | undefined): void {
+    if (this.#chains.empty) this.#notified(notification, session);
+    else this.#chains.notification(notification, session);
+  }
+
+  #notified(notification: JsonRpcNotification, session: LegacySession | undefined): void {
     if (notification.method === 'notifications/initialized' && session) session.initialized = true;
   }
 

@@ -27,7 +27,11 @@ export class LegacySession {
   readonly protocolVersion: LegacyRevision;
   readonly clientInfo: Implementation | undefined;
   readonly clientCapabilities: ClientCapabilities;
-  readonly link: SessionLink;
+  /**
+   * The way back to the client. The server replaces it, when it has middleware, with one
+   * that passes each message through its outgoing chain.
+   */
+  link: SessionLink;
   /** The client's log threshold; `debug` (everything) until `logging/setLevel`. */
   logLevel: LoggingLevel = 'debug';
   /** Set once `notifications/initialized` arrives. */

@@ -5,6 +5,7 @@
  * `isError: true` so the model can correct itself; `structuredContent` conforms to
  * `outputSchema`).
  */
+import { checkToolHeaders } from '../core/wire.js';
 import { McpError, McpkitError } from '../core/errors.js';
 import type { Tool } from '../core/types/index.js';
 import {
@@ -25,7 +26,9 @@ interface RegisteredTool {
   task: TaskPolicy<SchemaInput | undefined> | undefined;
 }
 
-const NAME = /^[A-Za-z0-9_./-]{1,64}$/;
+// server/tools "Tool Names": 1–128 characters SHOULD be A-Z a-z 0-9 _ - . only; other
+// characters are allowed (HTTP carries them Base64-encoded in Mcp-Name), control characters are not.
+const NAME = /^[^\p{Cc}]{1,128}$/u;
 /** The input schema of a tool that declares none: any object (checked without ajv). */
 const ANY_OBJECT: CompiledSchema = {
   jsonSchema: { type: 'object' },
@@ -53,12 +56,17 @@ export class ToolRegistry {
     handler: BoundToolHandler,
   ): void {
     if (!NAME.test(name))
-      throw invalidDef(`tool name '${name}' must be 1–64 characters of A-Z a-z 0-9 _ . / -`);
+      throw invalidDef(
+        `tool name ${JSON.stringify(name)} must be 1–128 characters, none of them control characters`,
+      );
     if (this.#tools.has(name)) throw invalidDef(`tool '${name}' is already registered`);
     const input =
       definition.inputSchema === undefined ? ANY_OBJECT : compileSchema(definition.inputSchema, this.#limits);
     if (input.jsonSchema.type !== 'object')
       throw invalidDef(`tool '${name}': inputSchema must have type "object"`);
+    const headers = checkToolHeaders(input.jsonSchema);
+    // A client must reject such a tool (streamable-http "Schema Extension"), so never list one.
+    if (!headers.ok) throw invalidDef(`tool '${name}': ${headers.reason}`);
     const output =
       definition.outputSchema === undefined
         ? undefined

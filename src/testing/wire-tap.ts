@@ -39,9 +39,9 @@ export function validateWire(
         },
         closed: (error) => sink.closed(error),
       }),
-    send: (message) => {
+    send: (message, options) => {
       check(message);
-      transport.send(message);
+      transport.send(message, options);
     },
     close: () => transport.close(),
   };

@@ -196,6 +196,7 @@ async function main(): Promise<number> {
     era: modern ? 'modern' : 'legacy',
     ...(modern ? { protocolVersion: revision } : { legacyProtocolVersion: revision }),
     handlers,
+    onWarning: (m) => console.error(`warning: ${m}`),
   });
   const onWarning = (m: string) => console.error(`warning: ${m}`);
   await client.connect(streamableHttp(url, auth ? { onWarning, auth } : { onWarning }));

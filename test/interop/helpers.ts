@@ -71,9 +71,9 @@ export function tap(transport: Transport): Transport & { frames: Frame[] } {
         ...(sink.inputEnded === undefined ? {} : { inputEnded: () => sink.inputEnded?.() }),
         closed: (error) => sink.closed(error),
       }),
-    send: (message) => {
+    send: (message, options) => {
       record('out', message);
-      transport.send(message);
+      transport.send(message, options);
     },
     close: () => transport.close(),
   };

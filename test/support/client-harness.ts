@@ -62,7 +62,7 @@ function tap(transport: Transport, sent: JsonRpcMessage[], revision: WireRevisio
   return {
     start: (sink) => transport.start(sink),
     close: () => transport.close(),
-    send: (message) => {
+    send: (message, options) => {
       for (const m of Array.isArray(message) ? message : [message]) {
         try {
           checkClientMessage(m, revision);
@@ -71,7 +71,7 @@ function tap(transport: Transport, sent: JsonRpcMessage[], revision: WireRevisio
         }
         sent.push(m);
       }
-      transport.send(message);
+      transport.send(message, options);
     },
   };
 }

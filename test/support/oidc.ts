@@ -104,8 +104,8 @@ export async function startIssuer(options: IssuerOptions = {}): Promise<TestIssu
   };
 }
 
-/** A browser in a loop: follow redirects, keep cookies, submit login then consent. */
-async function approve(start: URL, login: string): Promise<URL> {
+/** A browser in a loop: follow redirects, keep cookies, submit login then consent (dev interactions). */
+export async function approve(start: URL, login = 'alice'): Promise<URL> {
   const redirectUri = start.searchParams.get('redirect_uri') ?? '';
   const jar = new Map<string, string>();
   let url = start;

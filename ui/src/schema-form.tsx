@@ -3,6 +3,7 @@
 // show before anything is sent.
 import { JSONEditor } from '@json-editor/json-editor';
 import { useEffect, useRef, useState } from 'preact/hooks';
+import { withFormHints } from './form-hints.js';
 
 type Schema = Record<string, unknown>;
 
@@ -35,7 +36,7 @@ const EDITOR_OPTIONS = {
 /** The JSON Schema the editor gets: an object schema with a title-less root. */
 function formSchema(schema: Schema | undefined): Schema {
   const base = schema && typeof schema === 'object' ? schema : {};
-  return { type: 'object', properties: {}, ...base, title: ' ' };
+  return withFormHints({ type: 'object', properties: {}, ...base, title: ' ' });
 }
 
 /** Keeps one editor per schema text: a reloaded list hands over equal schemas as new objects. */

@@ -48,6 +48,8 @@ export class Authorizer {
   #loaded = false;
   #dpop: Promise<oauth.DPoPHandle> | undefined;
   #pending: { ctx: GrantContext; flow: PendingAuthorization } | undefined;
+  /** Whether the resource server takes DPoP (its challenge or its metadata says so). */
+  #resourceDpop = false;
 
   constructor(options: OAuthClientOptions, endpoint: URL, fetcher: typeof fetch) {
     this.#o = options;
@@ -85,6 +87,8 @@ export class Authorizer {
     const http = { fetch: this.#fetch, insecureOk: (u: URL) => this.insecureOk(u) };
     const prm = await discoverResource(http, this.#endpoint, challenge);
     this.#resource = prm?.resource ?? canonicalResource(this.#endpoint);
+    this.#resourceDpop =
+      challenge?.scheme === 'dpop' || Array.isArray(prm?.dpop_signing_alg_values_supported);
     const issuer = prm?.authorization_servers?.[0] ?? this.#endpoint.origin;
     const as = await this.#server(issuer);
     const ctx = await this.#context(as, this.#scopes(as, prm, challenge, previous));
@@ -176,7 +180,8 @@ export class Authorizer {
   async #dpopHandle(as: oauth.AuthorizationServer): Promise<oauth.DPoPHandle | undefined> {
     const want = this.#o.dpop ?? 'auto';
     if (want === false) return undefined;
-    if (want === 'auto' && !as.dpop_signing_alg_values_supported?.includes('ES256')) return undefined;
+    const supported = as.dpop_signing_alg_values_supported?.includes('ES256') && this.#resourceDpop;
+    if (want === 'auto' && !supported) return undefined;
     this.#dpop ??= oauth.generateKeyPair('ES256').then((keys) => oauth.DPoP({}, keys));
     return this.#dpop;
   }

@@ -47,7 +47,11 @@ export interface OAuthClientOptions {
   redirect?: (url: URL) => Promise<URL | string | undefined | void> | URL | string | undefined | void;
   /** Scopes always asked for, besides those the server names. */
   scopes?: string[];
-  /** Use DPoP-bound tokens: `auto` (default) when the authorization server supports ES256 proofs. */
+  /**
+   * Use DPoP-bound tokens: `auto` (default) when the authorization server supports ES256
+   * proofs and the resource server takes DPoP (a DPoP challenge, or DPoP algorithms in its
+   * metadata); `true` whenever the authorization server supports them.
+   */
   dpop?: boolean | 'auto';
   /** Where registrations and tokens are kept (default: in memory). */
   store?: AuthStore;

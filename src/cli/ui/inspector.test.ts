@@ -164,6 +164,17 @@ describe.each(transports)('mcpkit inspect --ui over $name, in chromium', ({ name
     expect(width).toBeGreaterThan(0);
   });
 
+  it('renders audio, embedded resources and a visible isError', async () => {
+    await callTool(page, 'test_audio_content');
+    await page.waitForSelector('[data-test=tool-result] audio[data-test=audio]');
+    const src = await page.$eval('[data-test=tool-result] audio', (el) => (el as HTMLAudioElement).src);
+    expect(src).toMatch(/^data:audio\/wav;base64,/);
+    await callTool(page, 'test_embedded_resource');
+    await page.waitForSelector('[data-test=tool-result] .embedded');
+    await callTool(page, 'test_error_handling');
+    await page.waitForSelector('[data-test=tool-result].error .badge.error');
+  });
+
   it('answers a form elicitation in a dialog so the tool completes (modern MRTR, then legacy)', async () => {
     await answerElicitation(page, 'modern', () => shot('elicitation-dialog'));
     const history = await page.$eval('[data-test=history]', (el) => el.textContent ?? '');
@@ -171,6 +182,26 @@ describe.each(transports)('mcpkit inspect --ui over $name, in chromium', ({ name
     await reconnect(page, 'legacy');
     await answerElicitation(page, 'legacy');
     await shot('elicitation');
+  });
+
+  it('renders titled enums and multi-selects of an elicitation as selects and checkboxes', async () => {
+    await callTool(page, 'test_elicitation_sep1330_enums');
+    const form = '[data-test=elicitation-form][data-ready]';
+    await page.waitForSelector(`${form} [name="root[titledSingle]"]`);
+    const titles = await page.$$eval(`${form} [name="root[titledSingle]"] option`, (o) =>
+      o.map((x) => x.textContent),
+    );
+    expect(titles).toEqual(['First Choice', 'Second Choice', 'Third Choice']);
+    const ticked = await page.$$eval(`${form} label`, (labels) => {
+      const label = labels.find((l) => l.textContent?.trim() === 'Second Choice') as
+        HTMLLabelElement | undefined;
+      const box = label?.control ?? label?.querySelector('input');
+      box?.dispatchEvent(new MouseEvent('click', { bubbles: true }));
+      return box !== undefined && box !== null;
+    });
+    expect(ticked).toBe(true);
+    await page.click(`${form} [data-test=submit]`);
+    expect(await resultText(page, 'titledMulti')).toContain('"titledMulti":["value2"]');
   });
 
   it('reads a resource template with a variable completed by completion/complete', async () => {

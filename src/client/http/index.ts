@@ -14,5 +14,3 @@ export {
   type StreamableHttpOptions,
 } from './transport.js';
 export { sseTransport, type SseTransportOptions } from './sse-transport.js';
-export { encodeHeaderValue } from './header-values.js';
-export { checkToolHeaders, type HeaderAnnotation, type ToolHeaderCheck } from './tool-headers.js';

@@ -93,31 +93,20 @@ describe('streamableHttp on the modern wire', () => {
     expect(seen[0]?.headers.get('mcp-name')).toBe('=?base64?ZmlsZTovLy/DqQ==?=');
   });
 
-  it('drops invalid x-mcp-header tools from tools/list and mirrors the valid ones on tools/call', async () => {
-    const tools = [
-      {
-        name: 'valid',
-        inputSchema: { type: 'object', properties: { region: { type: 'string', 'x-mcp-header': 'Region' } } },
-      },
-      {
-        name: 'invalid',
-        inputSchema: { type: 'object', properties: { n: { type: 'number', 'x-mcp-header': 'N' } } },
-      },
-    ];
+  it('sends the headers given with a message, under the protocol headers', async () => {
     const { fetch, seen } = fakeFetch(async (r) => {
-      const body = (await r.json()) as { id: number; method: string };
-      if (body.method === 'tools/list') return json({ jsonrpc: '2.0', id: body.id, result: { tools } });
+      const body = (await r.json()) as { id: number };
       return json({ jsonrpc: '2.0', id: body.id, result: { content: [] } });
     });
-    const warnings: string[] = [];
-    const t = streamableHttp(URL_, { fetch, onWarning: (m) => warnings.push(m) });
+    const t = streamableHttp(URL_, { fetch });
     const s = open(t);
-    t.send(request(1, 'tools/list', { _meta: MODERN }));
-    expect(await s.next()).toEqual({ jsonrpc: '2.0', id: 1, result: { tools: [tools[0]] } });
-    expect(warnings).toEqual([expect.stringContaining('"invalid"')]);
-    t.send(request(2, 'tools/call', { name: 'valid', arguments: { region: ' eu ' }, _meta: MODERN }));
+    const headers = { 'Mcp-Param-Region': '=?base64?IGV1IA==?=', 'Mcp-Method': 'forged' };
+    t.send(request(2, 'tools/call', { name: 'valid', arguments: { region: ' eu ' }, _meta: MODERN }), {
+      headers,
+    });
     await s.next();
-    expect(seen[1]?.headers.get('mcp-param-region')).toBe('=?base64?IGV1IA==?=');
+    expect(seen[0]?.headers.get('mcp-param-region')).toBe('=?base64?IGV1IA==?=');
+    expect(seen[0]?.headers.get('mcp-method')).toBe('tools/call');
   });
 
   it('delivers the JSON-RPC error body of an HTTP 400 as is', async () => {

@@ -8,7 +8,8 @@
  * Source: 2026-07-28 basic/transports/streamable-http; 2025-11-25 basic/transports.
  */
 import type { JsonRpcMessage, JsonRpcNotification, JsonRpcRequest, RequestId } from '../../core/jsonrpc.js';
-import type { Transport, TransportSink } from '../../core/transport.js';
+import type { SendOptions, Transport, TransportSink } from '../../core/transport.js';
+import { metaVersionOf } from '../../core/wire.js';
 import {
   disconnectedFrame,
   failureFrame,
@@ -20,10 +21,9 @@ import {
 } from './frames.js';
 import { LegacySession, type Exchange } from './legacy-session.js';
 import { SessionRenewal } from './session-renewal.js';
-import { modernHeaders, modernVersionOf } from './request-headers.js';
+import { modernHeaders } from './request-headers.js';
 import { legacySseFallback, type SseTransport } from './sse-transport.js';
 import { DEFAULT_MAX_MESSAGE_BYTES, newCursor, readBoundedText, readSse, type SseCursor } from './sse.js';
-import { ToolHeaders } from './tool-headers.js';
 
 /** Extra headers for every HTTP request (e.g. `Authorization`), or a function giving them. */
 export type HeaderSource =
@@ -53,7 +53,7 @@ export interface StreamableHttpOptions {
   auth?: FetchWrapper;
   /** Headers added to every request; the protocol's own headers win on conflict. */
   headers?: HeaderSource;
-  /** Told about things worth logging: rejected tool definitions, refused streams. */
+  /** Told about things worth logging: refused streams, failed notification POSTs. */
   onWarning?: (message: string) => void;
   reconnect?: ReconnectOptions;
   /** Whether a legacy `initialize` refused with a bare 400/404/405 tries HTTP+SSE (default true). */
@@ -96,7 +96,6 @@ class StreamableHttpTransport implements Transport {
   readonly #fetch: typeof fetch;
   readonly #options: StreamableHttpOptions;
   readonly #maxMessageBytes: number;
-  readonly #tools = new ToolHeaders();
   readonly #exchanges = new Map<RequestId, Exchange>();
   readonly #session: LegacySession;
   readonly #renewal: SessionRenewal;
@@ -137,14 +136,14 @@ class StreamableHttpTransport implements Transport {
     this.#sink = sink;
   }
 
-  send(message: JsonRpcMessage | JsonRpcMessage[]): void {
+  send(message: JsonRpcMessage | JsonRpcMessage[], options?: SendOptions): void {
     if (this.#closed || !this.#sink) return;
     if (this.#sse) return this.#sse.send(message);
     if (Array.isArray(message) || !('method' in message)) {
       void this.#post(message, 'response');
       return;
     }
-    if ('id' in message) void this.#request(message as JsonRpcRequest);
+    if ('id' in message) void this.#request(message as JsonRpcRequest, options?.headers);
     else this.#notify(message);
   }
 
@@ -182,8 +181,8 @@ class StreamableHttpTransport implements Transport {
     });
   }
 
-  async #request(request: JsonRpcRequest): Promise<void> {
-    const version = modernVersionOf(request);
+  async #request(request: JsonRpcRequest, extra?: Readonly<Record<string, string>>): Promise<void> {
+    const version = metaVersionOf(request.params);
     const exchange: Exchange = {
       id: request.id,
       method: request.method,
@@ -200,14 +199,16 @@ class StreamableHttpTransport implements Transport {
       if (version === undefined) await this.#initialized;
       if (version === undefined) this.#renewal.record(request);
       const headers =
-        version === undefined ? this.#legacyHeaders() : modernHeaders(request, version, this.#tools);
+        version === undefined
+          ? this.#legacyHeaders(extra)
+          : modernHeaders(request, version, new Headers(extra));
       headers.set('Accept', ACCEPT);
       const body = JSON.stringify(request);
       const signal = exchange.controller.signal;
       let response = await this.#http('POST', headers, body, signal);
       if (version === undefined && this.#renewal.lost(response, request)) {
         response = await this.#onNewSession(response, headers.get('Mcp-Session-Id'), () =>
-          this.#http('POST', this.#postHeaders(), body, signal),
+          this.#http('POST', this.#postHeaders(extra), body, signal),
         );
       }
       if (version === undefined && response.ok) this.#renewal.succeeded();
@@ -308,15 +309,15 @@ class StreamableHttpTransport implements Transport {
     }
   }
 
-  /** Session headers plus `Accept`, for a POST. */
-  #postHeaders(): Headers {
-    const headers = this.#legacyHeaders();
+  /** Session headers plus `Accept` (and the message's own headers), for a POST. */
+  #postHeaders(extra?: Readonly<Record<string, string>>): Headers {
+    const headers = this.#legacyHeaders(extra);
     headers.set('Accept', ACCEPT);
     return headers;
   }
 
-  #legacyHeaders(): Headers {
-    const headers = new Headers();
+  #legacyHeaders(extra?: Readonly<Record<string, string>>): Headers {
+    const headers = new Headers(extra);
     this.#session.apply(headers);
     return headers;
   }
@@ -339,8 +340,8 @@ class StreamableHttpTransport implements Transport {
 
   /**
    * Hands a frame to the client. A response to `exchange` marks it answered; an error
-   * without an id gets the exchange's id; `initialize` and modern `tools/list` results are
-   * read on the way (negotiated version; `x-mcp-header` screening).
+   * without an id gets the exchange's id; a legacy `initialize` result is read on the way
+   * (the negotiated version decides the `MCP-Protocol-Version` header of later requests).
    */
   #deliver(text: string, exchange?: Exchange): void {
     if (this.#closed || !this.#sink) return;
@@ -351,21 +352,14 @@ class StreamableHttpTransport implements Transport {
       out = { ...value, id: exchange.id };
     if (out.id === exchange.id) {
       exchange.answered = true;
-      out = this.#inspect(out, exchange);
+      if (exchange.method === 'initialize' && !exchange.modern) this.#readVersion(out);
     }
     this.#sink.frame(out === value ? text : JSON.stringify(out));
   }
 
-  #inspect(response: { [key: string]: unknown }, exchange: Exchange): { [key: string]: unknown } {
-    const result = resultOf(response);
-    if (!result) return response;
-    if (exchange.method === 'initialize' && !exchange.modern) {
-      const version = result.protocolVersion;
-      this.#session.version = typeof version === 'string' ? version : undefined;
-    }
-    if (exchange.method !== 'tools/list' || !exchange.modern) return response;
-    const screened = this.#tools.screen(result, (message) => this.#warn(message));
-    return screened === result ? response : { ...response, result: screened };
+  #readVersion(response: { [key: string]: unknown }): void {
+    const version = resultOf(response)?.protocolVersion;
+    this.#session.version = typeof version === 'string' ? version : undefined;
   }
 
   /** Notifications and responses we POST: aborted on close, and after {@link POST_TIMEOUT_MS}. */

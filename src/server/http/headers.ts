@@ -1,52 +1,21 @@
 /**
  * Request metadata headers of the modern wire: `MCP-Protocol-Version`, `Mcp-Method` and
- * `Mcp-Name` must be present and match the body; `Mcp-Name` may use the Base64 sentinel.
+ * `Mcp-Name` must be present and match the body; `Mcp-Name` may use the Base64 sentinel,
+ * and the character rule applies to the raw header, not to the decoded value.
  * Source: 2026-07-28 basic/transports/streamable-http "Request Metadata",
  * "Value Encoding", "Server Validation".
  */
 import { McpError } from '../../core/errors.js';
 import type { JsonRpcRequest } from '../../core/jsonrpc.js';
+import { decodeHeaderValue, mcpNameOf, metaOf } from '../../core/wire.js';
 import { META } from '../../core/revisions.js';
 import type { HeaderReader } from './exchange.js';
-
-/** Which body field `Mcp-Name` mirrors, by method. */
-export const NAME_SOURCE: Readonly<Record<string, 'name' | 'uri' | 'taskId'>> = {
-  'tools/call': 'name',
-  'prompts/get': 'name',
-  'resources/read': 'uri',
-  // Tasks extension (SEP-2663 "Streamable HTTP: Routing Headers").
-  'tasks/get': 'taskId',
-  'tasks/update': 'taskId',
-  'tasks/cancel': 'taskId',
-};
-
-const SAFE_VALUE = /^[\x20-\x7E\t]*$/;
-const SENTINEL = /^=\?base64\?([A-Za-z0-9+/]*={0,2})\?=$/;
-const utf8 = new TextDecoder('utf-8', { fatal: true });
-
-/**
- * Decodes a header value that may use the `=?base64?...?=` sentinel (UTF-8 inside).
- * Returns undefined for invalid characters or a sentinel that does not decode.
- */
-export function decodeHeaderValue(raw: string): string | undefined {
-  const value = raw.trim();
-  if (!SAFE_VALUE.test(value)) return undefined;
-  const match = SENTINEL.exec(value);
-  if (!match) return value.startsWith('=?base64?') && value.endsWith('?=') ? undefined : value;
-  const encoded = match[1] ?? '';
-  // Strict Base64 (RFC 4648 §4): whole quanta with canonical padding; atob alone is lenient.
-  if (encoded.length % 4 !== 0) return undefined;
-  try {
-    const binary = atob(encoded);
-    return utf8.decode(Uint8Array.from(binary, (c) => c.charCodeAt(0)));
-  } catch {
-    return undefined;
-  }
-}
 
 function mismatch(message: string): McpError {
   return McpError.of('HeaderMismatch', `Header mismatch: ${message}`);
 }
+
+const PLAIN = /^[\x20-\x7E\t]*$/;
 
 function checkHeader(
   headers: HeaderReader,
@@ -56,12 +25,12 @@ function checkHeader(
 ): McpError | undefined {
   const raw = headers.get(name);
   if (raw === null) return mismatch(`required header ${name} is missing`);
-  const value = decode ? decodeHeaderValue(raw) : raw.trim();
-  // A decoded sentinel value may hold any Unicode (that is what the encoding is for).
-  if (value === undefined || (!decode && !SAFE_VALUE.test(value)))
-    return mismatch(`${name} has invalid characters`);
+  const value = decode ? decodeHeaderValue(raw) : PLAIN.test(raw) ? raw.trim() : undefined;
+  if (value === undefined) return mismatch(`${name} has invalid characters`);
   if (value !== expected)
-    return mismatch(`${name} header value '${value}' does not match body value '${String(expected)}'`);
+    return mismatch(
+      `${name} header value ${JSON.stringify(value)} does not match body value ${JSON.stringify(expected)}`,
+    );
   return undefined;
 }
 
@@ -72,11 +41,7 @@ function checkHeader(
  * @returns McpError -32020 (HTTP 400) for the first missing, malformed or mismatching header.
  */
 export function checkStandardHeaders(headers: HeaderReader, request: JsonRpcRequest): McpError | undefined {
-  const meta = request.params?._meta;
-  const version =
-    typeof meta === 'object' && meta !== null
-      ? (meta as Record<string, unknown>)[META.protocolVersion]
-      : undefined;
+  const version = metaOf(request.params)?.[META.protocolVersion];
   const versionError =
     version === undefined
       ? headers.get('mcp-protocol-version') !== null
@@ -86,9 +51,7 @@ export function checkStandardHeaders(headers: HeaderReader, request: JsonRpcRequ
   if (versionError) return versionError;
   const methodError = checkHeader(headers, 'mcp-method', request.method, false);
   if (methodError) return methodError;
-  const source = NAME_SOURCE[request.method];
-  if (source === undefined) return undefined;
-  const expected = request.params?.[source];
+  const expected = mcpNameOf(request.method, request.params);
   if (expected === undefined && headers.get('mcp-name') === null) return undefined;
   return checkHeader(headers, 'mcp-name', expected, true);
 }

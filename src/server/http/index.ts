@@ -28,6 +28,5 @@ export {
 } from './event-store.js';
 export { LOOPBACK_HOSTS, type OriginPolicy } from './security.js';
 export { accepts, parseAccept, type MediaRange } from './accept.js';
-export { decodeHeaderValue } from './headers.js';
 export { DEFAULT_MAX_BODY_BYTES } from './body.js';
 export { principalOf, type AuthOutcome, type HttpAuthGuard } from './auth-guard.js';

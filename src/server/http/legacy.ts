@@ -5,6 +5,7 @@
  * Source: 2025-11-25 basic/transports "Streamable HTTP" (Sending Messages, Listening,
  * Resumability and Redelivery, Session Management, Protocol Version Header).
  */
+import { allowsBatch } from '../../core/wire.js';
 import {
   checkEnvelope,
   type Decoded,
@@ -69,11 +70,7 @@ export async function legacyPost(
   const session = findSession(ctx, request);
   if (!(session instanceof HttpSession)) return session;
   if (decoded.kind === 'single') return deliver(session, [decoded.value], false, request);
-  if (
-    decoded.kind !== 'batch' ||
-    decoded.values.length === 0 ||
-    session.legacy.protocolVersion !== '2025-03-26'
-  )
+  if (decoded.kind !== 'batch' || decoded.values.length === 0 || !allowsBatch(session.legacy.protocolVersion))
     return rpcError('InvalidRequest', 'Invalid request: batches are not supported by this protocol revision');
   return deliver(session, decoded.values, true, request);
 }

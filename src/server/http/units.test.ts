@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { accepts } from './accept.js';
 import { createMemoryEventStore } from './event-store.js';
-import { decodeHeaderValue } from './headers.js';
 import { parseEventId } from './resumable.js';
 import { encodeSseEvent } from './sse.js';
 
@@ -20,21 +19,6 @@ describe('accepts', () => {
     [null, 'application/json', false],
   ])('%s accepts %s: %s', (header, type, expected) => {
     expect(accepts(header, type)).toBe(expected);
-  });
-});
-
-describe('decodeHeaderValue', () => {
-  it.each([
-    ['us-west1', 'us-west1'],
-    ['  padded  ', 'padded'],
-    ['=?base64?SGVsbG8sIOS4lueVjA==?=', 'Hello, 世界'],
-    ['=?base64?IHBhZGRlZCA=?=', ' padded '],
-    ['=?base64?PT9iYXNlNjQ/bGl0ZXJhbD89?=', '=?base64?literal?='],
-    ['=?base64?not base64?=', undefined],
-    ['=?base64?/w==?=', undefined],
-    ['caf\u00e9', undefined],
-  ])('%j → %j', (raw, expected) => {
-    expect(decodeHeaderValue(raw)).toBe(expected);
   });
 });
 

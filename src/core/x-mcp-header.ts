@@ -1,12 +1,20 @@
 /**
- * `x-mcp-header`: tool parameters a server asks the client to mirror into `Mcp-Param-{Name}`
- * request headers. Tool definitions with an invalid annotation are rejected (left out of
- * the `tools/list` result the client sees); valid ones are remembered per tool name.
- * Source: 2026-07-28 basic/transports/streamable-http "Custom Headers from Tool Parameters";
- * server/tools "x-mcp-header".
+ * The `x-mcp-header` rules: which tool parameters a server asks clients to mirror into
+ * `Mcp-Param-{Name}` headers, and when a tool definition's annotations are invalid (the
+ * client then rejects the tool; the server refuses to register it). Part of the spec-wire
+ * module (re-exported by wire.ts).
+ * Source: 2026-07-28 basic/transports/streamable-http "Custom Headers from Tool
+ * Parameters"; server/tools "x-mcp-header".
  */
-import type { Params } from '../../core/jsonrpc.js';
-import { headerValueOf, isHeaderToken } from './header-values.js';
+import { isObject } from './jsonrpc.js';
+
+// RFC 9110 §5.6.2 tchar.
+const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
+
+/** True when `name` is an HTTP field-name token (`1*tchar`, RFC 9110 §5.1). */
+export function isHeaderToken(name: string): boolean {
+  return TOKEN.test(name);
+}
 
 /** One annotated parameter: its path through `properties` keys and the header name part. */
 export interface HeaderAnnotation {
@@ -27,7 +35,7 @@ const SCHEMA_MAPS = new Set(['properties', 'patternProperties', '$defs', 'defini
 const DATA = new Set(['enum', 'const', 'default', 'examples']);
 const MAX_DEPTH = 64;
 
-const isSchema = (v: unknown): v is Schema => typeof v === 'object' && v !== null && !Array.isArray(v);
+const isSchema = (v: unknown): v is Schema => isObject(v);
 
 /** Annotated schemas reachable from the root through a chain of `properties` keys only. */
 function reachable(schema: Schema, path: string[], found: Map<Schema, string[]>): void {
@@ -100,50 +108,12 @@ export function checkToolHeaders(inputSchema: unknown): ToolHeaderCheck {
   return { ok: true, annotations };
 }
 
-function valueAt(args: unknown, path: readonly string[]): unknown {
+/** The value at `path` (a chain of own property keys) inside `args`, or undefined. */
+export function valueAtPath(args: unknown, path: readonly string[]): unknown {
   let value = args;
   for (const key of path) {
     if (!isSchema(value) || !Object.hasOwn(value, key)) return undefined;
     value = value[key];
   }
   return value;
-}
-
-/** What a transport remembers of the tools it has seen listed. */
-export class ToolHeaders {
-  readonly #byTool = new Map<string, HeaderAnnotation[]>();
-
-  /**
-   * Screens a `tools/list` result: drops tools with invalid annotations (calling `warn`
-   * with the tool name and reason) and remembers the annotations of the rest. Returns the
-   * result to deliver: `result` itself when nothing was dropped.
-   */
-  screen(result: Params, warn: (message: string) => void): Params {
-    if (!Array.isArray(result.tools)) return result;
-    const kept = result.tools.filter((tool: unknown) => this.#admit(tool, warn));
-    return kept.length === result.tools.length ? result : { ...result, tools: kept };
-  }
-
-  /** The `Mcp-Param-{Name}` headers of a `tools/call` for tool `name` with `args`. */
-  headersFor(name: unknown, args: unknown): Record<string, string> {
-    const headers: Record<string, string> = {};
-    const annotations = typeof name === 'string' ? this.#byTool.get(name) : undefined;
-    for (const { path, name: header } of annotations ?? []) {
-      const text = headerValueOf(valueAt(args, path));
-      if (text !== undefined) headers[`Mcp-Param-${header}`] = text;
-    }
-    return headers;
-  }
-
-  #admit(tool: unknown, warn: (message: string) => void): boolean {
-    if (!isSchema(tool) || typeof tool.name !== 'string') return true;
-    const check = checkToolHeaders(tool.inputSchema);
-    if (!check.ok) {
-      this.#byTool.delete(tool.name);
-      warn(`tool ${JSON.stringify(tool.name)} rejected: ${check.reason}`);
-      return false;
-    }
-    this.#byTool.set(tool.name, check.annotations);
-    return true;
-  }
 }

@@ -1,6 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import { encodeHeaderValue, headerValueOf, isHeaderToken } from './header-values.js';
-import { ToolHeaders, checkToolHeaders } from './tool-headers.js';
+import {
+  allowsBatch,
+  checkToolHeaders,
+  decodeHeaderValue,
+  encodeHeaderValue,
+  headerMatches,
+  headerValueOf,
+  isHeaderToken,
+  mcpNameOf,
+  metaVersionOf,
+} from './wire.js';
 
 describe('encodeHeaderValue', () => {
   // The table of streamable-http "Value Encoding", plus edge cases.
@@ -111,43 +120,69 @@ describe('checkToolHeaders', () => {
   });
 });
 
-describe('ToolHeaders', () => {
-  const tools = [
-    {
-      name: 'execute_sql',
-      inputSchema: schema({
-        region: prop('string', 'Region'),
-        priority: prop('integer', 'Priority'),
-        verbose: prop('boolean', 'Verbose'),
-        nested: { type: 'object', properties: { tenant: prop('string', 'Tenant') } },
-      }),
+describe('decodeHeaderValue', () => {
+  it.each([
+    ['us-west1', 'us-west1'],
+    ['  padded  ', 'padded'],
+    ['=?base64?SGVsbG8sIOS4lueVjA==?=', 'Hello, 世界'],
+    ['=?base64?IHBhZGRlZCA=?=', ' padded '],
+    ['=?base64?PT9iYXNlNjQ/bGl0ZXJhbD89?=', '=?base64?literal?='],
+    ['=?base64?not base64?=', undefined],
+    ['=?base64?/w==?=', undefined],
+    ['=?base64?SGVsbG8?=', undefined],
+    ['=?base64?SGVs!!!bG8=?=', undefined],
+    ['SGVsbG8=', 'SGVsbG8='],
+    ['caf\u00e9', undefined],
+    ['a\u0000b', undefined],
+  ])('%j → %j', (raw, expected) => {
+    expect(decodeHeaderValue(raw)).toBe(expected);
+  });
+
+  // The printable-ASCII rule is about the raw header; decoded values may be any text.
+  it.each(['café', '東京', '🚀 launch', ' lead', 'trail ', 'Hello, 世界', 'line1\nline2', '=?base64?x?='])(
+    'round-trips %j through encode and decode',
+    (value) => {
+      const encoded = encodeHeaderValue(value);
+      expect(encoded).toMatch(/^[\x20-\x7E]*$/);
+      expect(decodeHeaderValue(encoded)).toBe(value);
     },
-    { name: 'broken', inputSchema: schema({ v: prop('number', 'Score') }) },
-    { name: 'plain', inputSchema: schema({}) },
-  ];
+  );
+});
 
-  it('drops invalid tools with a warning naming the tool and keeps the others', () => {
-    const warnings: string[] = [];
-    const registry = new ToolHeaders();
-    const screened = registry.screen({ tools, nextCursor: 'c' }, (m) => warnings.push(m));
-    expect(screened).toEqual({ tools: [tools[0], tools[2]], nextCursor: 'c' });
-    expect(warnings).toEqual([expect.stringContaining('"broken"')]);
+describe('headerMatches', () => {
+  it.each([
+    ['42', 42, true],
+    ['42.0', 42, true],
+    ['', 0, false],
+    ['true', true, true],
+    ['TRUE', true, false],
+    ['x', 'x', true],
+    ['x', 'y', false],
+  ])('%j stands for %j: %s', (decoded, value, ok) => {
+    expect(headerMatches(decoded, value)).toBe(ok);
+  });
+});
+
+describe('request fields', () => {
+  it('names the Mcp-Name source of each method', () => {
+    expect(mcpNameOf('tools/call', { name: 't' })).toBe('t');
+    expect(mcpNameOf('prompts/get', { name: 'p' })).toBe('p');
+    expect(mcpNameOf('resources/read', { uri: 'file:///a' })).toBe('file:///a');
+    expect(mcpNameOf('tools/list', { name: 'x' })).toBeUndefined();
   });
 
-  it('returns the same result when nothing is dropped', () => {
-    const result = { tools: [tools[0]] };
-    expect(new ToolHeaders().screen(result, () => undefined)).toBe(result);
+  it('reads the _meta protocol version only when it is a string', () => {
+    expect(metaVersionOf({ _meta: { 'io.modelcontextprotocol/protocolVersion': '2026-07-28' } })).toBe(
+      '2026-07-28',
+    );
+    expect(metaVersionOf({ _meta: { 'io.modelcontextprotocol/protocolVersion': 7 } })).toBeUndefined();
+    expect(metaVersionOf({ _meta: null })).toBeUndefined();
+    expect(metaVersionOf(undefined)).toBeUndefined();
   });
 
-  it('mirrors present values, omits null and absent ones', () => {
-    const registry = new ToolHeaders();
-    registry.screen({ tools }, () => undefined);
-    const args = { region: 'Hello, 世界', priority: 42, verbose: null, nested: { tenant: 'acme' } };
-    expect(registry.headersFor('execute_sql', args)).toEqual({
-      'Mcp-Param-Region': '=?base64?SGVsbG8sIOS4lueVjA==?=',
-      'Mcp-Param-Priority': '42',
-      'Mcp-Param-Tenant': 'acme',
-    });
-    expect(registry.headersFor('unknown', args)).toEqual({});
+  it('allows batches only on 2025-03-26', () => {
+    expect(allowsBatch('2025-03-26')).toBe(true);
+    for (const v of ['2024-11-05', '2025-06-18', '2025-11-25', '2026-07-28', undefined])
+      expect(allowsBatch(v)).toBe(false);
   });
 });

@@ -1,0 +1,104 @@
+/**
+ * The one extension seam of mcpkit, on both sides: middleware wraps the function that
+ * handles a message and returns a new one, in the manner of tRPC links and undici
+ * interceptors. It sees every request and notification, incoming and outgoing, with its
+ * method, params, era, principal and AbortSignal, and may change it, answer it (return a
+ * result without calling `next`), refuse it (throw an `McpError`: the caller gets that
+ * JSON-RPC error), time it, or cancel it (call `next` with a ctx whose `signal` aborts).
+ * Core holds only the shapes and the composition; the server and the client run the chain.
+ */
+import type { Params, RequestId } from './jsonrpc.js';
+import type { Era } from './revisions.js';
+
+/**
+ * The principal a request acts for, when a transport or an auth middleware established
+ * it (an OAuth access token's subject, client and scopes).
+ */
+export interface AuthInfo {
+  /** The principal (user or client) the credentials belong to. */
+  readonly subject?: string;
+  readonly clientId?: string;
+  readonly scopes?: readonly string[];
+  readonly token?: string;
+  /** When the credentials expire, in seconds since the epoch. */
+  readonly expiresAt?: number;
+  /** The verified token's claims (JWT payload or introspection answer). */
+  readonly claims?: Readonly<Record<string, unknown>>;
+  readonly extra?: Record<string, unknown>;
+}
+
+/** A request or a notification as middleware sees it. */
+export interface McpMessage {
+  /** `'request'` expects a result; `'notification'` does not (its `next` resolves undefined). */
+  readonly kind: 'request' | 'notification';
+  readonly method: string;
+  /** The params as they go on the wire (`_meta` included). */
+  readonly params?: Params | undefined;
+  /**
+   * The JSON-RPC id of an incoming request. Outgoing requests get their id when they are
+   * sent, after the chain (see the client's `onRequestId`), so it is absent there.
+   */
+  readonly id?: RequestId | undefined;
+}
+
+/** What middleware knows about a message besides the message itself. */
+export interface MiddlewareContext {
+  /** Which side runs the chain. */
+  readonly side: 'server' | 'client';
+  /** `'incoming'`: from the peer to us. `'outgoing'`: from us to the peer. */
+  readonly direction: 'incoming' | 'outgoing';
+  /**
+   * The era the message belongs to; undefined on a client while the era is still being
+   * settled (the `server/discover` probe, `initialize`).
+   */
+  readonly era: Era | undefined;
+  /** The revision in use, when known (modern: the one in `_meta`; legacy: the negotiated one). */
+  readonly protocolVersion: string | undefined;
+  /** `Mcp-Session-Id` of a legacy Streamable HTTP session; undefined elsewhere. */
+  readonly sessionId?: string | undefined;
+  /**
+   * Aborted when the request is cancelled (by the peer, the caller, or the connection
+   * closing). A middleware cancels a request by passing `next` a ctx whose signal aborts:
+   * on the client the request is then cancelled on the wire; on the server the handler's
+   * `ctx.signal` aborts.
+   */
+  readonly signal: AbortSignal;
+  /**
+   * The principal, when known. An auth middleware sets it (`next(message, { ...ctx, auth })`)
+   * and server handlers read it as `ctx.authInfo`.
+   */
+  readonly auth?: AuthInfo | undefined;
+  /**
+   * HTTP headers. Client, outgoing: extra headers sent with the message (add one with
+   * `next(message, { ...ctx, headers: { ...ctx.headers, name: value } })`; stdio ignores
+   * them; the protocol's own headers win). Server, incoming: the request's headers with
+   * lower-case names, on HTTP only.
+   */
+  readonly headers?: Readonly<Record<string, string>> | undefined;
+}
+
+/**
+ * Handles one message: resolves with the result of a request (the `result` object of the
+ * response) or undefined for a notification. Rejects with `McpError` for a JSON-RPC error.
+ */
+export type MessageHandler = (message: McpMessage, ctx: MiddlewareContext) => Promise<Params | undefined>;
+
+/**
+ * A middleware: given the rest of the chain (`next`), returns the handler that runs in its
+ * place. Called once when the chain is built, so state kept in its closure lives as long
+ * as the server or client.
+ */
+export type Middleware = (next: MessageHandler) => MessageHandler;
+
+/**
+ * Builds the chain once: `middleware[0]` runs first (outermost) and `terminal` last.
+ * With no middleware the terminal itself is returned (no cost per message).
+ */
+export function composeMiddleware(
+  middleware: readonly Middleware[],
+  terminal: MessageHandler,
+): MessageHandler {
+  let handler = terminal;
+  for (let i = middleware.length - 1; i >= 0; i--) handler = (middleware[i] as Middleware)(handler);
+  return handler;
+}

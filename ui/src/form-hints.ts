@@ -1,0 +1,54 @@
+// Rendering hints for the form library, added to a copy of the schema; what a value must be
+// stays the same. A choice written as `oneOf`/`anyOf` of titled `const`s (the elicitation
+// spec's titled enums) becomes an `enum` with `enum_titles`, as does a legacy `enumNames`;
+// an array of choices becomes checkboxes.
+type Schema = Record<string, unknown>;
+
+const isObject = (v: unknown): v is Schema => v !== null && typeof v === 'object' && !Array.isArray(v);
+
+/** `[{ const, title }]` → the consts and titles, when every branch is such a choice. */
+function titledChoices(branches: unknown): { values: unknown[]; titles: string[] } | undefined {
+  if (!Array.isArray(branches) || branches.length === 0) return undefined;
+  if (!branches.every((b) => isObject(b) && 'const' in b)) return undefined;
+  const choices = branches as Schema[];
+  return { values: choices.map((b) => b.const), titles: choices.map((b) => String(b.title ?? b.const)) };
+}
+
+/** A legacy titled enum (`enumNames`) as `enum_titles`. */
+function legacyTitles(schema: Schema): Schema {
+  if (!Array.isArray(schema.enum) || !Array.isArray(schema.enumNames)) return schema;
+  const options = isObject(schema.options) ? schema.options : {};
+  return { ...schema, options: { ...options, enum_titles: schema.enumNames.map(String) } };
+}
+
+function asEnum(schema: Schema): Schema {
+  const choices = titledChoices(schema.oneOf) ?? titledChoices(schema.anyOf);
+  if (!choices) return schema;
+  const { oneOf: _o, anyOf: _a, ...rest } = schema;
+  const options = isObject(rest.options) ? rest.options : {};
+  const type = rest.type ?? (choices.values.every((v) => typeof v === 'string') ? 'string' : undefined);
+  return {
+    ...rest,
+    ...(type === undefined ? {} : { type }),
+    enum: choices.values,
+    options: { ...options, enum_titles: choices.titles },
+  };
+}
+
+/** The schema with form hints, recursively through properties and items. */
+export function withFormHints(schema: Schema): Schema {
+  let out = legacyTitles(asEnum(schema));
+  if (isObject(out.properties)) {
+    const properties = Object.fromEntries(
+      Object.entries(out.properties).map(([k, v]) => [k, isObject(v) ? withFormHints(v) : v]),
+    );
+    out = { ...out, properties };
+  }
+  if (isObject(out.items)) {
+    const items = withFormHints(out.items);
+    out = { ...out, items };
+    if (out.type === 'array' && Array.isArray(items.enum) && out.format === undefined)
+      out = { ...out, format: 'checkbox', uniqueItems: true };
+  }
+  return out;
+}
