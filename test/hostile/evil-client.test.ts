@@ -157,6 +157,32 @@ describe('a hostile client cannot hang or exhaust a stream connection (stdio fra
     expect(replies.get(id)).toMatchObject({ result: { content: [{ text: 'ok' }] } });
   });
 
+  it('legacy era: after initialize, a ReDoS argument gets an isError result at once', async () => {
+    const { evil, replies } = await openStream();
+    const initialize = {
+      jsonrpc: '2.0' as const,
+      id: 1,
+      method: 'initialize',
+      params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'evil', version: '1' } },
+    };
+    evil.send(initialize);
+    await waitFor(() => replies.has(1));
+    evil.send({ jsonrpc: '2.0', method: 'notifications/initialized' });
+    const call = {
+      jsonrpc: '2.0' as const,
+      method: 'tools/call',
+      params: { name: 'search', arguments: { q: EVIL } },
+    };
+    await bounded({ withinMs: 5000 }, async () => {
+      evil.send({ ...call, id: 2 });
+      await waitFor(() => replies.has(2));
+    });
+    expect(replies.get(2)).toMatchObject({ result: { isError: true } });
+    evil.send({ ...call, id: 3, params: { name: 'echo', arguments: { text: 'ok' } } });
+    await waitFor(() => replies.has(3));
+    expect(replies.get(3)).toMatchObject({ result: { content: [{ text: 'ok' }] } });
+  });
+
   it('a frame nested 100 000 deep gets -32600 with its id; ReDoS arguments an isError result', async () => {
     const { raw, replies, evil } = await openStream();
     await bounded({ withinMs: 5000 }, async () => {

@@ -16,7 +16,8 @@ afterEach(async () => {
 });
 
 async function connectEvil(env: Record<string, string> = {}): Promise<Client> {
-  const client = createClient({ name: 'victim', version: '1.0.0', era: 'modern' });
+  const era = env.EVIL_LEGACY ? 'legacy' : 'modern';
+  const client = createClient({ name: 'victim', version: '1.0.0', era });
   open.push(client);
   await client.connect(spawnStdio({ command: process.execPath, args: [SCRIPT], env }));
   return client;
@@ -35,6 +36,15 @@ describe('a hostile server cannot hang or exhaust the client', () => {
         code: 'INVALID_RESULT',
         message: expect.stringContaining("'/s' must match pattern"),
       }),
+    );
+    await stillWorks(client);
+  });
+
+  it('ReDoS on the legacy era too (initialize handshake, same outputSchema)', async () => {
+    const client = await connectEvil({ EVIL_LEGACY: '1' });
+    expect(client.era).toBe('legacy');
+    await bounded({ withinMs: 5000 }, () =>
+      expect(client.callTool('redos')).rejects.toMatchObject({ code: 'INVALID_RESULT' }),
     );
     await stillWorks(client);
   });

@@ -69,7 +69,18 @@ const calls = {
 
 function answer(message) {
   const { id, method, params } = message;
-  if (method === 'server/discover') {
+  if (process.env.EVIL_LEGACY && method === 'initialize') {
+    return write({
+      jsonrpc: '2.0',
+      id,
+      result: {
+        protocolVersion: '2025-11-25',
+        capabilities: { tools: { listChanged: true } },
+        serverInfo: { name: 'evil', version: '6.6.6' },
+      },
+    });
+  }
+  if (method === 'server/discover' && !process.env.EVIL_LEGACY) {
     return result(id, {
       supportedVersions: ['2026-07-28'],
       capabilities: { tools: { listChanged: true } },

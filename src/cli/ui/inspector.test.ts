@@ -31,6 +31,15 @@ beforeAll(async () => {
       return 'cancelled';
     },
   );
+  server.tool('test_url_elicitation', { description: 'Asks the user to visit a URL' }, async (_a, ctx) => {
+    const answer = await ctx.elicit({
+      mode: 'url',
+      message: 'Finish signing in',
+      url: 'https://example.com/connect?session=42',
+      elicitationId: 'e-42',
+    } as never);
+    return `URL elicitation: ${answer.action}`;
+  });
   http = await serve(server, { port: 0 });
 }, 60_000);
 
@@ -204,6 +213,27 @@ describe.each(transports)('mcpkit inspect --ui over $name, in chromium', ({ name
     expect(await resultText(page, 'titledMulti')).toContain('"titledMulti":["value2"]');
   });
 
+  it('gets a prompt with an argument completed by completion/complete', async () => {
+    await page.click('[data-test=tab-prompts]');
+    await page.waitForSelector('[data-test=prompt-list] li');
+    const items = await page.$$('[data-test=prompt-list] li');
+    for (const item of items)
+      if ((await item.evaluate((el) => el.textContent ?? '')).includes('Prompt with arguments'))
+        await item.click();
+    await page.waitForSelector('[data-test=prompt-form] [data-test=arg-arg1]');
+    await page.type('[data-test=prompt-form] [data-test=arg-arg1]', 'par');
+    await page.waitForFunction(
+      () => document.querySelector('[data-test=suggestions-arg1]')?.textContent === 'parisparkparty',
+    );
+    await page.click('[data-test=suggestions-arg1] button');
+    await page.type('[data-test=prompt-form] [data-test=arg-arg2]', 'b');
+    await page.click('[data-test=prompt-form] button[type=submit]');
+    await page.waitForFunction(() =>
+      document.querySelector('[data-test=prompt-form]')?.textContent?.includes("arg1='paris', arg2='b'"),
+    );
+    await page.click('[data-test=tab-tools]');
+  });
+
   it('reads a resource template with a variable completed by completion/complete', async () => {
     await page.click('[data-test=tab-resources]');
     const input = '[data-test="template-template-data"] [data-test=arg-id]';
@@ -250,6 +280,15 @@ describe.each(transports)('mcpkit inspect --ui over $name, in chromium', ({ name
     await page.click('[data-test=tab-tools]');
     await callTool(page, 'test_input_required_result_list_roots');
     expect(await resultText(page, 'file:///tmp/project')).toContain('file:///tmp/project');
+  });
+
+  it.runIf(name === 'http')('shows a URL elicitation with its URL', async () => {
+    await callTool(page, 'test_url_elicitation');
+    await page.waitForSelector('[data-test=url-elicitation]');
+    const shown = await page.$eval('[data-test=elicitation-url]', (el) => el.textContent);
+    expect(shown).toBe('https://example.com/connect?session=42');
+    await page.click('[data-test=url-elicitation] [data-test=accept]');
+    expect(await resultText(page, 'URL elicitation')).toContain('accept');
   });
 
   it.runIf(name === 'http')('shows live progress and cancels the call from the page', async () => {

@@ -1,0 +1,42 @@
+#!/usr/bin/env node
+/**
+ * `npm run bench:referee`: runs the project's benchmark referee (mcpbench, outside this
+ * repository) against this checkout's dist/, the way the referee's README says: a writable
+ * copy, its one dependency installed there, the official SDK anchors installed once under
+ * $HOME/.cache/bench-anchors, harness pinned to CPU 0 and servers to CPU 1, rounds
+ * alternating between servers. Prints the ratio table (also kept as OUT/ratios.md).
+ *
+ *   npm run bench:referee                          # everything, 3 rounds (~18 min)
+ *   ONLY='^stdio\.modern' ROUNDS=2 npm run bench:referee
+ *   REFEREE=/path/to/referee OUT=/tmp/out npm run bench:referee
+ *
+ * REFEREE defaults to ../shared/referee next to this checkout's parent (where the project
+ * keeps it: /work/shared/referee for /work/main); the script stops with a clear message when it is not there.
+ */
+import { execFileSync } from 'node:child_process';
+import { cpSync, existsSync, mkdtempSync } from 'node:fs';
+import { homedir, tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const source = resolve(process.env.REFEREE ?? join(root, '..', '..', 'shared', 'referee'));
+if (!existsSync(join(source, 'referee.sh'))) {
+  console.error(`bench:referee: no referee at ${source} (set REFEREE=<path to the referee folder>)`);
+  process.exit(2);
+}
+const run = (command, args, options = {}) => execFileSync(command, args, { stdio: 'inherit', ...options });
+
+const work = mkdtempSync(join(tmpdir(), 'mcpkit-referee-'));
+const copy = join(work, 'referee');
+cpSync(source, copy, { recursive: true });
+run('npm', ['ci', '--no-audit', '--no-fund', '--silent'], { cwd: copy });
+const anchors = process.env.ANCHORS ?? join(homedir(), '.cache', 'bench-anchors');
+if (!existsSync(join(anchors, 'node_modules', '@modelcontextprotocol', 'sdk'))) {
+  run('bash', ['anchors/setup.sh', anchors], { cwd: copy });
+}
+run('npm', ['run', 'build', '--silent'], { cwd: root });
+const out = resolve(process.env.OUT ?? join(work, 'out'));
+run('./referee.sh', [out], { cwd: copy, env: { ...process.env, MCPKIT: root, ANCHORS: anchors } });
+// referee.sh prints the ratio table itself; the raw runs stay for `node ratio-table.mjs`.
+console.error(`bench:referee: per-run figures and ratios.md in ${out}`);
