@@ -16,7 +16,7 @@ const PERSON = {
 
 /** One handler suite, served on both eras. Handlers never look at the era. */
 function handlers() {
-  const server = createServer({ name: 'parity', version: '1' });
+  const server = createServer({ name: 'parity', version: '1', limits: { maxResourceSubscriptions: 2 } });
   server.tool('ask', {}, async (_args, ctx) => {
     const answer = await ctx.elicit({ mode: 'form', message: 'Who?', requestedSchema: PERSON } as never);
     return answer.action === 'accept' ? JSON.stringify(answer.content) : answer.action;
@@ -58,6 +58,13 @@ interface Case {
   answers?: Answers;
   /** `ok <text>`, `isError`, or `error <code>`: the same on both eras. */
   outcome: string;
+}
+
+/** A value nested `depth` arrays deep. */
+function deep(depth: number): unknown {
+  let value: unknown = 1;
+  for (let i = 0; i < depth; i++) value = [value];
+  return value;
 }
 
 const accept = (content: unknown) => ({ 'elicitation/create': { action: 'accept', content } });
@@ -149,6 +156,11 @@ const CASES: Case[] = [
     name: 'arguments that are not an object',
     params: { name: 'double', arguments: [1] },
     outcome: 'error -32602',
+  },
+  {
+    name: 'arguments nested deeper than maxJsonDepth',
+    params: { name: 'double', arguments: { n: deep(300) } },
+    outcome: 'error -32600',
   },
   { name: 'an unknown tool', params: { name: 'nope' }, outcome: 'error -32602' },
   { name: 'output that breaks outputSchema', params: { name: 'broken-output' }, outcome: 'error -32603' },
@@ -273,5 +285,35 @@ describe('era parity: one handler suite, the same outcome on both eras', () => {
     expect({ legacy: old.outcome, modern: now.outcome }).toEqual({ legacy: c.outcome, modern: c.outcome });
     expect(old.violations).toEqual([]);
     expect(now.violations).toEqual([]);
+  });
+});
+
+describe('era parity of limits', () => {
+  it('bounds resource subscriptions the same: a legacy session and a modern listen request', async () => {
+    const uris = ['test://a', 'test://b', 'test://c'];
+    const old = await rawClient('2025-11-25', {});
+    await old.peer.request('initialize', {
+      protocolVersion: '2025-11-25',
+      capabilities: {},
+      clientInfo: { name: 'c', version: '1' },
+    });
+    old.peer.notify('notifications/initialized');
+    const subscribe = (uri: string) => outcomeOf(() => old.peer.request('resources/subscribe', { uri }));
+    expect([await subscribe('test://a'), await subscribe('test://b'), await subscribe('test://c')]).toEqual([
+      'ok ',
+      'ok ',
+      'error -32602',
+    ]);
+    const now = await rawClient('2026-07-28', {});
+    const listen = now.peer.request('subscriptions/listen', {
+      notifications: { resourceSubscriptions: uris },
+      _meta: {
+        'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+        'io.modelcontextprotocol/clientCapabilities': {},
+      },
+    });
+    expect(await outcomeOf(() => listen)).toBe('error -32602');
+    expect([...old.violations, ...now.violations]).toEqual([]);
+    await Promise.all([old.peer.close(), now.peer.close()]);
   });
 });

@@ -58,8 +58,17 @@ export function initialize(
   return result;
 }
 
-/** Session-only methods by name. */
-export const SESSION_METHODS: Record<string, (session: LegacySession, params: Params) => Params> = {
+/** Default of `limits.maxResourceSubscriptions`, as for a modern listen request. */
+const MAX_SUBSCRIPTIONS = 1000;
+
+/**
+ * Session-only methods by name. `maxSubscriptions` bounds a session's resource
+ * subscriptions like `limits.maxResourceSubscriptions` bounds one modern listen request.
+ */
+export const SESSION_METHODS: Record<
+  string,
+  (session: LegacySession, params: Params, maxSubscriptions?: number) => Params
+> = {
   ping: () => ({}),
   'logging/setLevel': (session, params) => {
     if (!(LOGGING_LEVELS as readonly unknown[]).includes(params.level)) {
@@ -68,8 +77,15 @@ export const SESSION_METHODS: Record<string, (session: LegacySession, params: Pa
     session.logLevel = params.level as LoggingLevel;
     return {};
   },
-  'resources/subscribe': (session, params) => {
-    session.subscriptions.add(requireUri(params));
+  'resources/subscribe': (session, params, max = MAX_SUBSCRIPTIONS) => {
+    const uri = requireUri(params);
+    if (!session.subscriptions.has(uri) && session.subscriptions.size >= max) {
+      throw McpError.of(
+        'InvalidParams',
+        `more than ${max} resourceSubscriptions (limits.maxResourceSubscriptions)`,
+      );
+    }
+    session.subscriptions.add(uri);
     return {};
   },
   'resources/unsubscribe': (session, params) => {

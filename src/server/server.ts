@@ -388,7 +388,9 @@ export class McpServer {
     session: LegacySession,
   ): Promise<Params> {
     const sessionMethod = SESSION_METHODS[request.method];
-    if (sessionMethod) return sessionMethod(session, request.params ?? {});
+    if (sessionMethod) {
+      return sessionMethod(session, request.params ?? {}, this.options.limits?.maxResourceSubscriptions);
+    }
     const params = request.params ?? {};
     const meta = (typeof params._meta === 'object' && params._meta !== null ? params._meta : {}) as Record<
       string,
