@@ -69,6 +69,11 @@ export class Authorizer {
     return this.#tokens;
   }
 
+  /** The current tokens as last loaded or obtained (no store read). */
+  get current(): StoredTokens | undefined {
+    return this.#tokens;
+  }
+
   /** The DPoP handle, when the current tokens are DPoP-bound. */
   async dpopFor(tokens: StoredTokens): Promise<oauth.DPoPHandle | undefined> {
     return tokens.token_type === 'dpop' ? this.#dpop : undefined;

@@ -148,8 +148,9 @@ export class OAuthClient {
 
   /** Runs `task` unless the tokens changed since `used` was read; concurrent callers share it. */
   async #once(used: StoredTokens | undefined, task: () => Promise<void>): Promise<void> {
+    // Checked and set without an await in between, so concurrent callers cannot both start.
     if (this.#flight) return this.#flight;
-    if ((await this.#authorizer?.tokens()) !== used) return;
+    if (this.#authorizer?.current !== used) return;
     this.#flight = task().finally(() => (this.#flight = undefined));
     return this.#flight;
   }

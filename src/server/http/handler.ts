@@ -4,6 +4,7 @@
  * Source: 2026-07-28 basic/transports/streamable-http; 2025-11-25 basic/transports.
  */
 import { decodeFrame } from '../../core/jsonrpc.js';
+import { DEFAULT_MAX_BUFFERED_BYTES } from './sse.js';
 import { isModernRevision } from '../../core/revisions.js';
 import type { McpServer } from '../server.js';
 import { accepts } from './accept.js';
@@ -24,6 +25,11 @@ export interface HttpHandlerOptions extends OriginPolicy {
   maxBodyBytes?: number;
   /** Milliseconds between SSE keep-alive comments (default 15 000; 0 turns them off). */
   keepAliveMs?: number;
+  /**
+   * Most bytes queued on one SSE stream for a client that does not read (default 4 MiB);
+   * beyond it the stream ends and its request is cancelled.
+   */
+  maxStreamBufferBytes?: number;
   /** A legacy session idle this many milliseconds (no request, no open stream) ends (default 30 min). */
   sessionIdleMs?: number;
   /** Most legacy sessions open at once (default 10 000); `initialize` beyond it gets 503. */
@@ -91,16 +97,17 @@ function fromWebRequest(request: Request): HttpRequest {
 /** Builds the endpoint of `server` once, over the {@link HttpRequest}/{@link HttpResponse} shapes. */
 export function createHttpEndpoint(server: McpServer, options: HttpHandlerOptions = {}): HttpEndpoint {
   const keepAliveMs = options.keepAliveMs ?? 15_000;
+  const maxBufferedBytes = options.maxStreamBufferBytes ?? DEFAULT_MAX_BUFFERED_BYTES;
   const sessions = new SessionTable(options.sessionIdleMs ?? 30 * 60_000, options.maxSessions ?? 10_000);
   const params = paramHeaderCheck(server);
   const ctx: Context = {
     server,
     sessions,
-    session: { store: options.eventStore ?? createMemoryEventStore(), keepAliveMs },
+    session: { store: options.eventStore ?? createMemoryEventStore(), keepAliveMs, maxBufferedBytes },
     auth: options.auth,
     maxBodyBytes: options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES,
     policy: options,
-    modern: { server, keepAliveMs, paramHeaders: params.check },
+    modern: { server, keepAliveMs, maxBufferedBytes, paramHeaders: params.check },
   };
   const handle = async (request: HttpRequest): Promise<HttpResponse> => {
     try {

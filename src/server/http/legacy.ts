@@ -112,7 +112,9 @@ async function initialize(
     });
   }
   let created: HttpSession | undefined;
-  const reply = new PostReply(plainStream(ctx.session.keepAliveMs, () => undefined));
+  const reply = new PostReply(
+    plainStream(ctx.session.keepAliveMs, () => undefined, ctx.session.maxBufferedBytes),
+  );
   const channel: RequestChannel = {
     signal: new AbortController().signal,
     notify: (method, params) => reply.send({ jsonrpc: '2.0', method, params }),

@@ -18,6 +18,8 @@ import type { HeaderReader, HttpRequest, HttpResponse } from './exchange.js';
 export interface ModernContext {
   server: McpServer;
   keepAliveMs: number;
+  /** Most bytes queued on a stream for a client that does not read. */
+  maxBufferedBytes: number;
   /** Checks `Mcp-Param-*` headers of a `tools/call` (see param-headers.ts). */
   paramHeaders: (headers: HeaderReader, request: JsonRpcRequest) => Promise<McpError | undefined>;
 }
@@ -88,7 +90,7 @@ function runModern(ctx: ModernContext, request: HttpRequest, message: JsonRpcReq
     controller?.abort(request.signal.reason);
     reply.finish(undefined, 200);
   };
-  const reply = new PostReply(plainStream(ctx.keepAliveMs, cancel));
+  const reply = new PostReply(plainStream(ctx.keepAliveMs, cancel, ctx.maxBufferedBytes));
   const channel: RequestChannel = {
     get signal(): AbortSignal {
       if (controller) return controller.signal;

@@ -114,9 +114,17 @@ export async function answer(
  * An {@link OpenStream} for a stream that cannot be resumed (modern requests, a legacy
  * `initialize`): events carry no ids; `onCancel` runs when the client closes it.
  */
-export function plainStream(keepAliveMs: number, onCancel: () => void): OpenStream {
+export function plainStream(
+  keepAliveMs: number,
+  onCancel: () => void,
+  maxBufferedBytes?: number,
+): OpenStream {
   return () => {
-    const writer = new SseWriter({ keepAliveMs, onCancel });
+    const writer = new SseWriter(
+      maxBufferedBytes === undefined
+        ? { keepAliveMs, onCancel }
+        : { keepAliveMs, onCancel, maxBufferedBytes },
+    );
     const sink: StreamSink = {
       send: (message) => void writer.send({ data: JSON.stringify(message) }),
       end: () => writer.close(),

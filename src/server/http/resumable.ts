@@ -15,6 +15,8 @@ export interface ResumableStreamOptions {
   store: EventStore;
   /** Milliseconds between keep-alive comments; 0 turns them off. */
   keepAliveMs: number;
+  /** Most bytes queued for a client that does not read (default 4 MiB). */
+  maxBufferedBytes?: number;
   /** Whether a new connection starts with a priming event (an id and empty data). */
   prime: boolean;
 }
@@ -101,6 +103,9 @@ export class ResumableStream implements StreamSink {
     this.#writer?.close();
     const writer: SseWriter = new SseWriter({
       keepAliveMs: this.#options.keepAliveMs,
+      ...(this.#options.maxBufferedBytes === undefined
+        ? {}
+        : { maxBufferedBytes: this.#options.maxBufferedBytes }),
       onCancel: () => {
         if (this.#writer === writer) this.#writer = undefined;
       },

@@ -34,6 +34,8 @@ const KEPT_STREAMS = 100;
 export interface HttpSessionOptions {
   store: EventStore;
   keepAliveMs: number;
+  /** Most bytes queued on a stream for a client that does not read. */
+  maxBufferedBytes?: number;
   /** The principal that opened the session ('' when anonymous); others get 404. */
   owner?: string;
 }
@@ -169,6 +171,9 @@ export class HttpSession {
     const stream = new ResumableStream(crypto.randomUUID(), {
       store: this.#options.store,
       keepAliveMs: this.#options.keepAliveMs,
+      ...(this.#options.maxBufferedBytes === undefined
+        ? {}
+        : { maxBufferedBytes: this.#options.maxBufferedBytes }),
       prime: this.legacy.protocolVersion >= '2025-11-25',
     });
     this.#streams.set(stream.id, stream);
