@@ -15,6 +15,7 @@ import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
 import { dirname, join } from 'node:path';
+import { clearTimeout, setTimeout } from 'node:timers';
 import { fileURLToPath } from 'node:url';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -74,7 +75,8 @@ function tally(leg, rev, output) {
 function tasksLine(leg, rev, output) {
   const folder = /results and full log: (\S+)/.exec(output)?.[1];
   if (!folder || !existsSync(folder)) return undefined;
-  const dirs = readdirSync(folder).filter((d) => d.startsWith(`${leg}-tasks-`));
+  const suite = leg === 'gateway' ? 'server' : leg;
+  const dirs = readdirSync(folder).filter((d) => d.startsWith(`${suite}-tasks-`));
   if (dirs.length === 0) return undefined;
   const statuses = dirs.map((d) => {
     const checks = JSON.parse(readFileSync(join(folder, d, 'checks.json'), 'utf8'));
@@ -139,6 +141,25 @@ async function serverLeg(app) {
 // clients through a modern backend connection (requests relayed, input_required passed on
 // with the backend's keys), legacy clients through a legacy one (server-initiated requests
 // forwarded on the session).
+/** Resolves once `mcpkit proxy` says it is serving (its backend is connected), or after 60 s. */
+function serving(child) {
+  return new Promise((resolve) => {
+    let text = '';
+    const timer = setTimeout(resolve, 60_000);
+    child.stderr.on('data', (chunk) => {
+      text += chunk;
+      if (/serving .* at http/.test(text)) {
+        clearTimeout(timer);
+        resolve();
+      }
+    });
+    child.once('exit', () => {
+      clearTimeout(timer);
+      resolve();
+    });
+  });
+}
+
 async function gatewayLeg() {
   let ok = true;
   for (const [rev, era] of [
@@ -149,9 +170,10 @@ async function gatewayLeg() {
     const everything = join(root, 'dist/servers/everything/main.js');
     const args = ['proxy', '--era', era, '--port', String(port), '--', process.execPath, everything];
     const gateway = spawn(process.execPath, [join(root, 'dist/src/cli/main.js'), ...args], {
-      stdio: ['ignore', 'ignore', 'ignore'],
+      stdio: ['ignore', 'ignore', 'pipe'],
     });
     try {
+      await serving(gateway);
       ok = report('gateway', rev, runSuite('server.sh', [`http://127.0.0.1:${port}/mcp`, rev])) && ok;
     } finally {
       gateway.kill('SIGTERM');

@@ -205,6 +205,47 @@ export class Host {
     return { ...result, contents };
   }
 
+  /**
+   * `completion/complete` for an argument of a prompt (by its qualified name) or a
+   * variable of a resource template (by its template in the merged registry), routed to
+   * the server that owns it. Resolves with the suggested values (none when the server
+   * does not declare `completions`).
+   * @throws McpkitError `INVALID_ARGUMENT` for an unknown prompt or template; as `callTool` otherwise.
+   */
+  async complete(
+    ref: { type: 'ref/prompt'; name: string } | { type: 'ref/resource'; uri: string },
+    argument: { name: string; value: string },
+    options: HostCallOptions & { arguments?: Record<string, string> } = {},
+  ): Promise<string[]> {
+    const target = this.#completionTarget(ref);
+    const { arguments: args, ...call } = options;
+    const context = args === undefined ? undefined : { arguments: args };
+    const result = await this.#call(target.server, call, async (client, req) =>
+      client.serverCapabilities?.completions
+        ? client.complete(target.ref, argument, context, req)
+        : undefined,
+    );
+    return result?.completion.values ?? [];
+  }
+
+  #completionTarget(ref: { type: 'ref/prompt'; name: string } | { type: 'ref/resource'; uri: string }): {
+    server: string;
+    ref: { type: 'ref/prompt'; name: string } | { type: 'ref/resource'; uri: string };
+  } {
+    if (ref.type === 'ref/prompt') {
+      const prompt = this.#registry.prompts.get(ref.name);
+      if (prompt) return { server: prompt.server, ref: { type: 'ref/prompt', name: prompt.originalName } };
+    } else {
+      const template = this.#registry.templates.find((t) => t.uriTemplate === ref.uri);
+      if (template)
+        return { server: template.server, ref: { type: 'ref/resource', uri: template.originalTemplate } };
+    }
+    throw new McpkitError(
+      'INVALID_ARGUMENT',
+      `nothing in the host's registry completes ${JSON.stringify(ref)}`,
+    );
+  }
+
   /** The server and its own URI for a URI of the merged registry. */
   route(uri: string): { server: string; uri: string } | undefined {
     return this.#registry.route(uri, this.servers);

@@ -28,6 +28,19 @@ function backend(name: string, seen: { started: number; cancelled: number }): Mc
     seen.cancelled++;
     return 'cancelled';
   });
+  server.prompt(
+    'greet',
+    {
+      arguments: [{ name: 'city', required: true }],
+      complete: { city: (value) => ['paris', 'park', 'rome'].filter((c) => c.startsWith(value)) },
+    },
+    ({ city }) => [{ role: 'user', content: { type: 'text', text: `Hello from ${city}` } }],
+  );
+  server.resourceTemplate(
+    'memo://{id}',
+    { name: 'memo', complete: { id: (value) => ['1', '12', '2'].filter((i) => i.startsWith(value)) } },
+    (uri, { id }) => [{ uri, text: `memo ${id}` }],
+  );
   server.resource('memo://shared', { name: 'shared' }, (uri) => [{ uri, text: `shared from ${name}` }]);
   return server;
 }
@@ -96,6 +109,21 @@ describe('the gateway forwards', () => {
     subscription.close();
     expect((await client.listTools()).map((t) => t.name)).toContain('a__added');
     expect((await client.callTool('a__added')).content).toEqual([{ type: 'text', text: 'new' }]);
+  });
+
+  it('completion of prompt arguments and template variables, from the owning server', async () => {
+    const prompt = await client.complete(
+      { type: 'ref/prompt', name: 'a__greet' },
+      { name: 'city', value: 'pa' },
+    );
+    expect(prompt.completion.values).toEqual(['paris', 'park']);
+    const template = await client.complete(
+      { type: 'ref/resource', uri: 'b+memo://{id}' },
+      { name: 'id', value: '1' },
+    );
+    expect(template.completion.values).toEqual(['1', '12']);
+    const got = await client.getPrompt('b__greet', { city: 'rome' });
+    expect(got.messages[0]?.content).toEqual({ type: 'text', text: 'Hello from rome' });
   });
 
   it('resource reads by URI, prefixed where two servers offer the same one', async () => {

@@ -7,7 +7,9 @@
  * Source: 2026-07-28 architecture, basic/patterns/mrtr; 2025-11-25 basic/lifecycle.
  */
 import {
+  compileUriTemplate,
   createServer,
+  type Completer,
   errorResult,
   type McpServer,
   type RequestContext,
@@ -189,7 +191,9 @@ class RegistrySync {
     prompt: { title?: string; description?: string; arguments?: never[]; icons?: never[] },
     server: string,
   ): void {
-    const { name: _n, ...definition } = prompt as typeof prompt & { name?: string };
+    const { name: _n, ...rest } = prompt as typeof prompt & { name?: string };
+    const argNames = ((rest.arguments ?? []) as { name: string }[]).map((a) => a.name);
+    const definition = { ...rest, complete: this.#completers(argNames, { type: 'ref/prompt', name }) };
     this.#server.prompt(name, definition, async (args: Record<string, string>, ctx: RequestContext) => {
       const signature = JSON.stringify(['prompts/get', name, args]);
       try {
@@ -200,6 +204,23 @@ class RegistrySync {
         throw frontError(server, error);
       }
     });
+  }
+
+  /** Completers that ask the owning server (`completion/complete`) for each of `names`. */
+  #completers(
+    names: readonly string[],
+    ref: { type: 'ref/prompt'; name: string } | { type: 'ref/resource'; uri: string },
+  ): Record<string, Completer> {
+    const complete =
+      (name: string): Completer =>
+      async (value, { arguments: args, request }) => {
+        try {
+          return await this.#host.complete(ref, { name, value }, { arguments: args, signal: request.signal });
+        } catch {
+          return []; // A backend that cannot complete offers nothing; the front still answers.
+        }
+      };
+    return Object.fromEntries(names.map((n) => [n, complete(n)]));
   }
 
   #addResource(key: string, definition: Partial<ResourceTemplate> & { uri?: string }, server: string): void {
@@ -214,9 +235,10 @@ class RegistrySync {
         throw frontError(server, error);
       }
     };
-    if (definition.uriTemplate !== undefined)
-      this.#server.resourceTemplate(key, meta, (uri, _v, ctx) => read(uri, ctx));
-    else this.#server.resource(key, meta, read);
+    if (definition.uriTemplate === undefined) return void this.#server.resource(key, meta, read);
+    const variables = compileUriTemplate(definition.uriTemplate).variables;
+    const complete = this.#completers(variables, { type: 'ref/resource', uri: key });
+    this.#server.resourceTemplate(key, { ...meta, complete }, (uri, _v, ctx) => read(uri, ctx));
   }
 }
 
