@@ -18,6 +18,7 @@ const layers = [
   { files: ['src/integrations/**'], banned: ['cli', 'testing'], node: false },
   { files: ['src/auth/**'], banned: ['integrations', 'cli', 'testing'], node: true },
   { files: ['src/host/**'], banned: ['cli', 'testing'], node: false },
+  { files: ['src/otel/**'], banned: ['integrations', 'cli', 'testing'], node: true },
 ];
 
 const layerRules = layers.map(({ files, banned, node }) => ({
