@@ -75,7 +75,8 @@ function tally(leg, rev, output) {
 function tasksLine(leg, rev, output) {
   const folder = /results and full log: (\S+)/.exec(output)?.[1];
   if (!folder || !existsSync(folder)) return undefined;
-  const dirs = readdirSync(folder).filter((d) => d.startsWith(`${leg}-tasks-`));
+  const suite = leg === 'gateway' ? 'server' : leg;
+  const dirs = readdirSync(folder).filter((d) => d.startsWith(`${suite}-tasks-`));
   if (dirs.length === 0) return undefined;
   const statuses = dirs.map((d) => {
     const checks = JSON.parse(readFileSync(join(folder, d, 'checks.json'), 'utf8'));
