@@ -25,6 +25,8 @@ export function createBenchServer(): McpServer {
 
 async function main(): Promise<void> {
   const server = createBenchServer();
+  // MCPKIT_BENCH_OTEL=1: the tracing middleware installed with no OpenTelemetry SDK registered.
+  if (process.env.MCPKIT_BENCH_OTEL === '1') server.use((await import('../../src/otel/index.js')).tracing());
   if (wireFromArgv() === 'stdio') {
     await serveStdio(server);
     return;

@@ -28,3 +28,4 @@ export {
   type JwtVerifierOptions,
   type IntrospectionVerifierOptions,
 } from './server/verifiers.js';
+export { hideUnauthorized } from './server/scope-filter.js';

@@ -57,6 +57,23 @@ describe('mcpkit against a server that never answers', () => {
   });
 });
 
+/** A legacy server that connects and lists its tool, then never answers `tools/call`. */
+const STALLING = `
+const out = (id, result) => process.stdout.write(JSON.stringify({ jsonrpc: '2.0', id, result }) + '\\n');
+require('readline').createInterface({ input: process.stdin }).on('line', (line) => {
+  const m = JSON.parse(line);
+  if (m.method === 'initialize') out(m.id, { protocolVersion: m.params.protocolVersion, capabilities: { tools: {} }, serverInfo: { name: 'stall', version: '1' } });
+  else if (m.method === 'tools/list') out(m.id, { tools: [{ name: 'wait', inputSchema: { type: 'object' } }] });
+  else if (m.method !== 'tools/call' && m.id !== undefined) process.stdout.write(JSON.stringify({ jsonrpc: '2.0', id: m.id, error: { code: -32601, message: 'no' } }) + '\\n');
+});`;
+
+describe('mcpkit against a server that connects but never answers a call', () => {
+  it('reports the request timeout as a protocol failure (exit 4)', async () => {
+    const run = await runCli(['call', 'wait', '--timeout', '1500', '--', 'node', '-e', STALLING]);
+    expectFailure(run, 4, /tools\/call\) timed out after 1500 ms/);
+  });
+});
+
 describe('mcpkit against a server that writes junk on stdout', () => {
   it('fails at once, quoting the junk, without waiting for any timeout', async () => {
     const run = await runCli(['inspect', '--connect-timeout', '60000', '--', 'node', '-e', CHATTY]);

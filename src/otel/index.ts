@@ -145,14 +145,16 @@ export function tracing(options: TracingOptions = {}): Middleware {
     if (message.kind !== 'request') return next(message, ctx);
     const target = targetOf(message);
     const name = target === undefined ? message.method : `${message.method} ${target}`;
-    const attributes = attributesOf(message, ctx);
-    if (ctx.direction === 'incoming') {
-      const parent = extract(message);
-      const span = tracer.startSpan(name, { kind: SpanKind.SERVER, attributes }, parent);
-      return traced(span, parent, () => next(message, ctx));
+    const incoming = ctx.direction === 'incoming';
+    const parent = incoming ? extract(message) : context.active();
+    const span = tracer.startSpan(name, { kind: incoming ? SpanKind.SERVER : SpanKind.CLIENT }, parent);
+    // No SDK and no propagator registered: nothing to record or pass on, so stay out of the way.
+    if (!span.isRecording() && propagation.fields().length === 0) {
+      span.end();
+      return next(message, ctx);
     }
-    const parent = context.active();
-    const span = tracer.startSpan(name, { kind: SpanKind.CLIENT, attributes }, parent);
+    span.setAttributes(attributesOf(message, ctx));
+    if (incoming) return traced(span, parent, () => next(message, ctx));
     const [sent, sentCtx] = inject(message, ctx, trace.setSpan(parent, span));
     return traced(span, parent, () => next(sent, sentCtx));
   };

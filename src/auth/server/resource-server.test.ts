@@ -17,7 +17,7 @@ import {
 import { createHttpHandler, type HttpHandler } from '../../server/http/index.js';
 import { protectedDefinition } from '../../../test/support/protected-server.js';
 import { startFake, type FakeHttp } from '../../../test/support/fake-http.js';
-import { jwtVerifier, protectedResource } from '../index.js';
+import { hideUnauthorized, jwtVerifier, protectedResource } from '../index.js';
 
 const RESOURCE = 'http://127.0.0.1:9/mcp';
 let jwks: FakeHttp;
@@ -68,7 +68,9 @@ function call(authorization: string | undefined, body: object, extra: Record<str
       accept: 'application/json, text/event-stream',
       'mcp-protocol-version': '2026-07-28',
       'mcp-method': (body as { method: string }).method,
-      'mcp-name': (body as { params: { name: string } }).params.name,
+      ...((body as { params: { name?: string } }).params.name
+        ? { 'mcp-name': (body as { params: { name: string } }).params.name }
+        : {}),
       ...(authorization ? { authorization } : {}),
       ...extra,
     },
@@ -145,6 +147,29 @@ describe('protected resource metadata and challenges', () => {
       call(`Bearer ${await token({ scope: 'mcp:read mcp:write' })}`, toolCall('write')),
     );
     expect(ok.status).toBe(200);
+  });
+});
+
+describe('hideUnauthorized (server.use)', () => {
+  it('leaves tools the caller cannot call out of tools/list', async () => {
+    const server = protectedDefinition();
+    server.use(hideUnauthorized(server));
+    const guarded = createHttpHandler(server, {
+      auth: protectedResource({
+        resource: RESOURCE,
+        authorizationServers: [ISSUER],
+        verifier: jwtVerifier({ issuer: ISSUER, audience: RESOURCE, jwksUri: `${jwks.origin}/jwks` }),
+      }),
+    });
+    const list = { method: 'tools/list', params: { _meta: meta } };
+    const names = async (scope: string) => {
+      const response = await guarded(call(`Bearer ${await token({ scope })}`, list));
+      const body = (await response.json()) as { result: { tools: { name: string }[] } };
+      return body.result.tools.map((t) => t.name);
+    };
+    expect(await names('mcp:read')).toEqual(['whoami']);
+    expect(await names('mcp:read mcp:write')).toEqual(['whoami', 'write']);
+    guarded.close();
   });
 });
 

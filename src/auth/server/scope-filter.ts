@@ -1,0 +1,32 @@
+/**
+ * A server middleware (the `server.use` seam) that hides, in `tools/list` and
+ * `prompts/list`, the features the caller's scopes do not allow, so a client is not
+ * offered what would only earn it a 403. Calls stay guarded by the HTTP guard either way.
+ * Source: 2026-07-28 basic/authorization "Scope Challenge Handling".
+ */
+import type { Middleware } from '../../core/index.js';
+import type { McpServer } from '../../server/index.js';
+
+const LISTS: Record<string, { key: 'tools' | 'prompts'; method: string }> = {
+  'tools/list': { key: 'tools', method: 'tools/call' },
+  'prompts/list': { key: 'prompts', method: 'prompts/get' },
+};
+
+/**
+ * `server.use(hideUnauthorized(server))`: list results leave out tools and prompts whose
+ * `scopes` the caller (`ctx.auth.scopes`) lacks.
+ */
+export function hideUnauthorized(server: McpServer): Middleware {
+  return (next) => async (message, ctx) => {
+    const result = await next(message, ctx);
+    const list = ctx.direction === 'incoming' ? LISTS[message.method] : undefined;
+    const items = list && result ? (result[list.key] as { name?: unknown }[] | undefined) : undefined;
+    if (!list || !Array.isArray(items)) return result;
+    const granted = new Set(ctx.auth?.scopes ?? []);
+    const allowed = items.filter((item) => {
+      const needed = server.requiredScopes(list.method, { name: item.name });
+      return !needed || needed.every((s) => granted.has(s));
+    });
+    return allowed.length === items.length ? result : { ...result, [list.key]: allowed };
+  };
+}
