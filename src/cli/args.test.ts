@@ -67,4 +67,20 @@ describe('parseCommandLine', () => {
     expect(() => parseCommandLine(argv)).toThrow(CliError);
     expect(() => parseCommandLine(argv)).toThrow(message);
   });
+
+  it.each([
+    [['call', 'echo', 'http://alice:s3cret@127.0.0.1:1/mcp']],
+    [['inspect', 'https://tok3n@example.test/mcp']],
+    [['proxy', 'http://alice:s3cret@127.0.0.1:1/mcp']],
+  ])('refuses a URL carrying credentials without echoing them: %j', (argv) => {
+    let error: unknown;
+    try {
+      parseCommandLine(argv);
+    } catch (e) {
+      error = e;
+    }
+    expect(error).toBeInstanceOf(CliError);
+    expect((error as Error).message).toMatch(/must not carry credentials/);
+    expect((error as Error).message).not.toMatch(/s3cret|tok3n|alice/);
+  });
 });

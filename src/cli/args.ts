@@ -6,7 +6,7 @@
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import type { EraPreference } from '../client/index.js';
 import { CliError } from './errors.js';
-import { isHostCommand, parseHostCommand, type HostCommand } from './host-args.js';
+import { isHostCommand, parseHostCommand, refuseCredentials, type HostCommand } from './host-args.js';
 import { isAuthCommand, parseAuthCommand, type AuthCommand } from './auth-commands.js';
 
 /** Where the server is: a command to spawn, an HTTP endpoint, or the built-in everything server. */
@@ -144,6 +144,7 @@ function target(url: string | undefined, serverArgv: readonly string[]): Target 
   if (!/^https?:\/\//i.test(url)) {
     throw new CliError(`\`${url}\` is not an http(s) URL; put a server command after \`--\``);
   }
+  refuseCredentials(url);
   return { kind: 'http', url };
 }
 

@@ -71,6 +71,7 @@ export function parseHostCommand(name: 'gateway' | 'proxy', argv: readonly strin
     throw new CliError('proxy takes either a URL or a command after `--`');
   if (command !== undefined) return { name, backend: { command, args, ...era }, ...front };
   if (!/^https?:\/\//i.test(url as string)) throw new CliError(`\`${url}\` is not an http(s) URL`);
+  refuseCredentials(url as string);
   return { name, backend: { url: url as string, headers: headersOf(values.header ?? []), ...era }, ...front };
 }
 
@@ -127,3 +128,14 @@ clients of both eras can use it (legacy servers are bridged to modern clients).
   --era auto|modern|legacy  the era to speak to the server (default auto)
   -h, --help                show this help`,
 } as const;
+
+/**
+ * Refuses a URL with `user:password@` before anything echoes it: fetch cannot send it, and
+ * error messages would print the password. Throws a usage error naming only the host.
+ */
+export function refuseCredentials(url: string): void {
+  const parsed = URL.canParse(url) ? new URL(url) : undefined;
+  if (parsed && (parsed.username || parsed.password)) {
+    throw new CliError(`the URL for ${parsed.host} must not carry credentials; use --header or --token`);
+  }
+}

@@ -51,9 +51,13 @@ function b64url(bytes: Uint8Array): string {
   return btoa(s).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
 }
 
+// Only the canonical base64url text of the bytes is accepted: atob alone would also take
+// `+`, `/`, whitespace and other trailing bits, so one state would have many spellings.
 function fromB64url(text: string): Uint8Array<ArrayBuffer> {
   const s = atob(text.replace(/-/g, '+').replace(/_/g, '/'));
-  return Uint8Array.from(s, (c) => c.charCodeAt(0));
+  const bytes = Uint8Array.from(s, (c) => c.charCodeAt(0));
+  if (b64url(bytes) !== text) throw new Error('not canonical base64url');
+  return bytes;
 }
 
 /** A fresh random key (for tests, or to print one for a fleet's configuration). */

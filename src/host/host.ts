@@ -3,25 +3,11 @@
  * parallel, merged into one registry, with one place for user-facing input.
  * Source: 2026-07-28 architecture (host → clients → servers), server/tools "Tool Names".
  */
-import type { Client, ClientHandlers, EraCache, ProgressUpdate, ResultOf } from '../client/index.js';
-import {
-  McpkitError,
-  type ClientCapabilities,
-  type JsonRpcNotification,
-  type LoggingLevel,
-  type Params,
-  type Root,
-} from '../core/index.js';
-import { resolveServers, type InputPolicy, type ServersConfig } from './config.js';
-import {
-  INPUT_METHOD,
-  InputRouter,
-  type CallScope,
-  type HostHandlers,
-  type InputKind,
-  type InputRequestEvent,
-} from './inputs.js';
-import { ServerLink, type ReconnectPolicy, type ServerStatus } from './link.js';
+import type { ClientHandlers, EraCache, ResultOf } from '../client/index.js';
+import { McpkitError, type JsonRpcNotification, type Params, type Root } from '../core/index.js';
+import { resolveServers, type InputPolicy } from './config.js';
+import { INPUT_METHOD, InputRouter, type CallScope, type InputKind } from './inputs.js';
+import { ServerLink, type ServerStatus } from './link.js';
 import type { ListKind } from './lists.js';
 import { defaultQualify, type QualifyName } from './names.js';
 import {
@@ -32,58 +18,10 @@ import {
   type HostTool,
 } from './registry.js';
 import { Listeners, type HostEvents } from './events.js';
+import type { HostCallOptions, HostOptions } from './options.js';
+import { relay, relayed } from './relay.js';
 
-/** Options of {@link createHost}. */
-export interface HostOptions {
-  /** The `mcpServers` map (as in the apps' JSON files, or from `loadHostConfig`). */
-  servers: ServersConfig;
-  /** Answers to elicitation, sampling and roots requests from any server. */
-  handlers?: HostHandlers;
-  /** Default allow/deny per input kind for every server (a server's own `policy` wins). */
-  policy?: InputPolicy;
-  /** Qualified names of tools and prompts; default `server__name`. */
-  qualify?: QualifyName;
-  /** Milliseconds a server may take to connect and list; default 30 000 (a server's `timeoutMs` wins). */
-  connectTimeoutMs?: number;
-  /** Default timeout of each call to a server in milliseconds (reset by progress); default 60 000. */
-  requestTimeoutMs?: number;
-  /**
-   * The log level to ask of every server (modern: per request; legacy: `logging/setLevel`
-   * after `initialize`); their log messages arrive as `notification` events. Default: none.
-   */
-  logLevel?: LoggingLevel;
-  /** Reconnection after a dropped connection. */
-  reconnect?: ReconnectPolicy;
-  /** Where `${VAR}` references are looked up; default `process.env`. */
-  env?: Record<string, string | undefined>;
-}
-
-/** Per-call options of {@link Host.callTool} and friends. */
-export interface HostCallOptions {
-  signal?: AbortSignal;
-  /** Milliseconds without a response or progress; default the host's `requestTimeoutMs`. */
-  timeoutMs?: number;
-  onprogress?: (update: ProgressUpdate) => void;
-  /**
-   * Takes over the input requests (elicitation, sampling, roots) the server makes while
-   * this call runs, instead of the host's handlers (policy still applies).
-   */
-  onInput?: (request: InputRequestEvent) => Promise<Params>;
-  /**
-   * Relays a modern client's request to a modern server as it is (a gateway's modern
-   * front): the retry fields and the client's capabilities are passed on, and an
-   * `input_required` result is returned as it is instead of being answered. Ignored for
-   * legacy servers.
-   */
-  relay?: RelayFields;
-}
-
-/** What a relayed modern request carries of its own client. */
-export interface RelayFields {
-  clientCapabilities: ClientCapabilities;
-  inputResponses?: unknown;
-  requestState?: unknown;
-}
+export type { HostCallOptions, HostOptions, RelayFields } from './options.js';
 
 /** Many servers as one. Create with {@link createHost}, then `await host.start()`. */
 export class Host {
@@ -330,30 +268,6 @@ export class Host {
     if (this.#inputs.allows('roots', policy, roots)) handlers.roots = ask('roots') as never;
     return handlers;
   }
-}
-
-function relayed(client: Client, options: Omit<HostCallOptions, 'onInput'>): boolean {
-  return options.relay !== undefined && client.era === 'modern';
-}
-
-/** Sends a modern client's request on as it is; the result may be `input_required`. */
-function relay<M extends 'tools/call' | 'prompts/get' | 'resources/read'>(
-  client: Client,
-  method: M,
-  params: Params,
-  options: Omit<HostCallOptions, 'onInput'>,
-): Promise<ResultOf<M>> {
-  const { relay: fields, ...request } = options;
-  const { clientCapabilities, inputResponses, requestState } = fields as RelayFields;
-  const retry = {
-    ...(inputResponses === undefined ? {} : { inputResponses }),
-    ...(requestState === undefined ? {} : { requestState }),
-  };
-  return client.request(
-    method,
-    { ...params, ...retry },
-    { ...request, relayInputRequired: true, clientCapabilities },
-  ) as Promise<ResultOf<M>>;
 }
 
 /**

@@ -282,25 +282,28 @@ describe.each(transports)('mcpkit inspect --ui over $name, in chromium', ({ name
     expect(await resultText(page, 'file:///tmp/project')).toContain('file:///tmp/project');
   });
 
-  it.runIf(name === 'http')('shows a URL elicitation with its URL', async () => {
-    await callTool(page, 'test_url_elicitation');
-    await page.waitForSelector('[data-test=url-elicitation]');
-    const shown = await page.$eval('[data-test=elicitation-url]', (el) => el.textContent);
-    expect(shown).toBe('https://example.com/connect?session=42');
-    await page.click('[data-test=url-elicitation] [data-test=accept]');
-    expect(await resultText(page, 'URL elicitation')).toContain('accept');
-  });
+  // Page behaviour that does not depend on the transport: registered once, on the HTTP leg.
+  if (name === 'http') {
+    it('shows a URL elicitation with its URL', async () => {
+      await callTool(page, 'test_url_elicitation');
+      await page.waitForSelector('[data-test=url-elicitation]');
+      const shown = await page.$eval('[data-test=elicitation-url]', (el) => el.textContent);
+      expect(shown).toBe('https://example.com/connect?session=42');
+      await page.click('[data-test=url-elicitation] [data-test=accept]');
+      expect(await resultText(page, 'URL elicitation')).toContain('accept');
+    });
 
-  it.runIf(name === 'http')('shows live progress and cancels the call from the page', async () => {
-    await callTool(page, 'test_wait_for_cancel');
-    await page.waitForFunction(() =>
-      document.querySelector('[data-test=progress]')?.textContent?.includes('waiting for cancel'),
-    );
-    await page.click('[data-test=cancel]');
-    await page.waitForSelector('[data-test=call-error]');
-    expect(await page.$eval('[data-test=call-error]', (el) => el.textContent)).toMatch(/abort/i);
-    await expect.poll(() => cancelledOnServer).toBe(true);
-  });
+    it('shows live progress and cancels the call from the page', async () => {
+      await callTool(page, 'test_wait_for_cancel');
+      await page.waitForFunction(() =>
+        document.querySelector('[data-test=progress]')?.textContent?.includes('waiting for cancel'),
+      );
+      await page.click('[data-test=cancel]');
+      await page.waitForSelector('[data-test=call-error]');
+      expect(await page.$eval('[data-test=call-error]', (el) => el.textContent)).toMatch(/abort/i);
+      await expect.poll(() => cancelledOnServer).toBe(true);
+    });
+  }
 
   it('refuses API calls without the token, with a foreign Origin or Host', async () => {
     const url = new URL(inspector.url);
