@@ -113,7 +113,11 @@ function incomingRequest(request: JsonRpcRequest, channel: RequestChannel): [Mcp
     era,
     protocolVersion: version,
     sessionId: channel.session?.id,
-    signal: channel.signal,
+    // Read on first use: transports create a request's AbortSignal lazily, and most
+    // requests never need one.
+    get signal(): AbortSignal {
+      return channel.signal;
+    },
     auth: channel.authInfo,
     [ROUTE]: { kind: 'request', channel, request },
   };

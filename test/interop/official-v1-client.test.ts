@@ -102,7 +102,11 @@ describe('the official v1 client (legacy era) against our everything server', ()
     await expect.poll(() => changes).toEqual(expect.arrayContaining(['tools', 'prompts']));
   });
 
-  it('receives the progress of test_tool_with_progress through onprogress', async () => {
+  // The official clients drop a progress notification that arrives in the same read as its
+  // response (they handle the response first). The stdio server leaves a gap between them,
+  // which makes that unlikely but cannot rule it out on a starved CPU; without the gap events
+  // are lost on nearly every call, so a retry cannot hide a regression.
+  it('receives the progress of test_tool_with_progress through onprogress', { retry: 2 }, async () => {
     const progress: { progress: number; total?: number | undefined; message?: string | undefined }[] = [];
     await client.callTool({ name: 'test_tool_with_progress', arguments: {} }, undefined, {
       onprogress: (p) => progress.push(p),

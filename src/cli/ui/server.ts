@@ -40,8 +40,11 @@ function json(res: ServerResponse, status: number, body: unknown): void {
 }
 
 function sameToken(given: string | null, token: string): boolean {
-  if (given === null || given.length !== token.length) return false;
-  return timingSafeEqual(Buffer.from(given), Buffer.from(token));
+  if (given === null) return false;
+  // Compare bytes, not characters: a non-ASCII guess of the right length must not throw.
+  const a = Buffer.from(given);
+  const b = Buffer.from(token);
+  return a.length === b.length && timingSafeEqual(a, b);
 }
 
 /** Why the request must be refused (403), if it must: wrong Host, foreign Origin, bad token. */
