@@ -117,7 +117,11 @@ export class ServerDispatcher {
         limits?.maxResourceSubscriptions,
       );
       const taskIds = this.#d.tasks.listenTaskIds(params.notifications, meta);
-      const tasks = taskIds && { ids: taskIds, watch: this.#d.tasks.watch.bind(this.#d.tasks) };
+      const principal = channel.authInfo?.subject ?? channel.authInfo?.clientId ?? '';
+      const tasks = taskIds && {
+        ids: taskIds,
+        watch: (ids: string[], emit: (task: Params) => void) => this.#d.tasks.watch(ids, emit, principal),
+      };
       return decorateModernResult(
         await listen({
           id: request.id,
