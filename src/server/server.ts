@@ -355,7 +355,11 @@ export class McpServer {
         limits?.maxResourceSubscriptions,
       );
       const taskIds = this.#tasks.listenTaskIds(params.notifications, meta);
-      const tasks = taskIds && { ids: taskIds, watch: this.#tasks.watch.bind(this.#tasks) };
+      const principal = channel.authInfo?.subject ?? channel.authInfo?.clientId ?? '';
+      const tasks = taskIds && {
+        ids: taskIds,
+        watch: (ids: string[], emit: (task: Params) => void) => this.#tasks.watch(ids, emit, principal),
+      };
       return decorateModernResult(
         await listen({ id: request.id, filter, bus: this.eventBus, channel, open: this.#listens, tasks }),
         base,

@@ -88,13 +88,25 @@ export class ServerTasks {
     return [...(ids as string[])];
   }
 
-  /** Follows the tasks `ids`: `emit` gets each new DetailedTask. Returns the unsubscribe function. */
-  watch(ids: readonly string[], emit: (task: Params) => void): () => void {
+  /**
+   * Follows the tasks `ids` that belong to `principal` (the listener's; another's task stays
+   * silent, as tasks/get would not find it): `emit` gets each new DetailedTask, in order.
+   * Returns the unsubscribe function.
+   */
+  watch(ids: readonly string[], emit: (task: Params) => void, principal = ''): () => void {
     this.runner.listen();
-    const wanted = new Set(ids);
+    const owned = new Map<string, Promise<boolean>>(ids.map((id) => [id, this.#owns(id, principal)]));
     return this.runner.store.subscribe((s) => {
-      if (s.kind === 'changed' && s.task && wanted.has(s.taskId)) emit(s.task);
+      const ok = owned.get(s.taskId);
+      if (s.kind === 'changed' && s.task && ok) void ok.then((yes) => yes && emit(s.task!));
     });
+  }
+
+  #owns(taskId: string, principal: string): Promise<boolean> {
+    return this.runner.find(taskId, principal).then(
+      () => true,
+      () => false,
+    );
   }
 
   async #taskMethod(method: string, params: Params, principal: string): Promise<Params> {

@@ -231,6 +231,41 @@ describe('the Tasks extension on the server', () => {
     await listening;
   });
 
+  it("does not send another principal's task status to a listen stream that names its id", async () => {
+    const { server } = build();
+    const alice = { authInfo: { subject: 'alice' } };
+    const { taskId } = await call(server, 'tools/call', { name: 'ask' }, { channel: alice });
+    const open = (authInfo: { subject: string }, seen: Params[], signal: AbortSignal) =>
+      call(
+        server,
+        'subscriptions/listen',
+        { notifications: { taskIds: [taskId] } },
+        { channel: { signal, authInfo, notify: (m: string, p: Params) => void seen.push({ m, ...p }) } },
+      );
+    const controller = new AbortController();
+    const own: Params[] = [];
+    const foreign: Params[] = [];
+    const listens = [
+      open({ subject: 'alice' }, own, controller.signal),
+      open({ subject: 'mallory' }, foreign, controller.signal),
+    ];
+    await vi.waitFor(async () =>
+      expect((await call(server, 'tasks/get', { taskId }, { channel: alice })).status).toBe('input_required'),
+    );
+    await call(
+      server,
+      'tasks/update',
+      { taskId, inputResponses: { 'elicitation-1': { action: 'decline' } } },
+      { channel: alice },
+    );
+    await vi.waitFor(() =>
+      expect(own.at(-1)).toMatchObject({ m: 'notifications/tasks', status: 'completed' }),
+    );
+    expect(foreign.filter((n) => n.m === 'notifications/tasks')).toEqual([]);
+    controller.abort();
+    await Promise.all(listens);
+  });
+
   it('refuses taskIds on listen without negotiation', async () => {
     const { server } = build();
     const listen = call(server, 'subscriptions/listen', { notifications: { taskIds: ['a'] } }, { caps: {} });
