@@ -3,7 +3,6 @@ export {
   compileJsonSchema,
   checkSchemaBounds,
   describeAjvErrors,
-  preloadJsonSchemaValidator,
   type JsonSchemaValidator,
   type SchemaLimits,
 } from './json-schema.js';
