@@ -173,7 +173,10 @@ export function compileJsonSchema(schema: object, limits?: SchemaLimits): JsonSc
     : viaAjv;
 }
 
-/** Loads ajv ahead of time (e.g. while a server starts) so the first validation is quick. */
+/**
+ * Loads ajv ahead of time (e.g. while a server starts) so the first validation is quick.
+ * @public a startup hook with no caller inside mcpkit yet (kept for knip).
+ */
 export function preloadJsonSchemaValidator(): Promise<void> {
   return loadAjv().then(() => undefined);
 }
