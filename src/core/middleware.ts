@@ -71,8 +71,8 @@ export interface MiddlewareContext {
   /**
    * HTTP headers. Client, outgoing: extra headers sent with the message (add one with
    * `next(message, { ...ctx, headers: { ...ctx.headers, name: value } })`; stdio ignores
-   * them; the protocol's own headers win). Server, incoming: the request's headers with
-   * lower-case names, on HTTP only.
+   * them; the protocol's own headers win). Server: not filled; the Streamable HTTP handler
+   * checks the spec's headers before the chain runs, and the verified caller arrives as `auth`.
    */
   readonly headers?: Readonly<Record<string, string>> | undefined;
 }

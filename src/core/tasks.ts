@@ -130,7 +130,8 @@ export function applyResponses(
   const answers = { ...task.internal.answers };
   let changed = false;
   for (const [key, value] of Object.entries(responses)) {
-    if (!(key in pending) || typeof value !== 'object' || value === null || Array.isArray(value)) continue;
+    if (!Object.hasOwn(pending, key) || typeof value !== 'object' || value === null || Array.isArray(value))
+      continue;
     delete pending[key];
     answers[key] = value;
     changed = true;

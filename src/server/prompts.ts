@@ -90,9 +90,6 @@ export class PromptRegistry {
   get size(): number {
     return this.#prompts.size;
   }
-  get hasCompletions(): boolean {
-    return [...this.#prompts.values()].some((p) => Object.keys(p.complete).length > 0);
-  }
   list(): readonly Prompt[] {
     return this.#list;
   }

@@ -102,10 +102,6 @@ export class ResourceRegistry {
   get templateCount(): number {
     return this.#templates.size;
   }
-  /** True when some template can complete a variable. */
-  get hasCompletions(): boolean {
-    return [...this.#templates.values()].some((t) => Object.keys(t.complete).length > 0);
-  }
 
   listResources(): readonly Resource[] {
     return this.#resourceList;

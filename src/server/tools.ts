@@ -7,6 +7,7 @@
  */
 import { checkToolHeaders } from '../core/wire.js';
 import { McpError, McpkitError } from '../core/errors.js';
+import { isObject } from '../core/jsonrpc.js';
 import type { Tool } from '../core/types/index.js';
 import {
   compileSchema,
@@ -33,9 +34,7 @@ const NAME = /^[^\p{Cc}]{1,128}$/u;
 const ANY_OBJECT: CompiledSchema = {
   jsonSchema: { type: 'object' },
   validate: (value) =>
-    typeof value === 'object' && value !== null && !Array.isArray(value)
-      ? { ok: true, value }
-      : { ok: false, issues: ['the arguments must be an object'] },
+    isObject(value) ? { ok: true, value } : { ok: false, issues: ['the arguments must be an object'] },
 };
 
 /** Holds a server's tools. */
@@ -146,18 +145,11 @@ async function runHandler(
     return await tool.handler(args, context);
   } catch (error) {
     // Protocol errors stay protocol errors; anything else is a tool execution error the model can see.
-    if (error instanceof McpError || isControlSignal(error)) throw error;
+    if (error instanceof McpError) throw error;
     return errorResult(
       `Tool ${tool.wire.name} failed: ${error instanceof Error ? error.message : String(error)}`,
     );
   }
-}
-
-/** Errors used for control flow (e.g. multi-round-trip input requests) pass through untouched. */
-function isControlSignal(error: unknown): boolean {
-  return (
-    typeof error === 'object' && error !== null && (error as { mcpkitSignal?: unknown }).mcpkitSignal === true
-  );
 }
 
 async function checkOutput(tool: RegisteredTool, result: ToolResult): Promise<ToolResult> {

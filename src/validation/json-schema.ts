@@ -173,14 +173,6 @@ export function compileJsonSchema(schema: object, limits?: SchemaLimits): JsonSc
     : viaAjv;
 }
 
-/**
- * Loads ajv ahead of time (e.g. while a server starts) so the first validation is quick.
- * @public a startup hook with no caller inside mcpkit yet (kept for knip).
- */
-export function preloadJsonSchemaValidator(): Promise<void> {
-  return loadAjv().then(() => undefined);
-}
-
 // Two tools may declare the same `$id`; ajv keeps one schema per id, so compile a copy without it.
 function stripId(schema: object): object {
   if (!('$id' in schema)) return schema;

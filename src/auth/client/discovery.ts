@@ -33,8 +33,8 @@ const MAX_DOCUMENT = 256 * 1024;
 export async function readJson(response: Response): Promise<Record<string, unknown> | undefined> {
   const length = Number(response.headers.get('content-length') ?? '0');
   if (length > MAX_DOCUMENT) return void (await response.body?.cancel());
-  const text = await response.text();
-  if (text.length > MAX_DOCUMENT) return undefined;
+  const text = await boundedText(response, MAX_DOCUMENT);
+  if (text === undefined) return undefined;
   try {
     const value: unknown = JSON.parse(text);
     return value && typeof value === 'object' && !Array.isArray(value)
@@ -43,6 +43,21 @@ export async function readJson(response: Response): Promise<Record<string, unkno
   } catch {
     return undefined;
   }
+}
+
+/** The body as text when it is at most `max` bytes; undefined (the rest cancelled) beyond. */
+async function boundedText(response: Response, max: number): Promise<string | undefined> {
+  const reader = response.body?.getReader();
+  if (!reader) return '';
+  const decoder = new TextDecoder();
+  let text = '';
+  let size = 0;
+  for (let next = await reader.read(); !next.done; next = await reader.read()) {
+    size += next.value.byteLength;
+    if (size > max) return void reader.cancel().catch(() => undefined);
+    text += decoder.decode(next.value, { stream: true });
+  }
+  return text + decoder.decode();
 }
 
 async function get(http: DiscoveryHttp, url: URL): Promise<Response | undefined> {

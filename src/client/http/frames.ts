@@ -7,7 +7,7 @@
  * Source: 2026-07-28 basic/transports/streamable-http "Backward Compatibility".
  */
 import { ERROR_TABLE } from '../../core/errors.js';
-import { errorResponse, type RequestId } from '../../core/jsonrpc.js';
+import { errorResponse, isObject, type RequestId } from '../../core/jsonrpc.js';
 
 /** The JSON-RPC error code standing for an HTTP error status without a JSON-RPC body. */
 export function codeForStatus(status: number): number {
@@ -60,9 +60,7 @@ function plainDetail(response: Response, body: string): string {
 export function parseObject(text: string): { [key: string]: unknown } | undefined {
   try {
     const value: unknown = JSON.parse(text);
-    return typeof value === 'object' && value !== null && !Array.isArray(value)
-      ? (value as { [key: string]: unknown })
-      : undefined;
+    return isObject(value) ? value : undefined;
   } catch {
     return undefined;
   }
@@ -76,9 +74,7 @@ export function isResponseObject(value: { [key: string]: unknown } | undefined):
 /** The `result` object of a response, or undefined when it has none. */
 export function resultOf(response: { [key: string]: unknown }): { [key: string]: unknown } | undefined {
   const result = response.result;
-  return typeof result === 'object' && result !== null && !Array.isArray(result)
-    ? (result as { [key: string]: unknown })
-    : undefined;
+  return isObject(result) ? result : undefined;
 }
 
 /** The media type of a response, lower case, without parameters. */
