@@ -1,15 +1,5 @@
 /** Schema validation shared by the server and the client (ajv and Standard Schema). */
-<<<<<<< HEAD
 export { compileJsonSchema, type JsonSchemaValidator, type SchemaLimits } from './json-schema.js';
-=======
-export {
-  compileJsonSchema,
-  checkSchemaBounds,
-  describeAjvErrors,
-  type JsonSchemaValidator,
-  type SchemaLimits,
-} from './json-schema.js';
->>>>>>> main
 export {
   compileSchema,
   isStandardSchema,
