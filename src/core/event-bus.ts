@@ -12,6 +12,17 @@ export type ServerEvent =
   | { type: 'resourcesListChanged' }
   | { type: 'resourceUpdated'; uri: string };
 
+/**
+ * The notification method each event becomes, on a legacy session and on a listen stream
+ * alike (2026-07-28 basic/patterns/subscriptions; 2025-11-25 server/tools, prompts, resources).
+ */
+export const EVENT_METHOD: Readonly<Record<ServerEvent['type'], string>> = {
+  toolsListChanged: 'notifications/tools/list_changed',
+  promptsListChanged: 'notifications/prompts/list_changed',
+  resourcesListChanged: 'notifications/resources/list_changed',
+  resourceUpdated: 'notifications/resources/updated',
+};
+
 /** Publishes server events to every subscriber. */
 export interface EventBus {
   publish(event: ServerEvent): void | Promise<void>;

@@ -4,7 +4,7 @@
  * Source: 2026-07-28 basic/transports/stdio; 2025-11-25 basic/lifecycle.
  */
 import { DEFAULT_MAX_JSON_DEPTH } from '../core/json-limits.js';
-import type { ServerEvent } from '../core/event-bus.js';
+import { EVENT_METHOD, type ServerEvent } from '../core/event-bus.js';
 import { Peer, type IncomingContext } from '../core/peer.js';
 import type { Params } from '../core/jsonrpc.js';
 import type { Transport } from '../core/transport.js';
@@ -109,16 +109,7 @@ function toNotification(
   event: ServerEvent,
   session: LegacySession,
 ): { method: string; params?: { uri: string } } | undefined {
-  switch (event.type) {
-    case 'toolsListChanged':
-      return { method: 'notifications/tools/list_changed' };
-    case 'promptsListChanged':
-      return { method: 'notifications/prompts/list_changed' };
-    case 'resourcesListChanged':
-      return { method: 'notifications/resources/list_changed' };
-    case 'resourceUpdated':
-      return session.subscriptions.has(event.uri)
-        ? { method: 'notifications/resources/updated', params: { uri: event.uri } }
-        : undefined;
-  }
+  const method = EVENT_METHOD[event.type];
+  if (event.type !== 'resourceUpdated') return { method };
+  return session.subscriptions.has(event.uri) ? { method, params: { uri: event.uri } } : undefined;
 }

@@ -5,7 +5,7 @@
  * client cancels it (its signal aborts) or the server closes it gracefully.
  * Source: 2026-07-28 basic/patterns/subscriptions.
  */
-import type { EventBus, ServerEvent } from '../core/event-bus.js';
+import { EVENT_METHOD, type EventBus, type ServerEvent } from '../core/event-bus.js';
 import { McpError } from '../core/errors.js';
 import type { Params, RequestId } from '../core/jsonrpc.js';
 import { META } from '../core/revisions.js';
@@ -56,22 +56,11 @@ export function eventNotification(
   event: ServerEvent,
   filter: SubscriptionFilter,
 ): { method: string; params: Params } | undefined {
-  switch (event.type) {
-    case 'toolsListChanged':
-      return filter.toolsListChanged ? { method: 'notifications/tools/list_changed', params: {} } : undefined;
-    case 'promptsListChanged':
-      return filter.promptsListChanged
-        ? { method: 'notifications/prompts/list_changed', params: {} }
-        : undefined;
-    case 'resourcesListChanged':
-      return filter.resourcesListChanged
-        ? { method: 'notifications/resources/list_changed', params: {} }
-        : undefined;
-    case 'resourceUpdated':
-      return filter.resourceSubscriptions?.includes(event.uri)
-        ? { method: 'notifications/resources/updated', params: { uri: event.uri } }
-        : undefined;
-  }
+  const method = EVENT_METHOD[event.type];
+  if (event.type !== 'resourceUpdated') return filter[event.type] ? { method, params: {} } : undefined;
+  return filter.resourceSubscriptions?.includes(event.uri)
+    ? { method, params: { uri: event.uri } }
+    : undefined;
 }
 
 /**

@@ -5,33 +5,17 @@
  * one place era handling lives (DESIGN.md decision 5).
  * Source: 2026-07-28 basic/versioning "Backward Compatibility"; 2025-11-25 basic/lifecycle.
  */
-import { McpError, McpkitError } from '../core/errors.js';
+import { McpkitError } from '../core/errors.js';
 import { createMemoryEventBus, type EventBus } from '../core/event-bus.js';
 import type { JsonRpcNotification, JsonRpcRequest, Params } from '../core/jsonrpc.js';
 import type { Middleware } from '../core/middleware.js';
-import {
-  LEGACY_REVISIONS,
-  MODERN_REVISIONS,
-  type LegacyRevision,
-  type ModernRevision,
-} from '../core/revisions.js';
+import { LEGACY_REVISIONS, MODERN_REVISIONS, type LegacyRevision } from '../core/revisions.js';
 import type { Implementation, ServerCapabilities } from '../core/types/index.js';
 import type { InferOutput, SchemaInput } from '../validation/index.js';
 import type { RequestChannel } from './channel.js';
-import { createContext, type RequestContext } from './context.js';
-import { CACHEABLE, FEATURE_METHODS, capabilitiesOf, METHOD_CAPABILITY, type Features } from './features.js';
-import { SESSION_METHODS, initialize } from './legacy.js';
-import {
-  checkModernMeta,
-  decorateModernResult,
-  methodNotFound,
-  modernVersionOf,
-  modernDecoration,
-  type CacheHints,
-  type ModernDecoration,
-} from './modern.js';
-import { honouredFilter, listen } from './listen.js';
-import { runModernFeature, type ModernRunner } from './modern-run.js';
+import type { RequestContext } from './context.js';
+import { ServerDispatcher } from './dispatch.js';
+import { capabilitiesOf, type Features } from './features.js';
 import { implementationOf, type ServerOptions } from './options.js';
 
 export type { ServerOptions } from './options.js';
@@ -43,7 +27,7 @@ import {
   type TemplateHandler,
   type TemplateOptions,
 } from './resources.js';
-import { LegacyChannel, type LegacySession } from './session.js';
+import type { LegacySession } from './session.js';
 import { ToolRegistry } from './tools.js';
 import {
   bindTool,
@@ -53,7 +37,7 @@ import {
   type ToolDefinition,
   type ToolHandler,
 } from './tool-types.js';
-import { createStateSealer, type RequestStateSealer } from '../core/request-state.js';
+import { createStateSealer } from '../core/request-state.js';
 import { MiddlewareChains } from './middleware.js';
 import { TASKS_EXTENSION } from '../core/tasks.js';
 import { ServerTasks } from './tasks/methods.js';
@@ -64,17 +48,13 @@ export class McpServer {
   readonly options: ServerOptions;
   readonly eventBus: EventBus;
   readonly #features: Features;
-  readonly #modern: readonly ModernRevision[];
   readonly #legacy: readonly LegacyRevision[];
-  readonly #cache: CacheHints;
-  readonly #sealer: RequestStateSealer;
   readonly #listens = new Set<() => void>();
-  readonly #modernRunner: ModernRunner;
-  readonly #decorations: { plain: ModernDecoration; cacheable: ModernDecoration };
+  readonly #dispatcher: ServerDispatcher;
   #capabilities: ServerCapabilities | undefined;
   readonly #supportedVersions: readonly string[];
   readonly #chains = new MiddlewareChains({
-    request: (request, channel) => this.#dispatch(request, channel),
+    request: (request, channel) => this.#dispatcher.dispatch(request, channel),
     notification: (notification, session) => this.#notified(notification, session),
   });
   readonly #tasks: ServerTasks;
@@ -85,9 +65,9 @@ export class McpServer {
     this.options = options;
     this.info = implementationOf(options);
     const eras = options.eras ?? ['modern', 'legacy'];
-    this.#modern = eras.includes('modern') ? MODERN_REVISIONS : [];
+    const modern = eras.includes('modern') ? MODERN_REVISIONS : [];
     this.#legacy = eras.includes('legacy') ? LEGACY_REVISIONS : [];
-    this.#cache = { ttlMs: options.cache?.ttlMs ?? 0, cacheScope: options.cache?.cacheScope ?? 'private' };
+    const cache = { ttlMs: options.cache?.ttlMs ?? 0, cacheScope: options.cache?.cacheScope ?? 'private' };
     const tools = new ToolRegistry(options.limits?.schema);
     this.#features = {
       tools,
@@ -96,22 +76,28 @@ export class McpServer {
       pageSize: options.pageSize ?? 100,
     };
     this.eventBus = options.eventBus ?? createMemoryEventBus();
-    this.#supportedVersions = [...this.#modern, ...this.#legacy];
+    this.#supportedVersions = [...modern, ...this.#legacy];
     const rs = options.requestState;
-    this.#sealer = rs && 'seal' in rs ? rs : createStateSealer(rs);
-    this.#decorations = {
-      plain: modernDecoration(this.info, undefined),
-      cacheable: modernDecoration(this.info, this.#cache),
-    };
-    this.#modernRunner = {
-      sealer: this.#sealer,
-      runFeature: (method, params, ctx) => this.#runFeature(method, params, ctx),
-    };
+    const sealer = rs && 'seal' in rs ? rs : createStateSealer(rs);
     this.#tasks = new ServerTasks({
       options: options.tasks,
       tools,
-      sealer: this.#sealer,
+      sealer,
       callTool: async (name, args, ctx) => ({ ...(await tools.call(name, args, ctx)) }),
+    });
+    this.#dispatcher = new ServerDispatcher({
+      info: this.info,
+      options,
+      eventBus: this.eventBus,
+      features: this.#features,
+      modern,
+      legacy: this.#legacy,
+      supportedVersions: this.#supportedVersions,
+      cache,
+      sealer,
+      listens: this.#listens,
+      tasks: this.#tasks,
+      capabilities: () => this.capabilities,
     });
   }
 
@@ -291,16 +277,9 @@ export class McpServer {
    * JSON-RPC error (anything else a handler throws should become -32603 at the transport).
    */
   handle(request: JsonRpcRequest, channel: RequestChannel): Promise<Params> {
-    return this.#chains.empty ? this.#dispatch(request, channel) : this.#chains.request(request, channel);
-  }
-
-  async #dispatch(request: JsonRpcRequest, channel: RequestChannel): Promise<Params> {
-    if (channel.era === 'modern' || modernVersionOf(request) !== undefined)
-      return this.#handleModern(request, channel);
-    if (request.method === 'initialize') return this.#initialize(request, channel);
-    if (channel.session) return this.#handleLegacy(request, channel, channel.session);
-    if (request.method === 'ping' && this.#legacy.length > 0) return {};
-    return this.#handleModern(request, channel);
+    return this.#chains.empty
+      ? this.#dispatcher.dispatch(request, channel)
+      : this.#chains.request(request, channel);
   }
 
   /** Handles a notification from the client (`notifications/initialized`; others are ignored). */
@@ -312,107 +291,7 @@ export class McpServer {
   #notified(notification: JsonRpcNotification, session: LegacySession | undefined): void {
     if (notification.method === 'notifications/initialized' && session) session.initialized = true;
   }
-
-  #initialize(request: JsonRpcRequest, channel: RequestChannel): Params {
-    if (this.#legacy.length === 0) {
-      throw McpError.of(
-        'InvalidRequest',
-        `This server speaks only ${this.#modern.join(', ')}; initialize is not supported`,
-        {
-          supported: [...this.#modern],
-        },
-      );
-    }
-    const identity = {
-      serverInfo: this.info,
-      capabilities: this.capabilities,
-      instructions: this.options.instructions,
-      legacyRevisions: this.#legacy,
-    };
-    return initialize(request.params, channel, identity);
-  }
-
-  async #handleModern(request: JsonRpcRequest, channel: RequestChannel): Promise<Params> {
-    if (this.#modern.length === 0) throw methodNotFound(request.method);
-    if (!MODERN_METHODS.has(request.method) && !this.#tasks.handles(request.method))
-      throw this.#unknownModern(request.method);
-    const meta = checkModernMeta(request.params, this.#supportedVersions);
-    const params = request.params ?? {};
-    const base = CACHEABLE.has(request.method) ? this.#decorations.cacheable : this.#decorations.plain;
-    if (request.method === 'server/discover') return decorateModernResult(this.#discover(), base);
-    if (request.method === 'subscriptions/listen') {
-      const limits = this.options.limits;
-      const maxListens = limits?.maxListenStreams ?? 10_000;
-      if (this.#listens.size >= maxListens) {
-        throw McpError.of(
-          'InvalidRequest',
-          `more than ${maxListens} open listen streams (limits.maxListenStreams)`,
-        );
-      }
-      const filter = honouredFilter(
-        params.notifications,
-        this.capabilities,
-        limits?.maxResourceSubscriptions,
-      );
-      const taskIds = this.#tasks.listenTaskIds(params.notifications, meta);
-      const principal = channel.authInfo?.subject ?? channel.authInfo?.clientId ?? '';
-      const tasks = taskIds && {
-        ids: taskIds,
-        watch: (ids: string[], emit: (task: Params) => void) => this.#tasks.watch(ids, emit, principal),
-      };
-      return decorateModernResult(
-        await listen({ id: request.id, filter, bus: this.eventBus, channel, open: this.#listens, tasks }),
-        base,
-      );
-    }
-    const tasked = this.#tasks.route(request, channel, meta);
-    if (tasked) return decorateModernResult(await tasked, base);
-    return decorateModernResult(await runModernFeature(this.#modernRunner, request, channel, meta), base);
-  }
-
-  // A legacy client's initialize on a modern-only server: name what we speak (versioning.mdx).
-  #unknownModern(method: string): McpError {
-    if (method !== 'initialize' || this.servesLegacy) return methodNotFound(method);
-    return McpError.of(
-      'MethodNotFound',
-      `initialize is not supported: this server speaks only ${this.#modern.join(', ')} (no initialize handshake)`,
-      { supported: [...this.#modern] },
-    );
-  }
-
-  #discover(): Params {
-    const result: Params = { supportedVersions: this.supportedVersions, capabilities: this.capabilities };
-    if (this.options.instructions !== undefined) result.instructions = this.options.instructions;
-    return result;
-  }
-
-  async #handleLegacy(
-    request: JsonRpcRequest,
-    channel: RequestChannel,
-    session: LegacySession,
-  ): Promise<Params> {
-    const sessionMethod = SESSION_METHODS[request.method];
-    if (sessionMethod) {
-      return sessionMethod(session, request.params ?? {}, this.options.limits?.maxResourceSubscriptions);
-    }
-    const params = request.params ?? {};
-    const meta = (typeof params._meta === 'object' && params._meta !== null ? params._meta : {}) as Record<
-      string,
-      unknown
-    >;
-    const ctxChannel = new LegacyChannel(request, channel, session, meta);
-    return this.#runFeature(request.method, params, createContext(ctxChannel));
-  }
-
-  #runFeature(method: string, params: Params, ctx: RequestContext): Promise<Params> | Params {
-    const feature = FEATURE_METHODS[method];
-    const needed = METHOD_CAPABILITY[method];
-    if (!feature || (needed && this.capabilities[needed] === undefined)) throw methodNotFound(method);
-    return feature(this.#features, params, ctx);
-  }
 }
-
-const MODERN_METHODS = new Set([...Object.keys(FEATURE_METHODS), 'server/discover', 'subscriptions/listen']);
 
 /**
  * Creates a server definition. Register tools, resources and prompts on it, then serve it
