@@ -329,4 +329,14 @@ describe('an unreachable server', () => {
     expect(error).toMatchObject({ code: 'CONNECTION_CLOSED' });
     expect(String((error as Error).message)).toContain('could not reach http://mcp.test/mcp: ECONNREFUSED');
   });
+
+  it('does not echo the password of a URL with credentials in the error', async () => {
+    const client = createClient({ name: 't', version: '1' });
+    const error = await client
+      .connect(streamableHttp('http://alice:s3cret@127.0.0.1:1/mcp'))
+      .catch((e: unknown) => e);
+    expect(error).toMatchObject({ code: 'CONNECTION_CLOSED' });
+    expect(String((error as Error).message)).toContain('could not reach http://127.0.0.1:1/mcp');
+    expect(String((error as Error).message)).not.toContain('s3cret');
+  });
 });

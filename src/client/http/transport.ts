@@ -81,7 +81,17 @@ function unreachable(url: URL, error: TypeError): Error {
       : typeof cause?.message === 'string'
         ? cause.message
         : error.message;
-  return new Error(`could not reach ${url.href}: ${detail}`, { cause: error });
+  const shown = withoutCredentials(url);
+  return new Error(`could not reach ${shown}: ${detail.replaceAll(url.href, shown)}`, { cause: error });
+}
+
+/** `url` without `user:password@`, for messages (a password in the URL must not be echoed). */
+function withoutCredentials(url: URL): string {
+  if (!url.username && !url.password) return url.href;
+  const bare = new URL(url.href);
+  bare.username = '';
+  bare.password = '';
+  return bare.href;
 }
 
 /** Resolves when `promise` does or after `ms`, whichever is first. */
