@@ -30,48 +30,9 @@ import { createOutgoing, type Outgoing, type ProgressUpdate, type RequestOptions
 
 export type { ProgressUpdate, RequestOptions } from './outgoing.js';
 
-/** How a {@link Peer} answers what arrives. */
-export interface PeerHandlers {
-  /** Answers a request: resolve with the result, throw {@link McpError} for a wire error. */
-  request(request: JsonRpcRequest, context: IncomingContext): Promise<Params>;
-  /** Receives notifications other than progress and cancellation. */
-  notification?(notification: JsonRpcNotification): void;
-  /** Called once when the transport ends. */
-  closed?(error?: Error): void;
-  /**
-   * Receives a frame that is not JSON instead of answering it with -32700 (a client does
-   * not write errors back to a server that prints junk; it reports it).
-   */
-  malformed?(text: string): void;
-  /** Whether a batch array is accepted right now (only legacy 2025-03-26 sessions). */
-  allowBatch?(): boolean;
-  /** Sees errors a handler threw that were answered as -32603 (for logging). */
-  internalError?(error: unknown, request: JsonRpcRequest | undefined): void;
-}
+import type { PeerHandlers, PeerOptions } from './peer-types.js';
 
-/** Options of {@link Peer}. */
-export interface PeerOptions {
-  /** Default timeout of outgoing requests in milliseconds (default 60 000). */
-  timeoutMs?: number;
-  /**
-   * When the other side stops sending (stdin ended), answer the requests already in flight
-   * before closing (default false: close at once). Servers on stdio set it.
-   */
-  drainOnInputEnd?: boolean;
-  /** Deepest JSON nesting accepted in a frame (default 256); deeper → -32600 / `LIMIT_EXCEEDED`. */
-  maxJsonDepth?: number;
-  /** Most requests from the other side handled at once (default 256); more → -32600. */
-  maxConcurrentRequests?: number;
-  /**
-   * Milliseconds that must pass between the last progress notification of an incoming
-   * request and its response (default 0: answer at once). Widely used clients (the official
-   * SDKs, v1 and v2) handle a notification one microtask later than a response read in the
-   * same chunk, and drop progress whose request is already answered; a gap lets them read
-   * the notification on its own. Only responses of requests that sent progress wait.
-   * Source: 2026-07-28 basic/patterns/progress.
-   */
-  progressGapMs?: number;
-}
+export type { PeerHandlers, PeerOptions } from './peer-types.js';
 
 /** One end of a JSON-RPC conversation over a transport. */
 export class Peer {
