@@ -109,11 +109,6 @@ export function metaVersionOf(params: Params | undefined): string | undefined {
   return typeof version === 'string' ? version : undefined;
 }
 
-/** True when `_meta` carries the protocol version key at all (any value: the server answers -32022/-32602). */
-export function hasMetaVersion(params: unknown): boolean {
-  return isObject(params) && isObject(params._meta) && META.protocolVersion in params._meta;
-}
-
 /** Batches (JSON arrays of messages) were allowed only in 2025-03-26 (removed in 2025-06-18). */
 export function allowsBatch(version: string | undefined): boolean {
   return version === '2025-03-26';

@@ -1,11 +1,5 @@
 /** Schema validation shared by the server and the client (ajv and Standard Schema). */
-export {
-  compileJsonSchema,
-  checkSchemaBounds,
-  describeAjvErrors,
-  type JsonSchemaValidator,
-  type SchemaLimits,
-} from './json-schema.js';
+export { compileJsonSchema, type JsonSchemaValidator, type SchemaLimits } from './json-schema.js';
 export {
   compileSchema,
   isStandardSchema,

@@ -66,12 +66,3 @@ function refused(pattern: string, why: string, cause?: unknown): McpkitError {
     },
   );
 }
-
-/**
- * Wraps a format's own RegExp so it runs on RE2 when RE2 can express it. Formats whose
- * regex needs lookaround (`duration`, `hostname`, `url` in ajv-formats) are replaced by
- * {@link linearFormats}; any other keeps a length bound, see there.
- */
-export function safeFormatRegExp(regex: RegExp): SafeRegExp {
-  return safeRegExp(regex.source, regex.flags);
-}

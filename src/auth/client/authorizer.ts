@@ -135,8 +135,11 @@ export class Authorizer {
     const named = challenge?.scope ?? prm?.scopes_supported;
     const scopes = union(previous, named, this.#o.scopes).filter((s) => s !== 'offline_access');
     const code = (this.#o.grant?.type ?? 'authorization_code') === 'authorization_code';
-    if (code && this.#o.refreshTokens !== false && as.scopes_supported?.includes('offline_access'))
-      scopes.push('offline_access');
+    // `offline_access` goes with the resource's scopes, never alone: with no scope named
+    // anywhere the request carries none (authorization "Scope Selection Strategy"), and a
+    // request for a refresh grant only is refused by servers such as oidc-provider.
+    const refresh = this.#o.refreshTokens !== false && as.scopes_supported?.includes('offline_access');
+    if (code && refresh && scopes.length > 0) scopes.push('offline_access');
     return scopes;
   }
 
