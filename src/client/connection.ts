@@ -6,13 +6,13 @@
  */
 import { DEFAULT_MAX_JSON_DEPTH } from '../core/json-limits.js';
 import { McpkitError } from '../core/errors.js';
-import type { JsonRpcNotification, JsonRpcRequest, Params } from '../core/jsonrpc.js';
+import type { Params } from '../core/jsonrpc.js';
 import type { MessageHandler, McpMessage, MiddlewareContext } from '../core/middleware.js';
 import { Peer, type RequestOptions } from '../core/peer.js';
 import { LATEST_LEGACY_REVISION, LATEST_REVISION, type Era } from '../core/revisions.js';
 import type { Transport } from '../core/transport.js';
-import type { ClientCapabilities, DiscoverResult, Implementation } from '../core/types/index.js';
-import { withModernMeta, type DeclaredCapabilities } from './capabilities.js';
+import type { ClientCapabilities, DiscoverResult } from '../core/types/index.js';
+import { withModernMeta } from './capabilities.js';
 import {
   describeDiscover,
   establishEra,
@@ -20,38 +20,22 @@ import {
   type EraContext,
   type ServerDescription,
 } from './era.js';
-import type { ClientOptions } from './options.js';
 import { guardFirstFrame } from './junk-guard.js';
 import { answerInputRequests, continueWithInput } from './mrtr.js';
 import { CALL_OPTIONS, clientChain, modernMetaStep, toolHeaderStep, type CallContext } from './middleware.js';
 import { resultKind } from './results.js';
+import {
+  notificationOf,
+  requestOf,
+  type CallOptions,
+  type ConnectionSetup,
+  type RelayOptions,
+} from './connection-types.js';
 import { serverRequestHandler, type InputAnswering } from './server-requests.js';
 
-/** What a connection needs from its client. */
-export interface ConnectionSetup {
-  options: ClientOptions;
-  capabilities: DeclaredCapabilities;
-  clientInfo: Implementation;
-  onNotification(notification: JsonRpcNotification): void;
-}
-
-/** Per-call options of {@link Connection.roundTrip}: the Peer's, plus Tasks negotiation. */
-export interface CallOptions extends RequestOptions {
-  /** Extensions declared in this request's client capabilities only (modern), e.g. Tasks. */
-  extensions?: Record<string, Params>;
-  /** Return a `resultType: "task"` result as it is (the caller negotiated the Tasks extension). */
-  acceptTask?: boolean;
-}
+export type { CallOptions, ConnectionSetup, RelayOptions } from './connection-types.js';
 
 const NEVER = new AbortController().signal;
-
-/** Options for relaying a request on behalf of another client (a proxy or gateway). */
-export interface RelayOptions {
-  /** Return an `input_required` result as it is instead of answering it (MRTR relayed to the caller's client). */
-  relayInputRequired?: boolean;
-  /** Modern: the capabilities to declare in this request's `_meta` instead of this client's own. */
-  clientCapabilities?: ClientCapabilities;
-}
 
 /** A started transport with its era settled. Create with {@link Connection.open}. */
 export class Connection {
@@ -321,17 +305,4 @@ export class Connection {
       probeTimeoutMs: options.probeTimeoutMs ?? 5000,
     };
   }
-}
-
-function requestOf(message: McpMessage): JsonRpcRequest {
-  const id = message.id ?? 0;
-  return message.params === undefined
-    ? { jsonrpc: '2.0', id, method: message.method }
-    : { jsonrpc: '2.0', id, method: message.method, params: message.params };
-}
-
-function notificationOf(message: McpMessage): JsonRpcNotification {
-  return message.params === undefined
-    ? { jsonrpc: '2.0', method: message.method }
-    : { jsonrpc: '2.0', method: message.method, params: message.params };
 }
