@@ -6,70 +6,15 @@
  * Source: 2026-07-28 basic/patterns/subscriptions (listen), 2025-11-25 server/tools
  * "List Changed Notification" (session notifications).
  */
-import {
-  createClient,
-  streamableHttp,
-  type Client,
-  type ClientHandlers,
-  type EraCache,
-  type Subscription,
-} from '../client/index.js';
-import type {
-  Era,
-  JsonRpcNotification,
-  LoggingLevel,
-  Params,
-  Transport,
-  TransportSink,
-} from '../core/index.js';
+import { createClient, streamableHttp, type Client, type Subscription } from '../client/index.js';
+import type { Params, Transport, TransportSink } from '../core/index.js';
 import { spawnStdio } from '../integrations/stdio/index.js';
 import type { ResolvedServer } from './config.js';
+import type { LinkSetup, ServerState, ServerStatus } from './link-types.js';
 import type { NameFilter } from './names.js';
 import { fetchLists, LIST_METHODS, emptyLists, type ListKind, type ServerLists } from './lists.js';
 
-/** Where a server's connection stands. */
-export type ServerState = 'connecting' | 'ready' | 'failed' | 'reconnecting' | 'closed';
-
-/** One server's status as the host reports it. */
-export interface ServerStatus {
-  readonly name: string;
-  readonly state: ServerState;
-  /** Why the last attempt failed or the connection dropped. */
-  readonly reason?: string;
-  /** Connection attempts since the last time it was ready. */
-  readonly attempts: number;
-  readonly era?: Era;
-  /** The child's process id (stdio servers, while running). */
-  readonly pid?: number;
-  /** Problems with what the server offers (names that collide, invalid names). */
-  readonly issues: readonly string[];
-}
-
-/** Backoff between reconnection attempts: `baseMs · 2^(n-1)` capped at `maxMs`, times a jitter in [0.5, 1). */
-export interface ReconnectPolicy {
-  /** Default 250 ms. */
-  baseMs?: number;
-  /** Default 30 000 ms. */
-  maxMs?: number;
-  /** Attempts after a drop before the server is `failed`; default 8 (0 disables reconnecting). */
-  maxAttempts?: number;
-}
-
-/** What a link needs from its host. */
-export interface LinkSetup {
-  server: ResolvedServer;
-  handlers: ClientHandlers;
-  /** Milliseconds the connection (and first listing) may take; default 30 000. */
-  timeoutMs: number;
-  requestTimeoutMs: number | undefined;
-  /** The log level asked of every server (modern: per request; legacy: `logging/setLevel`). */
-  logLevel: LoggingLevel | undefined;
-  reconnect: ReconnectPolicy;
-  eraCache: EraCache;
-  onStatus(status: ServerStatus): void;
-  onLists(kinds: readonly ListKind[]): void;
-  onNotification(notification: JsonRpcNotification): void;
-}
+export type { LinkSetup, ReconnectPolicy, ServerState, ServerStatus } from './link-types.js';
 
 /** A server of the host. Created by the host; `start()` never rejects. */
 export class ServerLink {

@@ -122,7 +122,7 @@ async function checkArguments(prompt: RegisteredPrompt, args: unknown): Promise<
     throw McpError.of('InvalidParams', 'arguments must be an object of strings');
   }
   const missing = (prompt.wire.arguments ?? [])
-    .filter((a) => a.required && !(a.name in args))
+    .filter((a) => a.required && !Object.hasOwn(args, a.name))
     .map((a) => a.name);
   if (missing.length > 0) {
     throw McpError.of(
