@@ -24,7 +24,9 @@ export type { SubscriptionFilter } from '../core/types/index.js';
 export { ListViews, type CachedList } from './views.js';
 export {
   streamableHttp,
+  sseTransport,
   type StreamableHttpOptions,
+  type SseTransportOptions,
   type HeaderSource,
   type ReconnectOptions,
 } from './http/index.js';
