@@ -62,14 +62,23 @@ function refusal(
   return undefined;
 }
 
+/** An API request body over {@link MAX_API_BODY}. */
+class BodyTooLarge extends Error {
+  constructor() {
+    super(`request body over ${MAX_API_BODY} bytes`);
+  }
+}
+
 function readJson(req: IncomingMessage): Promise<Record<string, unknown>> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
     req.on('data', (chunk: Buffer) => {
       size += chunk.length;
-      if (size > MAX_API_BODY) req.destroy(new Error(`request body over ${MAX_API_BODY} bytes`));
-      else chunks.push(chunk);
+      if (size <= MAX_API_BODY) return void chunks.push(chunk);
+      // Stop keeping the body but let it drain, so the caller gets a 413 instead of a reset.
+      chunks.length = 0;
+      reject(new BodyTooLarge());
     });
     req.once('error', reject);
     req.once('end', () => {
@@ -94,8 +103,17 @@ function openEvents(bridge: InspectorBridge, req: IncomingMessage, res: ServerRe
 async function callRoute(bridge: InspectorBridge, name: string, req: IncomingMessage, res: ServerResponse) {
   const route = Object.hasOwn(ROUTES, name) ? ROUTES[name] : undefined;
   if (!route || req.method !== 'POST') return json(res, 404, { error: { message: 'no such API route' } });
+  let body: Record<string, unknown>;
   try {
-    json(res, 200, { result: await route(bridge, await readJson(req)) });
+    body = await readJson(req);
+  } catch (error) {
+    const status = error instanceof BodyTooLarge ? 413 : 400;
+    return json(res, status, {
+      error: { message: error instanceof Error ? error.message : 'bad request body' },
+    });
+  }
+  try {
+    json(res, 200, { result: await route(bridge, body) });
   } catch (error) {
     json(res, 200, { error: describeFailure(error) });
   }

@@ -106,5 +106,5 @@ export class RelayStates {
 }
 
 function pick(answers: Readonly<Record<string, unknown>>, keys: readonly string[]): Record<string, unknown> {
-  return Object.fromEntries(keys.filter((k) => k in answers).map((k) => [k, answers[k]]));
+  return Object.fromEntries(keys.filter((k) => Object.hasOwn(answers, k)).map((k) => [k, answers[k]]));
 }
