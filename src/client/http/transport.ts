@@ -19,51 +19,15 @@ import {
   resultOf,
   statusFrame,
 } from './frames.js';
+import { unreachable, within } from './fetch-failure.js';
 import { LegacySession, type Exchange } from './legacy-session.js';
+import type { StreamableHttpOptions } from './options.js';
 import { SessionRenewal } from './session-renewal.js';
 import { modernHeaders } from './request-headers.js';
 import { legacySseFallback, type SseTransport } from './sse-transport.js';
 import { DEFAULT_MAX_MESSAGE_BYTES, newCursor, readBoundedText, readSse, type SseCursor } from './sse.js';
 
-/** Extra headers for every HTTP request (e.g. `Authorization`), or a function giving them. */
-export type HeaderSource =
-  Record<string, string> | (() => Record<string, string> | Promise<Record<string, string>>);
-
-/** How broken legacy SSE streams are reconnected. */
-export interface ReconnectOptions {
-  /** Milliseconds to wait before reconnecting when the server sent no `retry` (default 1 000). */
-  delayMs?: number;
-  /** Reconnects in a row that bring no new event before giving up on a stream (default 3). */
-  maxAttempts?: number;
-}
-
-/**
- * Authorization for an HTTP transport: it wraps the transport's fetch for the MCP endpoint
- * (adding credentials, answering 401/403 challenges). `oauthClient()` of mcpkit/auth is one.
- */
-export interface FetchWrapper {
-  wrapFetch(fetcher: typeof globalThis.fetch, endpoint: URL): typeof globalThis.fetch;
-}
-
-/** Options of {@link streamableHttp}. */
-export interface StreamableHttpOptions {
-  /** The fetch to use (default: the global one). */
-  fetch?: typeof fetch;
-  /** Authorization, e.g. `oauthClient()` from mcpkit/auth: wraps `fetch` for this endpoint. */
-  auth?: FetchWrapper;
-  /** Headers added to every request; the protocol's own headers win on conflict. */
-  headers?: HeaderSource;
-  /** Told about things worth logging: refused streams, failed notification POSTs. */
-  onWarning?: (message: string) => void;
-  reconnect?: ReconnectOptions;
-  /** Whether a legacy `initialize` refused with a bare 400/404/405 tries HTTP+SSE (default true). */
-  legacySseFallback?: boolean;
-  /**
-   * Largest JSON response body or single SSE event accepted, in bytes (default 16 MiB);
-   * larger fails the request with McpkitError `LIMIT_EXCEEDED`.
-   */
-  maxMessageBytes?: number;
-}
+export type { FetchWrapper, HeaderSource, ReconnectOptions, StreamableHttpOptions } from './options.js';
 
 const ACCEPT = 'application/json, text/event-stream';
 /** Longest wait for a GET stream to be answered before later requests go ahead anyway. */
@@ -71,35 +35,6 @@ const STREAM_WAIT_MS = 1000;
 
 /** Longest wait, in milliseconds, for the server to accept a POSTed notification or response. */
 const POST_TIMEOUT_MS = 10_000;
-
-/** The error for a URL where fetch could not reach an HTTP server (refused, reset, DNS…). */
-function unreachable(url: URL, error: TypeError): Error {
-  const cause = (error as { cause?: { code?: unknown; message?: unknown } }).cause;
-  const detail =
-    typeof cause?.code === 'string'
-      ? cause.code
-      : typeof cause?.message === 'string'
-        ? cause.message
-        : error.message;
-  const shown = withoutCredentials(url);
-  return new Error(`could not reach ${shown}: ${detail.replaceAll(url.href, shown)}`, { cause: error });
-}
-
-/** `url` without `user:password@`, for messages (a password in the URL must not be echoed). */
-function withoutCredentials(url: URL): string {
-  if (!url.username && !url.password) return url.href;
-  const bare = new URL(url.href);
-  bare.username = '';
-  bare.password = '';
-  return bare.href;
-}
-
-/** Resolves when `promise` does or after `ms`, whichever is first. */
-function within(promise: Promise<void>, ms: number): Promise<void> {
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const timeout = new Promise<void>((resolve) => (timer = setTimeout(resolve, ms)));
-  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
-}
 
 class StreamableHttpTransport implements Transport {
   readonly #url: URL;

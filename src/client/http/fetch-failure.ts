@@ -1,0 +1,33 @@
+/**
+ * Failure helpers of the Streamable HTTP client transport: the error for an endpoint fetch
+ * could not reach (with credentials kept out of the message), and a bounded wait.
+ * Source: 2026-07-28 basic/transports/streamable-http.
+ */
+/** The error for a URL where fetch could not reach an HTTP server (refused, reset, DNS…). */
+export function unreachable(url: URL, error: TypeError): Error {
+  const cause = (error as { cause?: { code?: unknown; message?: unknown } }).cause;
+  const detail =
+    typeof cause?.code === 'string'
+      ? cause.code
+      : typeof cause?.message === 'string'
+        ? cause.message
+        : error.message;
+  const shown = withoutCredentials(url);
+  return new Error(`could not reach ${shown}: ${detail.replaceAll(url.href, shown)}`, { cause: error });
+}
+
+/** `url` without `user:password@`, for messages (a password in the URL must not be echoed). */
+function withoutCredentials(url: URL): string {
+  if (!url.username && !url.password) return url.href;
+  const bare = new URL(url.href);
+  bare.username = '';
+  bare.password = '';
+  return bare.href;
+}
+
+/** Resolves when `promise` does or after `ms`, whichever is first. */
+export function within(promise: Promise<void>, ms: number): Promise<void> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const timeout = new Promise<void>((resolve) => (timer = setTimeout(resolve, ms)));
+  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
+}
