@@ -60,6 +60,23 @@ async function boundedText(response: Response, max: number): Promise<string | un
   return text + decoder.decode();
 }
 
+/** Each of `urls`, in order, that answers 200 with a JSON object (others are skipped). */
+async function* documentsAt(
+  http: DiscoveryHttp,
+  urls: readonly URL[],
+): AsyncGenerator<{ url: URL; doc: Record<string, unknown> }> {
+  for (const url of urls) {
+    const response = await get(http, url);
+    if (!response) continue;
+    if (response.status !== 200) {
+      await response.body?.cancel();
+      continue;
+    }
+    const doc = await readJson(response);
+    if (doc) yield { url, doc };
+  }
+}
+
 async function get(http: DiscoveryHttp, url: URL): Promise<Response | undefined> {
   if (url.protocol !== 'https:' && !http.insecureOk(url)) return undefined;
   try {
@@ -117,15 +134,8 @@ export async function discoverResource(
 ): Promise<ResourceMetadata | undefined> {
   const urls = wellKnownResourceUrls(endpoint);
   if (challenge?.resourceMetadata) urls.unshift(challenge.resourceMetadata);
-  for (const url of urls) {
-    const response = await get(http, url);
-    if (!response) continue;
-    if (response.status !== 200) {
-      await response.body?.cancel();
-      continue;
-    }
-    const doc = await readJson(response);
-    if (!doc || typeof doc.resource !== 'string') continue;
+  for await (const { url, doc } of documentsAt(http, urls)) {
+    if (typeof doc.resource !== 'string') continue;
     if (!resourceCovers(doc.resource, endpoint))
       throw new AuthError(
         'METADATA_MISMATCH',
@@ -162,15 +172,7 @@ export async function discoverIssuer(
   if (!URL.canParse(issuer))
     throw new AuthError('DISCOVERY_FAILED', `invalid issuer ${issuer.slice(0, 200)}`);
   const issuerUrl = new URL(issuer);
-  for (const url of issuerMetadataUrls(issuerUrl)) {
-    const response = await get(http, url);
-    if (!response) continue;
-    if (response.status !== 200) {
-      await response.body?.cancel();
-      continue;
-    }
-    const doc = await readJson(response);
-    if (!doc) continue;
+  for await (const { url, doc } of documentsAt(http, issuerMetadataUrls(issuerUrl))) {
     if (doc.issuer !== issuer)
       throw new AuthError(
         'METADATA_MISMATCH',
