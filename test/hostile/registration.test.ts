@@ -20,7 +20,7 @@ describe('patterns RE2 cannot express are refused at registration', () => {
     ['backreferences', '(a)\\1'],
     ['backreferences', '(?<n>a)\\k<n>'],
   ])('server.tool() with a JSON Schema %s pattern throws naming the tool and the pattern', (why, pattern) => {
-    const define = (): void =>
+    const define = (): unknown =>
       server.tool(
         'find',
         { inputSchema: { type: 'object', properties: { q: { type: 'string', pattern } } } },
