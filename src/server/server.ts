@@ -74,7 +74,7 @@ export class McpServer {
     this.#features = {
       tools,
       resources: new ResourceRegistry(),
-      prompts: new PromptRegistry(),
+      prompts: new PromptRegistry(options.limits?.schema),
       pageSize: options.pageSize ?? 100,
     };
     this.eventBus = options.eventBus ?? createMemoryEventBus();
