@@ -41,6 +41,7 @@ import { createStateSealer } from '../core/request-state.js';
 import { MiddlewareChains } from './middleware.js';
 import { TASKS_EXTENSION } from '../core/tasks.js';
 import { ServerTasks } from './tasks/methods.js';
+import { ResourceSubscriptions } from './subscriptions.js';
 
 /** An MCP server definition. Register features, then serve it on any transport. */
 export class McpServer {
@@ -58,6 +59,7 @@ export class McpServer {
     notification: (notification, session) => this.#notified(notification, session),
   });
   readonly #tasks: ServerTasks;
+  readonly #subscriptions: ResourceSubscriptions;
   /** Scopes features need, by `method name-or-uri` (see {@link requiredScopes}). */
   readonly #scopes = new Map<string, readonly string[]>();
 
@@ -72,11 +74,12 @@ export class McpServer {
     this.#features = {
       tools,
       resources: new ResourceRegistry(),
-      prompts: new PromptRegistry(),
+      prompts: new PromptRegistry(options.limits?.schema),
       pageSize: options.pageSize ?? 100,
     };
     this.eventBus = options.eventBus ?? createMemoryEventBus();
     this.#supportedVersions = [...modern, ...this.#legacy];
+    this.#subscriptions = new ResourceSubscriptions(options.resourceSubscriptions);
     const rs = options.requestState;
     const sealer = rs && 'seal' in rs ? rs : createStateSealer(rs);
     this.#tasks = new ServerTasks({
@@ -96,6 +99,7 @@ export class McpServer {
       cache,
       sealer,
       listens: this.#listens,
+      subscriptions: this.#subscriptions,
       tasks: this.#tasks,
       capabilities: () => this.capabilities,
     });
@@ -246,6 +250,23 @@ export class McpServer {
   /** Announces that the resource at `uri` changed (to clients subscribed to it). */
   notifyResourceUpdated(uri: string): void {
     void this.eventBus.publish({ type: 'resourceUpdated', uri });
+  }
+
+  /**
+   * How many clients are subscribed to the resource at `uri` now (legacy sessions and
+   * modern listen streams of this instance). See `ServerOptions.resourceSubscriptions`.
+   */
+  subscribers(uri: string): number {
+    return this.#subscriptions.count(uri);
+  }
+
+  /**
+   * Releases what a legacy session held (its resource subscriptions). The transports call
+   * it when a session ends; a transport of your own should too.
+   */
+  sessionEnded(session: LegacySession): void {
+    for (const uri of session.subscriptions) this.#subscriptions.release(uri);
+    session.subscriptions.clear();
   }
 
   /**
