@@ -67,6 +67,7 @@ async function answerParsed(endpoint: HttpEndpoint, req: ExpressRequest, res: Se
     url: `http://${req.headers.host ?? 'localhost'}${req.url ?? '/'}`,
     headers: { get: (name) => headerValue(req, name) },
     signal: controller.signal,
+    remoteAddress: req.socket.remoteAddress,
     body: async (maxBytes): Promise<BodyResult> =>
       Buffer.byteLength(text) > maxBytes ? { kind: 'too-large' } : { kind: 'text', text },
   };
