@@ -19,7 +19,7 @@ async function main(): Promise<void> {
       maxListenStreams: 1000,
       maxConcurrentRequests: 64,
       maxJsonDepth: 64,
-      schema: { maxBytes: 64 * 1024 },
+      schema: { maxBytes: 64 * 1024, maxPatternLength: 256, maxPatternProgram: 5000, maxUrlLength: 1024 },
     },
   });
   server.tool(
@@ -42,7 +42,7 @@ async function main(): Promise<void> {
     name: 'careful-host',
     version: '1.0.0',
     timeoutMs: 10_000,
-    limits: { maxJsonDepth: 64, maxInputRequests: 4, schema: { maxBytes: 32 * 1024 } },
+    limits: { maxJsonDepth: 64, maxInputRequests: 4, schema: { maxBytes: 32 * 1024, maxPatternLength: 256 } },
   });
   await client.connect(streamableHttp(served.url, { maxMessageBytes: 1024 * 1024 }));
   // The first call also loads ajv and compiles the tool's schema (lazily, on first use), so the

@@ -7,6 +7,7 @@ import { McpError, McpkitError } from '../core/errors.js';
 import type { Icon, Prompt, PromptArgument, PromptMessage } from '../core/types/index.js';
 import {
   compileSchema,
+  type SchemaLimits,
   type CompiledSchema,
   type InferOutput,
   type SchemaInput,
@@ -64,6 +65,12 @@ interface RegisteredPrompt {
 /** Holds a server's prompts. */
 export class PromptRegistry {
   readonly #prompts = new Map<string, RegisteredPrompt>();
+  readonly #limits: SchemaLimits | undefined;
+
+  /** `limits` bound every prompt's argument schema (see `ServerLimits.schema`). */
+  constructor(limits?: SchemaLimits) {
+    this.#limits = limits;
+  }
   #list: Prompt[] = [];
 
   /** Registers a prompt. @throws McpkitError `INVALID_DEFINITION` for duplicates or bad schemas. */
@@ -73,7 +80,10 @@ export class PromptRegistry {
     handler: RegisteredPrompt['handler'],
   ): void {
     if (this.#prompts.has(name)) throw invalidDef(`prompt '${name}' is already registered`);
-    const schema = definition.argsSchema === undefined ? undefined : compileSchema(definition.argsSchema);
+    const schema =
+      definition.argsSchema === undefined
+        ? undefined
+        : compileSchema(definition.argsSchema, this.#limits, `prompt '${name}' argsSchema`);
     const args = definition.arguments ?? (schema ? argumentsFromSchema(schema.jsonSchema) : undefined);
     const { complete = {}, argsSchema: _s, arguments: _a, ...rest } = definition;
     const wire: Prompt = { name, ...rest, ...(args ? { arguments: args } : {}) };

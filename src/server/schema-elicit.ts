@@ -61,6 +61,6 @@ export async function elicitWithSchema(
 
 function compiledOf(schema: StandardJsonSchema): CompiledSchema {
   let entry = compiled.get(schema);
-  if (!entry) compiled.set(schema, (entry = compileSchema(schema)));
+  if (!entry) compiled.set(schema, (entry = compileSchema(schema, undefined, 'elicitation requestedSchema')));
   return entry;
 }

@@ -60,7 +60,9 @@ export class ToolRegistry {
       );
     if (this.#tools.has(name)) throw invalidDef(`tool '${name}' is already registered`);
     const input =
-      definition.inputSchema === undefined ? ANY_OBJECT : compileSchema(definition.inputSchema, this.#limits);
+      definition.inputSchema === undefined
+        ? ANY_OBJECT
+        : compileSchema(definition.inputSchema, this.#limits, `tool '${name}' inputSchema`);
     if (input.jsonSchema.type !== 'object')
       throw invalidDef(`tool '${name}': inputSchema must have type "object"`);
     const headers = checkToolHeaders(input.jsonSchema);
@@ -69,7 +71,7 @@ export class ToolRegistry {
     const output =
       definition.outputSchema === undefined
         ? undefined
-        : compileSchema(definition.outputSchema, this.#limits);
+        : compileSchema(definition.outputSchema, this.#limits, `tool '${name}' outputSchema`);
     const wire = toWire(name, definition, input, output);
     const task = typeof definition.task === 'string' ? { support: definition.task } : definition.task;
     this.#tools.set(name, { wire, input, output, handler, task });

@@ -18,9 +18,13 @@ import type { ValidateFunction, ErrorObject as AjvError } from 'ajv';
 import { McpkitError } from '../core/errors.js';
 import type { ValidationOutcome } from './types.js';
 import { hybridValidator, interpretable } from './interpreted.js';
+import { checkSchemaPatterns, withPatternLimits, type PatternLimits } from './patterns.js';
 
-/** Bounds applied to every schema before it is compiled. */
-export interface SchemaLimits {
+/**
+ * Bounds applied to every schema before it is compiled, and to its regular expressions
+ * (see {@link PatternLimits}: pattern length, RE2 program size, `url` length).
+ */
+export interface SchemaLimits extends PatternLimits {
   /** Deepest nesting of objects/arrays inside the schema (default 32). */
   maxDepth?: number;
   /** Most subschemas (objects) in the schema (default 1 000). */
@@ -125,6 +129,7 @@ function compileNow(
   dialect: string,
   schema: object,
   key: string,
+  limits: SchemaLimits | undefined,
 ): ValidateFunction {
   const cached = compiledByText.get(key);
   if (cached) return cached;
@@ -132,7 +137,7 @@ function compileNow(
   const own = stripId(schema);
   let validate: ValidateFunction;
   try {
-    validate = ajv.compile(own);
+    validate = withPatternLimits(limits, () => ajv.compile(own));
   } catch (cause) {
     throw invalid(cause instanceof Error ? cause.message : String(cause), cause);
   } finally {
@@ -144,33 +149,51 @@ function compileNow(
   return validate;
 }
 
-function run(validate: ValidateFunction, value: unknown): ValidationOutcome {
-  return validate(value) ? { ok: true, value } : { ok: false, issues: describeAjvErrors(validate.errors) };
+function run(
+  validate: ValidateFunction,
+  value: unknown,
+  limits: SchemaLimits | undefined,
+): ValidationOutcome {
+  return withPatternLimits(limits, () => validate(value))
+    ? { ok: true, value }
+    : { ok: false, issues: describeAjvErrors(validate.errors) };
 }
 
 /**
- * Prepares a JSON Schema validator. The dialect and bounds are checked now; the schema
- * is compiled with ajv on first use (ajv itself is loaded then) and kept.
- * @throws McpkitError `INVALID_DEFINITION` now for an unsupported dialect or a schema over
- *   the bounds; the validator rejects with it for an unresolvable (e.g. network) `$ref`
- *   or a schema ajv refuses.
+ * Prepares a JSON Schema validator. The dialect, the bounds and the patterns' syntax are
+ * checked now; the schema is compiled with ajv on first use (ajv itself is loaded then)
+ * and kept.
+ * @throws McpkitError `INVALID_DEFINITION` now for an unsupported dialect, a schema over
+ *   the bounds, or a pattern RE2 cannot express (lookahead, backreferences) or over
+ *   `maxPatternLength`; the validator rejects with it for an unresolvable (e.g. network)
+ *   `$ref`, an RE2 program over `maxPatternProgram`, or a schema ajv refuses.
  */
 export function compileJsonSchema(schema: object, limits?: SchemaLimits): JsonSchemaValidator {
   checkSchemaBounds(schema, limits);
   const dialect = dialectOf(schema);
-  const key = `${dialect}\n${JSON.stringify(schema)}`;
+  const text = JSON.stringify(schema);
   const maxBytes = limits?.maxBytes ?? 1024 * 1024;
-  if (key.length - dialect.length > maxBytes) throw invalid(`larger than ${maxBytes} bytes`);
+  if (text.length > maxBytes) throw invalid(`larger than ${maxBytes} bytes`);
+  checkSchemaPatterns(schema, limits);
+  const key = `${dialect}\n${patternLimitsKey(limits)}\n${text}`;
   let validate: ValidateFunction | undefined;
   const viaAjv: JsonSchemaValidator = (value) => {
-    if (validate) return run(validate, value);
-    if (loaded) return run((validate = compileNow(loaded, dialect, schema, key)), value);
-    return loadAjv().then((ajvs) => run((validate ??= compileNow(ajvs, dialect, schema, key)), value));
+    if (validate) return run(validate, value, limits);
+    if (loaded) return run((validate = compileNow(loaded, dialect, schema, key, limits)), value, limits);
+    return loadAjv().then((ajvs) =>
+      run((validate ??= compileNow(ajvs, dialect, schema, key, limits)), value, limits),
+    );
   };
   // A 2020-12 schema starts on the interpreter, unless ajv is already loaded (see interpreted.ts).
   return dialect === DRAFT_2020 && !loaded && interpretable(schema)
     ? hybridValidator(schema, viaAjv)
     : viaAjv;
+}
+
+// Equal schemas share a compiled validator only under the same pattern bounds.
+function patternLimitsKey(limits: PatternLimits | undefined): string {
+  const key = [limits?.maxPatternLength, limits?.maxPatternProgram, limits?.maxUrlLength].join(',');
+  return key === ',,' ? '' : key;
 }
 
 // Two tools may declare the same `$id`; ajv keeps one schema per id, so compile a copy without it.

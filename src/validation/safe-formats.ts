@@ -4,16 +4,14 @@
  * Every format that ajv-formats defines as a bare RegExp runs on re2js instead. Three of
  * them use lookaround, which RE2 lacks, and are rewritten as a length check plus an RE2
  * match: `hostname` (≤ 253 characters), `duration` (not empty, `T` followed by a digit)
- * and the non-standard `url` (≤ {@link MAX_URL_LENGTH} characters, checked with the original
+ * and the non-standard `url` (≤ `maxUrlLength` characters, default 2 083, checked with the original
  * expression, whose cost is polynomial and therefore bounded by the length). Formats that
  * ajv-formats implements as functions (`date`, `time`, `date-time`, `uri`, `byte`, …) use
  * anchored expressions without nested quantifiers and are kept.
  * Source: JSON Schema 2020-12 validation §7.3.
  */
+import { activePatternLimits, PATTERN_DEFAULTS } from './patterns.js';
 import { safeRegExp } from './safe-regexp.js';
-
-/** Longest string the non-standard `url` format accepts. */
-export const MAX_URL_LENGTH = 2083;
 
 type FormatCheck = (value: string) => boolean;
 type FormatDefinition = unknown;
@@ -27,20 +25,25 @@ const REWRITTEN: Record<string, (original: RegExp) => FormatCheck> = {
     const labels = safeRegExp(
       '^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\\.[a-z0-9](?:[-0-9a-z]{0,61}[0-9a-z])?)*\\.?$',
       'i',
+      PATTERN_DEFAULTS,
     );
     return (s) => s.replace(/\.$/, '').length <= 253 && s.length > 0 && labels.test(s);
   },
   duration: () => {
-    const shape = safeRegExp('^P(?:(\\d+Y)?(\\d+M)?(\\d+D)?(T(\\d+H)?(\\d+M)?(\\d+S)?)?|(\\d+W)?)$');
+    const shape = safeRegExp(
+      '^P(?:(\\d+Y)?(\\d+M)?(\\d+D)?(T(\\d+H)?(\\d+M)?(\\d+S)?)?|(\\d+W)?)$',
+      '',
+      PATTERN_DEFAULTS,
+    );
     return (s) => s !== 'P' && !s.endsWith('T') && shape.test(s);
   },
-  url: (original) => (s) => s.length <= MAX_URL_LENGTH && original.test(s),
+  url: (original) => (s) => s.length <= activePatternLimits().maxUrlLength && original.test(s),
 };
 
 function linear(name: string, regex: RegExp): FormatCheck {
   const rewrite = REWRITTEN[name];
   if (rewrite) return rewrite(regex);
-  const compiled = safeRegExp(regex.source, regex.flags);
+  const compiled = safeRegExp(regex.source, regex.flags, PATTERN_DEFAULTS);
   return (s) => compiled.test(s);
 }
 

@@ -15,12 +15,13 @@
  * Source: 2026-07-28 basic/index "JSON Schema Usage"; JSON Schema 2020-12 validation §6.3.3.
  */
 import { RE2JS } from 're2js';
-import { McpkitError } from '../core/errors.js';
-
-/** Longest `pattern` accepted, in UTF-16 code units (longer → `INVALID_DEFINITION`). */
-export const MAX_PATTERN_LENGTH = 4096;
-/** Largest compiled RE2 program accepted (a measure of a pattern's matching cost). */
-export const MAX_PATTERN_PROGRAM = 20_000;
+import {
+  PATTERN_DEFAULTS,
+  activePatternLimits,
+  refusedPattern,
+  unsupportedConstruct,
+  type PatternLimits,
+} from './patterns.js';
 
 /** What ajv needs of a regular expression: `test`, and a distinct `toString` for its cache. */
 export interface SafeRegExp {
@@ -30,39 +31,51 @@ export interface SafeRegExp {
 
 /**
  * Compiles an ECMA-262 `pattern` for linear-time matching (unanchored search, like
- * `RegExp.prototype.test`). `flags` is what ajv passes (`u` or empty); `i` is honoured.
+ * `RegExp.prototype.test`). `flags` is what ajv passes (`u` or empty); `i`, `m`, `s` are honoured.
+ * `limits` default to those in force for the schema being compiled (see patterns.ts).
  * @throws McpkitError `INVALID_DEFINITION` for syntax RE2 cannot express (lookahead,
- *   backreferences), a pattern over {@link MAX_PATTERN_LENGTH} or an RE2 program over
- *   {@link MAX_PATTERN_PROGRAM}.
+ *   backreferences), a pattern over `maxPatternLength` or an RE2 program over
+ *   `maxPatternProgram`.
  */
-export function safeRegExp(pattern: string, flags = ''): SafeRegExp {
-  if (pattern.length > MAX_PATTERN_LENGTH) {
-    throw refused(pattern, `longer than ${MAX_PATTERN_LENGTH} characters`);
+export function safeRegExp(
+  pattern: string,
+  flags = '',
+  limits: PatternLimits = activePatternLimits(),
+): SafeRegExp {
+  const { maxPatternLength, maxPatternProgram } = { ...PATTERN_DEFAULTS, ...limits };
+  if (pattern.length > maxPatternLength) {
+    throw refusedPattern(
+      pattern,
+      `longer than ${maxPatternLength} characters (limits.schema.maxPatternLength)`,
+    );
   }
+  // re2js would read a named backreference `\k<a>` as the literal `k<a>`: refuse it first.
+  const construct = unsupportedConstruct(pattern);
+  if (construct) throw refusedPattern(pattern, `not supported by the linear-time engine (${construct})`);
   let compiled: RE2JS;
   try {
-    const re2Flags = RE2JS.LOOKBEHINDS | (flags.includes('i') ? RE2JS.CASE_INSENSITIVE : 0);
-    compiled = RE2JS.compile(RE2JS.translateRegExp(pattern), re2Flags);
+    compiled = RE2JS.compile(RE2JS.translateRegExp(pattern), re2Flags(flags));
   } catch (cause) {
     const reason = cause instanceof Error ? cause.message : String(cause);
-    throw refused(pattern, `not supported by the linear-time engine (${reason})`, cause);
+    throw refusedPattern(pattern, `not supported by the linear-time engine (${reason})`, cause);
   }
-  if (compiled.programSize() > MAX_PATTERN_PROGRAM) {
-    throw refused(pattern, `too costly (RE2 program over ${MAX_PATTERN_PROGRAM} instructions)`);
+  if (compiled.programSize() > maxPatternProgram) {
+    throw refusedPattern(
+      pattern,
+      `too costly (RE2 program over ${maxPatternProgram} instructions, limits.schema.maxPatternProgram)`,
+    );
   }
   const text = `/${pattern}/${flags}`;
   return { test: (input) => compiled.test(input), toString: () => text };
 }
+// ECMA-262 flags with an RE2 equivalent: i, m, s (g and y only move lastIndex; u is RE2's default).
+function re2Flags(flags: string): number {
+  let out = RE2JS.LOOKBEHINDS;
+  if (flags.includes('i')) out |= RE2JS.CASE_INSENSITIVE;
+  if (flags.includes('m')) out |= RE2JS.MULTILINE;
+  if (flags.includes('s')) out |= RE2JS.DOTALL;
+  return out;
+}
+
 // ajv emits this name for standalone code; mcpkit never generates standalone validators.
 safeRegExp.code = 'safeRegExp';
-
-function refused(pattern: string, why: string, cause?: unknown): McpkitError {
-  const shown = pattern.length > 80 ? `${pattern.slice(0, 80)}…` : pattern;
-  return new McpkitError(
-    'INVALID_DEFINITION',
-    `Invalid JSON Schema: pattern ${JSON.stringify(shown)} ${why}`,
-    {
-      cause,
-    },
-  );
-}

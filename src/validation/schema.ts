@@ -6,6 +6,7 @@
 import type { StandardJSONSchemaV1, StandardSchemaV1 } from '@standard-schema/spec';
 import { McpkitError } from '../core/errors.js';
 import { compileJsonSchema, type SchemaLimits } from './json-schema.js';
+import { useLinearZodRegexes } from './zod-regex.js';
 import type { CompiledSchema, ValidationOutcome } from './types.js';
 
 /** A Standard Schema that also converts itself to JSON Schema (zod ≥ 4.2, valibot, arktype…). */
@@ -24,11 +25,24 @@ export function isStandardSchema(value: unknown): value is StandardSchemaV1 {
 }
 
 /**
- * Compiles a schema input once.
+ * Compiles a schema input once; `owner` (e.g. `tool 'add' inputSchema`) starts the
+ * message of a definition error. A zod schema's `.regex()` checks are switched to the RE2
+ * engine (see zod-regex.ts); other Standard Schema libraries validate as they are.
  * @throws McpkitError `INVALID_DEFINITION` for a Standard Schema that cannot describe
- *   itself as JSON Schema, or for an invalid/unsupported JSON Schema.
+ *   itself as JSON Schema, for an invalid/unsupported JSON Schema, or for a pattern RE2
+ *   cannot express.
  */
-export function compileSchema(input: SchemaInput, limits?: SchemaLimits): CompiledSchema {
+export function compileSchema(input: SchemaInput, limits?: SchemaLimits, owner?: string): CompiledSchema {
+  if (owner === undefined) return compileAny(input, limits);
+  try {
+    return compileAny(input, limits);
+  } catch (error) {
+    if (!(error instanceof McpkitError)) throw error;
+    throw new McpkitError(error.code, `${owner}: ${error.message}`, { cause: error });
+  }
+}
+
+function compileAny(input: SchemaInput, limits: SchemaLimits | undefined): CompiledSchema {
   if (!isStandardSchema(input)) {
     const validate = compileJsonSchema(input, limits);
     return { jsonSchema: input, validate };
@@ -41,7 +55,15 @@ export function compileSchema(input: SchemaInput, limits?: SchemaLimits): Compil
     );
   }
   const jsonSchema = props.jsonSchema.input({ target: 'draft-2020-12' });
-  return { jsonSchema, validate: (value) => validateStandard(props, value) };
+  // zod's `.regex()` checks would run on V8's backtracking engine: switch them to RE2.
+  const ready = props.vendor === 'zod' ? useLinearZodRegexes(input, limits) : undefined;
+  if (!ready) return { jsonSchema, validate: (value) => validateStandard(props, value) };
+  let engineReady = false;
+  const validate = async (value: unknown): Promise<ValidationOutcome> => {
+    if (!engineReady) await ready().then(() => (engineReady = true));
+    return validateStandard(props, value);
+  };
+  return { jsonSchema, validate };
 }
 
 async function validateStandard(props: StandardSchemaV1.Props, value: unknown): Promise<ValidationOutcome> {
