@@ -159,8 +159,10 @@ describe('the Tasks extension on the server', () => {
   it('refuses a tasks/update answer that does not match the requested schema, as MRTR does, and records nothing', async () => {
     const { server } = build();
     server.tool('age', { task: 'optional' }, async (_a, ctx) => {
-      const schema = { type: 'object', properties: { age: { type: 'integer' } }, required: ['age'] } as const;
-      const a = await ctx.elicit({ message: 'age?', requestedSchema: schema });
+      const a = await ctx.elicit({
+        message: 'age?',
+        requestedSchema: { type: 'object', properties: { age: { type: 'integer' } }, required: ['age'] },
+      });
       const roots = await ctx.listRoots();
       return `age ${String(a.content?.age)}, ${roots.roots.length} roots`;
     });
