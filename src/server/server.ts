@@ -15,7 +15,7 @@ import type { InferOutput, SchemaInput } from '../validation/index.js';
 import type { HeaderReader, RequestChannel } from './channel.js';
 import type { RequestContext } from './context.js';
 import { ServerDispatcher } from './dispatch.js';
-import { capabilitiesOf, type Features } from './features.js';
+import { capabilitiesOf, copyResult, type Features } from './features.js';
 import { implementationOf, type ServerOptions } from './options.js';
 
 export type { ServerOptions } from './options.js';
@@ -86,7 +86,7 @@ export class McpServer {
       options: options.tasks,
       tools,
       sealer,
-      callTool: async (name, args, ctx) => ({ ...(await tools.call(name, args, ctx)) }),
+      callTool: async (name, args, ctx) => copyResult(await tools.call(name, args, ctx)),
     });
     this.#dispatcher = new ServerDispatcher({
       info: this.info,
