@@ -97,12 +97,20 @@ class StreamChannel implements RequestChannel {
   }
 }
 
-/** Forwards server events to a legacy session as notifications. Returns the unsubscribe function. */
+/**
+ * Forwards server events to a legacy session as notifications. Returns the function to
+ * call when the session ends: it stops forwarding and releases the session's resource
+ * subscriptions (`server.sessionEnded`).
+ */
 export function watchEvents(server: McpServer, session: LegacySession): () => void {
-  return server.eventBus.subscribe((event) => {
+  const unsubscribe = server.eventBus.subscribe((event) => {
     const notification = toNotification(event, session);
     if (notification && session.initialized) session.link.notify(notification.method, notification.params);
   });
+  return () => {
+    unsubscribe();
+    server.sessionEnded(session);
+  };
 }
 
 function toNotification(

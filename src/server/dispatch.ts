@@ -23,11 +23,13 @@ import {
   modernDecoration,
   type CacheHints,
   type ModernDecoration,
+  type ModernMeta,
 } from './modern.js';
 import { runModernFeature, type ModernRunner } from './modern-run.js';
 import type { ServerOptions } from './options.js';
 import { LegacyChannel, type LegacySession } from './session.js';
 import type { ServerTasks } from './tasks/methods.js';
+import type { ResourceSubscriptions } from './subscriptions.js';
 
 /** What the router reads from its server: identity, registries, eras and shared state. */
 export interface DispatchDeps {
@@ -42,6 +44,8 @@ export interface DispatchDeps {
   readonly sealer: RequestStateSealer;
   /** The open `subscriptions/listen` streams' close functions (shared with the server). */
   readonly listens: Set<() => void>;
+  /** Resource subscription counts and the author's hooks (shared with the server). */
+  readonly subscriptions: ResourceSubscriptions;
   readonly tasks: ServerTasks;
   /** The server's current capabilities (recomputed after registrations). */
   readonly capabilities: () => ServerCapabilities;
@@ -99,44 +103,58 @@ export class ServerDispatcher {
     if (!MODERN_METHODS.has(request.method) && !this.#d.tasks.handles(request.method))
       throw this.#unknownModern(request.method);
     const meta = checkModernMeta(request.params, this.#d.supportedVersions);
-    const params = request.params ?? {};
     const base = CACHEABLE.has(request.method) ? this.#decorations.cacheable : this.#decorations.plain;
     if (request.method === 'server/discover') return decorateModernResult(this.#discover(), base);
-    if (request.method === 'subscriptions/listen') {
-      const limits = this.#d.options.limits;
-      const maxListens = limits?.maxListenStreams ?? 10_000;
-      if (this.#d.listens.size >= maxListens) {
-        throw McpError.of(
-          'InvalidRequest',
-          `more than ${maxListens} open listen streams (limits.maxListenStreams)`,
-        );
-      }
-      const filter = honouredFilter(
-        params.notifications,
-        this.#d.capabilities(),
-        limits?.maxResourceSubscriptions,
-      );
-      const taskIds = this.#d.tasks.listenTaskIds(params.notifications, meta);
-      const principal = channel.authInfo?.subject ?? channel.authInfo?.clientId ?? '';
-      const tasks = taskIds && {
-        ids: taskIds,
-        watch: (ids: string[], emit: (task: Params) => void) => this.#d.tasks.watch(ids, emit, principal),
-      };
-      return decorateModernResult(
-        await listen({
-          id: request.id,
-          filter,
-          bus: this.#d.eventBus,
-          channel,
-          open: this.#d.listens,
-          tasks,
-        }),
-        base,
-      );
-    }
+    if (request.method === 'subscriptions/listen')
+      return decorateModernResult(await this.#listen(request, channel, meta), base);
     const tasked = this.#d.tasks.route(request, channel, meta);
     if (tasked) return decorateModernResult(await tasked, base);
     return decorateModernResult(await runModernFeature(this.#modernRunner, request, channel, meta), base);
+  }
+
+  /**
+   * One `subscriptions/listen` stream. Its resource URIs are taken from the subscription
+   * counts first (the author's `subscribe` hook may refuse some: they are left out of the
+   * acknowledged filter) and given back when the stream ends.
+   */
+  async #listen(request: JsonRpcRequest, channel: RequestChannel, meta: ModernMeta): Promise<Params> {
+    const params = request.params ?? {};
+    const limits = this.#d.options.limits;
+    const maxListens = limits?.maxListenStreams ?? 10_000;
+    if (this.#d.listens.size >= maxListens) {
+      throw McpError.of(
+        'InvalidRequest',
+        `more than ${maxListens} open listen streams (limits.maxListenStreams)`,
+      );
+    }
+    const filter = honouredFilter(
+      params.notifications,
+      this.#d.capabilities(),
+      limits?.maxResourceSubscriptions,
+    );
+    const taskIds = this.#d.tasks.listenTaskIds(params.notifications, meta);
+    const principal = channel.authInfo?.subject ?? channel.authInfo?.clientId ?? '';
+    const tasks = taskIds && {
+      ids: taskIds,
+      watch: (ids: string[], emit: (task: Params) => void) => this.#d.tasks.watch(ids, emit, principal),
+    };
+    const wanted = filter.resourceSubscriptions ?? [];
+    const taken = this.#d.subscriptions.acquireAll(wanted);
+    const held = Array.isArray(taken) ? taken : await taken;
+    if (filter.resourceSubscriptions) filter.resourceSubscriptions = held;
+    if (held.length === 0) delete filter.resourceSubscriptions;
+    try {
+      return await listen({
+        id: request.id,
+        filter,
+        bus: this.#d.eventBus,
+        channel,
+        open: this.#d.listens,
+        tasks,
+      });
+    } finally {
+      for (const uri of held) this.#d.subscriptions.release(uri);
+    }
   }
 
   // A legacy client's initialize on a modern-only server: name what we speak (versioning.mdx).
@@ -165,7 +183,10 @@ export class ServerDispatcher {
   ): Promise<Params> {
     const sessionMethod = SESSION_METHODS[request.method];
     if (sessionMethod) {
-      return sessionMethod(session, request.params ?? {}, this.#d.options.limits?.maxResourceSubscriptions);
+      return sessionMethod(session, request.params ?? {}, {
+        maxSubscriptions: this.#d.options.limits?.maxResourceSubscriptions,
+        subscriptions: this.#d.subscriptions,
+      });
     }
     const params = request.params ?? {};
     const meta = (typeof params._meta === 'object' && params._meta !== null ? params._meta : {}) as Record<

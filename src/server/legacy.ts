@@ -16,6 +16,7 @@ import type {
 } from '../core/types/index.js';
 import type { RequestChannel } from './channel.js';
 import type { LegacySession } from './session.js';
+import type { ResourceSubscriptions } from './subscriptions.js';
 
 /** What the server tells a client in its `initialize` result. */
 export interface ServerIdentity {
@@ -61,13 +62,17 @@ export function initialize(
 /** Default of `limits.maxResourceSubscriptions`, as for a modern listen request. */
 const MAX_SUBSCRIPTIONS = 1000;
 
-/**
- * Session-only methods by name. `maxSubscriptions` bounds a session's resource
- * subscriptions like `limits.maxResourceSubscriptions` bounds one modern listen request.
- */
+/** What the session-only methods need from their server. */
+export interface SessionMethodDeps {
+  /** Bounds a session's resource subscriptions like one modern listen request's (default 1 000). */
+  maxSubscriptions: number | undefined;
+  subscriptions: ResourceSubscriptions;
+}
+
+/** Session-only methods by name. */
 export const SESSION_METHODS: Record<
   string,
-  (session: LegacySession, params: Params, maxSubscriptions?: number) => Params
+  (session: LegacySession, params: Params, deps: SessionMethodDeps) => Params | Promise<Params>
 > = {
   ping: () => ({}),
   'logging/setLevel': (session, params) => {
@@ -77,19 +82,39 @@ export const SESSION_METHODS: Record<
     session.logLevel = params.level as LoggingLevel;
     return {};
   },
-  'resources/subscribe': (session, params, max = MAX_SUBSCRIPTIONS) => {
+  'resources/subscribe': async (session, params, deps) => {
     const uri = requireUri(params);
-    if (!session.subscriptions.has(uri) && session.subscriptions.size >= max) {
+    if (session.subscriptions.has(uri)) return {};
+    const max = deps.maxSubscriptions ?? MAX_SUBSCRIPTIONS;
+    if (session.subscriptions.size >= max) {
       throw McpError.of(
         'InvalidParams',
         `more than ${max} resourceSubscriptions (limits.maxResourceSubscriptions)`,
       );
     }
+    // Held while the hook runs, so a second subscribe of the same URI does not count twice.
     session.subscriptions.add(uri);
+    let accepted = false;
+    try {
+      accepted = await deps.subscriptions.acquire(uri);
+    } catch (error) {
+      session.subscriptions.delete(uri);
+      throw error instanceof McpError
+        ? error
+        : McpError.of(
+            'InvalidParams',
+            `cannot subscribe to ${uri}: ${String((error as Error)?.message ?? error)}`,
+          );
+    }
+    if (!accepted) {
+      session.subscriptions.delete(uri);
+      throw McpError.of('InvalidParams', `the server does not offer updates of ${uri}`);
+    }
     return {};
   },
-  'resources/unsubscribe': (session, params) => {
-    session.subscriptions.delete(requireUri(params));
+  'resources/unsubscribe': (session, params, deps) => {
+    const uri = requireUri(params);
+    if (session.subscriptions.delete(uri)) deps.subscriptions.release(uri);
     return {};
   },
 };

@@ -7,6 +7,7 @@ import type { Era } from '../core/revisions.js';
 import type { Icon, Implementation, ServerCapabilities } from '../core/types/index.js';
 import type { CacheHints } from './modern.js';
 import type { TaskOptions } from './tasks/runner.js';
+import type { ResourceSubscriptionHooks } from './subscriptions.js';
 
 /** Options of {@link createServer}. */
 export interface ServerOptions {
@@ -40,6 +41,12 @@ export interface ServerOptions {
   tasks?: TaskOptions;
   /** Sees errors a handler threw that were answered as -32603 (for logging); `request` is undefined for a failure tied to no request. */
   onError?: (error: unknown, request: JsonRpcRequest | undefined) => void;
+  /**
+   * Hooks on resource subscriptions, counted over every client of this instance: `subscribe`
+   * when the first client subscribes to a URI (legacy `resources/subscribe` or a listen's
+   * `resourceSubscriptions`; may refuse), `unsubscribe` when the last one leaves.
+   */
+  resourceSubscriptions?: ResourceSubscriptionHooks;
   /** Bounds on what clients may make this server hold; see {@link ServerLimits} for the defaults. */
   limits?: ServerLimits;
 }

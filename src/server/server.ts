@@ -12,10 +12,10 @@ import type { Middleware } from '../core/middleware.js';
 import { LEGACY_REVISIONS, MODERN_REVISIONS, type LegacyRevision } from '../core/revisions.js';
 import type { Implementation, ServerCapabilities } from '../core/types/index.js';
 import type { InferOutput, SchemaInput } from '../validation/index.js';
-import type { RequestChannel } from './channel.js';
+import type { HeaderReader, RequestChannel } from './channel.js';
 import type { RequestContext } from './context.js';
 import { ServerDispatcher } from './dispatch.js';
-import { capabilitiesOf, type Features } from './features.js';
+import { capabilitiesOf, copyResult, type Features } from './features.js';
 import { implementationOf, type ServerOptions } from './options.js';
 
 export type { ServerOptions } from './options.js';
@@ -41,6 +41,7 @@ import { createStateSealer } from '../core/request-state.js';
 import { MiddlewareChains } from './middleware.js';
 import { TASKS_EXTENSION } from '../core/tasks.js';
 import { ServerTasks } from './tasks/methods.js';
+import { ResourceSubscriptions } from './subscriptions.js';
 
 /** An MCP server definition. Register features, then serve it on any transport. */
 export class McpServer {
@@ -58,6 +59,7 @@ export class McpServer {
     notification: (notification, session) => this.#notified(notification, session),
   });
   readonly #tasks: ServerTasks;
+  readonly #subscriptions: ResourceSubscriptions;
   /** Scopes features need, by `method name-or-uri` (see {@link requiredScopes}). */
   readonly #scopes = new Map<string, readonly string[]>();
 
@@ -77,13 +79,14 @@ export class McpServer {
     };
     this.eventBus = options.eventBus ?? createMemoryEventBus();
     this.#supportedVersions = [...modern, ...this.#legacy];
+    this.#subscriptions = new ResourceSubscriptions(options.resourceSubscriptions);
     const rs = options.requestState;
     const sealer = rs && 'seal' in rs ? rs : createStateSealer(rs);
     this.#tasks = new ServerTasks({
       options: options.tasks,
       tools,
       sealer,
-      callTool: async (name, args, ctx) => ({ ...(await tools.call(name, args, ctx)) }),
+      callTool: async (name, args, ctx) => copyResult(await tools.call(name, args, ctx)),
     });
     this.#dispatcher = new ServerDispatcher({
       info: this.info,
@@ -96,6 +99,7 @@ export class McpServer {
       cache,
       sealer,
       listens: this.#listens,
+      subscriptions: this.#subscriptions,
       tasks: this.#tasks,
       capabilities: () => this.capabilities,
     });
@@ -249,6 +253,23 @@ export class McpServer {
   }
 
   /**
+   * How many clients are subscribed to the resource at `uri` now (legacy sessions and
+   * modern listen streams of this instance). See `ServerOptions.resourceSubscriptions`.
+   */
+  subscribers(uri: string): number {
+    return this.#subscriptions.count(uri);
+  }
+
+  /**
+   * Releases what a legacy session held (its resource subscriptions). The transports call
+   * it when a session ends; a transport of your own should too.
+   */
+  sessionEnded(session: LegacySession): void {
+    for (const uri of session.subscriptions) this.#subscriptions.release(uri);
+    session.subscriptions.clear();
+  }
+
+  /**
    * Ends every open `subscriptions/listen` stream gracefully (each gets its completion
    * result). Call before shutting down.
    */
@@ -282,10 +303,17 @@ export class McpServer {
       : this.#chains.request(request, channel);
   }
 
-  /** Handles a notification from the client (`notifications/initialized`; others are ignored). */
-  handleNotification(notification: JsonRpcNotification, session: LegacySession | undefined): void {
+  /**
+   * Handles a notification from the client (`notifications/initialized`; others are
+   * ignored once middleware saw them). `headers`: the HTTP request's, for middleware.
+   */
+  handleNotification(
+    notification: JsonRpcNotification,
+    session: LegacySession | undefined,
+    headers?: HeaderReader,
+  ): void {
     if (this.#chains.empty) this.#notified(notification, session);
-    else this.#chains.notification(notification, session);
+    else this.#chains.notification(notification, session, headers);
   }
 
   #notified(notification: JsonRpcNotification, session: LegacySession | undefined): void {

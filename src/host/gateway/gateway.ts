@@ -15,11 +15,12 @@ import {
   type RequestContext,
   type ServerOptions,
 } from '../../server/index.js';
-import { McpError, type Params, type ResourceTemplate, type Tool } from '../../core/index.js';
+import { McpError, type ResourceTemplate, type Tool } from '../../core/index.js';
 import type { Host } from '../host.js';
 import { FrontCalls, forward, frontError, type ForwardSetup } from './forward.js';
 import { ParkedCalls } from './parked.js';
 import { RelayStates } from './relay.js';
+import { GatewaySubscriptions } from './subscriptions.js';
 
 /** Options of {@link createGateway}. */
 export interface GatewayOptions {
@@ -30,6 +31,12 @@ export interface GatewayOptions {
   parkTimeoutMs?: number;
   /** Timeout of each forwarded call in milliseconds (reset by progress); default 600 000. */
   callTimeoutMs?: number;
+  /**
+   * Most backend resource subscriptions open at once, over all servers (default 1 000): a
+   * client's subscription to a further URI is refused (legacy: -32602; modern: the URI is
+   * left out of the listen's acknowledged filter).
+   */
+  maxSubscriptions?: number;
   /** Passed on to `createServer` (request-state keys for fleets, eras, instructions…). */
   server?: Omit<ServerOptions, 'name' | 'version'>;
 }
@@ -41,16 +48,23 @@ export interface Gateway {
   readonly issues: ReadonlyMap<string, string>;
   /** Parked and running calls for modern clients. */
   readonly parkedCalls: number;
-  /** Stops following the host (does not close the host). */
+  /** Stops following the host and closes the backend subscriptions (does not close the host). */
   close(): void;
 }
 
 /** Serves `host`'s merged registry as one MCP server. The host should be started (or starting). */
 export function createGateway(host: Host, options: GatewayOptions = {}): Gateway {
+  const subscriptions = new GatewaySubscriptions({
+    host,
+    // Called only once clients subscribe, after `server` is set.
+    notify: (uri) => server.notifyResourceUpdated(uri),
+    max: options.maxSubscriptions ?? 1000,
+  });
   const server = createServer({
     name: options.name ?? 'mcpkit-gateway',
     version: options.version ?? '0.1.0',
     ...options.server,
+    resourceSubscriptions: subscriptions,
   });
   const parked = new ParkedCalls(options.parkTimeoutMs ?? 120_000);
   const setup: ForwardSetup = {
@@ -66,8 +80,9 @@ export function createGateway(host: Host, options: GatewayOptions = {}): Gateway
     host.on('change', () => sync.all()),
     host.on('notification', ({ server: name, notification }) => {
       if (notification.method === 'notifications/message') setup.front.log(name, notification.params);
-      if (notification.method === 'notifications/resources/updated')
-        sync.resourceUpdated(name, notification.params);
+    }),
+    host.on('status', ({ name, state }) => {
+      if (state === 'ready') subscriptions.resubscribe(name);
     }),
   ];
   return {
@@ -76,7 +91,10 @@ export function createGateway(host: Host, options: GatewayOptions = {}): Gateway
     get parkedCalls() {
       return parked.size;
     },
-    close: () => offs.forEach((off) => off()),
+    close: () => {
+      offs.forEach((off) => off());
+      subscriptions.close();
+    },
   };
 }
 
@@ -123,13 +141,6 @@ class RegistrySync {
       (n) => this.#server.removeResource(n),
     );
     if (resources) this.#server.notifyResourcesChanged();
-  }
-
-  resourceUpdated(server: string, params: Params | undefined): void {
-    const uri = typeof params?.uri === 'string' ? params.uri : undefined;
-    if (uri === undefined) return;
-    const listed = this.#host.resources().find((r) => r.server === server && r.originalUri === uri);
-    this.#server.notifyResourceUpdated(listed?.uri ?? uri);
   }
 
   /** Adds what is new or changed, removes what is gone; true when anything was added. */

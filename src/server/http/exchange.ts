@@ -5,13 +5,11 @@
  * cost of building web `Request`/`Response` objects for every call.
  * Source: 2026-07-28 basic/transports/streamable-http.
  */
+import type { HeaderReader } from '../channel.js';
 import type { AuthInfo } from '../context.js';
 import type { BodyResult } from './body.js';
 
-/** Reads request headers by name (case-insensitive, as `Headers.get` does). */
-export interface HeaderReader {
-  get(name: string): string | null;
-}
+export type { HeaderReader } from '../channel.js';
 
 /** An HTTP request as the endpoint reads it. */
 export interface HttpRequest {

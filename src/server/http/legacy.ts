@@ -88,11 +88,11 @@ function deliver(
     const checked = checkEnvelope(value);
     if (checked.kind === 'request') requests.push(checked.message);
     else if (checked.kind === 'invalid') invalid.push(checked.error);
-    else session.receive(checked.message);
+    else session.receive(checked.message, request.headers);
   }
   if (requests.length === 0) return invalid.length === 0 ? emptyResponse(202) : jsonResponse(invalid, 400);
   const reply = new PostReply(session.openStream);
-  void Promise.all(requests.map((r) => session.run(r, reply, request.auth))).then((outcomes) => {
+  void Promise.all(requests.map((r) => session.run(r, reply, request))).then((outcomes) => {
     const responses = [...outcomes.flatMap((o) => (o ? [o.response] : [])), ...invalid];
     reply.finish(batch ? (responses.length > 0 ? responses : undefined) : responses[0], 200);
   });
@@ -124,6 +124,7 @@ async function initialize(
       (created = new HttpSession(ctx.server, init, { ...ctx.session, owner: principalOf(request.auth) }))
         .legacy,
     authInfo: request.auth,
+    headers: request.headers,
   };
   const outcome = await answer(ctx.server, message, channel);
   if (created && 'result' in outcome.response) {

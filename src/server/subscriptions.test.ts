@@ -1,0 +1,149 @@
+import { describe, expect, it } from 'vitest';
+import { Peer } from '../core/peer.js';
+import { createLinkedPair } from '../testing/linked-pair.js';
+import { validateWire } from '../testing/wire-tap.js';
+import { deferred, until } from '../../test/support/wait.js';
+import { connect, createServer, type McpServer } from './index.js';
+import { ResourceSubscriptions } from './subscriptions.js';
+
+const MODERN_META = {
+  'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+  'io.modelcontextprotocol/clientCapabilities': {},
+};
+
+/** A server whose hooks record every edge and refuse URIs under test://secret/. */
+function recordingServer(): { server: McpServer; edges: string[] } {
+  const edges: string[] = [];
+  const server = createServer({
+    name: 's',
+    version: '1',
+    resourceSubscriptions: {
+      subscribe: (uri) => {
+        edges.push(`+${uri}`);
+        return !uri.startsWith('test://secret/');
+      },
+      unsubscribe: (uri) => void edges.push(`-${uri}`),
+    },
+  });
+  server.resource('test://a', { name: 'a' }, (uri) => [{ uri, text: 'a' }]);
+  return { server, edges };
+}
+
+async function legacyClient(server: McpServer): Promise<Peer> {
+  const [a, b] = createLinkedPair();
+  await connect(server, b);
+  const peer = new Peer(validateWire(a, '2025-11-25'), { request: async () => ({}) });
+  await peer.start();
+  await peer.request('initialize', {
+    protocolVersion: '2025-11-25',
+    capabilities: {},
+    clientInfo: { name: 'c', version: '1' },
+  });
+  peer.notify('notifications/initialized');
+  return peer;
+}
+
+describe('resource subscription hooks', () => {
+  it('calls subscribe for the first subscriber and unsubscribe after the last, across legacy sessions', async () => {
+    const { server, edges } = recordingServer();
+    const one = await legacyClient(server);
+    const two = await legacyClient(server);
+    await one.request('resources/subscribe', { uri: 'test://a' });
+    await two.request('resources/subscribe', { uri: 'test://a' });
+    await one.request('resources/subscribe', { uri: 'test://a' });
+    expect([edges, server.subscribers('test://a')]).toEqual([['+test://a'], 2]);
+    await one.request('resources/unsubscribe', { uri: 'test://a' });
+    expect(edges).toEqual(['+test://a']);
+    await two.request('resources/unsubscribe', { uri: 'test://a' });
+    await two.request('ping', {});
+    expect([edges, server.subscribers('test://a')]).toEqual([['+test://a', '-test://a'], 0]);
+    await Promise.all([one.close(), two.close()]);
+  });
+
+  it('refuses a legacy subscribe the hook refuses, with -32602, and keeps the session serving', async () => {
+    const { server } = recordingServer();
+    const peer = await legacyClient(server);
+    await expect(peer.request('resources/subscribe', { uri: 'test://secret/x' })).rejects.toMatchObject({
+      code: -32602,
+    });
+    expect(server.subscribers('test://secret/x')).toBe(0);
+    await expect(peer.request('ping', {})).resolves.toEqual({});
+    await peer.close();
+  });
+
+  it('releases a session’s subscriptions when the session ends', async () => {
+    const { server, edges } = recordingServer();
+    const peer = await legacyClient(server);
+    await peer.request('resources/subscribe', { uri: 'test://a' });
+    const ended = deferred();
+    const original = server.sessionEnded.bind(server);
+    server.sessionEnded = (session) => {
+      original(session);
+      ended.resolve();
+    };
+    await peer.close();
+    await ended.promise;
+    expect(edges).toEqual(['+test://a', '-test://a']);
+  });
+
+  it('counts a listen stream’s URIs, acknowledges only the accepted ones, and releases them when it ends', async () => {
+    const { server, edges } = recordingServer();
+    const [a, b] = createLinkedPair();
+    await connect(server, b);
+    const got: { method: string; params?: Record<string, unknown> }[] = [];
+    const peer = new Peer(validateWire(a, '2026-07-28'), {
+      request: async () => ({}),
+      notification: (n) => got.push(n),
+    });
+    await peer.start();
+    const abort = new AbortController();
+    const listening = peer.request(
+      'subscriptions/listen',
+      { _meta: MODERN_META, notifications: { resourceSubscriptions: ['test://a', 'test://secret/b'] } },
+      { signal: abort.signal },
+    );
+    listening.catch(() => undefined);
+    await until(() => got.length > 0);
+    expect(got[0]?.params?.notifications).toEqual({ resourceSubscriptions: ['test://a'] });
+    expect(server.subscribers('test://a')).toBe(1);
+    abort.abort();
+    await peer.request('resources/list', { _meta: MODERN_META });
+    expect(edges).toEqual(['+test://a', '+test://secret/b', '-test://a']);
+    expect(server.subscribers('test://a')).toBe(0);
+    await peer.close();
+  });
+});
+
+describe('ResourceSubscriptions', () => {
+  it('lets a second subscriber wait for the first one’s hook, and runs unsubscribe after subscribe', async () => {
+    const gate = deferred();
+    const edges: string[] = [];
+    const counts = new ResourceSubscriptions({
+      subscribe: async (uri) => {
+        await gate.promise;
+        edges.push(`+${uri}`);
+      },
+      unsubscribe: (uri) => void edges.push(`-${uri}`),
+    });
+    const first = counts.acquire('u');
+    const second = counts.acquire('u');
+    expect(counts.count('u')).toBe(2);
+    gate.resolve();
+    expect(await Promise.all([first, second])).toEqual([true, true]);
+    counts.release('u');
+    counts.release('u');
+    const again = counts.acquire('u');
+    expect(await again).toBe(true);
+    expect(edges).toEqual(['+u', '-u', '+u']);
+  });
+
+  it('passes on a hook’s error and does not count the failed subscription', async () => {
+    const counts = new ResourceSubscriptions({
+      subscribe: () => {
+        throw new Error('backend down');
+      },
+    });
+    await expect(counts.acquire('u')).rejects.toThrow('backend down');
+    expect(counts.count('u')).toBe(0);
+  });
+});

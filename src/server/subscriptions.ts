@@ -1,0 +1,122 @@
+/**
+ * Who is subscribed to which resource, counted over every client of one server instance:
+ * legacy sessions (`resources/subscribe` / `unsubscribe`, and the session's end) and
+ * modern `subscriptions/listen` streams (their `resourceSubscriptions`, until the stream
+ * ends). The server author's hooks hear only the edges: `subscribe(uri)` when the first
+ * subscriber of a URI arrives, `unsubscribe(uri)` when the last one leaves — the moments
+ * to start and stop watching the underlying data.
+ * Source: 2025-11-25 server/resources "Subscriptions"; 2026-07-28 basic/patterns/subscriptions.
+ */
+
+/**
+ * Hooks on resource subscriptions (`createServer({ resourceSubscriptions })`). Counts are
+ * per server instance: in a fleet sharing an event bus, each instance hears about its own
+ * clients only.
+ */
+export interface ResourceSubscriptionHooks {
+  /**
+   * The first client subscribed to `uri`. Resolve `false` (or reject) to refuse it: a
+   * legacy `resources/subscribe` then gets an error (the rejection's McpError, else
+   * -32602), and a listen request leaves the URI out of its acknowledged filter. While
+   * this runs, other subscribers of the same URI wait for its outcome.
+   */
+  subscribe?(uri: string): boolean | void | Promise<boolean | void>;
+  /** The last subscriber of `uri` is gone (unsubscribed, its listen ended, its session closed). Errors are ignored. */
+  unsubscribe?(uri: string): void | Promise<void>;
+}
+
+interface Entry {
+  count: number;
+  /** The outcome of the first subscriber's `subscribe` hook (true: accepted). */
+  accepted: Promise<boolean>;
+}
+
+/** The subscription counts of one server; see the module comment. */
+export class ResourceSubscriptions {
+  readonly #hooks: ResourceSubscriptionHooks;
+  readonly #entries = new Map<string, Entry>();
+  /** The last hook call per URI, so subscribe and unsubscribe of one URI run in order. */
+  readonly #order = new Map<string, Promise<unknown>>();
+
+  constructor(hooks: ResourceSubscriptionHooks = {}) {
+    this.#hooks = hooks;
+  }
+
+  /** How many subscribers `uri` has now. */
+  count(uri: string): number {
+    return this.#entries.get(uri)?.count ?? 0;
+  }
+
+  /**
+   * Takes one subscription to each of `uris` (duplicates once) and resolves with those
+   * accepted; a hook that throws refuses its URI. Without a `subscribe` hook it takes them
+   * all at once and returns synchronously, so a listen stream is acknowledged without delay.
+   */
+  acquireAll(uris: readonly string[]): string[] | Promise<string[]> {
+    const unique = [...new Set(uris)];
+    if (!this.#hooks.subscribe) {
+      for (const uri of unique) this.#hold(uri);
+      return unique;
+    }
+    return Promise.all(unique.map((uri) => this.acquire(uri).catch(() => false))).then((outcomes) =>
+      unique.filter((_, i) => outcomes[i]),
+    );
+  }
+
+  #hold(uri: string): void {
+    const entry = this.#entries.get(uri);
+    if (entry) entry.count++;
+    else this.#entries.set(uri, { count: 1, accepted: Promise.resolve(true) });
+  }
+
+  /**
+   * Takes one subscription to `uri`. Resolves true when it counts (release it later),
+   * false when the hook refused it.
+   * @throws what the `subscribe` hook threw (the subscription does not count).
+   */
+  async acquire(uri: string): Promise<boolean> {
+    let entry = this.#entries.get(uri);
+    if (!entry) {
+      entry = {
+        count: 0,
+        accepted: this.#run(uri, () => this.#hooks.subscribe?.(uri)).then((r) => r !== false),
+      };
+      this.#entries.set(uri, entry);
+    }
+    entry.count++;
+    const current = entry;
+    try {
+      if (await current.accepted) return true;
+    } catch (error) {
+      this.#drop(uri, current);
+      throw error;
+    }
+    this.#drop(uri, current);
+    return false;
+  }
+
+  /** Gives back one subscription taken with {@link acquire}; the last one calls `unsubscribe`. */
+  release(uri: string): void {
+    const entry = this.#entries.get(uri);
+    if (!entry) return;
+    if (--entry.count > 0) return;
+    this.#entries.delete(uri);
+    void this.#run(uri, () => this.#hooks.unsubscribe?.(uri)).catch(() => undefined);
+  }
+
+  /** A refused or failed subscription: forget the entry once nobody waits on it. */
+  #drop(uri: string, entry: Entry): void {
+    if (--entry.count === 0 && this.#entries.get(uri) === entry) this.#entries.delete(uri);
+  }
+
+  #run<T>(uri: string, hook: () => T | Promise<T>): Promise<T> {
+    const previous = this.#order.get(uri) ?? Promise.resolve();
+    const next = previous.catch(() => undefined).then(hook);
+    const settled = next.catch(() => undefined);
+    this.#order.set(uri, settled);
+    void settled.then(() => {
+      if (this.#order.get(uri) === settled) this.#order.delete(uri);
+    });
+    return next;
+  }
+}
