@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { turn as tick } from '../../test/support/wait.js';
+import { deferred, turn as tick } from '../../test/support/wait.js';
 import { McpError } from './errors.js';
 import { Peer, type PeerHandlers } from './peer.js';
 import type { Transport, TransportSink } from './transport.js';
@@ -37,6 +37,40 @@ async function start(handlers: Partial<PeerHandlers> = {}, options = {}) {
 }
 
 describe('Peer, incoming', () => {
+  it('writes the answer to each request of a burst before starting the next (no lockstep batches)', async () => {
+    const answeredBefore: number[] = [];
+    const w = wire();
+    const peer = new Peer(w.transport, {
+      request: async () => {
+        answeredBefore.push(w.sent.length);
+        return { ok: true };
+      },
+    });
+    peers.push(peer);
+    await peer.start();
+    for (const id of [1, 2, 3]) w.feed(`{"jsonrpc":"2.0","id":${id},"method":"x"}`);
+    await tick();
+    expect(w.sent.map((m) => (m as { id: number }).id)).toEqual([1, 2, 3]);
+    expect(answeredBefore).toEqual([0, 1, 2]);
+  });
+
+  it('keeps requests concurrent: one waiting on I/O does not hold back the next', async () => {
+    const gate = deferred<void>();
+    const { feed, sent } = await start({
+      request: async (r) => {
+        if (r.id === 1) await gate.promise;
+        return { id: r.id };
+      },
+    });
+    feed('{"jsonrpc":"2.0","id":1,"method":"x"}');
+    feed('{"jsonrpc":"2.0","id":2,"method":"x"}');
+    await tick();
+    expect(sent.map((m) => (m as { id: number }).id)).toEqual([2]);
+    gate.resolve();
+    await tick();
+    expect(sent.map((m) => (m as { id: number }).id)).toEqual([2, 1]);
+  });
+
   it('answers malformed JSON with -32700 and keeps serving', async () => {
     const { feed, sent } = await start();
     feed('{not json');

@@ -24,6 +24,7 @@ import {
 import type { Transport } from './transport.js';
 import { DEFAULT_MAX_JSON_DEPTH } from './json-limits.js';
 import { IncomingRequest, type IncomingContext } from './incoming.js';
+import { FrameQueue } from './frame-queue.js';
 
 export type { IncomingContext } from './incoming.js';
 import { createOutgoing, type Outgoing, type ProgressUpdate, type RequestOptions } from './outgoing.js';
@@ -48,6 +49,11 @@ export class Peer {
   readonly #incoming = new Map<RequestId, IncomingRequest>();
   #nextId = 0;
   readonly #notifyFn = (method: string, params?: Params): void => this.notify(method, params);
+  readonly #sendFn = (response: JsonRpcResponse): void => this.#send(response);
+  readonly #frames = new FrameQueue(
+    (text) => this.#onFrame(text),
+    (error) => this.#handlers.internalError?.(error, undefined),
+  );
   #closed: Error | undefined;
 
   constructor(transport: Transport, handlers: PeerHandlers, options: PeerOptions = {}) {
@@ -63,7 +69,7 @@ export class Peer {
   /** Starts the transport; frames flow from here on. */
   async start(): Promise<void> {
     await this.#transport.start({
-      frame: (text) => this.#onFrame(text),
+      frame: (text) => this.#frames.push(text),
       closed: (e) => this.#onClosed(e),
       ...(this.#drain ? { inputEnded: () => void this.#onInputEnded() } : {}),
     });
@@ -124,14 +130,16 @@ export class Peer {
   }
 
   // Nothing a peer sends may throw past this point: a failure here is reported, never rethrown.
-  #onFrame(text: string): void {
+  // Returns a promise only while a request is being answered (see FrameQueue).
+  #onFrame(text: string): Promise<void> | undefined {
     const decoded = decodeFrame(text, this.#maxJsonDepth);
-    if (decoded.kind === 'malformed') return this.#onMalformed(text, decoded);
-    const handled =
-      decoded.kind === 'single'
-        ? this.#onValue(decoded.value, (r) => this.#send(r))
-        : this.#onBatch(decoded.values);
-    handled.catch((error: unknown) => this.#handlers.internalError?.(error, undefined));
+    if (decoded.kind === 'malformed') {
+      this.#onMalformed(text, decoded);
+      return undefined;
+    }
+    return decoded.kind === 'single'
+      ? this.#onValue(decoded.value, this.#sendFn)
+      : this.#onBatch(decoded.values);
   }
 
   #onMalformed(text: string, decoded: Extract<Decoded, { kind: 'malformed' }>): void {
@@ -153,22 +161,18 @@ export class Peer {
       return this.#send(errorResponse(undefined, { code: ERROR_TABLE.InvalidRequest.code, message }));
     }
     const replies: JsonRpcResponse[] = [];
-    await Promise.all(values.map((v) => this.#onValue(v, (r) => replies.push(r))));
+    const push = (r: JsonRpcResponse): void => void replies.push(r);
+    await Promise.all(values.map((v) => this.#onValue(v, push)));
     if (replies.length > 0) this.#send(replies);
   }
 
-  async #onValue(value: unknown, reply: (r: JsonRpcResponse) => void): Promise<void> {
+  #onValue(value: unknown, reply: (r: JsonRpcResponse) => void): Promise<void> | undefined {
     const checked = checkEnvelope(value);
-    switch (checked.kind) {
-      case 'invalid':
-        return checked.notification ? undefined : reply(checked.error);
-      case 'response':
-        return this.#onResponse(checked.message);
-      case 'notification':
-        return this.#onNotification(checked.message);
-      case 'request':
-        return this.#onRequest(checked.message, reply);
-    }
+    if (checked.kind === 'request') return this.#onRequest(checked.message, reply);
+    if (checked.kind === 'response') this.#onResponse(checked.message);
+    else if (checked.kind === 'notification') this.#onNotification(checked.message);
+    else if (!checked.notification) reply(checked.error);
+    return undefined;
   }
 
   #onResponse(message: JsonRpcResponse): void {
@@ -250,6 +254,7 @@ export class Peer {
   }
 
   #busy(): boolean {
+    if (this.#frames.pending > 0) return true;
     for (const incoming of this.#incoming.values())
       if (incoming.method !== 'subscriptions/listen') return true;
     return false;
@@ -258,6 +263,7 @@ export class Peer {
   #onClosed(error?: Error): void {
     if (this.#closed) return;
     this.#closed = error ?? new Error('connection closed');
+    this.#frames.clear();
     for (const incoming of this.#incoming.values()) incoming.abort(this.#closed);
     for (const out of this.#outgoing.values()) out.reject(closedError(this.#closed));
     this.#incoming.clear();

@@ -11,6 +11,11 @@ interface Props {
   /** Values of the other arguments, sent as the completion context. */
   context: Record<string, string>;
   onChange: (value: string) => void;
+  /** Called when the field loses focus. */
+  onLeave?: () => void;
+  /** A validation message to show at the field. */
+  error?: string | undefined;
+  required?: boolean | undefined;
 }
 
 /** An input with a datalist of completions. */
@@ -34,16 +39,24 @@ export function CompletionInput(props: Props) {
   return (
     <label class="field">
       {props.name}
+      {props.required && <span class="required-mark"> *</span>}
       <input
         data-test={`arg-${props.name}`}
         list={listId}
         value={props.value}
         onFocus={(e) => void ask(e.currentTarget.value)}
+        onBlur={() => props.onLeave?.()}
+        aria-invalid={props.error ? 'true' : undefined}
         onInput={(e) => {
           props.onChange(e.currentTarget.value);
           void ask(e.currentTarget.value);
         }}
       />
+      {props.error && (
+        <span class="errmsg" data-test={`error-${props.name}`}>
+          {props.error}
+        </span>
+      )}
       <datalist id={listId}>
         {values.map((v) => (
           <option key={v} value={v} />

@@ -60,24 +60,40 @@ export function ContentList({ content }: { content: unknown }) {
   );
 }
 
-/** A tools/call result: isError, content, structuredContent (checked by the client against outputSchema). */
+/**
+ * A tools/call result: isError, content and structuredContent. `check` is what the CLI's
+ * client found comparing structuredContent with the tool's outputSchema: `match` (it checked
+ * and accepted), `mismatch` (it refused this result; it is shown as the server sent it), or
+ * `none` (the tool declares no outputSchema).
+ */
 export function ToolResult({
   result,
-  hasOutputSchema,
+  check,
 }: {
   result: Record<string, unknown>;
-  hasOutputSchema: boolean;
+  check: 'match' | 'mismatch' | 'none';
 }) {
   const isError = result.isError === true;
   return (
-    <div class={isError ? 'result error' : 'result'} data-test="tool-result">
+    <div class={isError || check === 'mismatch' ? 'result error' : 'result'} data-test="tool-result">
       {isError && <div class="badge error">isError: the tool reported an error</div>}
       <ContentList content={result.content} />
       {result.structuredContent !== undefined && (
-        <div class="structured">
+        <div class="structured" data-test="structured">
           <div class="label">
             structuredContent
-            {hasOutputSchema && !isError && <span class="badge ok"> ✓ matches outputSchema</span>}
+            {check === 'match' && !isError && (
+              <span class="badge ok" data-test="output-match">
+                {' '}
+                ✓ matches outputSchema
+              </span>
+            )}
+            {check === 'mismatch' && (
+              <span class="badge error" data-test="output-mismatch">
+                {' '}
+                ✗ does not match outputSchema
+              </span>
+            )}
           </div>
           <pre>{JSON.stringify(result.structuredContent, null, 2)}</pre>
         </div>

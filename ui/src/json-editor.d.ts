@@ -5,8 +5,18 @@ declare module '@json-editor/json-editor' {
     property: string;
     message: string;
   }
+  /** One field's editor. */
+  export interface FieldEditor {
+    is_dirty: boolean;
+    showValidationErrors(errors: JsonEditorError[]): void;
+  }
   export class JSONEditor {
     constructor(element: HTMLElement, options: Record<string, unknown>);
+    /** Settles when the schema is loaded and the form built; rejects when it cannot be. */
+    readonly promise: Promise<void>;
+    getEditor(path: string): FieldEditor | null;
+    /** Shows these errors at their fields, marking every field as touched. */
+    showValidationErrors(errors: JsonEditorError[]): void;
     on(event: 'ready' | 'change', handler: () => void): void;
     getValue(): unknown;
     setValue(value: unknown): void;

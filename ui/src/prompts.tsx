@@ -14,10 +14,16 @@ type Message = { role: string; content: Record<string, unknown> };
 
 function PromptForm({ prompt }: { prompt: Prompt }) {
   const [values, setValues] = useState<Record<string, string>>({});
+  // Fields the person has left (or tried to send): their messages show from then on.
+  const [touched, setTouched] = useState<Set<string>>(new Set());
   const [outcome, setOutcome] = useState<{ messages?: Message[]; error?: string } | undefined>();
-  const missing = (prompt.arguments ?? []).filter((a) => a.required && !values[a.name]).map((a) => a.name);
+  const args = prompt.arguments ?? [];
+  const missing = args.filter((a) => a.required && !values[a.name]).map((a) => a.name);
+  const touch = (...names: string[]) => setTouched((t) => new Set([...t, ...names]));
   const get = async (e: Event) => {
     e.preventDefault();
+    touch(...args.map((a) => a.name));
+    if (missing.length > 0) return;
     try {
       setOutcome(await api<{ messages: Message[] }>('prompt', { name: prompt.name, arguments: values }));
     } catch (error) {
@@ -25,21 +31,23 @@ function PromptForm({ prompt }: { prompt: Prompt }) {
     }
   };
   return (
-    <form class="panel" data-test="prompt-form" onSubmit={(e) => void get(e)}>
+    <form class="panel" data-test="prompt-form" noValidate onSubmit={(e) => void get(e)}>
       <h3>{prompt.title ?? prompt.name}</h3>
       <p class="muted">{prompt.description}</p>
-      {(prompt.arguments ?? []).map((a) => (
+      {args.map((a) => (
         <CompletionInput
           key={a.name}
           name={a.name}
           value={values[a.name] ?? ''}
+          required={a.required}
+          error={touched.has(a.name) && missing.includes(a.name) ? 'required' : undefined}
           reference={{ type: 'ref/prompt', name: prompt.name }}
           context={values}
           onChange={(v) => setValues({ ...values, [a.name]: v })}
+          onLeave={() => touch(a.name)}
         />
       ))}
-      {missing.length > 0 && <div class="warn">required: {missing.join(', ')}</div>}
-      <button type="submit" disabled={missing.length > 0}>
+      <button type="submit" data-test="get-prompt" onMouseDown={(e) => e.preventDefault()}>
         Get prompt
       </button>
       {outcome?.error && <div class="result error">{outcome.error}</div>}

@@ -1,6 +1,6 @@
 // A form generated from a JSON Schema by @json-editor/json-editor, with a raw-JSON editor as
 // the fallback (for schemas the library cannot render, or by choice). Validation messages
-// show before anything is sent.
+// show at each field as the person types or leaves it, and all of them on submit.
 import { JSONEditor } from '@json-editor/json-editor';
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { withFormHints } from './form-hints.js';
@@ -25,8 +25,8 @@ const EDITOR_OPTIONS = {
   disable_collapse: true,
   disable_array_delete_all_rows: true,
   disable_array_delete_last_row: true,
-  // Messages show in one list on submit: the library's own ones move the buttons under the pointer.
-  show_errors: 'never',
+  // At a field once the person changed it (see liveValidation), at every field on submit.
+  show_errors: 'interaction',
   prompt_before_delete: false,
   use_default_values: true,
   remove_empty_properties: true,
@@ -39,6 +39,39 @@ function formSchema(schema: Schema | undefined): Schema {
   return withFormHints({ type: 'object', properties: {}, ...base, title: ' ' });
 }
 
+const message = (error: unknown) => (error instanceof Error ? error.message : String(error));
+
+/** `root[a][0]` (a field's name attribute) → `root.a.0` (the library's path). */
+const pathOf = (name: string) => name.replace(/\[([^\]]*)\]/g, '.$1');
+
+const TEXT_INPUTS = new Set(['text', 'number', 'email', 'url', 'search', 'tel', 'password', 'date', 'time']);
+const isTyped = (el: EventTarget | null): el is HTMLElement =>
+  el instanceof HTMLTextAreaElement || (el instanceof HTMLInputElement && TEXT_INPUTS.has(el.type));
+
+/**
+ * Messages at the field as the person types or leaves it. The library reads a field only on
+ * `change` (when it loses focus): each keystroke is passed on as a `change`, and leaving a
+ * field marks it as touched, so an empty required field says so too.
+ */
+function liveValidation(holder: HTMLElement, editor: JSONEditor): () => void {
+  const onInput = (event: Event) => {
+    if (isTyped(event.target)) event.target.dispatchEvent(new Event('change'));
+  };
+  const onLeave = (event: FocusEvent) => {
+    const name = event.target instanceof HTMLElement ? event.target.getAttribute('name') : null;
+    const field = name ? editor.getEditor(pathOf(name)) : null;
+    if (!field) return;
+    field.is_dirty = true;
+    field.showValidationErrors(editor.validate(editor.getValue()));
+  };
+  holder.addEventListener('input', onInput);
+  holder.addEventListener('focusout', onLeave);
+  return () => {
+    holder.removeEventListener('input', onInput);
+    holder.removeEventListener('focusout', onLeave);
+  };
+}
+
 /** Keeps one editor per schema text: a reloaded list hands over equal schemas as new objects. */
 function useEditor(schema: Schema | undefined, holder: { current: HTMLDivElement | null }) {
   const schemaText = JSON.stringify(schema ?? null);
@@ -48,6 +81,9 @@ function useEditor(schema: Schema | undefined, holder: { current: HTMLDivElement
   useEffect(() => {
     if (!holder.current) return;
     setReady(false);
+    setFailed(undefined);
+    let current = true;
+    let stop: (() => void) | undefined;
     try {
       const parsed = JSON.parse(schemaText) as Schema | null;
       const created = new JSONEditor(holder.current, {
@@ -55,12 +91,16 @@ function useEditor(schema: Schema | undefined, holder: { current: HTMLDivElement
         schema: formSchema(parsed ?? undefined),
       });
       created.on('ready', () => setReady(true));
+      // The schema's $refs are loaded and the form built after the constructor returns.
+      created.promise.catch((error: unknown) => current && setFailed(message(error)));
       editor.current = created;
-      setFailed(undefined);
+      stop = liveValidation(holder.current, created);
     } catch (error) {
-      setFailed(error instanceof Error ? error.message : String(error));
+      setFailed(message(error));
     }
     return () => {
+      current = false;
+      stop?.();
       editor.current?.destroy();
       editor.current = null;
     };
@@ -98,6 +138,7 @@ export function SchemaForm(props: Props) {
     const value = editor.current?.getValue() ?? {};
     // With an argument the library validates now; without one it returns a cached, older result.
     const problems = editor.current?.validate(value) ?? [];
+    editor.current?.showValidationErrors(problems);
     setErrors(problems.map((p) => `${p.path.replace(/^root\.?/, '') || '(value)'}: ${p.message}`));
     if (problems.length === 0) props.onSubmit(value as Record<string, unknown>);
   };
@@ -110,7 +151,7 @@ export function SchemaForm(props: Props) {
       setErrors([]);
       props.onSubmit(value as Record<string, unknown>);
     } catch (error) {
-      setErrors([`raw JSON: ${error instanceof Error ? error.message : String(error)}`]);
+      setErrors([`raw JSON: ${message(error)}`]);
     }
   };
 
@@ -118,6 +159,8 @@ export function SchemaForm(props: Props) {
     <form
       class="schema-form"
       data-test={props.testId}
+      // The library's messages replace the browser's own bubbles (which block the submit).
+      noValidate
       data-ready={ready || useRaw ? '' : undefined}
       onSubmit={submit}
     >
@@ -145,7 +188,13 @@ export function SchemaForm(props: Props) {
         </ul>
       )}
       <div class="buttons">
-        <button type="submit" data-test="submit" disabled={!ready && !useRaw}>
+        {/* Keeping the focus in the field keeps its message (and the layout) still under the pointer. */}
+        <button
+          type="submit"
+          data-test="submit"
+          disabled={!ready && !useRaw}
+          onMouseDown={(e) => e.preventDefault()}
+        >
           {props.submitLabel}
         </button>
         {props.children}

@@ -1,7 +1,7 @@
 // The tools view: the list (titles, descriptions, annotations, icons), a call form generated
 // from the selected tool's inputSchema, live progress with cancel, and the rendered result.
 import { useCallback, useRef, useState } from 'preact/hooks';
-import { api, type AppEvent } from './api.js';
+import { api, ApiError, type AppEvent } from './api.js';
 import { useEvents } from './bus.js';
 import { ToolResult } from './content.js';
 import { SchemaForm } from './schema-form.js';
@@ -17,7 +17,17 @@ export type Tool = {
 };
 
 type Progress = { progress: number; total?: number; message?: string };
-type Outcome = { result: Record<string, unknown> } | { error: string };
+/** A result, or an error with, for a refused result, the result as the server sent it. */
+type Outcome = { result: Record<string, unknown> } | { error: string; received?: Record<string, unknown> };
+
+function failure(error: unknown): Outcome {
+  const message = error instanceof Error ? error.message : String(error);
+  const data = error instanceof ApiError ? (error.data as { received?: unknown } | undefined) : undefined;
+  const received = data?.received;
+  return received !== null && typeof received === 'object'
+    ? { error: message, received: received as Record<string, unknown> }
+    : { error: message };
+}
 
 function Icon({ tool }: { tool: Tool }) {
   const icon = tool.icons?.find((i) => i.src.startsWith('data:'));
@@ -79,7 +89,7 @@ function useCall(tool: Tool) {
     try {
       setOutcome({ result: await api('call', { callId: id, name: tool.name, arguments: args }) });
     } catch (error) {
-      setOutcome({ error: error instanceof Error ? error.message : String(error) });
+      setOutcome(failure(error));
     } finally {
       setCallId(undefined);
     }
@@ -119,8 +129,11 @@ function ToolPanel({ tool }: { tool: Tool }) {
           {outcome.error}
         </div>
       )}
+      {outcome && 'error' in outcome && outcome.received && (
+        <ToolResult result={outcome.received} check="mismatch" />
+      )}
       {outcome && 'result' in outcome && (
-        <ToolResult result={outcome.result} hasOutputSchema={tool.outputSchema !== undefined} />
+        <ToolResult result={outcome.result} check={tool.outputSchema ? 'match' : 'none'} />
       )}
     </section>
   );

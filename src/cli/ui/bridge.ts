@@ -11,6 +11,7 @@ import { fileURLToPath } from 'node:url';
 import { createClient, streamableHttp, type Client, type EraPreference } from '../../client/index.js';
 import type { Transport } from '../../core/index.js';
 import { spawnStdio } from '../../integrations/stdio/index.js';
+import { ReceivedResults, withReceived } from './received.js';
 import { recordingTransport } from './recorder.js';
 
 /** Where to connect: a command to spawn, a Streamable HTTP URL with headers, or the built-in server. */
@@ -55,6 +56,7 @@ export class InspectorBridge {
   readonly #pending = new Map<string, Pending>();
   readonly #calls = new Map<string, AbortController>();
   readonly #recent: InspectorEvent[] = [];
+  readonly #received = new ReceivedResults();
   #roots: InspectorRoot[] = [];
   #client: Client | undefined;
   #listen: { close(): void } | undefined;
@@ -90,9 +92,10 @@ export class InspectorBridge {
   /** Connects to `target` (closing any earlier connection) and reports what was negotiated. */
   async connect(target: InspectorTarget, era: EraPreference): Promise<unknown> {
     await this.disconnect();
-    const transport = recordingTransport(openTransport(target), (frame) =>
-      this.#emit({ type: 'frame', ...frame }),
-    );
+    const transport = recordingTransport(openTransport(target), (frame) => {
+      this.#received.note(frame);
+      this.#emit({ type: 'frame', ...frame });
+    });
     const client = this.#newClient(era);
     try {
       await client.connect(transport);
@@ -172,7 +175,10 @@ export class InspectorBridge {
     await client?.close().catch(() => undefined);
   }
 
-  /** `tools/call` with live progress (events of type `progress`); `cancel(callId)` aborts it. */
+  /**
+   * `tools/call` with live progress (events of type `progress`); `cancel(callId)` aborts it.
+   * A result refused for its `structuredContent` fails with the result as received in `data`.
+   */
   async callTool(callId: string, name: string, args: Record<string, unknown>): Promise<unknown> {
     const controller = new AbortController();
     this.#calls.set(callId, controller);
@@ -181,7 +187,10 @@ export class InspectorBridge {
         signal: controller.signal,
         onprogress: (update) => this.#emit({ type: 'progress', callId, ...update }),
       });
+    } catch (error) {
+      throw withReceived(error, this.#received.take(name));
     } finally {
+      this.#received.take(name); // what a successful call left behind
       this.#calls.delete(callId);
     }
   }

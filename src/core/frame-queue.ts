@@ -1,0 +1,98 @@
+/**
+ * Order of work for frames that arrive together (one stdin chunk often holds a dozen
+ * requests): each frame is taken up to its answer before the next one starts, unless it
+ * waits on something outside this turn of the event loop.
+ *
+ * Why: a request's handling is a chain of promise reactions. Started side by side, the
+ * chains advance in lockstep, one step each per microtask round, so every answer of the
+ * chunk is written at the very end of it and the other side sits idle meanwhile (measured
+ * on stdio at 16 in flight: the first answer of a chunk left ~100 µs after the chunk came
+ * in, against ~8 µs for a hand-written echo, and throughput fell to the sum of both sides'
+ * CPU per call instead of the larger one). Taken one by one, each answer leaves as soon as
+ * it is ready and the peer works on it in parallel.
+ *
+ * A frame whose handling is still pending once the microtasks run out (its handler awaits
+ * I/O or a timer) stops holding the others back: requests stay concurrent.
+ */
+
+/** Handles one frame; returns a promise when the handling goes on asynchronously. */
+export type FrameHandler = (text: string) => Promise<unknown> | undefined;
+
+// After the current microtasks (setImmediate where it exists; a 0 ms timer elsewhere).
+const afterMicrotasks: (fn: () => void) => void =
+  typeof globalThis.setImmediate === 'function'
+    ? (fn) => void globalThis.setImmediate(fn)
+    : (fn) => void setTimeout(fn, 0);
+
+/** Runs frames one at a time as described in the module comment. */
+export class FrameQueue {
+  readonly #handle: FrameHandler;
+  readonly #onError: (error: unknown) => void;
+  #frames: string[] = [];
+  #head = 0;
+  /** The number of the wait in progress (0 when no frame holds the others back). */
+  #waiting = 0;
+  #waits = 0;
+  #armed = false;
+
+  constructor(handle: FrameHandler, onError: (error: unknown) => void) {
+    this.#handle = handle;
+    this.#onError = onError;
+  }
+
+  /** Frames received but not started yet. */
+  get pending(): number {
+    return this.#frames.length - this.#head;
+  }
+
+  /** Takes a frame: starts it now, or after the frames ahead of it. */
+  push(text: string): void {
+    if (this.#waiting !== 0) this.#frames.push(text);
+    else this.#run(text);
+  }
+
+  /** Drops the frames not started yet (the connection closed). */
+  clear(): void {
+    this.#frames = [];
+    this.#head = 0;
+  }
+
+  #run(text: string): void {
+    const handled = this.#handle(text);
+    if (handled === undefined) return;
+    const wait = ++this.#waits;
+    this.#waiting = wait;
+    handled.then(
+      () => this.#resume(wait),
+      (error: unknown) => {
+        this.#onError(error);
+        this.#resume(wait);
+      },
+    );
+    if (!this.#armed) {
+      this.#armed = true;
+      afterMicrotasks(this.#turnEnded);
+    }
+  }
+
+  #resume(wait: number): void {
+    if (this.#waiting !== wait) return;
+    this.#waiting = 0;
+    this.#drain();
+  }
+
+  #drain(): void {
+    while (this.#waiting === 0 && this.#head < this.#frames.length) {
+      const text = this.#frames[this.#head++]!;
+      this.#run(text);
+    }
+    if (this.#head === this.#frames.length) this.clear();
+  }
+
+  // The microtasks ran out with a frame still pending: it waits on I/O, so go on without it.
+  readonly #turnEnded = (): void => {
+    this.#armed = false;
+    this.#waiting = 0;
+    this.#drain();
+  };
+}
