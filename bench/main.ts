@@ -17,6 +17,7 @@ import { ratioTable } from './ratios.js';
 import { footprintTable, listenTable, payloadTable, throughputTable } from './report.js';
 import { gateway, gatewayTable } from './scenarios/gateway.js';
 import { listen } from './scenarios/listen.js';
+import { middleware, middlewareTable } from './scenarios/middleware.js';
 import { PAYLOAD_IN_FLIGHT, payload } from './scenarios/payload.js';
 import { sessions } from './scenarios/sessions.js';
 import { startup } from './scenarios/startup.js';
@@ -39,6 +40,7 @@ const SECTIONS: Section[] = [
   { name: 'legacy sessions RSS', tags: ['sessions', 'memory', 'http', 'legacy'], run: sessions },
   { name: 'listen fan-out', tags: ['listen', 'http', 'modern'], run: listen },
   { name: 'gateway overhead', tags: ['gateway', 'stdio'], run: gateway },
+  { name: 'middleware overhead', tags: ['middleware'], run: middleware },
 ];
 
 function header(config: Config): string[] {
@@ -84,6 +86,14 @@ function report(config: Config, results: Results, seconds: number): string {
       'Gateway overhead: `echo` over stdio, direct vs through `mcpkit proxy`, one call in flight',
       ['The gateway adds one process hop; the overhead is the difference per run (median, min–max).', ''],
       gatewayTable(results),
+    ),
+    ...section(
+      'Middleware seam overhead: mcpkit with none, one no-op middleware, `tracing()` without an SDK',
+      [
+        '16 in flight, interleaved rounds. CPU per call is summed over all rounds (the robust figure); ratios by round show the spread.',
+        '',
+      ],
+      middlewareTable(results),
     ),
     '',
     ...(results.notes.length ? ['Notes:', '', ...results.notes.map((n) => `- ${n}`), ''] : []),

@@ -25,8 +25,11 @@ export function createBenchServer(): McpServer {
 
 async function main(): Promise<void> {
   const server = createBenchServer();
-  // MCPKIT_BENCH_OTEL=1: the tracing middleware installed with no OpenTelemetry SDK registered.
-  if (process.env.MCPKIT_BENCH_OTEL === '1') server.use((await import('../../src/otel/index.js')).tracing());
+  // MCPKIT_BENCH_MIDDLEWARE (bench/scenarios/middleware.ts): `noop` installs one middleware
+  // that only calls next; `tracing` installs mcpkit/otel's with no OpenTelemetry SDK registered.
+  const variant = process.env.MCPKIT_BENCH_MIDDLEWARE;
+  if (variant === 'noop') server.use((next) => next);
+  if (variant === 'tracing') server.use((await import('../../src/otel/index.js')).tracing());
   if (wireFromArgv() === 'stdio') {
     await serveStdio(server);
     return;

@@ -71,8 +71,10 @@ export interface MiddlewareContext {
   /**
    * HTTP headers. Client, outgoing: extra headers sent with the message (add one with
    * `next(message, { ...ctx, headers: { ...ctx.headers, name: value } })`; stdio ignores
-   * them; the protocol's own headers win). Server: not filled; the Streamable HTTP handler
-   * checks the spec's headers before the chain runs, and the verified caller arrives as `auth`.
+   * them; the protocol's own headers win). Server, incoming on Streamable HTTP (both eras):
+   * the headers of the HTTP request that carried the message, by lowercase name (a repeated
+   * header's values joined with `, `), already checked against the spec's header rules;
+   * undefined on other transports. A copy per message: changing it changes nothing.
    */
   readonly headers?: Readonly<Record<string, string>> | undefined;
 }

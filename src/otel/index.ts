@@ -1,13 +1,14 @@
 /**
  * `mcpkit/otel`: OpenTelemetry tracing as middleware, on the server (`server.use(tracing())`)
- * and on the client (`createClient({ middleware: [tracing()] })`). Each request gets a span
- * named `{mcp.method.name} {target}` (kind SERVER for what a side receives, CLIENT for what
- * it sends) with the attributes of the OpenTelemetry semantic conventions for MCP. Trace
- * context travels in `params._meta` (`traceparent`, `tracestate`, `baggage`), which the
- * client injects and the server extracts (2026-07-28 basic/index "_meta"); the client also
- * sends it as HTTP headers. Uses the globally registered tracer provider, propagator and
- * context manager of `@opentelemetry/api` (an optional peer dependency): with no SDK
- * registered every call is a no-op. Notifications are not traced.
+ * and on the client (`createClient({ middleware: [tracing()] })`). Each request and each
+ * notification gets a span named `{mcp.method.name} {target}` (kind SERVER for what a side
+ * receives, CLIENT for what it sends) with the attributes of the OpenTelemetry semantic
+ * conventions for MCP. Trace context travels in `params._meta` (`traceparent`,
+ * `tracestate`, `baggage`), which the sender injects and the receiver extracts (2026-07-28
+ * basic/index "_meta"); the client also sends it as HTTP headers, and a server reads those
+ * headers when `_meta` carries none. Uses the globally registered tracer provider,
+ * propagator and context manager of `@opentelemetry/api` (an optional peer dependency):
+ * with none registered, a message costs a few property reads.
  * Source: OpenTelemetry semantic conventions, "Semantic conventions for Model Context
  * Protocol (MCP)" (Development); 2026-07-28 basic/index "_meta".
  */
@@ -22,6 +23,7 @@ import {
   type Span,
   type TextMapGetter,
   type Tracer,
+  ProxyTracerProvider,
 } from '@opentelemetry/api';
 import {
   McpError,
@@ -72,12 +74,28 @@ function attributesOf(message: McpMessage, ctx: MiddlewareContext): Attributes {
   return attributes;
 }
 
+/**
+ * Whether a JSON-RPC error code counts as an error for the span: every code on the side
+ * that sent the request; on the side that served it only -32603 and -32000..-32099 (the
+ * server's own failures, not the caller's mistakes), as the conventions say.
+ */
+function countsAsError(code: number, served: boolean): boolean {
+  return !served || code === -32603 || (code <= -32000 && code >= -32099);
+}
+
 /** Ends `span` with the outcome: a JSON-RPC error, a local error, or a tool result with `isError`. */
-function finish(span: Span, outcome: { result?: Params | undefined; error?: unknown }): void {
+function finish(
+  span: Span,
+  served: boolean,
+  outcome: { result?: Params | undefined; error?: unknown },
+): void {
   const { error, result } = outcome;
   if (error instanceof McpError) {
-    span.setAttributes({ 'error.type': String(error.code), 'rpc.response.status_code': String(error.code) });
-    span.setStatus({ code: SpanStatusCode.ERROR, message: error.message });
+    span.setAttribute('rpc.response.status_code', String(error.code));
+    if (countsAsError(error.code, served)) {
+      span.setAttribute('error.type', String(error.code));
+      span.setStatus({ code: SpanStatusCode.ERROR, message: error.message });
+    }
   } else if (error !== undefined) {
     const type = (error as { code?: unknown }).code ?? (error as Error).name ?? 'Error';
     span.setAttribute('error.type', String(type));
@@ -94,15 +112,16 @@ function finish(span: Span, outcome: { result?: Params | undefined; error?: unkn
 
 async function traced(
   span: Span,
+  served: boolean,
   parent: Context,
   run: () => Promise<Params | undefined>,
 ): Promise<Params | undefined> {
   try {
     const result = await context.with(trace.setSpan(parent, span), run);
-    finish(span, { result });
+    finish(span, served, { result });
     return result;
   } catch (error) {
-    finish(span, { error });
+    finish(span, served, { error });
     throw error;
   }
 }
@@ -123,39 +142,82 @@ function inject(
   ];
 }
 
-/** The parent context a request names in `_meta` (falls back to the active context). */
-function extract(message: McpMessage): Context {
+/** The carrier of an incoming message's trace context: `_meta`, else the HTTP headers. */
+function carrierOf(message: McpMessage, ctx: MiddlewareContext): Record<string, unknown> | undefined {
   const meta = message.params?._meta;
-  if (typeof meta !== 'object' || meta === null) return context.active();
-  const carrier = meta as Record<string, unknown>;
-  if (!TRACE_KEYS.some((key) => typeof carrier[key] === 'string')) return context.active();
-  return propagation.extract(context.active(), carrier, metaGetter);
+  if (typeof meta === 'object' && meta !== null && hasTraceKey(meta as Record<string, unknown>))
+    return meta as Record<string, unknown>;
+  const headers = ctx.headers;
+  return headers !== undefined && hasTraceKey(headers) ? headers : undefined;
+}
+
+function hasTraceKey(carrier: Readonly<Record<string, unknown>>): boolean {
+  return TRACE_KEYS.some((key) => typeof carrier[key] === 'string');
 }
 
 /**
- * The tracing middleware, for either side. Incoming requests get a SERVER span whose parent
- * is the trace context in `_meta`; outgoing requests get a CLIENT span, child of the active
- * context, whose context is injected into `_meta` (and HTTP headers). Handlers run with the
- * server span active, so calls they make with a traced client join the same trace (given a
- * context manager, e.g. `@opentelemetry/context-async-hooks`).
+ * The parent context an incoming message names: its `_meta` when that holds any of
+ * `traceparent`, `tracestate`, `baggage`; otherwise the HTTP request's headers (server on
+ * Streamable HTTP); otherwise the active context. `_meta` wins because it belongs to the
+ * message itself, while one HTTP request's headers describe the whole exchange.
+ */
+function extract(message: McpMessage, ctx: MiddlewareContext): Context {
+  const carrier = carrierOf(message, ctx);
+  return carrier === undefined
+    ? context.active()
+    : propagation.extract(context.active(), carrier, metaGetter);
+}
+
+/** The global provider's delegate while no SDK has registered one. */
+const NOOP_PROVIDER = new ProxyTracerProvider().getDelegate();
+
+/**
+ * True when nothing would record or pass on a span: the default tracer of a global
+ * provider no SDK has replaced, and no propagator. Checked per message, since an SDK may
+ * be registered after the middleware is installed.
+ */
+function idle(custom: boolean): boolean {
+  if (custom) return false;
+  const provider = trace.getTracerProvider();
+  if (!(provider instanceof ProxyTracerProvider) || provider.getDelegate() !== NOOP_PROVIDER) return false;
+  return propagation.fields().length === 0;
+}
+
+/** The span's name: `{mcp.method.name} {tool or prompt name}`, or the method alone. */
+function spanName(message: McpMessage): string {
+  const target = targetOf(message);
+  return target === undefined ? message.method : `${message.method} ${target}`;
+}
+
+/**
+ * The tracing middleware, for either side. Incoming requests and notifications get a
+ * SERVER span whose parent is the trace context in `_meta` (or, failing that, in the HTTP
+ * request's headers); outgoing ones get a CLIENT span, child of the active context, whose
+ * context is injected into `_meta` (and HTTP headers). An outgoing notification's span
+ * ends once it is handed to the transport (there is no acknowledgement). Handlers run with
+ * the server span active, so calls they make with a traced client join the same trace
+ * (given a context manager, e.g. `@opentelemetry/context-async-hooks`).
  */
 export function tracing(options: TracingOptions = {}): Middleware {
+  const custom = options.tracer !== undefined;
   const tracer = options.tracer ?? trace.getTracer('mcpkit');
   return (next) => (message, ctx) => {
-    if (message.kind !== 'request') return next(message, ctx);
-    const target = targetOf(message);
-    const name = target === undefined ? message.method : `${message.method} ${target}`;
+    if (idle(custom)) return next(message, ctx);
     const incoming = ctx.direction === 'incoming';
-    const parent = incoming ? extract(message) : context.active();
-    const span = tracer.startSpan(name, { kind: incoming ? SpanKind.SERVER : SpanKind.CLIENT }, parent);
-    // No SDK and no propagator registered: nothing to record or pass on, so stay out of the way.
+    const parent = incoming ? extract(message, ctx) : context.active();
+    const span = tracer.startSpan(
+      spanName(message),
+      { kind: incoming ? SpanKind.SERVER : SpanKind.CLIENT },
+      parent,
+    );
+    // Nothing records and no propagator passes context on: stay out of the way.
     if (!span.isRecording() && propagation.fields().length === 0) {
       span.end();
       return next(message, ctx);
     }
     span.setAttributes(attributesOf(message, ctx));
-    if (incoming) return traced(span, parent, () => next(message, ctx));
+    if (incoming) return traced(span, true, parent, () => next(message, ctx));
     const [sent, sentCtx] = inject(message, ctx, trace.setSpan(parent, span));
-    return traced(span, parent, () => next(sent, sentCtx));
+    return traced(span, false, parent, () => next(sent, sentCtx));
   };
 }

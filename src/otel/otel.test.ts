@@ -1,36 +1,18 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { context, propagation, trace, SpanKind } from '@opentelemetry/api';
-import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
-import { CompositePropagator, W3CBaggagePropagator, W3CTraceContextPropagator } from '@opentelemetry/core';
-import {
-  BasicTracerProvider,
-  InMemorySpanExporter,
-  SimpleSpanProcessor,
-  type ReadableSpan,
-} from '@opentelemetry/sdk-trace-base';
+import { SpanKind, SpanStatusCode } from '@opentelemetry/api';
+import type { ReadableSpan } from '@opentelemetry/sdk-trace-base';
 import { createClient, streamableHttp, type Client } from '../client/index.js';
+import { McpError } from '../core/index.js';
 import { createServer } from '../server/index.js';
 import { serve, type Served } from '../integrations/node/index.js';
+import { findSpan, installTracing, type InstalledTracing } from '../../test/support/otel.js';
 import { tracing } from './index.js';
 
-const exporter = new InMemorySpanExporter();
-const contextManager = new AsyncLocalStorageContextManager();
-
+let installed: InstalledTracing;
 beforeAll(() => {
-  context.setGlobalContextManager(contextManager.enable());
-  propagation.setGlobalPropagator(
-    new CompositePropagator({ propagators: [new W3CTraceContextPropagator(), new W3CBaggagePropagator()] }),
-  );
-  trace.setGlobalTracerProvider(
-    new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] }),
-  );
+  installed = installTracing();
 });
-
-afterAll(() => {
-  trace.disable();
-  propagation.disable();
-  context.disable();
-});
+afterAll(() => installed.uninstall());
 
 function textOf(result: { content?: unknown }): string {
   return ((result.content ?? []) as { text?: string }[])[0]?.text ?? '';
@@ -53,6 +35,11 @@ describe.each(['modern', 'legacy'] as const)('tracing through middleware (%s era
 
     const outer = createServer({ name: 'outer', version: '1.0.0' }).use(tracing());
     outer.tool('outer', {}, async () => ({ content: (await nested.callTool('inner', {})).content }));
+    outer.use((next) => (message, ctx) => {
+      if (message.method === 'tools/call' && message.params?.name === 'broken')
+        return Promise.reject(McpError.of('InternalError', 'broken on purpose'));
+      return next(message, ctx);
+    });
     const outerServed = await serve(outer, { port: 0 });
     closers.push(() => outerServed.close());
     client = createClient({ name: 'top', version: '1.0.0', era, middleware: [tracing()] });
@@ -65,10 +52,10 @@ describe.each(['modern', 'legacy'] as const)('tracing through middleware (%s era
   });
 
   it('makes one trace of client → server → nested client → server, with the MCP attributes', async () => {
-    exporter.reset();
+    installed.exporter.reset();
     const result = await client.callTool('outer', {});
     const byName = (name: string, kind: SpanKind): ReadableSpan => {
-      const span = exporter.getFinishedSpans().find((s) => s.name === name && s.kind === kind);
+      const span = findSpan(installed.exporter, name, kind);
       if (!span) throw new Error(`no ${SpanKind[kind]} span ${name}`);
       return span;
     };
@@ -94,11 +81,28 @@ describe.each(['modern', 'legacy'] as const)('tracing through middleware (%s era
     if (era === 'legacy') expect(typeof innerServer.attributes['mcp.session.id']).toBe('string');
   });
 
-  it('records a JSON-RPC error as error.type on both spans', async () => {
-    exporter.reset();
+  it('records a refused request as an error on the client span only (the caller erred, not the server)', async () => {
+    installed.exporter.reset();
     await expect(client.request('prompts/get', { name: 'missing' })).rejects.toThrow();
-    const spans = exporter.getFinishedSpans().filter((s) => s.name === 'prompts/get missing');
-    expect(spans.map((s) => s.kind).sort()).toEqual([SpanKind.SERVER, SpanKind.CLIENT].sort());
-    for (const span of spans) expect(span.attributes['error.type']).toMatch(/^-?\d+$/);
+    const spans = installed.exporter.getFinishedSpans().filter((s) => s.name === 'prompts/get missing');
+    const sent = spans.find((s) => s.kind === SpanKind.CLIENT);
+    const served = spans.find((s) => s.kind === SpanKind.SERVER);
+    expect(sent?.attributes['error.type']).toMatch(/^-326\d\d$/);
+    expect(sent?.status.code).toBe(SpanStatusCode.ERROR);
+    expect(served?.attributes['rpc.response.status_code']).toBe(sent?.attributes['error.type']);
+    expect(served?.attributes['error.type']).toBeUndefined();
+    expect(served?.status.code).toBe(SpanStatusCode.UNSET);
+  });
+
+  it('records a server failure (-32603) as an error on both spans', async () => {
+    installed.exporter.reset();
+    await expect(client.request('tools/call', { name: 'broken', arguments: {} })).rejects.toThrow();
+    const spans = installed.exporter.getFinishedSpans().filter((s) => s.name === 'tools/call broken');
+    expect(spans.map((s) => [s.kind, s.attributes['error.type']]).sort()).toEqual(
+      [
+        [SpanKind.CLIENT, '-32603'],
+        [SpanKind.SERVER, '-32603'],
+      ].sort(),
+    );
   });
 });

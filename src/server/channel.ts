@@ -12,6 +12,16 @@ export interface SessionInit {
   clientCapabilities: ClientCapabilities;
 }
 
+/** Reads request headers by name (case-insensitive, as `Headers.get` does). */
+export interface HeaderReader {
+  get(name: string): string | null;
+  /**
+   * Calls `callback` once per header, as `Headers.forEach` does. Optional: without it,
+   * server middleware sees no `ctx.headers` for the request.
+   */
+  forEach?(callback: (value: string, name: string) => void): void;
+}
+
 /** The transport's side of one request. */
 export interface RequestChannel {
   /** Aborted when the client cancels the request or disconnects. */
@@ -29,4 +39,6 @@ export interface RequestChannel {
   readonly era?: Era | undefined;
   /** The caller's identity, when the transport authenticated it. */
   readonly authInfo?: AuthInfo | undefined;
+  /** The HTTP request's headers (Streamable HTTP); undefined on other transports. */
+  readonly headers?: HeaderReader | undefined;
 }

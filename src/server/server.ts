@@ -12,10 +12,10 @@ import type { Middleware } from '../core/middleware.js';
 import { LEGACY_REVISIONS, MODERN_REVISIONS, type LegacyRevision } from '../core/revisions.js';
 import type { Implementation, ServerCapabilities } from '../core/types/index.js';
 import type { InferOutput, SchemaInput } from '../validation/index.js';
-import type { RequestChannel } from './channel.js';
+import type { HeaderReader, RequestChannel } from './channel.js';
 import type { RequestContext } from './context.js';
 import { ServerDispatcher } from './dispatch.js';
-import { capabilitiesOf, type Features } from './features.js';
+import { capabilitiesOf, copyResult, type Features } from './features.js';
 import { implementationOf, type ServerOptions } from './options.js';
 
 export type { ServerOptions } from './options.js';
@@ -86,7 +86,7 @@ export class McpServer {
       options: options.tasks,
       tools,
       sealer,
-      callTool: async (name, args, ctx) => ({ ...(await tools.call(name, args, ctx)) }),
+      callTool: async (name, args, ctx) => copyResult(await tools.call(name, args, ctx)),
     });
     this.#dispatcher = new ServerDispatcher({
       info: this.info,
@@ -303,10 +303,17 @@ export class McpServer {
       : this.#chains.request(request, channel);
   }
 
-  /** Handles a notification from the client (`notifications/initialized`; others are ignored). */
-  handleNotification(notification: JsonRpcNotification, session: LegacySession | undefined): void {
+  /**
+   * Handles a notification from the client (`notifications/initialized`; others are
+   * ignored once middleware saw them). `headers`: the HTTP request's, for middleware.
+   */
+  handleNotification(
+    notification: JsonRpcNotification,
+    session: LegacySession | undefined,
+    headers?: HeaderReader,
+  ): void {
     if (this.#chains.empty) this.#notified(notification, session);
-    else this.#chains.notification(notification, session);
+    else this.#chains.notification(notification, session, headers);
   }
 
   #notified(notification: JsonRpcNotification, session: LegacySession | undefined): void {

@@ -13,6 +13,7 @@ import {
   type HttpHandlerOptions,
   type HttpRequest,
 } from '../../server/http/index.js';
+import { NodeHeaders } from '../node/headers.js';
 import { toEndpointListener, writeResponse } from '../node/index.js';
 
 /** The part of an Express request the adapter reads: a node request, maybe with a parsed `body`. */
@@ -65,8 +66,9 @@ async function answerParsed(endpoint: HttpEndpoint, req: ExpressRequest, res: Se
   const request: HttpRequest = {
     method: req.method ?? 'GET',
     url: `http://${req.headers.host ?? 'localhost'}${req.url ?? '/'}`,
-    headers: { get: (name) => headerValue(req, name) },
+    headers: new NodeHeaders(req.headers),
     signal: controller.signal,
+    remoteAddress: req.socket.remoteAddress,
     body: async (maxBytes): Promise<BodyResult> =>
       Buffer.byteLength(text) > maxBytes ? { kind: 'too-large' } : { kind: 'text', text },
   };
@@ -76,9 +78,4 @@ async function answerParsed(endpoint: HttpEndpoint, req: ExpressRequest, res: Se
     if (!res.headersSent) res.writeHead(500);
     res.end();
   }
-}
-
-function headerValue(req: IncomingMessage, name: string): string | null {
-  const value = req.headers[name.toLowerCase()];
-  return value === undefined ? null : Array.isArray(value) ? value.join(', ') : value;
 }

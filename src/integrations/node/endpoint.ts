@@ -5,6 +5,7 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { HttpEndpoint, HttpRequest, HttpResponse, BodyResult } from '../../server/http/index.js';
+import { NodeHeaders } from './headers.js';
 import type { NodeListener } from './listener.js';
 import { pipeBody, readBody } from './listener.js';
 
@@ -18,18 +19,12 @@ class NodeRequest implements HttpRequest {
   readonly #req: IncomingMessage;
   readonly #res: ServerResponse;
   #controller: AbortController | undefined;
-  readonly headers: { get(name: string): string | null };
+  readonly headers: NodeHeaders;
 
   constructor(req: IncomingMessage, res: ServerResponse) {
     this.#req = req;
     this.#res = res;
-    const raw = req.headers;
-    this.headers = {
-      get(name) {
-        const value = raw[name.toLowerCase()];
-        return value === undefined ? null : Array.isArray(value) ? value.join(', ') : value;
-      },
-    };
+    this.headers = new NodeHeaders(req.headers);
   }
 
   get signal(): AbortSignal {
@@ -50,6 +45,10 @@ class NodeRequest implements HttpRequest {
 
   get url(): string {
     return `http://${this.#req.headers.host ?? 'localhost'}${this.#req.url ?? '/'}`;
+  }
+
+  get remoteAddress(): string | undefined {
+    return this.#req.socket.remoteAddress;
   }
 
   async body(maxBytes: number): Promise<BodyResult> {

@@ -5,13 +5,11 @@
  * cost of building web `Request`/`Response` objects for every call.
  * Source: 2026-07-28 basic/transports/streamable-http.
  */
+import type { HeaderReader } from '../channel.js';
 import type { AuthInfo } from '../context.js';
 import type { BodyResult } from './body.js';
 
-/** Reads request headers by name (case-insensitive, as `Headers.get` does). */
-export interface HeaderReader {
-  get(name: string): string | null;
-}
+export type { HeaderReader } from '../channel.js';
 
 /** An HTTP request as the endpoint reads it. */
 export interface HttpRequest {
@@ -25,6 +23,10 @@ export interface HttpRequest {
   body(maxBytes: number): Promise<BodyResult>;
   /** Who is calling, once an auth guard verified the request (set by the endpoint). */
   auth?: AuthInfo | undefined;
+  /** The peer's IP address, when the adapter knows it (keys per-principal limits). */
+  readonly remoteAddress?: string | undefined;
+  /** The principal key per-principal limits count against ('' when unidentified; set by the endpoint). */
+  principal?: string;
 }
 
 /** Response headers, lowercase names. */

@@ -88,11 +88,11 @@ function deliver(
     const checked = checkEnvelope(value);
     if (checked.kind === 'request') requests.push(checked.message);
     else if (checked.kind === 'invalid') invalid.push(checked.error);
-    else session.receive(checked.message);
+    else session.receive(checked.message, request.headers);
   }
   if (requests.length === 0) return invalid.length === 0 ? emptyResponse(202) : jsonResponse(invalid, 400);
   const reply = new PostReply(session.openStream);
-  void Promise.all(requests.map((r) => session.run(r, reply, request.auth))).then((outcomes) => {
+  void Promise.all(requests.map((r) => session.run(r, reply, request))).then((outcomes) => {
     const responses = [...outcomes.flatMap((o) => (o ? [o.response] : [])), ...invalid];
     reply.finish(batch ? (responses.length > 0 ? responses : undefined) : responses[0], 200);
   });
@@ -105,12 +105,14 @@ async function initialize(
   message: JsonRpcRequest,
   request: HttpRequest,
 ): Promise<HttpResponse> {
-  if (ctx.sessions.full) {
+  const refusal = ctx.sessions.refusal(request.principal);
+  if (refusal === 'maxSessions') {
     return rpcError('InternalError', 'Service Unavailable: too many open sessions; try again later', {
       status: 503,
       id: message.id,
     });
   }
+  if (refusal) return sessionQuota(message);
   let created: HttpSession | undefined;
   const reply = new PostReply(
     plainStream(ctx.session.keepAliveMs, () => undefined, ctx.session.maxBufferedBytes),
@@ -122,14 +124,25 @@ async function initialize(
       (created = new HttpSession(ctx.server, init, { ...ctx.session, owner: principalOf(request.auth) }))
         .legacy,
     authInfo: request.auth,
+    headers: request.headers,
   };
   const outcome = await answer(ctx.server, message, channel);
   if (created && 'result' in outcome.response) {
-    ctx.sessions.add(created);
+    ctx.sessions.add(created, request.principal);
     reply.setHeader('mcp-session-id', created.id);
   } else created?.end();
   reply.finish(outcome.response, 200);
   return reply.response;
+}
+
+/** 429 for an `initialize` beyond the caller's own session bound. */
+function sessionQuota(message: JsonRpcRequest): HttpResponse {
+  const why = 'this client holds too many open sessions (principals.maxSessions); end one with DELETE';
+  return rpcError('InvalidRequest', `Too Many Requests: ${why}`, {
+    status: 429,
+    id: message.id,
+    headers: { 'retry-after': '60' },
+  });
 }
 
 /**

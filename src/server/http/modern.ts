@@ -57,7 +57,7 @@ export function modernPost(
     case 'response':
       return rpcError('InvalidRequest', 'Invalid request: clients do not send responses on this revision');
     case 'notification':
-      ctx.server.handleNotification(checked.message, undefined);
+      ctx.server.handleNotification(checked.message, undefined, request.headers);
       return emptyResponse(202);
     case 'request': {
       const mismatch = checkStandardHeaders(request.headers, checked.message);
@@ -101,6 +101,7 @@ function runModern(ctx: ModernContext, request: HttpRequest, message: JsonRpcReq
     },
     era: 'modern',
     authInfo: request.auth,
+    headers: request.headers,
     notify: (method, params) => {
       if (!cancelled) reply.send({ jsonrpc: '2.0', method, params });
     },

@@ -17,7 +17,7 @@ import {
 } from '../../core/jsonrpc.js';
 import { Peer } from '../../core/peer.js';
 import type { Transport, TransportSink } from '../../core/transport.js';
-import type { RequestChannel, SessionInit } from '../channel.js';
+import type { HeaderReader, RequestChannel, SessionInit } from '../channel.js';
 import type { AuthInfo } from '../context.js';
 import { watchEvents } from '../connect.js';
 import { methodNotFound } from '../modern.js';
@@ -59,6 +59,7 @@ export class HttpSession {
   readonly #unwatch: () => void;
   #frames: TransportSink | undefined;
   #target: MessageSink | undefined;
+  #receiving: HeaderReader | undefined;
 
   constructor(server: McpServer, init: SessionInit, options: HttpSessionOptions) {
     this.#server = server;
@@ -68,7 +69,7 @@ export class HttpSession {
     this.standalone = this.#newStream();
     this.#peer = new Peer(this.#transport(), {
       request: (request) => Promise.reject(methodNotFound(request.method)),
-      notification: (n) => server.handleNotification(n, this.legacy),
+      notification: (n) => server.handleNotification(n, this.legacy, this.#receiving),
     });
     void this.#peer.start();
     this.#unwatch = watchEvents(server, this.legacy);
@@ -94,7 +95,11 @@ export class HttpSession {
    * Runs a client request; related messages (progress, logs, server-initiated requests)
    * go to `sink`. Resolves undefined when the client cancelled it.
    */
-  async run(request: JsonRpcRequest, sink: MessageSink, authInfo?: AuthInfo): Promise<Outcome | undefined> {
+  async run(
+    request: JsonRpcRequest,
+    sink: MessageSink,
+    from: { auth?: AuthInfo | undefined; headers?: HeaderReader } = {},
+  ): Promise<Outcome | undefined> {
     this.lastActive = Date.now();
     if (this.#inFlight.has(request.id)) return duplicateId(request.id);
     const controller = new AbortController();
@@ -103,7 +108,8 @@ export class HttpSession {
     const channel: RequestChannel = {
       signal: controller.signal,
       session: this.legacy,
-      authInfo,
+      authInfo: from.auth,
+      headers: from.headers,
       notify: (method, params) => {
         if (!controller.signal.aborted) sink.send({ jsonrpc: '2.0', method, params });
       },
@@ -118,14 +124,21 @@ export class HttpSession {
   }
 
   /** Takes a client notification or a response to a server-initiated request. */
-  receive(message: JsonRpcNotification | JsonRpcResponse): void {
+  receive(message: JsonRpcNotification | JsonRpcResponse, headers?: HeaderReader): void {
     this.lastActive = Date.now();
     if ('method' in message && message.method === 'notifications/cancelled') {
       const id = message.params?.requestId;
       if (isRequestId(id)) this.#inFlight.get(id)?.abort(message.params?.reason);
       return;
     }
-    this.#frames?.frame(JSON.stringify(message));
+    // The Peer handles the frame synchronously: its notification reaches the server with
+    // the headers of the POST that carried it.
+    this.#receiving = headers;
+    try {
+      this.#frames?.frame(JSON.stringify(message));
+    } finally {
+      this.#receiving = undefined;
+    }
   }
 
   /** Ends the session: cancels its requests, fails pending server requests, closes streams. */
