@@ -3,8 +3,14 @@
  * parallel, merged into one registry, with one place for user-facing input.
  * Source: 2026-07-28 architecture (host → clients → servers), server/tools "Tool Names".
  */
-import type { ClientHandlers, EraCache, ResultOf } from '../client/index.js';
-import { McpkitError, type JsonRpcNotification, type Params, type Root } from '../core/index.js';
+import type { ClientHandlers, EraCache, HandlerContext, ResultOf } from '../client/index.js';
+import {
+  McpkitError,
+  type JsonRpcNotification,
+  type Params,
+  type RequestId,
+  type Root,
+} from '../core/index.js';
 import { resolveServers, type InputPolicy } from './config.js';
 import { INPUT_METHOD, InputRouter, type CallScope, type InputKind } from './inputs.js';
 import { ServerLink, type ServerStatus } from './link.js';
@@ -20,6 +26,7 @@ import {
 import { Listeners, type HostEvents } from './events.js';
 import type { HostCallOptions, HostOptions } from './options.js';
 import { relay, relayed } from './relay.js';
+import { compileUriTemplate } from '../server/index.js';
 
 export type { HostCallOptions, HostOptions, RelayFields } from './options.js';
 
@@ -55,7 +62,9 @@ export class Host {
 
   /** Connects every server in parallel; resolves once each is ready or failed (never rejects). */
   async start(): Promise<void> {
-    await Promise.all([...this.#links.values()].map((link) => link.start()));
+    // Template matching loads its engine on first use: have it ready before clients come.
+    const matching = compileUriTemplate('{uri}').ready.catch(() => undefined);
+    await Promise.all([...this.#links.values()].map((link) => link.start()).concat(matching));
   }
 
   /** Each server's status, in configuration order. */
@@ -133,6 +142,7 @@ export class Host {
    * @throws McpkitError `INVALID_ARGUMENT` when no server offers the URI; as `callTool` otherwise.
    */
   async readResource(uri: string, options: HostCallOptions = {}): Promise<ResultOf<'resources/read'>> {
+    await Promise.all(this.#registry.templates.map((t) => t.matcher.ready));
     const route = this.route(uri);
     if (!route) throw new McpkitError('INVALID_ARGUMENT', `no server offers the resource '${uri}'`);
     const result = await this.#call(route.server, options, (client, req) =>
@@ -184,7 +194,11 @@ export class Host {
     );
   }
 
-  /** The server and its own URI for a URI of the merged registry. */
+  /**
+   * The server and its own URI for a URI of the merged registry.
+   * @throws McpkitError `NOT_READY` when a template must be matched before its engine has
+   *   loaded (only before `start()` resolved; see `UriTemplate.ready`).
+   */
   route(uri: string): { server: string; uri: string } | undefined {
     return this.#registry.route(uri, this.servers);
   }
@@ -218,8 +232,10 @@ export class Host {
         `server '${server}' is ${state}${reason ? `: ${reason}` : ''}`,
       );
     }
-    const { onInput, ...request } = options;
-    const scope: CallScope = { server, onInput };
+    const { onInput, ...rest } = options;
+    const requestIds = new Set<RequestId>();
+    const scope: CallScope = { server, onInput, requestIds };
+    const request = { ...rest, onRequestId: (id: RequestId) => void requestIds.add(id) };
     // Legacy servers' requests arrive outside any call's async context: no need to mark it.
     return this.#inputs.within(
       scope,
@@ -251,7 +267,7 @@ export class Host {
     roots: readonly Root[] | undefined,
   ): ClientHandlers {
     const handlers: ClientHandlers = {};
-    const ask = (kind: InputKind) => (params: unknown, context: { signal: AbortSignal }) =>
+    const ask = (kind: InputKind) => (params: unknown, context: HandlerContext) =>
       this.#inputs.route(
         {
           server,
@@ -262,6 +278,7 @@ export class Host {
         },
         policy,
         roots,
+        { relatedRequestId: context.relatedRequestId },
       );
     if (this.#inputs.allows('elicitation', policy, roots)) handlers.elicitation = ask('elicitation') as never;
     if (this.#inputs.allows('sampling', policy, roots)) handlers.sampling = ask('sampling') as never;

@@ -15,7 +15,7 @@ import type { InferOutput, SchemaInput } from '../validation/index.js';
 import type { HeaderReader, RequestChannel } from './channel.js';
 import type { RequestContext } from './context.js';
 import { ServerDispatcher } from './dispatch.js';
-import { capabilitiesOf, type Features } from './features.js';
+import { capabilitiesOf, copyResult, type Features } from './features.js';
 import { implementationOf, type ServerOptions } from './options.js';
 
 export type { ServerOptions } from './options.js';
@@ -84,9 +84,10 @@ export class McpServer {
     const sealer = rs && 'seal' in rs ? rs : createStateSealer(rs);
     this.#tasks = new ServerTasks({
       options: options.tasks,
+      maxPerPrincipal: options.limits?.maxTasksPerPrincipal,
       tools,
       sealer,
-      callTool: async (name, args, ctx) => ({ ...(await tools.call(name, args, ctx)) }),
+      callTool: async (name, args, ctx) => copyResult(await tools.call(name, args, ctx)),
     });
     this.#dispatcher = new ServerDispatcher({
       info: this.info,

@@ -7,6 +7,7 @@
  * Source: 2026-07-28 basic/transports/streamable-http "Sending Messages to the Server";
  * 2025-11-25 basic/transports "Resumability and Redelivery".
  */
+import type { RequestId } from '../../core/jsonrpc.js';
 import type { TransportSink } from '../../core/transport.js';
 import {
   disconnectedFrame,
@@ -18,6 +19,7 @@ import {
   statusFrame,
 } from './frames.js';
 import type { Exchange, LegacySession } from './legacy-session.js';
+import type { RelatedRequests } from './related-requests.js';
 import { newCursor, readBoundedText, readSse, type SseCursor } from './sse.js';
 
 /** What the reader needs from its transport. */
@@ -27,6 +29,8 @@ export interface ResponseHost {
   readonly session: LegacySession;
   /** Largest JSON body or SSE event accepted, in bytes. */
   readonly maxMessageBytes: number;
+  /** Where a server request read from a POST's stream is recorded against that POST's request. */
+  readonly related: RelatedRequests;
 }
 
 /** Hands responses to the client, exchange by exchange. */
@@ -66,6 +70,7 @@ export class ResponseReader {
     const sink = this.#host.sink();
     if (!sink) return;
     const value = exchange ? parseObject(text) : undefined;
+    if (exchange && value && isRequestObject(value)) this.#host.related.record(value.id, exchange.id);
     if (!exchange || !value || !isResponseObject(value)) return sink.frame(text);
     let out = value;
     if ('error' in value && (value.id === undefined || value.id === null))
@@ -101,4 +106,8 @@ export class ResponseReader {
     const version = resultOf(response)?.protocolVersion;
     this.#host.session.version = typeof version === 'string' ? version : undefined;
   }
+}
+
+function isRequestObject(value: { [key: string]: unknown }): value is { id: RequestId; method: string } {
+  return typeof value.method === 'string' && (typeof value.id === 'string' || typeof value.id === 'number');
 }

@@ -7,6 +7,7 @@
  * Uses only web `fetch`, so it runs in browsers and workers too.
  * Source: 2026-07-28 basic/transports/streamable-http; 2025-11-25 basic/transports.
  */
+import { sendRetrying } from './retry.js';
 import type { JsonRpcMessage, JsonRpcNotification, JsonRpcRequest, RequestId } from '../../core/jsonrpc.js';
 import type { SendOptions, Transport, TransportSink } from '../../core/transport.js';
 import { metaVersionOf } from '../../core/wire.js';
@@ -15,12 +16,14 @@ import { unreachable, within } from './fetch-failure.js';
 import { LegacySession, type Exchange } from './legacy-session.js';
 import type { StreamableHttpOptions } from './options.js';
 import { SessionRenewal } from './session-renewal.js';
+import { RelatedRequests } from './related-requests.js';
 import { modernHeaders } from './request-headers.js';
 import { ResponseReader } from './responses.js';
 import { legacySseFallback, type SseTransport } from './sse-transport.js';
 import { DEFAULT_MAX_MESSAGE_BYTES } from './sse.js';
 
 export type { FetchWrapper, HeaderSource, ReconnectOptions, StreamableHttpOptions } from './options.js';
+export type { RetryOptions } from './retry.js';
 
 const ACCEPT = 'application/json, text/event-stream';
 /** Longest wait for a GET stream to be answered before later requests go ahead anyway. */
@@ -38,6 +41,7 @@ class StreamableHttpTransport implements Transport {
   readonly #session: LegacySession;
   readonly #renewal: SessionRenewal;
   readonly #responses: ResponseReader;
+  readonly #related = new RelatedRequests();
   #sink: TransportSink | undefined;
   #closed = false;
   readonly #posts = new AbortController();
@@ -66,6 +70,7 @@ class StreamableHttpTransport implements Transport {
       sink: () => (this.#closed ? undefined : this.#sink),
       session: this.#session,
       maxMessageBytes: this.#maxMessageBytes,
+      related: this.#related,
     });
     this.#renewal = new SessionRenewal({
       session: this.#session,
@@ -240,7 +245,12 @@ class StreamableHttpTransport implements Transport {
     const init: RequestInit = { method, headers };
     if (body !== undefined) init.body = body;
     if (signal !== undefined) init.signal = signal;
-    return this.#fetch(this.#url, init);
+    return sendRetrying(() => this.#fetch(this.#url, init), this.#options.retry ?? {}, signal);
+  }
+
+  /** The request whose POST stream carried the server's request `id` (see RelatedRequests). */
+  relatedRequest(id: RequestId): RequestId | undefined {
+    return this.#related.take(id);
   }
 
   /** Notifications and responses we POST: aborted on close, and after {@link POST_TIMEOUT_MS}. */

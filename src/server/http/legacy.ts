@@ -105,12 +105,14 @@ async function initialize(
   message: JsonRpcRequest,
   request: HttpRequest,
 ): Promise<HttpResponse> {
-  if (ctx.sessions.full) {
+  const refusal = ctx.sessions.refusal(request.principal);
+  if (refusal === 'maxSessions') {
     return rpcError('InternalError', 'Service Unavailable: too many open sessions; try again later', {
       status: 503,
       id: message.id,
     });
   }
+  if (refusal) return sessionQuota(message);
   let created: HttpSession | undefined;
   const reply = new PostReply(
     plainStream(ctx.session.keepAliveMs, () => undefined, ctx.session.maxBufferedBytes),
@@ -119,18 +121,31 @@ async function initialize(
     signal: new AbortController().signal,
     notify: (method, params) => reply.send({ jsonrpc: '2.0', method, params }),
     openSession: (init) =>
-      (created = new HttpSession(ctx.server, init, { ...ctx.session, owner: principalOf(request.auth) }))
-        .legacy,
+      (created = new HttpSession(ctx.server, init, {
+        ...ctx.session,
+        owner: principalOf(request.auth),
+        principal: request.principal,
+      })).legacy,
     authInfo: request.auth,
     headers: request.headers,
   };
   const outcome = await answer(ctx.server, message, channel);
   if (created && 'result' in outcome.response) {
-    ctx.sessions.add(created);
+    ctx.sessions.add(created, request.principal);
     reply.setHeader('mcp-session-id', created.id);
   } else created?.end();
   reply.finish(outcome.response, 200);
   return reply.response;
+}
+
+/** 429 for an `initialize` beyond the caller's own session bound. */
+function sessionQuota(message: JsonRpcRequest): HttpResponse {
+  const why = 'this client holds too many open sessions (principals.maxSessions); end one with DELETE';
+  return rpcError('InvalidRequest', `Too Many Requests: ${why}`, {
+    status: 429,
+    id: message.id,
+    headers: { 'retry-after': '60' },
+  });
 }
 
 /**

@@ -9,12 +9,14 @@ import { McpError, missingCapabilityError } from '../../core/errors.js';
 import { isObject, type JsonRpcRequest, type Params } from '../../core/jsonrpc.js';
 import type { RequestStateSealer } from '../../core/request-state.js';
 import { createMemoryTaskStore } from '../../core/task-store.js';
-import { TASKS_EXTENSION, applyResponses, detailedTask, settle } from '../../core/tasks.js';
+import { TASKS_EXTENSION, applyResponses, detailedTask, settle, type TaskState } from '../../core/tasks.js';
+import { checkInputAnswer, type AskedMethod } from '../answers.js';
 import type { RequestChannel } from '../channel.js';
 import type { ModernMeta } from '../modern.js';
 import { runModernFeature } from '../modern-run.js';
 import type { ToolRegistry } from '../tools.js';
 import { TaskRunner, type CallTool, type TaskOptions } from './runner.js';
+import { principalKeyOf } from '../quota.js';
 
 /** The task methods of the extension (`tasks/result` and `tasks/list` are not among them). */
 const TASK_METHODS: ReadonlySet<string> = new Set(['tasks/get', 'tasks/update', 'tasks/cancel']);
@@ -31,6 +33,8 @@ export class ServerTasks {
 
   constructor(init: {
     options: TaskOptions | undefined;
+    /** Most tasks one principal has running on this instance. */
+    maxPerPrincipal?: number | undefined;
     tools: ToolRegistry;
     sealer: RequestStateSealer;
     callTool: CallTool;
@@ -39,7 +43,7 @@ export class ServerTasks {
     this.#tools = init.tools;
     this.#sealer = init.sealer;
     const store = init.options?.store ?? createMemoryTaskStore();
-    this.runner = new TaskRunner(store, init.options ?? {}, init.callTool);
+    this.runner = new TaskRunner(store, init.options ?? {}, init.callTool, init.maxPerPrincipal);
   }
 
   /** True when the server offers the extension (task options given, or a tool may run as a task). */
@@ -112,7 +116,7 @@ export class ServerTasks {
   async #taskMethod(method: string, params: Params, principal: string): Promise<Params> {
     const task = await this.runner.find(params.taskId, principal);
     if (method === 'tasks/get') return detailedTask(task);
-    if (method === 'tasks/update') return this.#update(task.taskId, params.inputResponses);
+    if (method === 'tasks/update') return this.#update(task, params.inputResponses);
     const now = new Date();
     const next = await this.runner.store.update(task.taskId, (t) =>
       settle(t, { status: 'cancelled' }, now, 'Cancelled by the client'),
@@ -122,12 +126,26 @@ export class ServerTasks {
     return {};
   }
 
-  async #update(taskId: string, responses: unknown): Promise<Params> {
+  /**
+   * Records answers to outstanding input requests. Each answer to a key still outstanding is
+   * checked as an MRTR answer would be (elicitation content against `requestedSchema`, …);
+   * one invalid answer refuses the whole update with -32602 and records nothing. Keys not
+   * outstanding are ignored (SEP-2663 "Task Update Requests").
+   */
+  async #update(task: TaskState, responses: unknown): Promise<Params> {
     if (!isObject(responses))
       throw McpError.of(
         'InvalidParams',
         'inputResponses must be an object mapping input request keys to results',
       );
+    const taskId = task.taskId;
+    for (const [key, question] of Object.entries(task.inputRequests ?? {}))
+      if (Object.hasOwn(responses, key) && isAskedMethod(question.method))
+        await checkInputAnswer(
+          { method: question.method, params: question.params },
+          responses[key],
+          `inputResponses.${key}`,
+        );
     const now = new Date();
     const next = await this.runner.store.update(taskId, (t) => applyResponses(t, responses, now));
     if (next && next.lastUpdatedAt === now.toISOString()) {
@@ -168,11 +186,16 @@ export class ServerTasks {
       arguments: args,
       meta,
       principal,
+      quotaKey: principalKeyOf(channel),
       authInfo: channel.authInfo,
       retrySafe: policy.retrySafe === true,
       answers,
     });
   }
+}
+
+function isAskedMethod(method: string): method is AskedMethod {
+  return method === 'elicitation/create' || method === 'sampling/createMessage' || method === 'roots/list';
 }
 
 function negotiated(meta: ModernMeta): boolean {

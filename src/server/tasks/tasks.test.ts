@@ -156,6 +156,53 @@ describe('the Tasks extension on the server', () => {
     expect(done.result).toMatchObject({ content: [{ text: 'got {"name":"Ada"}' }] });
   });
 
+  it('refuses a tasks/update answer that does not match the requested schema, as MRTR does, and records nothing', async () => {
+    const { server } = build();
+    server.tool('age', { task: 'optional' }, async (_a, ctx) => {
+      const a = await ctx.elicit({
+        message: 'age?',
+        requestedSchema: { type: 'object', properties: { age: { type: 'integer' } }, required: ['age'] },
+      });
+      const roots = await ctx.listRoots();
+      return `age ${String(a.content?.age)}, ${roots.roots.length} roots`;
+    });
+    const caps = { extensions: TASKS, elicitation: {}, roots: {} };
+    const { taskId } = await call(server, 'tools/call', { name: 'age' }, { caps });
+    await settled(server, taskId, /input_required/);
+    const update = (inputResponses: Params) => call(server, 'tasks/update', { taskId, inputResponses });
+    await expect(
+      update({ 'elicitation-1': { action: 'accept', content: { age: 'old' } } }),
+    ).rejects.toMatchObject({
+      code: -32602,
+      message: expect.stringMatching(
+        /^inputResponses\.elicitation-1: content does not match the requested schema/,
+      ),
+    });
+    await expect(update({ 'elicitation-1': { action: 'maybe' } })).rejects.toMatchObject({
+      code: -32602,
+      message: 'inputResponses.elicitation-1: action must be accept, decline or cancel',
+    });
+    const still = await call(server, 'tasks/get', { taskId });
+    expect(still.status).toBe('input_required');
+    expect(Object.keys(still.inputRequests as Params)).toEqual(['elicitation-1']);
+    await update({
+      'elicitation-1': { action: 'accept', content: { age: 36 } },
+      unknown: { anything: true },
+    });
+    await settled(server, taskId, /input_required/);
+    await vi.waitFor(async () =>
+      expect(Object.keys((await call(server, 'tasks/get', { taskId })).inputRequests as Params)).toEqual([
+        'roots-1',
+      ]),
+    );
+    await expect(update({ 'roots-1': { roots: [{ uri: 'http://x' }] } })).rejects.toMatchObject({
+      code: -32602,
+      message: 'inputResponses.roots-1: roots[0].uri must be a file:// URI',
+    });
+    await update({ 'roots-1': { roots: [{ uri: 'file:///tmp' }] } });
+    expect((await settled(server, taskId)).result).toMatchObject({ content: [{ text: 'age 36, 1 roots' }] });
+  });
+
   it('shows progress as the status message', async () => {
     const { server } = build();
     const { taskId } = await call(server, 'tools/call', { name: 'ask', _meta: { progressToken: 7 } });
