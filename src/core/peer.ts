@@ -23,7 +23,7 @@ import {
 } from './jsonrpc.js';
 import type { Transport } from './transport.js';
 import { DEFAULT_MAX_JSON_DEPTH } from './json-limits.js';
-import { IncomingRequest, type IncomingContext } from './incoming.js';
+import { IncomingRequest } from './incoming.js';
 import { FrameQueue } from './frame-queue.js';
 
 export type { IncomingContext } from './incoming.js';
@@ -212,7 +212,8 @@ export class Peer {
     this.#incoming.set(request.id, incoming);
     let response: JsonRpcResponse;
     try {
-      response = resultResponse(request.id, await this.#handlers.request(request, incoming));
+      // `?? {}`: a server middleware may answer a request without a result object.
+      response = resultResponse(request.id, (await this.#handlers.request(request, incoming)) ?? {});
     } catch (error) {
       response = this.#failed(request, error);
     }

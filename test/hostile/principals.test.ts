@@ -6,6 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHttpHandler, type HttpHandler } from '../../src/server/http/index.js';
 import { serve, type Served } from '../../src/integrations/node/index.js';
+import { createServer } from '../../src/server/index.js';
 import { buildServer, modernBody, modernHeaders, modernPost, post, until } from '../support/http-harness.js';
 import { bounded } from '../support/watchdog.js';
 
@@ -153,5 +154,35 @@ describe('serve() keys anonymous callers by their address', () => {
     const statuses = await Promise.all(Array.from({ length: 8 }, send));
     expect(statuses.filter((s) => s === 200)).toHaveLength(2);
     expect(statuses.filter((s) => s === 429)).toHaveLength(6);
+  });
+});
+
+describe('listen streams per principal over HTTP', () => {
+  it('a second listen stream of one tenant is 429 with Retry-After; another tenant listens', async () => {
+    const server = createServer({ name: 'l', version: '1', limits: { maxListenStreamsPerPrincipal: 1 } });
+    server.tool('t', {}, () => 't');
+    const handler = createHttpHandler(server, {
+      principals: { principal: (r) => r.headers.get('x-tenant') ?? undefined },
+    });
+    const listen = (tenant: string) =>
+      handler(
+        modernPost(
+          'subscriptions/listen',
+          { notifications: { toolsListChanged: true } },
+          { 'x-tenant': tenant },
+        ),
+      );
+    const first = await listen('a');
+    expect(first.headers.get('content-type')).toBe('text/event-stream');
+    const second = await listen('a');
+    expect(second.status).toBe(429);
+    expect(second.headers.get('retry-after')).toBe('1');
+    expect(await second.json()).toMatchObject({
+      error: { code: -32600, message: expect.stringContaining('maxListenStreamsPerPrincipal') },
+    });
+    const other = await listen('b');
+    expect(other.headers.get('content-type')).toBe('text/event-stream');
+    await Promise.all([first.body!.cancel(), other.body!.cancel()]);
+    handler.close();
   });
 });

@@ -121,8 +121,11 @@ async function initialize(
     signal: new AbortController().signal,
     notify: (method, params) => reply.send({ jsonrpc: '2.0', method, params }),
     openSession: (init) =>
-      (created = new HttpSession(ctx.server, init, { ...ctx.session, owner: principalOf(request.auth) }))
-        .legacy,
+      (created = new HttpSession(ctx.server, init, {
+        ...ctx.session,
+        owner: principalOf(request.auth),
+        principal: request.principal,
+      })).legacy,
     authInfo: request.auth,
     headers: request.headers,
   };

@@ -38,6 +38,8 @@ export interface HttpSessionOptions {
   maxBufferedBytes?: number;
   /** The principal that opened the session ('' when anonymous); others get 404. */
   owner?: string;
+  /** Whom per-principal bounds (stored events) count this session against ('' for nobody). */
+  principal?: string | undefined;
 }
 
 /** The state of one `Mcp-Session-Id`. */
@@ -188,6 +190,7 @@ export class HttpSession {
         ? {}
         : { maxBufferedBytes: this.#options.maxBufferedBytes }),
       prime: this.legacy.protocolVersion >= '2025-11-25',
+      owner: this.#options.principal,
     });
     this.#streams.set(stream.id, stream);
     if (this.#streams.size > KEPT_STREAMS) this.#forgetOldestEnded();
