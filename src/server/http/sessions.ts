@@ -47,9 +47,21 @@ export class SessionTable {
     return true;
   }
 
-  /** Ends every session (the handler is shutting down). */
+  /** Forgets a session here without ending it for a fleet (see `HttpSession.release`). */
+  release(id: string): void {
+    const session = this.#sessions.get(id);
+    this.#sessions.delete(id);
+    session?.release();
+  }
+
+  /** The sessions held here (a fleet refreshes the TTL of those with an open stream). */
+  values(): IterableIterator<HttpSession> {
+    return this.#sessions.values();
+  }
+
+  /** Lets go of every session (the handler is shutting down). */
   clear(): void {
-    for (const id of [...this.#sessions.keys()]) this.delete(id);
+    for (const id of [...this.#sessions.keys()]) this.release(id);
   }
 
   #sweep(): void {
@@ -57,7 +69,7 @@ export class SessionTable {
     if (now - this.#lastSweep < Math.min(this.#idleMs / 4, 60_000)) return;
     this.#lastSweep = now;
     for (const [id, session] of this.#sessions) {
-      if (!session.busy && now - session.lastActive > this.#idleMs) this.delete(id);
+      if (!session.busy && now - session.lastActive > this.#idleMs) this.release(id);
     }
   }
 }
