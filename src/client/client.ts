@@ -26,6 +26,7 @@ import type {
 } from '../core/types/index.js';
 import { clientInfoOf, declareCapabilities, type DeclaredCapabilities } from './capabilities.js';
 import { Connection, type RelayOptions } from './connection.js';
+import type { CallOptions } from './connection-types.js';
 import { createLister, LIST_KINDS, type Lister, type ListPage } from './lists.js';
 import { ListViews } from './views.js';
 import { sendLegacyOnly } from './legacy-only.js';
@@ -151,7 +152,8 @@ export class Client {
    * (basic/patterns/mrtr); `options.signal` also aborts the handlers.
    * With `relayInputRequired` an `input_required` result is returned as it is, and
    * `clientCapabilities` replaces the declared capabilities in a modern request's `_meta`
-   * (both for proxies relaying another client's request).
+   * (both for proxies relaying another client's request). With `acceptTask` a task result
+   * (`resultType: "task"`, SEP-2663) is returned as it is too.
    * @throws McpkitError `INVALID_RESULT` for an unknown `resultType`, `input_required` where
    *   it is not allowed, an input request no handler answers, or more than
    *   `maxInputRounds` rounds; `ABORTED`; whatever a handler throws.
@@ -159,7 +161,7 @@ export class Client {
   request<M extends string>(
     method: M,
     params?: Params,
-    options?: RequestOptions & RelayOptions,
+    options?: RequestOptions & RelayOptions & Pick<CallOptions, 'acceptTask'>,
   ): Promise<ResultFor<M>> {
     return this.#connected().roundTrip(method, params, options) as Promise<ResultFor<M>>;
   }

@@ -29,4 +29,5 @@ export {
   type SseTransportOptions,
   type HeaderSource,
   type ReconnectOptions,
+  type RetryOptions,
 } from './http/index.js';

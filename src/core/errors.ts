@@ -131,7 +131,9 @@ export type LocalErrorCode =
   | 'SPAWN_FAILED'
   | 'INVALID_ARGUMENT'
   /** The peer sent more than a documented limit allows (the message names the limit). */
-  | 'LIMIT_EXCEEDED';
+  | 'LIMIT_EXCEEDED'
+  /** Used before a lazily loaded part was ready (the message says what to await). */
+  | 'NOT_READY';
 
 /** A local error: never sent on the wire. Match on `code`, keep `cause`. */
 export class McpkitError extends Error {

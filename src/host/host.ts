@@ -20,6 +20,7 @@ import {
 import { Listeners, type HostEvents } from './events.js';
 import type { HostCallOptions, HostOptions } from './options.js';
 import { relay, relayed } from './relay.js';
+import { compileUriTemplate } from '../server/index.js';
 
 export type { HostCallOptions, HostOptions, RelayFields } from './options.js';
 
@@ -55,7 +56,9 @@ export class Host {
 
   /** Connects every server in parallel; resolves once each is ready or failed (never rejects). */
   async start(): Promise<void> {
-    await Promise.all([...this.#links.values()].map((link) => link.start()));
+    // Template matching loads its engine on first use: have it ready before clients come.
+    const matching = compileUriTemplate('{uri}').ready.catch(() => undefined);
+    await Promise.all([...this.#links.values()].map((link) => link.start()).concat(matching));
   }
 
   /** Each server's status, in configuration order. */
@@ -133,6 +136,7 @@ export class Host {
    * @throws McpkitError `INVALID_ARGUMENT` when no server offers the URI; as `callTool` otherwise.
    */
   async readResource(uri: string, options: HostCallOptions = {}): Promise<ResultOf<'resources/read'>> {
+    await Promise.all(this.#registry.templates.map((t) => t.matcher.ready));
     const route = this.route(uri);
     if (!route) throw new McpkitError('INVALID_ARGUMENT', `no server offers the resource '${uri}'`);
     const result = await this.#call(route.server, options, (client, req) =>
@@ -184,7 +188,11 @@ export class Host {
     );
   }
 
-  /** The server and its own URI for a URI of the merged registry. */
+  /**
+   * The server and its own URI for a URI of the merged registry.
+   * @throws McpkitError `NOT_READY` when a template must be matched before its engine has
+   *   loaded (only before `start()` resolved; see `UriTemplate.ready`).
+   */
   route(uri: string): { server: string; uri: string } | undefined {
     return this.#registry.route(uri, this.servers);
   }

@@ -12,7 +12,7 @@ export function relayed(client: Client, options: Omit<HostCallOptions, 'onInput'
   return options.relay !== undefined && client.era === 'modern';
 }
 
-/** Sends a modern client's request on as it is; the result may be `input_required`. */
+/** Sends a modern client's request on as it is; the result may be `input_required` or a task. */
 export function relay<M extends 'tools/call' | 'prompts/get' | 'resources/read'>(
   client: Client,
   method: M,
@@ -28,6 +28,7 @@ export function relay<M extends 'tools/call' | 'prompts/get' | 'resources/read'>
   return client.request(
     method,
     { ...params, ...retry },
-    { ...request, relayInputRequired: true, clientCapabilities },
+    // A task comes back as it is too: only a client that declared the Tasks extension gets one.
+    { ...request, relayInputRequired: true, acceptTask: true, clientCapabilities },
   ) as Promise<ResultOf<M>>;
 }

@@ -39,6 +39,11 @@ export interface RequestChannel {
   readonly era?: Era | undefined;
   /** The caller's identity, when the transport authenticated it. */
   readonly authInfo?: AuthInfo | undefined;
+  /**
+   * Whom per-principal bounds count this request against ('' when unidentified); default:
+   * the verified identity. The HTTP endpoint names it (identity, else the peer's address).
+   */
+  readonly principal?: string | undefined;
   /** The HTTP request's headers (Streamable HTTP); undefined on other transports. */
   readonly headers?: HeaderReader | undefined;
 }

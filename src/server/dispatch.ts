@@ -29,6 +29,7 @@ import { runModernFeature, type ModernRunner } from './modern-run.js';
 import type { ServerOptions } from './options.js';
 import { LegacyChannel, type LegacySession } from './session.js';
 import type { ServerTasks } from './tasks/methods.js';
+import { PrincipalQuota, principalKeyOf } from './quota.js';
 import type { ResourceSubscriptions } from './subscriptions.js';
 
 /** What the router reads from its server: identity, registries, eras and shared state. */
@@ -56,9 +57,14 @@ export class ServerDispatcher {
   readonly #d: DispatchDeps;
   readonly #modernRunner: ModernRunner;
   readonly #decorations: { plain: ModernDecoration; cacheable: ModernDecoration };
+  readonly #listenQuota: PrincipalQuota;
 
   constructor(deps: DispatchDeps) {
     this.#d = deps;
+    this.#listenQuota = new PrincipalQuota(
+      deps.options.limits?.maxListenStreamsPerPrincipal ?? 1000,
+      'open listen streams (limits.maxListenStreamsPerPrincipal)',
+    );
     this.#decorations = {
       plain: modernDecoration(deps.info, undefined),
       cacheable: modernDecoration(deps.info, deps.cache),
@@ -143,7 +149,9 @@ export class ServerDispatcher {
     const held = Array.isArray(taken) ? taken : await taken;
     if (filter.resourceSubscriptions) filter.resourceSubscriptions = held;
     if (held.length === 0) delete filter.resourceSubscriptions;
+    let release: () => void = () => undefined;
     try {
+      release = this.#listenQuota.acquire(principalKeyOf(channel));
       return await listen({
         id: request.id,
         filter,
@@ -153,6 +161,7 @@ export class ServerDispatcher {
         tasks,
       });
     } finally {
+      release();
       for (const uri of held) this.#d.subscriptions.release(uri);
     }
   }

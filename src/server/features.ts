@@ -83,6 +83,7 @@ async function complete(f: Features, params: Params, ctx: RequestContext): Promi
     throw McpError.of('InvalidParams', 'argument must have a string name and value');
   }
   const args = (params.context as { arguments?: Record<string, string> } | undefined)?.arguments ?? {};
+  await f.resources.ready();
   const completer = findCompleter(f, ref, argument.name, ctx.era);
   return { completion: await runCompleter(completer, argument.value, { arguments: args, request: ctx }) };
 }

@@ -60,6 +60,14 @@ export interface ServerOptions {
 export interface ServerLimits {
   /** Most `subscriptions/listen` streams open at once, all clients together (default 10 000). */
   maxListenStreams?: number;
+  /**
+   * Most listen streams one principal holds open (default 1 000; → -32600, HTTP 429).
+   * The principal is the verified identity, else (HTTP) the peer's address; an
+   * unidentified caller is held only to `maxListenStreams`.
+   */
+  maxListenStreamsPerPrincipal?: number;
+  /** Most tasks one principal has running on this instance (default 1 000; → -32600, HTTP 429). */
+  maxTasksPerPrincipal?: number;
   /** Most URIs in one listen request's `resourceSubscriptions` (default 1 000). */
   maxResourceSubscriptions?: number;
   /** Most requests one stdio (or other stream) connection has in flight at once (default 256). */

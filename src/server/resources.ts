@@ -109,7 +109,12 @@ export class ResourceRegistry {
   listTemplates(): readonly ResourceTemplate[] {
     return this.#templateList;
   }
-  /** True when `uri` names a registered resource or matches a template. */
+  /** Resolves once the templates can match URIs (their engine loads on first use). */
+  async ready(): Promise<void> {
+    for (const t of this.#templates.values()) await t.template.ready;
+  }
+
+  /** True when `uri` names a registered resource or matches a template (after {@link ready}). */
   has(uri: string): boolean {
     return this.#resources.has(uri) || [...this.#templates.values()].some((t) => t.template.match(uri));
   }
@@ -134,6 +139,7 @@ export class ResourceRegistry {
     if (typeof uri !== 'string') throw McpError.of('InvalidParams', 'uri must be a string');
     const fixed = this.#resources.get(uri);
     if (fixed) return normalise(await fixed.handler(uri, context));
+    await this.ready();
     for (const t of this.#templates.values()) {
       const variables = t.template.match(uri);
       if (variables) return normalise(await t.handler(uri, variables, context));

@@ -84,6 +84,7 @@ export class McpServer {
     const sealer = rs && 'seal' in rs ? rs : createStateSealer(rs);
     this.#tasks = new ServerTasks({
       options: options.tasks,
+      maxPerPrincipal: options.limits?.maxTasksPerPrincipal,
       tools,
       sealer,
       callTool: async (name, args, ctx) => copyResult(await tools.call(name, args, ctx)),

@@ -8,7 +8,7 @@
  * server/resources "Resource Templates" (templates are RFC 6570).
  */
 import { McpkitError } from '../core/errors.js';
-import { compileMatcher } from './uri-template-match.js';
+import { compileMatcher, loadMatcher } from './uri-template-match.js';
 
 /** An expression operator; `''` is simple string expansion. RFC 6570 §2.2. */
 export type Operator = '' | '+' | '#' | '.' | '/' | ';' | '?' | '&';
@@ -40,6 +40,12 @@ export interface UriTemplate {
    * result; an exploded list comes back as its items joined with `,`.
    */
   match(uri: string): Record<string, string> | undefined;
+  /**
+   * Resolves once {@link match} can be called: the RE2 engine it runs on is loaded when the
+   * first template is compiled, not at start-up. Before that, `match` throws McpkitError
+   * `NOT_READY`.
+   */
+  readonly ready: Promise<void>;
   /** Expands the template with `values` (RFC 6570 §3); undefined variables are omitted. */
   expand(values: Readonly<Record<string, TemplateValue>>): string;
 }
@@ -72,10 +78,13 @@ export function compileUriTemplate(template: string): UriTemplate {
   const parts = parseUriTemplate(template);
   const variables = [...new Set(parts.flatMap((p) => ('vars' in p ? p.vars.map((v) => v.name) : [])))];
   const match = compileMatcher(parts);
+  const ready = loadMatcher();
+  ready.catch(() => undefined); // reported to whoever awaits it, never as unhandled
   return {
     template,
     variables,
     match,
+    ready,
     expand: (values) =>
       parts.map((p) => ('literal' in p ? encodeLiteral(p.literal) : expression(p, values))).join(''),
   };

@@ -5,9 +5,11 @@
  * and stays fast; expand then match gives the values back).
  */
 import fc from 'fast-check';
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { compileUriTemplate, createStateSealer } from '../../src/server/index.js';
 import { fuzzRuns, junk } from '../support/fuzz.js';
+
+beforeAll(() => compileUriTemplate('{x}').ready); // matching loads re2js on first use
 
 describe('requestState', () => {
   const sealer = createStateSealer();

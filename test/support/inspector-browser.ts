@@ -24,8 +24,13 @@ export function ensureUiBuilt(): void {
   execFileSync('npx', ['vite', 'build', '--config', 'ui/vite.config.ts'], { cwd: ROOT, stdio: 'inherit' });
 }
 
-/** A headless chromium with the flags this machine needs; `close()` also removes its profile. */
-export async function launchBrowser(): Promise<{ browser: Browser; close: () => Promise<void> }> {
+/**
+ * A headless chromium with the flags this machine needs, plus `extraArgs`; `close()` also
+ * removes its profile.
+ */
+export async function launchBrowser(
+  extraArgs: string[] = [],
+): Promise<{ browser: Browser; close: () => Promise<void> }> {
   mkdirSync(ARTIFACTS, { recursive: true });
   const profile = mkdtempSync(join(tmpdir(), 'mcpkit-chromium-'));
   const browser = await puppeteer.launch({
@@ -40,6 +45,7 @@ export async function launchBrowser(): Promise<{ browser: Browser; close: () => 
       '--disable-background-networking',
       '--disable-component-update',
       '--disable-sync',
+      ...extraArgs,
     ],
   });
   return {
@@ -71,10 +77,17 @@ function urlFrom(child: ChildProcess): Promise<string> {
   });
 }
 
-/** Starts the built CLI's `inspect --ui` with `args`; resolves with the URL it prints. */
-export async function startInspectorCli(args: string[]): Promise<RunningInspector> {
+/**
+ * Starts the built CLI's `inspect --ui` with `args` (and `env` added to this process's
+ * environment); resolves with the URL it prints.
+ */
+export async function startInspectorCli(
+  args: string[],
+  env: Record<string, string> = {},
+): Promise<RunningInspector> {
   const child = spawn(process.execPath, [CLI, 'inspect', '--ui', ...args], {
     stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, ...env },
   });
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   const url = await urlFrom(child);

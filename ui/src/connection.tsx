@@ -1,7 +1,8 @@
-// The connection panel: a stdio command, a Streamable HTTP URL with headers, or the built-in
-// everything server; the era; then what was negotiated.
-import { useState } from 'preact/hooks';
+// The connection panel: a stdio command, a Streamable HTTP URL with headers (and its OAuth
+// login), or the built-in everything server; the era; then what was negotiated.
+import { useEffect, useState } from 'preact/hooks';
 import { api, startup } from './api.js';
+import { LoginControls, type AuthState } from './login.js';
 
 export type ServerState = {
   connected: boolean;
@@ -11,6 +12,8 @@ export type ServerState = {
   capabilities?: Record<string, unknown>;
   instructions?: string;
   roots: { uri: string; name?: string }[];
+  /** For a Streamable HTTP target: whether it needs a login, and whether one holds. */
+  auth?: AuthState;
 };
 
 /** Splits a command line on spaces, keeping quoted parts together. */
@@ -86,21 +89,24 @@ export function ConnectionPanel({
   const [era, setEra] = useState(startup.era);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | undefined>();
+  useEffect(() => {
+    if (state.connected) setError(undefined);
+  }, [state.connected]);
+  const target = (clientId = '') => {
+    const [cmd = '', ...args] = splitCommand(command);
+    if (kind === 'http') return { kind, url, headers: headerRecord(headers), clientId };
+    return kind === 'stdio' ? { kind, command: cmd, args } : { kind };
+  };
   const connect = async (e: Event) => {
     e.preventDefault();
-    const [cmd = '', ...args] = splitCommand(command);
-    const target =
-      kind === 'http'
-        ? { kind, url, headers: headerRecord(headers) }
-        : kind === 'stdio'
-          ? { kind, command: cmd, args }
-          : { kind };
     setBusy(true);
     setError(undefined);
     try {
-      onState(await api<ServerState>('connect', { target, era }));
+      onState(await api<ServerState>('connect', { target: target(), era }));
     } catch (err) {
       setError(err instanceof Error ? err.message : String(err));
+      // The failure may have changed what the panel shows (a server that needs a login).
+      onState(await api<ServerState>('state').catch(() => state));
     } finally {
       setBusy(false);
     }
@@ -150,6 +156,13 @@ export function ConnectionPanel({
         <div class="result error" data-test="connect-error">
           {error}
         </div>
+      )}
+      {kind === 'http' && (
+        <LoginControls
+          auth={state.auth}
+          request={(clientId) => ({ target: target(clientId), era })}
+          onState={(s) => onState(s as ServerState)}
+        />
       )}
       <Info state={state} />
     </form>

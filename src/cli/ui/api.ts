@@ -5,7 +5,8 @@
  * for the app, not an HTTP failure).
  */
 import type { EraPreference } from '../../client/index.js';
-import type { InspectorBridge, InspectorRoot, InspectorTarget } from './bridge.js';
+import type { InspectorBridge, InspectorRoot } from './bridge.js';
+import type { InspectorTarget } from './target.js';
 
 type Body = Record<string, unknown>;
 type Route = (bridge: InspectorBridge, body: Body) => Promise<unknown> | unknown;
@@ -21,8 +22,11 @@ const obj = (value: unknown): Record<string, unknown> =>
 
 function target(value: unknown): InspectorTarget {
   const t = obj(value);
-  if (t.kind === 'http')
-    return { kind: 'http', url: str(t.url, 'url'), headers: obj(t.headers) as Record<string, string> };
+  if (t.kind === 'http') {
+    const headers = obj(t.headers) as Record<string, string>;
+    const clientId = typeof t.clientId === 'string' ? t.clientId.trim() : '';
+    return { kind: 'http', url: str(t.url, 'url'), headers, ...(clientId ? { clientId } : {}) };
+  }
   if (t.kind === 'stdio') {
     const args = Array.isArray(t.args) ? t.args.map((a) => str(a, 'args[]')) : [];
     return { kind: 'stdio', command: str(t.command, 'command'), args };
@@ -49,6 +53,8 @@ export const ROUTES: Record<string, Route> = {
     await b.disconnect();
     return b.state();
   },
+  login: (b, body) => b.login(target(body.target), era(body.era)),
+  logout: (b) => b.logout(),
   list: (b, body) => {
     const kind = str(body.kind, 'kind');
     if (!Object.hasOwn(LISTS, kind)) throw new Error(`unknown list \`${kind}\``);

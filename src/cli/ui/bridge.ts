@@ -6,19 +6,11 @@
  * requests) go to every open event stream.
  */
 import { randomUUID } from 'node:crypto';
-import { existsSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
-import { createClient, streamableHttp, type Client, type EraPreference } from '../../client/index.js';
-import type { Transport } from '../../core/index.js';
-import { spawnStdio } from '../../integrations/stdio/index.js';
+import { createClient, type Client, type EraPreference } from '../../client/index.js';
 import { ReceivedResults, withReceived } from './received.js';
+import type { InspectorLogin } from './login.js';
 import { recordingTransport } from './recorder.js';
-
-/** Where to connect: a command to spawn, a Streamable HTTP URL with headers, or the built-in server. */
-export type InspectorTarget =
-  | { kind: 'stdio'; command: string; args: string[] }
-  | { kind: 'http'; url: string; headers: Record<string, string> }
-  | { kind: 'builtin' };
+import { fromAuthorization, openTransport, type InspectorTarget } from './target.js';
 
 /** An event for the web app. */
 export type InspectorEvent = { type: string; [key: string]: unknown };
@@ -39,19 +31,19 @@ interface Pending {
 /** How many history and notification events a newly opened page is sent. */
 const REPLAYED_EVENTS = 500;
 
-const EVERYTHING_MAIN = new URL('../../../servers/everything/main.js', import.meta.url);
-
-function openTransport(target: InspectorTarget): Transport {
-  if (target.kind === 'http') return streamableHttp(target.url, { headers: target.headers });
-  const builtin = fileURLToPath(EVERYTHING_MAIN);
-  if (target.kind === 'builtin' && !existsSync(builtin))
-    throw new Error(`the built-in everything server is missing (${builtin}); run \`npm run build\``);
-  const { command, args } = target.kind === 'stdio' ? target : { command: process.execPath, args: [builtin] };
-  return spawnStdio({ command, args, env: { ...process.env }, stderr: 'pipe' });
+/** Options of {@link InspectorBridge}. */
+export interface InspectorBridgeOptions {
+  /** OAuth for Streamable HTTP targets; without it a protected server cannot be reached. */
+  login?: InspectorLogin;
 }
+
+const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
 /** The client side of the inspector: one connection at a time. */
 export class InspectorBridge {
+  readonly #login: InspectorLogin | undefined;
+  /** Whether the last target was a Streamable HTTP URL (the login state then applies). */
+  #http = false;
   readonly #listeners = new Set<(event: InspectorEvent) => void>();
   readonly #pending = new Map<string, Pending>();
   readonly #calls = new Map<string, AbortController>();
@@ -60,6 +52,10 @@ export class InspectorBridge {
   #roots: InspectorRoot[] = [];
   #client: Client | undefined;
   #listen: { close(): void } | undefined;
+
+  constructor(options: InspectorBridgeOptions = {}) {
+    this.#login = options.login;
+  }
 
   /** Registers an event listener; returns the function that removes it. */
   subscribe(listener: (event: InspectorEvent) => void): () => void {
@@ -92,7 +88,9 @@ export class InspectorBridge {
   /** Connects to `target` (closing any earlier connection) and reports what was negotiated. */
   async connect(target: InspectorTarget, era: EraPreference): Promise<unknown> {
     await this.disconnect();
-    const transport = recordingTransport(openTransport(target), (frame) => {
+    this.#http = target.kind === 'http';
+    if (this.#http) this.#login?.resetRequired();
+    const transport = recordingTransport(openTransport(target, this.#login), (frame) => {
       this.#received.note(frame);
       this.#emit({ type: 'frame', ...frame });
     });
@@ -101,8 +99,9 @@ export class InspectorBridge {
       await client.connect(transport);
     } catch (error) {
       await transport.close().catch(() => undefined);
-      throw error;
+      throw this.#authorizationFailure(target, error);
     }
+    if (this.#http) await this.#login?.refresh();
     // A pinned modern era skips the probe; server/discover tells what the panel shows.
     if (client.era === 'modern' && !client.serverCapabilities) await client.discover().catch(() => undefined);
     this.#client = client;
@@ -145,11 +144,60 @@ export class InspectorBridge {
     })().catch(() => undefined);
   }
 
-  /** What the web app shows after connecting. */
+  /**
+   * A connection refused for authorization, said plainly: the OAuth client met a 401 it
+   * cannot answer without the person (it marked the login as required), or mcpkit/auth
+   * failed (discovery, registration). Any other error is returned unchanged.
+   */
+  #authorizationFailure(target: InspectorTarget, error: unknown): unknown {
+    if (target.kind !== 'http' || !this.#login) return error;
+    const unattended = this.#login.state().required;
+    if (!unattended && !fromAuthorization(error)) return error;
+    this.#login.markRequired();
+    const why = unattended ? 'log in to reach it' : messageOf(error);
+    return new Error(`${target.url} needs authorization: ${why}`, { cause: error });
+  }
+
+  /**
+   * Runs the OAuth login for an HTTP target (see {@link InspectorLogin}); resolves with the
+   * authorization URL for the person to open. When the browser has come back, connects and
+   * sends a `state` event; a failure sends a `login` event with its `error`.
+   */
+  async login(target: InspectorTarget, era: EraPreference): Promise<{ authorizationUrl: string }> {
+    if (target.kind !== 'http' || !this.#login) throw new Error('log in needs a Streamable HTTP URL');
+    this.#http = true;
+    const { authorizationUrl, done } = await this.#login.start(target.url, target.clientId);
+    done
+      .then(
+        () => this.connect(target, era),
+        (error: unknown) => {
+          throw new Error(`login failed: ${messageOf(error)}`);
+        },
+      )
+      .then(
+        (state) => this.#emit({ type: 'state', state }),
+        (error: unknown) => {
+          this.#emit({ type: 'login', error: messageOf(error) });
+          this.#emit({ type: 'state', state: this.state() });
+        },
+      );
+    return { authorizationUrl: authorizationUrl.href };
+  }
+
+  /** Forgets the tokens of the current HTTP target and disconnects. */
+  async logout(): Promise<unknown> {
+    await this.#login?.logout();
+    await this.disconnect();
+    return this.state();
+  }
+
+  /** What the web app shows after connecting; `auth` (never a token) for HTTP targets. */
   state(): unknown {
     const client = this.#client;
-    if (!client) return { connected: false, roots: this.#roots };
+    const auth = this.#http && this.#login ? { auth: this.#login.state() } : {};
+    if (!client) return { connected: false, roots: this.#roots, ...auth };
     return {
+      ...auth,
       connected: true,
       era: client.era,
       protocolVersion: client.protocolVersion,

@@ -6,7 +6,7 @@
  */
 import type { ClientFlags } from '../args.js';
 import { describeError } from '../errors.js';
-import type { InspectorTarget } from './bridge.js';
+import type { InspectorTarget } from './target.js';
 import { startInspector } from './server.js';
 
 function inspectorTarget(flags: ClientFlags): InspectorTarget {

@@ -32,14 +32,22 @@ afterAll(async () => {
   await browser?.close();
 });
 
-/** Opens a page on a new `inspect --ui` with `args`, waiting for `ready` to show. */
-async function open(args: string[], ready: string): Promise<{ page: Page; inspector: RunningInspector }> {
+/**
+ * Opens a page on a new `inspect --ui` with `args`, waiting for `ready` to show; `requests`
+ * collects the URL of every request the page makes.
+ */
+async function open(
+  args: string[],
+  ready: string,
+): Promise<{ page: Page; inspector: RunningInspector; requests: string[] }> {
   const inspector = await startInspectorCli(args);
   const page = await browser.browser.newPage();
+  const requests: string[] = [];
+  page.on('request', (request) => void requests.push(request.url()));
   await page.setViewport({ width: 1280, height: 800 });
   await page.goto(inspector.url);
   await page.waitForSelector(ready);
-  return { page, inspector };
+  return { page, inspector, requests };
 }
 
 const form = '[data-test=call-form]';
@@ -71,9 +79,13 @@ function callsSent(page: Page): Promise<number> {
 describe('inspector forms, against a server that checks nothing it sends', () => {
   let page: Page;
   let inspector: RunningInspector;
+  let requests: string[];
 
   beforeAll(async () => {
-    ({ page, inspector } = await open(['--', process.execPath, LOOSE_SERVER], '[data-tool=forecast]'));
+    ({ page, inspector, requests } = await open(
+      ['--', process.execPath, LOOSE_SERVER],
+      '[data-tool=forecast]',
+    ));
   }, 60_000);
   afterEach(async (context) => {
     if (context.task.result?.state === 'fail')
@@ -168,6 +180,22 @@ describe('inspector forms, against a server that checks nothing it sends', () =>
         .querySelector('[data-test=tool-result]')
         ?.textContent?.includes('received {"config":{"level":3}}'),
     );
+  });
+  it('renders a resource link with its name, URI and description', async () => {
+    await page.click('[data-tool=links]');
+    await page.waitForSelector(`${form}[data-ready]`);
+    await page.click(`${form} [data-test=submit]`);
+    await page.waitForSelector('[data-test=tool-result] [data-test=resource-link]');
+    const link = await page.$eval('[data-test=resource-link]', (el) => el.textContent ?? '');
+    expect(link).toContain('q3-report');
+    expect(link).toContain('file:///srv/reports/2026-q3.txt');
+    expect(link).toContain('The third-quarter report');
+  });
+
+  it('loaded nothing from outside its own origin (every asset is built into dist)', () => {
+    const origin = new URL(inspector.url).origin;
+    expect(requests.length).toBeGreaterThan(2);
+    expect(requests.filter((url) => !url.startsWith(`${origin}/`) && !url.startsWith('data:'))).toEqual([]);
   });
 });
 

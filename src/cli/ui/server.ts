@@ -3,15 +3,21 @@
  * its JSON API on 127.0.0.1 at a random port. Every API call must carry the session
  * token (header `x-mcpkit-token`, or `?token=` for the event stream), a `Host` naming
  * this listener, and no `Origin` other than this listener's own: another local page or
- * a DNS-rebinding site cannot drive it.
+ * a DNS-rebinding site cannot drive it. `/callback` is the OAuth redirect URI: the
+ * browser comes back there from the authorization server without the token, so it
+ * answers only the login in progress, with that login's `state` (see login.ts).
  */
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { AuthStore } from '../../auth/index.js';
 import type { EraPreference } from '../../client/index.js';
+import { fileStore } from '../auth-store.js';
 import { describeFailure, ROUTES } from './api.js';
-import { InspectorBridge, type InspectorTarget } from './bridge.js';
+import { InspectorBridge } from './bridge.js';
 import { serveAsset } from './assets.js';
+import { InspectorLogin } from './login.js';
+import type { InspectorTarget } from './target.js';
 
 /** Largest API request body, in bytes. */
 const MAX_API_BODY = 1024 * 1024;
@@ -32,6 +38,8 @@ export interface InspectorOptions {
   era?: EraPreference;
   /** Port to listen on; default 0, a random free one. */
   port?: number;
+  /** Where OAuth registrations and tokens are kept; default the CLI's token file (shared with `mcpkit login`). */
+  authStore?: AuthStore;
 }
 
 function json(res: ServerResponse, status: number, body: unknown): void {
@@ -119,12 +127,31 @@ async function callRoute(bridge: InspectorBridge, name: string, req: IncomingMes
   }
 }
 
-function handler(bridge: InspectorBridge, expected: { host: string; token: string }) {
+const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+
+/** The page the browser lands on after the authorization server: the login's outcome, no script. */
+async function oauthCallback(login: InspectorLogin, url: URL, res: ServerResponse): Promise<void> {
+  const { status, text } = await login.callback(url.searchParams);
+  res
+    .writeHead(status, {
+      'content-type': 'text/html; charset=utf-8',
+      'content-security-policy': "default-src 'none'",
+      'referrer-policy': 'no-referrer',
+      'cache-control': 'no-store',
+    })
+    .end(
+      `<!doctype html><meta charset="utf-8"><title>mcpkit inspector login</title>` +
+        `<p data-test="callback">${escapeHtml(text)}</p>`,
+    );
+}
+
+function handler(bridge: InspectorBridge, login: InspectorLogin, expected: { host: string; token: string }) {
   return (req: IncomingMessage, res: ServerResponse): void => {
     const url = new URL(req.url ?? '/', `http://${expected.host}`);
     if (!url.pathname.startsWith('/api/')) {
       if (req.headers.host !== expected.host)
         return json(res, 403, { error: { message: 'Host not allowed' } });
+      if (url.pathname === '/callback' && req.method === 'GET') return void oauthCallback(login, url, res);
       return void serveAsset(url.pathname, res);
     }
     const refused = refusal(req, url, expected);
@@ -136,15 +163,22 @@ function handler(bridge: InspectorBridge, expected: { host: string; token: strin
 
 /** Starts the inspector; resolves once it listens. */
 export async function startInspector(options: InspectorOptions = {}): Promise<Inspector> {
-  const bridge = new InspectorBridge();
   const token = randomBytes(24).toString('base64url');
   const expected = { host: '', token };
-  const server: Server = createServer((req, res) => handler(bridge, expected)(req, res));
+  let serve = (_req: IncomingMessage, res: ServerResponse): void => void res.writeHead(503).end();
+  const server: Server = createServer((req, res) => serve(req, res));
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(options.port ?? 0, '127.0.0.1', () => resolve());
   });
   expected.host = `127.0.0.1:${(server.address() as AddressInfo).port}`;
+  // The redirect URI needs the port: the login (and the bridge using it) come after listening.
+  const login = new InspectorLogin({
+    redirectUri: `http://${expected.host}/callback`,
+    store: options.authStore ?? fileStore(),
+  });
+  const bridge = new InspectorBridge({ login });
+  serve = handler(bridge, login, expected);
   const target = options.target ?? { kind: 'builtin' };
   const query = new URLSearchParams({ token, target: JSON.stringify(target), era: options.era ?? 'auto' });
   return {

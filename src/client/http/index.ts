@@ -11,6 +11,7 @@ export {
   type FetchWrapper,
   type HeaderSource,
   type ReconnectOptions,
+  type RetryOptions,
   type StreamableHttpOptions,
 } from './transport.js';
 export { sseTransport, type SseTransportOptions } from './sse-transport.js';

@@ -3,6 +3,8 @@
  * client/http/transport.ts): headers, authorization, SSE reconnection, limits.
  * Source: 2026-07-28 basic/transports/streamable-http; 2025-11-25 basic/transports.
  */
+import type { RetryOptions } from './retry.js';
+
 /** Extra headers for every HTTP request (e.g. `Authorization`), or a function giving them. */
 export type HeaderSource =
   Record<string, string> | (() => Record<string, string> | Promise<Record<string, string>>);
@@ -41,4 +43,10 @@ export interface StreamableHttpOptions {
    * larger fails the request with McpkitError `LIMIT_EXCEEDED`.
    */
   maxMessageBytes?: number;
+  /**
+   * How 429 Too Many Requests is handled: sent again after `Retry-After`, at most
+   * `maxRetries` times (default 2) and only for waits up to `maxDelayMs` (default 10 s);
+   * then the request fails with the server's JSON-RPC error (or one naming HTTP 429).
+   */
+  retry?: RetryOptions;
 }

@@ -7,6 +7,7 @@
  * Uses only web `fetch`, so it runs in browsers and workers too.
  * Source: 2026-07-28 basic/transports/streamable-http; 2025-11-25 basic/transports.
  */
+import { sendRetrying } from './retry.js';
 import type { JsonRpcMessage, JsonRpcNotification, JsonRpcRequest, RequestId } from '../../core/jsonrpc.js';
 import type { SendOptions, Transport, TransportSink } from '../../core/transport.js';
 import { metaVersionOf } from '../../core/wire.js';
@@ -28,6 +29,7 @@ import { legacySseFallback, type SseTransport } from './sse-transport.js';
 import { DEFAULT_MAX_MESSAGE_BYTES, newCursor, readBoundedText, readSse, type SseCursor } from './sse.js';
 
 export type { FetchWrapper, HeaderSource, ReconnectOptions, StreamableHttpOptions } from './options.js';
+export type { RetryOptions } from './retry.js';
 
 const ACCEPT = 'application/json, text/event-stream';
 /** Longest wait for a GET stream to be answered before later requests go ahead anyway. */
@@ -280,7 +282,7 @@ class StreamableHttpTransport implements Transport {
     const init: RequestInit = { method, headers };
     if (body !== undefined) init.body = body;
     if (signal !== undefined) init.signal = signal;
-    return this.#fetch(this.#url, init);
+    return sendRetrying(() => this.#fetch(this.#url, init), this.#options.retry ?? {}, signal);
   }
 
   /**

@@ -15,12 +15,14 @@ import {
   type RequestContext,
   type ServerOptions,
 } from '../../server/index.js';
-import { McpError, type ResourceTemplate, type Tool } from '../../core/index.js';
+import { McpError, type Params, type ResourceTemplate, type Tool } from '../../core/index.js';
 import type { Host } from '../host.js';
 import { FrontCalls, forward, frontError, type ForwardSetup } from './forward.js';
 import { ParkedCalls } from './parked.js';
 import { RelayStates } from './relay.js';
 import { GatewaySubscriptions } from './subscriptions.js';
+import { TaskIds } from './task-ids.js';
+import { TaskCreated, tasksMiddleware } from './tasks.js';
 
 /** Options of {@link createGateway}. */
 export interface GatewayOptions {
@@ -37,6 +39,11 @@ export interface GatewayOptions {
    * left out of the listen's acknowledged filter).
    */
   maxSubscriptions?: number;
+  /**
+   * The key (32 bytes) that binds the gateway's task ids to their server and principal;
+   * default random per gateway (give one key to every gateway of a fleet).
+   */
+  taskIdKey?: Uint8Array;
   /** Passed on to `createServer` (request-state keys for fleets, eras, instructions…). */
   server?: Omit<ServerOptions, 'name' | 'version'>;
 }
@@ -66,6 +73,7 @@ export function createGateway(host: Host, options: GatewayOptions = {}): Gateway
     ...options.server,
     resourceSubscriptions: subscriptions,
   });
+  server.use(tasksMiddleware(host, new TaskIds(options.taskIdKey)));
   const parked = new ParkedCalls(options.parkTimeoutMs ?? 120_000);
   const setup: ForwardSetup = {
     relays: new RelayStates(options.parkTimeoutMs ?? 120_000),
@@ -184,15 +192,19 @@ class RegistrySync {
       definition as never,
       async (args: Record<string, unknown>, ctx: RequestContext) => {
         const signature = JSON.stringify(['tools/call', name, args]);
+        let result: Params;
         try {
-          return (await forward(this.#setup, { ctx, server, signature }, (o) =>
+          result = await forward(this.#setup, { ctx, server, signature }, (o) =>
             this.#host.callTool(name, args, o),
-          )) as never;
+          );
         } catch (error) {
           // A backend's wire error keeps its code; a local failure is a tool error naming the server.
           if (error instanceof McpError) throw error;
           return errorResult(frontError(server, error).message);
         }
+        // A task (the client declared the Tasks extension): the middleware passes it on.
+        if (result.resultType === 'task') throw new TaskCreated(server, result);
+        return result as never;
       },
     );
   }

@@ -68,6 +68,7 @@ async function answerParsed(endpoint: HttpEndpoint, req: ExpressRequest, res: Se
     url: `http://${req.headers.host ?? 'localhost'}${req.url ?? '/'}`,
     headers: new NodeHeaders(req.headers),
     signal: controller.signal,
+    remoteAddress: req.socket.remoteAddress,
     body: async (maxBytes): Promise<BodyResult> =>
       Buffer.byteLength(text) > maxBytes ? { kind: 'too-large' } : { kind: 'text', text },
   };

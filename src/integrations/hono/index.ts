@@ -15,6 +15,15 @@ export interface HonoContextLike {
     /** The body, from Hono's cache when a middleware already read it. */
     arrayBuffer(): Promise<ArrayBuffer>;
   };
+  /** On @hono/node-server: the node request, whose socket has the peer's address. */
+  env?: unknown;
+}
+
+/** The peer's address from @hono/node-server's bindings (`env.incoming.socket`), if there. */
+function remoteAddressOf(env: unknown): string | undefined {
+  const incoming = (env as { incoming?: { socket?: { remoteAddress?: unknown } } } | undefined)?.incoming;
+  const address = incoming?.socket?.remoteAddress;
+  return typeof address === 'string' ? address : undefined;
 }
 
 /**
@@ -36,9 +45,10 @@ export function mcpHono(server: McpServer | HttpHandler, options: HttpHandlerOpt
   const handler = server instanceof McpServer ? createHttpHandler(server, options) : server;
   const honoHandler = async (c: HonoContextLike): Promise<Response> => {
     const raw = c.req.raw;
-    if (!raw.bodyUsed) return handler(raw);
+    const info = { remoteAddress: remoteAddressOf(c.env) };
+    if (!raw.bodyUsed) return handler(raw, info);
     const body = await c.req.arrayBuffer();
-    return handler(new Request(raw, { body }));
+    return handler(new Request(raw, { body }), info);
   };
   return Object.assign(honoHandler, { close: () => handler.close() });
 }

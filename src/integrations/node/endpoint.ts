@@ -47,6 +47,10 @@ class NodeRequest implements HttpRequest {
     return `http://${this.#req.headers.host ?? 'localhost'}${this.#req.url ?? '/'}`;
   }
 
+  get remoteAddress(): string | undefined {
+    return this.#req.socket.remoteAddress;
+  }
+
   async body(maxBytes: number): Promise<BodyResult> {
     const bytes = await readBody(this.#req, maxBytes);
     return bytes === undefined ? { kind: 'too-large' } : { kind: 'text', text: utf8.decode(bytes) };

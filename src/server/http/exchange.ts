@@ -23,6 +23,10 @@ export interface HttpRequest {
   body(maxBytes: number): Promise<BodyResult>;
   /** Who is calling, once an auth guard verified the request (set by the endpoint). */
   auth?: AuthInfo | undefined;
+  /** The peer's IP address, when the adapter knows it (keys per-principal limits). */
+  readonly remoteAddress?: string | undefined;
+  /** The principal key per-principal limits count against ('' when unidentified; set by the endpoint). */
+  principal?: string;
 }
 
 /** Response headers, lowercase names. */

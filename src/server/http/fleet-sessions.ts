@@ -58,10 +58,10 @@ export class FleetSessions {
   }
 
   /** Stores a session that `initialize` just opened here and starts serving it. */
-  async open(session: HttpSession): Promise<void> {
+  async open(session: HttpSession, principal?: string): Promise<void> {
     await this.fleet.store.create(session.record());
     await session.replica?.join();
-    this.#table.add(session);
+    this.#table.add(session, principal);
   }
 
   /** Ends a session everywhere (DELETE). */
@@ -84,7 +84,8 @@ export class FleetSessions {
   }
 
   async #replica(record: SessionRecord): Promise<HttpSession> {
-    if (this.#table.full) throw new McpkitError('LIMIT_EXCEEDED', 'too many open sessions on this instance');
+    if (this.#table.refusal() === 'maxSessions')
+      throw new McpkitError('LIMIT_EXCEEDED', 'too many open sessions on this instance');
     const init = {
       protocolVersion: record.protocolVersion,
       clientInfo: record.clientInfo,

@@ -20,6 +20,7 @@ import { SessionTable } from './sessions.js';
 import { FleetSessions } from './fleet-sessions.js';
 import type { SessionStore } from './session-store.js';
 import { pathOf, type HttpAuthGuard } from './auth-guard.js';
+import { Admission, releasedWith, type PrincipalLimits } from './admission.js';
 
 /** Options of {@link createHttpHandler}. */
 export interface HttpHandlerOptions extends OriginPolicy {
@@ -51,11 +52,23 @@ export interface HttpHandlerOptions extends OriginPolicy {
    * legacy sessions it opens and binds `requestState`.
    */
   auth?: HttpAuthGuard;
+  /**
+   * Per-principal bounds: requests per second (off by default), requests in progress
+   * (default 100), legacy sessions (default 1 000), and how a principal is named (default:
+   * the verified identity, else the peer's address). Over one → 429 with `Retry-After`.
+   */
+  principals?: PrincipalLimits;
+}
+
+/** What a web handler cannot read from a `Request` itself. */
+export interface RequestInfo {
+  /** The peer's IP address (keys per-principal limits of anonymous callers). */
+  remoteAddress?: string | undefined;
 }
 
 /** The endpoint: answers any request to the MCP URL; `close()` ends every legacy session. */
 export interface HttpHandler {
-  (request: Request): Promise<Response>;
+  (request: Request, info?: RequestInfo): Promise<Response>;
   /** Ends all legacy sessions (cancels their requests, closes their streams) and stops watching tool changes. */
   close(): void;
 }
@@ -72,6 +85,7 @@ export interface HttpEndpoint {
 
 interface Context extends LegacyContext {
   auth: HttpAuthGuard | undefined;
+  admission: Admission;
   maxBodyBytes: number;
   policy: OriginPolicy;
   modern: ModernContext;
@@ -87,14 +101,15 @@ interface Context extends LegacyContext {
  */
 export function createHttpHandler(server: McpServer, options: HttpHandlerOptions = {}): HttpHandler {
   const endpoint = createHttpEndpoint(server, options);
-  const handler = async (request: Request): Promise<Response> =>
-    toWebResponse(await endpoint.handle(fromWebRequest(request)));
+  const handler = async (request: Request, info?: RequestInfo): Promise<Response> =>
+    toWebResponse(await endpoint.handle(fromWebRequest(request, info?.remoteAddress)));
   return Object.assign(handler, { close: () => endpoint.close() });
 }
 
 /** Reads a web `Request` through the {@link HttpRequest} shape. */
-function fromWebRequest(request: Request): HttpRequest {
+function fromWebRequest(request: Request, remoteAddress: string | undefined): HttpRequest {
   return {
+    remoteAddress,
     method: request.method,
     url: request.url,
     headers: request.headers,
@@ -107,7 +122,11 @@ function fromWebRequest(request: Request): HttpRequest {
 export function createHttpEndpoint(server: McpServer, options: HttpHandlerOptions = {}): HttpEndpoint {
   const keepAliveMs = options.keepAliveMs ?? 15_000;
   const maxBufferedBytes = options.maxStreamBufferBytes ?? DEFAULT_MAX_BUFFERED_BYTES;
-  const sessions = new SessionTable(options.sessionIdleMs ?? 30 * 60_000, options.maxSessions ?? 10_000);
+  const sessions = new SessionTable({
+    idleMs: options.sessionIdleMs ?? 30 * 60_000,
+    maxSessions: options.maxSessions ?? 10_000,
+    maxPerPrincipal: options.principals?.maxSessions ?? 1000,
+  });
   const params = paramHeaderCheck(server);
   const session = { store: options.eventStore ?? createMemoryEventStore(), keepAliveMs, maxBufferedBytes };
   const store = options.sessionStore;
@@ -118,6 +137,7 @@ export function createHttpEndpoint(server: McpServer, options: HttpHandlerOption
     session,
     fleet,
     auth: options.auth,
+    admission: new Admission(options.principals),
     maxBodyBytes: options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES,
     policy: options,
     modern: { server, keepAliveMs, maxBufferedBytes, paramHeaders: params.check },
@@ -151,6 +171,18 @@ async function route(ctx: Context, request: HttpRequest): Promise<HttpResponse> 
     if ('response' in outcome) return outcome.response;
     request.auth = outcome.auth;
   }
+  const principal = (request.principal = ctx.admission.principalOf(request));
+  const admitted = ctx.admission.admit(principal);
+  if ('response' in admitted) return admitted.response;
+  try {
+    return releasedWith(await byMethod(ctx, request), admitted.release);
+  } catch (error) {
+    admitted.release();
+    throw error;
+  }
+}
+
+function byMethod(ctx: Context, request: HttpRequest): Promise<HttpResponse> | HttpResponse {
   switch (request.method) {
     case 'POST':
       return post(ctx, request);

@@ -11,7 +11,9 @@ export {
   type HttpEndpoint,
   type HttpHandler,
   type HttpHandlerOptions,
+  type RequestInfo,
 } from './handler.js';
+export type { PrincipalKey, PrincipalLimits, PrincipalSource } from './admission.js';
 export {
   toWebResponse,
   type HeaderMap,

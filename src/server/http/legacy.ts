@@ -135,12 +135,14 @@ async function initialize(
   message: JsonRpcRequest,
   request: HttpRequest,
 ): Promise<HttpResponse> {
-  if (ctx.sessions.full) {
+  const refusal = ctx.sessions.refusal(request.principal);
+  if (refusal === 'maxSessions') {
     return rpcError('InternalError', 'Service Unavailable: too many open sessions; try again later', {
       status: 503,
       id: message.id,
     });
   }
+  if (refusal) return sessionQuota(message);
   let created: HttpSession | undefined;
   const reply = new PostReply(
     plainStream(ctx.session.keepAliveMs, () => undefined, ctx.session.maxBufferedBytes),
@@ -153,13 +155,14 @@ async function initialize(
         ...ctx.session,
         owner: principalOf(request.auth),
         fleet: ctx.fleet?.fleet,
+        principal: request.principal,
       })).legacy,
     authInfo: request.auth,
     headers: request.headers,
   };
   const outcome = await answer(ctx.server, message, channel);
   if (created && 'result' in outcome.response) {
-    const failed = await register(ctx, created, message.id);
+    const failed = await register(ctx, created, { id: message.id, principal: request.principal });
     if (failed) {
       created.end();
       return failed;
@@ -174,15 +177,25 @@ async function initialize(
 async function register(
   ctx: LegacyContext,
   session: HttpSession,
-  id: JsonRpcRequest['id'],
+  from: { id: JsonRpcRequest['id']; principal: string | undefined },
 ): Promise<HttpResponse | undefined> {
-  if (!ctx.fleet) return void ctx.sessions.add(session);
+  if (!ctx.fleet) return void ctx.sessions.add(session, from.principal);
   try {
-    await ctx.fleet.open(session);
+    await ctx.fleet.open(session, from.principal);
     return undefined;
   } catch (error) {
-    return storeFailure(error, id);
+    return storeFailure(error, from.id);
   }
+}
+
+/** 429 for an `initialize` beyond the caller's own session bound. */
+function sessionQuota(message: JsonRpcRequest): HttpResponse {
+  const why = 'this client holds too many open sessions (principals.maxSessions); end one with DELETE';
+  return rpcError('InvalidRequest', `Too Many Requests: ${why}`, {
+    status: 429,
+    id: message.id,
+    headers: { 'retry-after': '60' },
+  });
 }
 
 /**

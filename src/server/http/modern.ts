@@ -101,6 +101,7 @@ function runModern(ctx: ModernContext, request: HttpRequest, message: JsonRpcReq
     },
     era: 'modern',
     authInfo: request.auth,
+    principal: request.principal,
     headers: request.headers,
     notify: (method, params) => {
       if (!cancelled) reply.send({ jsonrpc: '2.0', method, params });
@@ -108,6 +109,7 @@ function runModern(ctx: ModernContext, request: HttpRequest, message: JsonRpcReq
   };
   void answer(ctx.server, message, channel).then((outcome) => {
     if (controller) request.signal.removeEventListener('abort', cancel);
+    if (outcome.status === 429) reply.setHeader('retry-after', '1');
     if (!cancelled) reply.finish(outcome.response, outcome.status);
   });
   return reply.response;

@@ -19,6 +19,8 @@ export interface ResumableStreamOptions {
   maxBufferedBytes?: number;
   /** Whether a new connection starts with a priming event (an id and empty data). */
   prime: boolean;
+  /** The principal whose session this stream belongs to (bounds its share of the store). */
+  owner?: string | undefined;
 }
 
 /** Splits an event id into its stream id and sequence number, if it is one of ours. */
@@ -92,7 +94,9 @@ export class ResumableStream implements StreamSink {
   send(message: JsonRpcMessage): void {
     if (this.#ended) return;
     const event: StoredEvent = { id: `${this.id}_${++this.#seq}`, seq: this.#seq, message };
-    void Promise.resolve(this.#options.store.append(this.id, event)).catch(() => undefined);
+    void Promise.resolve(this.#options.store.append(this.id, event, this.#options.owner)).catch(
+      () => undefined,
+    );
     if (this.#pending) this.#pending.push(event);
     else this.#writer?.send({ id: event.id, data: JSON.stringify(message) });
   }

@@ -44,6 +44,8 @@ export interface HttpSessionOptions {
   fleet?: SessionFleet | undefined;
   /** The stored session this instance serves a replica of (fleet only). */
   record?: SessionRecord;
+  /** Whom per-principal bounds (stored events) count this session against ('' for nobody). */
+  principal?: string | undefined;
 }
 
 /** The state of one `Mcp-Session-Id`. */
@@ -284,6 +286,7 @@ export class HttpSession {
         ? {}
         : { maxBufferedBytes: this.#options.maxBufferedBytes }),
       prime: this.legacy.protocolVersion >= '2025-11-25',
+      owner: this.#options.principal,
     });
     this.#streams.set(stream.id, stream);
     if (this.#streams.size > KEPT_STREAMS) this.#forgetOldestEnded();

@@ -6,30 +6,57 @@
  */
 import type { HttpSession } from './session.js';
 
+/** Bounds of a {@link SessionTable}. */
+export interface SessionTableOptions {
+  /** A session idle this long (no request, no open stream) ends, in milliseconds. */
+  idleMs: number;
+  /** Most sessions at once (default unlimited). */
+  maxSessions?: number;
+  /** Most sessions one principal holds at once (default unlimited; '' principals are not counted). */
+  maxPerPrincipal?: number;
+}
+
 /** Sessions by id; a session idle longer than `idleMs` and not in use is ended. */
 export class SessionTable {
   readonly #sessions = new Map<string, HttpSession>();
+  readonly #principals = new Map<string, string>();
+  readonly #perPrincipal = new Map<string, number>();
   readonly #idleMs: number;
   readonly #maxSessions: number;
+  readonly #maxPerPrincipal: number;
   #lastSweep = Date.now();
 
-  constructor(idleMs: number, maxSessions = Infinity) {
-    this.#idleMs = idleMs;
-    this.#maxSessions = maxSessions;
+  constructor(options: SessionTableOptions) {
+    this.#idleMs = options.idleMs;
+    this.#maxSessions = options.maxSessions ?? Infinity;
+    this.#maxPerPrincipal = options.maxPerPrincipal ?? Infinity;
   }
 
-  /** True when no further session may open (after ending the idle ones). */
-  get full(): boolean {
-    if (this.#sessions.size < this.#maxSessions) return false;
-    this.#lastSweep = 0;
-    this.#sweep();
-    return this.#sessions.size >= this.#maxSessions;
+  /**
+   * Which bound a new session of `principal` would break (after ending the idle ones):
+   * `maxSessions`, `maxSessionsPerPrincipal`, or undefined when it may open.
+   */
+  refusal(principal = ''): 'maxSessions' | 'principals.maxSessions' | undefined {
+    if (this.#sessions.size >= this.#maxSessions || this.#countOf(principal) >= this.#maxPerPrincipal) {
+      this.#lastSweep = 0;
+      this.#sweep();
+    }
+    if (this.#sessions.size >= this.#maxSessions) return 'maxSessions';
+    if (this.#countOf(principal) >= this.#maxPerPrincipal) return 'principals.maxSessions';
+    return undefined;
   }
 
-  /** Registers a session after a successful `initialize`. */
-  add(session: HttpSession): void {
+  #countOf(principal: string): number {
+    return principal === '' ? 0 : (this.#perPrincipal.get(principal) ?? 0);
+  }
+
+  /** Registers a session of `principal` after a successful `initialize`. */
+  add(session: HttpSession, principal = ''): void {
     this.#sweep();
     this.#sessions.set(session.id, session);
+    if (principal === '') return;
+    this.#principals.set(session.id, principal);
+    this.#perPrincipal.set(principal, this.#countOf(principal) + 1);
   }
 
   /** The live session with this id, if any. */
@@ -40,18 +67,28 @@ export class SessionTable {
 
   /** Ends and forgets a session; false when the id is unknown. */
   delete(id: string): boolean {
-    const session = this.#sessions.get(id);
-    if (!session) return false;
-    this.#sessions.delete(id);
-    session.end();
-    return true;
+    const session = this.#forget(id);
+    session?.end();
+    return session !== undefined;
   }
 
   /** Forgets a session here without ending it for a fleet (see `HttpSession.release`). */
   release(id: string): void {
+    this.#forget(id)?.release();
+  }
+
+  #forget(id: string): HttpSession | undefined {
     const session = this.#sessions.get(id);
+    if (!session) return undefined;
     this.#sessions.delete(id);
-    session?.release();
+    const principal = this.#principals.get(id);
+    if (principal !== undefined) {
+      this.#principals.delete(id);
+      const left = this.#countOf(principal) - 1;
+      if (left > 0) this.#perPrincipal.set(principal, left);
+      else this.#perPrincipal.delete(principal);
+    }
+    return session;
   }
 
   /** The sessions held here (a fleet refreshes the TTL of those with an open stream). */

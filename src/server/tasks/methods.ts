@@ -16,6 +16,7 @@ import type { ModernMeta } from '../modern.js';
 import { runModernFeature } from '../modern-run.js';
 import type { ToolRegistry } from '../tools.js';
 import { TaskRunner, type CallTool, type TaskOptions } from './runner.js';
+import { principalKeyOf } from '../quota.js';
 
 /** The task methods of the extension (`tasks/result` and `tasks/list` are not among them). */
 const TASK_METHODS: ReadonlySet<string> = new Set(['tasks/get', 'tasks/update', 'tasks/cancel']);
@@ -32,6 +33,8 @@ export class ServerTasks {
 
   constructor(init: {
     options: TaskOptions | undefined;
+    /** Most tasks one principal has running on this instance. */
+    maxPerPrincipal?: number | undefined;
     tools: ToolRegistry;
     sealer: RequestStateSealer;
     callTool: CallTool;
@@ -40,7 +43,7 @@ export class ServerTasks {
     this.#tools = init.tools;
     this.#sealer = init.sealer;
     const store = init.options?.store ?? createMemoryTaskStore();
-    this.runner = new TaskRunner(store, init.options ?? {}, init.callTool);
+    this.runner = new TaskRunner(store, init.options ?? {}, init.callTool, init.maxPerPrincipal);
   }
 
   /** True when the server offers the extension (task options given, or a tool may run as a task). */
@@ -183,6 +186,7 @@ export class ServerTasks {
       arguments: args,
       meta,
       principal,
+      quotaKey: principalKeyOf(channel),
       authInfo: channel.authInfo,
       retrySafe: policy.retrySafe === true,
       answers,

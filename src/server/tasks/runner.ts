@@ -19,6 +19,7 @@ import {
 import { createContext, type RequestContext } from '../context.js';
 import type { ModernMeta } from '../modern.js';
 import { RunningTask } from './running.js';
+import { PrincipalQuota } from '../quota.js';
 
 /** Task settings of a server (`createServer({ tasks })`). */
 export interface TaskOptions {
@@ -41,6 +42,8 @@ export interface TaskCall {
   arguments: Params;
   meta: ModernMeta;
   principal: string;
+  /** Whom the per-principal task bound counts this task against ('' for nobody). */
+  quotaKey?: string;
   authInfo: RequestContext['authInfo'];
   retrySafe: boolean;
   /** Answers gathered before the task (the tool's `prepare` phase), replayed by key. */
@@ -50,7 +53,10 @@ export interface TaskCall {
 /** How the runner calls a tool (validation included); resolves with the tool result. */
 export type CallTool = (name: string, args: Params, ctx: RequestContext) => Promise<Params>;
 
-/** The task engine of one server instance. */
+/**
+ * The task engine of one server instance. A principal may have at most `maxPerPrincipal`
+ * tasks running here at once (default 1 000); one more is refused with -32600 (HTTP 429).
+ */
 export class TaskRunner {
   readonly store: TaskStore;
   readonly #options: Required<Omit<TaskOptions, 'store'>>;
@@ -58,10 +64,12 @@ export class TaskRunner {
   readonly #running = new Map<string, RunningTask>();
   readonly #timers: ReturnType<typeof setInterval>[] = [];
   #unsubscribe: (() => void) | undefined;
+  readonly #quota: PrincipalQuota;
 
-  constructor(store: TaskStore, options: TaskOptions, callTool: CallTool) {
+  constructor(store: TaskStore, options: TaskOptions, callTool: CallTool, maxPerPrincipal = 1000) {
     this.store = store;
     this.#callTool = callTool;
+    this.#quota = new PrincipalQuota(maxPerPrincipal, 'running tasks (limits.maxTasksPerPrincipal)');
     this.#options = {
       ttlMs: options.ttlMs === undefined ? 3_600_000 : options.ttlMs,
       pollIntervalMs: options.pollIntervalMs ?? 1000,
@@ -72,6 +80,16 @@ export class TaskRunner {
 
   /** Creates the task (durably), starts its handler, and returns the `CreateTaskResult`. */
   async start(call: TaskCall): Promise<Params> {
+    const release = this.#quota.acquire(call.quotaKey ?? '');
+    try {
+      return await this.#start(call, release);
+    } catch (error) {
+      release();
+      throw error;
+    }
+  }
+
+  async #start(call: TaskCall, release: () => void): Promise<Params> {
     this.#wake();
     const now = new Date().toISOString();
     const task: TaskState = {
@@ -91,7 +109,7 @@ export class TaskRunner {
       },
     };
     await this.store.create(task);
-    this.#run(task, call.requestId, call.authInfo);
+    this.#run(task, call.requestId, call.authInfo, release);
     return createTaskResult(task);
   }
 
@@ -147,7 +165,12 @@ export class TaskRunner {
       void this.store.get(signal.taskId).then((t) => t && running.deliver(t.internal.answers));
   }
 
-  #run(task: TaskState, requestId: RequestId, authInfo: RequestContext['authInfo']): void {
+  #run(
+    task: TaskState,
+    requestId: RequestId,
+    authInfo: RequestContext['authInfo'],
+    release: () => void = () => undefined,
+  ): void {
     const meta = task.internal.call?.meta ?? {};
     const running = new RunningTask({
       store: this.store,
@@ -166,7 +189,10 @@ export class TaskRunner {
         (result) => this.#settle(task.taskId, { status: 'completed', result: completeResult(result) }),
         (error: unknown) => this.#settle(task.taskId, failure(error)),
       )
-      .finally(() => this.#running.delete(task.taskId));
+      .finally(() => {
+        this.#running.delete(task.taskId);
+        release();
+      });
   }
 
   async #settle(taskId: string, outcome: Parameters<typeof settle>[1]): Promise<void> {

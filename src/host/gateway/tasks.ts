@@ -1,0 +1,121 @@
+/**
+ * The Tasks extension through the gateway, as middleware on the gateway's server. For a
+ * modern client:
+ * - `server/discover` declares `io.modelcontextprotocol/tasks` while a ready backend does;
+ * - a `tools/call` relayed to a backend that answers with a task (`resultType: "task"`)
+ *   reaches the client as that task under a gateway task id (see task-ids.ts);
+ * - `tasks/get`, `tasks/update` and `tasks/cancel` go to the backend the id names, with the
+ *   backend's id, and come back under the gateway's id (input request keys pass as they are);
+ * - `taskIds` in `subscriptions/listen` are followed on the backends (see task-listen.ts).
+ * A client that did not declare the extension gets -32021 for the task methods, as from a
+ * server of its own; an id that is malformed, foreign or another principal's gets -32602.
+ * Source: SEP-2663 "Capability Negotiation", "Task Creation", "Task Polling", "Task Update
+ * Requests", "Task Cancellation", "Error Handling".
+ */
+import {
+  McpError,
+  META,
+  missingCapabilityError,
+  TASKS_EXTENSION,
+  type Middleware,
+  type MiddlewareContext,
+  type McpMessage,
+  type Params,
+} from '../../core/index.js';
+import type { Host } from '../host.js';
+import { TaskListens } from './task-listen.js';
+import { declaresTasks, principalOf, type TaskIds } from './task-ids.js';
+
+const TASK_METHODS = new Set(['tasks/get', 'tasks/update', 'tasks/cancel']);
+
+/**
+ * Thrown by the gateway's tool handler when the backend answered with a task, so that the
+ * task result passes the server's tool-result handling untouched; the middleware turns it
+ * into the client's result.
+ */
+export class TaskCreated extends McpError {
+  readonly server: string;
+  readonly task: Params;
+
+  constructor(server: string, task: Params) {
+    super(-32603, `server '${server}' created a task the gateway did not pass on`);
+    this.server = server;
+    this.task = task;
+  }
+}
+
+/** True when some ready server of `host` offers the Tasks extension. */
+export function hostOffersTasks(host: Host): boolean {
+  return host.servers.some((name) => offersTasks(host, name));
+}
+
+function offersTasks(host: Host, server: string): boolean {
+  const client = host.clientOf(server);
+  return client?.era === 'modern' && client.serverCapabilities?.extensions?.[TASKS_EXTENSION] !== undefined;
+}
+
+/** The gateway's Tasks middleware; see the module comment. */
+export function tasksMiddleware(host: Host, ids: TaskIds): Middleware {
+  const listens = new TaskListens(host, ids);
+  return (next) => async (message, ctx) => {
+    if (ctx.direction === 'outgoing') return listens.outgoing(message, ctx, next);
+    if (message.kind !== 'request' || ctx.era !== 'modern') return next(message, ctx);
+    if (message.method === 'server/discover') return advertise(host, await next(message, ctx));
+    if (message.method === 'tools/call') return created(ids, ctx, () => next(message, ctx));
+    if (message.method === 'subscriptions/listen') return listens.incoming(message, ctx, next);
+    if (!TASK_METHODS.has(message.method) || !hostOffersTasks(host)) return next(message, ctx);
+    return taskMethod(host, ids, message, ctx);
+  };
+}
+
+function advertise(host: Host, result: Params | undefined): Params | undefined {
+  if (!result || !hostOffersTasks(host)) return result;
+  const capabilities = (result.capabilities ?? {}) as { extensions?: Record<string, unknown> };
+  const extensions = { ...capabilities.extensions, [TASKS_EXTENSION]: {} };
+  return { ...result, capabilities: { ...capabilities, extensions } };
+}
+
+/** A `tools/call` whose backend answered with a task: that task, under the gateway's id. */
+async function created(
+  ids: TaskIds,
+  ctx: MiddlewareContext,
+  call: () => Promise<Params | undefined>,
+): Promise<Params | undefined> {
+  try {
+    return await call();
+  } catch (error) {
+    if (!(error instanceof TaskCreated)) throw error;
+    const { task, server } = error;
+    if (typeof task.taskId !== 'string')
+      throw McpError.of('InternalError', `server '${server}' answered with a task without a taskId`);
+    return { ...task, taskId: ids.wrap({ server, taskId: task.taskId }, principalOf(ctx)) };
+  }
+}
+
+/** `tasks/get`, `tasks/update` or `tasks/cancel`, sent to the backend that holds the task. */
+async function taskMethod(
+  host: Host,
+  ids: TaskIds,
+  message: McpMessage,
+  ctx: MiddlewareContext,
+): Promise<Params> {
+  const params = message.params ?? {};
+  if (!declaresTasks(params)) throw missingCapabilityError({ extensions: { [TASKS_EXTENSION]: {} } });
+  const route = ids.unwrap(params.taskId, principalOf(ctx));
+  if (!route) throw McpError.of('InvalidParams', `unknown task: ${JSON.stringify(params.taskId)}`);
+  const client = host.clientOf(route.server);
+  if (!client || !offersTasks(host, route.server))
+    throw McpError.of('InternalError', `server '${route.server}' holding the task is not ready`);
+  const { _meta, ...rest } = params;
+  const meta = _meta as Params;
+  const result = await client.request(
+    message.method,
+    { ...rest, taskId: route.taskId },
+    {
+      signal: ctx.signal,
+      relayInputRequired: true,
+      clientCapabilities: (meta[META.clientCapabilities] ?? {}) as never,
+    },
+  );
+  return typeof result.taskId === 'string' ? { ...result, taskId: params.taskId } : result;
+}

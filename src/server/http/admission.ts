@@ -1,0 +1,182 @@
+/**
+ * Per-principal admission to the HTTP endpoint: a token bucket (requests per second,
+ * off by default) and a cap on requests in progress (an open SSE stream counts until it
+ * ends). A request over either is answered 429 Too Many Requests with `Retry-After` and a
+ * JSON-RPC error body, before its body is read; other principals are not affected.
+ *
+ * The principal is who the auth guard verified (`auth:<subject or client id>`), else the
+ * peer's address (`addr:<ip>`, when the adapter knows it), else nobody in particular: an
+ * unidentified request is held only to the global bounds. Behind a reverse proxy every
+ * client has the proxy's address: give `principal` to read a forwarded header instead.
+ * Source: RFC 6585 §4 (429), RFC 9110 §10.2.3 (Retry-After); 2026-07-28
+ * basic/transports/streamable-http (a request may be refused with an HTTP error status).
+ */
+import type { AuthInfo } from '../context.js';
+import type { HeaderReader, HttpRequest, HttpResponse } from './exchange.js';
+import { principalOf } from './auth-guard.js';
+import { rpcError } from './responses.js';
+
+/** What a {@link PrincipalKey} function sees of a request. */
+export interface PrincipalSource {
+  readonly headers: HeaderReader;
+  /** The peer's IP address, when the adapter knows it (node:http, Express, Fastify do). */
+  readonly remoteAddress: string | undefined;
+  /** The verified principal, when an auth guard is configured. */
+  readonly auth: AuthInfo | undefined;
+}
+
+/** Names the principal of a request; undefined (or '') leaves it to the global bounds only. */
+export type PrincipalKey = (request: PrincipalSource) => string | undefined;
+
+/** Per-principal bounds of the HTTP endpoint (`createHttpHandler({ principals })`). */
+export interface PrincipalLimits {
+  /** Names a request's principal (default: verified identity, else remote address). */
+  principal?: PrincipalKey;
+  /** Requests per second one principal may make, on average (default: unlimited). */
+  requestsPerSecond?: number;
+  /** Requests one principal may make at once above the average (default 2 × `requestsPerSecond`, at least 1). */
+  burst?: number;
+  /** Requests (and open SSE streams) one principal may have in progress (default 100). */
+  maxConcurrentRequests?: number;
+  /** Legacy sessions one principal may hold open (default 1 000; the global bound is `maxSessions`). */
+  maxSessions?: number;
+  /** Principals tracked at once; the least recently seen idle one is forgotten first (default 10 000). */
+  maxTracked?: number;
+}
+
+/** The default principal: verified identity, else remote address. */
+export function defaultPrincipal(request: PrincipalSource): string | undefined {
+  if (request.auth) return `auth:${principalOf(request.auth)}`;
+  return request.remoteAddress === undefined ? undefined : `addr:${request.remoteAddress}`;
+}
+
+interface Entry {
+  tokens: number;
+  refilledAt: number;
+  inFlight: number;
+}
+
+/** The admission state of one endpoint. */
+export class Admission {
+  readonly #entries = new Map<string, Entry>();
+  readonly #key: PrincipalKey;
+  readonly #rate: number;
+  readonly #burst: number;
+  readonly #maxInFlight: number;
+  readonly #maxTracked: number;
+
+  constructor(limits: PrincipalLimits = {}) {
+    this.#key = limits.principal ?? defaultPrincipal;
+    this.#rate = limits.requestsPerSecond ?? Infinity;
+    this.#burst = limits.burst ?? Math.max(1, Math.ceil(2 * this.#rate));
+    this.#maxInFlight = limits.maxConcurrentRequests ?? 100;
+    this.#maxTracked = limits.maxTracked ?? 10_000;
+  }
+
+  /** The principal key of a request ('' when unidentified). */
+  principalOf(request: HttpRequest): string {
+    return (
+      this.#key({ headers: request.headers, remoteAddress: request.remoteAddress, auth: request.auth }) ?? ''
+    );
+  }
+
+  /**
+   * Admits a request of `principal`: the release function to call when its response has
+   * ended, or the 429 response refusing it.
+   */
+  admit(principal: string): { release: () => void } | { response: HttpResponse } {
+    if (principal === '') return { release: noop };
+    const entry = this.#entry(principal);
+    if (entry.inFlight >= this.#maxInFlight)
+      return {
+        response: tooMany(`more than ${this.#maxInFlight} requests in progress (maxConcurrentRequests)`, 1),
+      };
+    const waitS = this.#take(entry);
+    if (waitS > 0)
+      return { response: tooMany(`more than ${this.#rate} requests per second (requestsPerSecond)`, waitS) };
+    entry.inFlight++;
+    let released = false;
+    const release = (): void => {
+      if (released) return;
+      released = true;
+      entry.inFlight--;
+    };
+    return { release };
+  }
+
+  // Takes a token; 0 when one was available, else the seconds until one will be.
+  #take(entry: Entry): number {
+    if (this.#rate === Infinity) return 0;
+    const now = performance.now();
+    entry.tokens = Math.min(this.#burst, entry.tokens + ((now - entry.refilledAt) / 1000) * this.#rate);
+    entry.refilledAt = now;
+    if (entry.tokens >= 1) {
+      entry.tokens--;
+      return 0;
+    }
+    return Math.max(1, Math.ceil((1 - entry.tokens) / this.#rate));
+  }
+
+  #entry(principal: string): Entry {
+    let entry = this.#entries.get(principal);
+    if (entry) {
+      this.#entries.delete(principal); // re-insert: the map's order is recency
+      this.#entries.set(principal, entry);
+      return entry;
+    }
+    entry = { tokens: this.#burst, refilledAt: performance.now(), inFlight: 0 };
+    this.#entries.set(principal, entry);
+    if (this.#entries.size > this.#maxTracked) this.#forgetOne();
+    return entry;
+  }
+
+  // Forgets the least recently seen principal with nothing in progress.
+  #forgetOne(): void {
+    for (const [key, entry] of this.#entries) {
+      if (entry.inFlight === 0) {
+        this.#entries.delete(key);
+        return;
+      }
+    }
+  }
+}
+
+function noop(): void {}
+
+/** 429 with `Retry-After` (whole seconds) and a -32600 body naming the limit. */
+export function tooMany(why: string, retryAfterS: number): HttpResponse {
+  return rpcError('InvalidRequest', `Too Many Requests: ${why}; retry after ${retryAfterS} s`, {
+    status: 429,
+    headers: { 'retry-after': String(retryAfterS) },
+  });
+}
+
+/**
+ * The response with its release tied to the end of the body: at once for a whole body,
+ * when the stream ends or is cancelled for SSE.
+ */
+export function releasedWith(response: HttpResponse, release: () => void): HttpResponse {
+  const { body } = response;
+  if (!(body instanceof ReadableStream)) {
+    release();
+    return response;
+  }
+  const reader = body.getReader();
+  const tracked = new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      const chunk = await reader.read().catch((error: unknown) => {
+        release();
+        throw error;
+      });
+      if (chunk.done) {
+        release();
+        controller.close();
+      } else controller.enqueue(chunk.value);
+    },
+    cancel(reason) {
+      release();
+      return reader.cancel(reason);
+    },
+  });
+  return { ...response, body: tracked };
+}
