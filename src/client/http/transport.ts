@@ -24,6 +24,7 @@ import { unreachable, within } from './fetch-failure.js';
 import { LegacySession, type Exchange } from './legacy-session.js';
 import type { StreamableHttpOptions } from './options.js';
 import { SessionRenewal } from './session-renewal.js';
+import { RelatedRequests } from './related-requests.js';
 import { modernHeaders } from './request-headers.js';
 import { legacySseFallback, type SseTransport } from './sse-transport.js';
 import { DEFAULT_MAX_MESSAGE_BYTES, newCursor, readBoundedText, readSse, type SseCursor } from './sse.js';
@@ -46,6 +47,7 @@ class StreamableHttpTransport implements Transport {
   readonly #exchanges = new Map<RequestId, Exchange>();
   readonly #session: LegacySession;
   readonly #renewal: SessionRenewal;
+  readonly #related = new RelatedRequests();
   #sink: TransportSink | undefined;
   #closed = false;
   readonly #posts = new AbortController();
@@ -293,6 +295,7 @@ class StreamableHttpTransport implements Transport {
   #deliver(text: string, exchange?: Exchange): void {
     if (this.#closed || !this.#sink) return;
     const value = exchange ? parseObject(text) : undefined;
+    if (exchange && value && isRequestObject(value)) this.#related.record(value.id, exchange.id);
     if (!exchange || !value || !isResponseObject(value)) return this.#sink.frame(text);
     let out = value;
     if ('error' in value && (value.id === undefined || value.id === null))
@@ -302,6 +305,11 @@ class StreamableHttpTransport implements Transport {
       if (exchange.method === 'initialize' && !exchange.modern) this.#readVersion(out);
     }
     this.#sink.frame(out === value ? text : JSON.stringify(out));
+  }
+
+  /** The request whose POST stream carried the server's request `id` (see RelatedRequests). */
+  relatedRequest(id: RequestId): RequestId | undefined {
+    return this.#related.take(id);
   }
 
   #readVersion(response: { [key: string]: unknown }): void {
@@ -341,4 +349,8 @@ class StreamableHttpTransport implements Transport {
  */
 export function streamableHttp(url: string | URL, options: StreamableHttpOptions = {}): Transport {
   return new StreamableHttpTransport(new URL(url), options);
+}
+
+function isRequestObject(value: { [key: string]: unknown }): value is { id: RequestId; method: string } {
+  return typeof value.method === 'string' && (typeof value.id === 'string' || typeof value.id === 'number');
 }
