@@ -102,9 +102,10 @@ async function rawGet(url: string, sessionId: string, lastEventId?: string) {
   const events: { id: string; data: string }[] = [];
   const parser = createParser({ onEvent: (e) => void events.push({ id: e.id ?? '', data: e.data }) });
   const decoder = new TextDecoder();
+  const reader = response.body!.getReader();
   void (async () => {
-    for await (const chunk of response.body!)
-      parser.feed(decoder.decode(chunk as Uint8Array, { stream: true }));
+    for (let r = await reader.read(); !r.done; r = await reader.read())
+      parser.feed(decoder.decode(r.value, { stream: true }));
   })().catch(() => undefined);
   return { events, close: () => controller.abort() };
 }
