@@ -236,7 +236,8 @@ export class Peer {
 
   async #answer(request: JsonRpcRequest, context: IncomingContext): Promise<JsonRpcResponse> {
     try {
-      return resultResponse(request.id, await this.#handlers.request(request, context));
+      // `?? {}`: a server middleware may answer a request without a result object.
+      return resultResponse(request.id, (await this.#handlers.request(request, context)) ?? {});
     } catch (error) {
       if (error instanceof McpError) return errorResponse(request.id, error.toJSON());
       this.#handlers.internalError?.(error, request);

@@ -317,6 +317,8 @@ export class McpServer {
   /**
    * Answers one request. Resolves with the result object; throws {@link McpError} for a
    * JSON-RPC error (anything else a handler throws should become -32603 at the transport).
+   * A middleware that answers a request itself is trusted to return a result object; a
+   * transport sends `{}` if it did not.
    */
   handle(request: JsonRpcRequest, channel: RequestChannel): Promise<Params> {
     return this.#chains.empty
