@@ -48,6 +48,7 @@ export class Peer {
   readonly #outgoing = new Map<RequestId, Outgoing>();
   readonly #incoming = new Map<RequestId, IncomingRequest>();
   #nextId = 0;
+  readonly #idPrefix: string | undefined;
   readonly #notifyFn = (method: string, params?: Params): void => this.notify(method, params);
   readonly #sendFn = (response: JsonRpcResponse): void => this.#send(response);
   readonly #frames = new FrameQueue(
@@ -64,6 +65,7 @@ export class Peer {
     this.#maxJsonDepth = options.maxJsonDepth ?? DEFAULT_MAX_JSON_DEPTH;
     this.#maxConcurrent = options.maxConcurrentRequests ?? 256;
     this.#gapMs = options.progressGapMs ?? 0;
+    this.#idPrefix = options.requestIdPrefix;
   }
 
   /** Starts the transport; frames flow from here on. */
@@ -87,7 +89,8 @@ export class Peer {
    */
   request(method: string, params: Params | undefined, options: RequestOptions = {}): Promise<Params> {
     if (this.#closed) return Promise.reject(closedError(this.#closed));
-    const id = this.#nextId++;
+    const id: RequestId =
+      this.#idPrefix === undefined ? this.#nextId++ : `${this.#idPrefix}${this.#nextId++}`;
     const out = createOutgoing({
       id,
       method,
