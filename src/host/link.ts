@@ -12,6 +12,7 @@ import { listChangedFeature, listChangedFilter, type ListFeature } from '../core
 import { spawnStdio } from '../integrations/stdio/index.js';
 import type { ResolvedServer } from './config.js';
 import type { LinkSetup, ServerState, ServerStatus } from './link-types.js';
+import { HealthProbe } from './health.js';
 import type { NameFilter } from './names.js';
 import { fetchLists, LIST_METHODS, emptyLists, type ListKind, type ServerLists } from './lists.js';
 
@@ -29,6 +30,8 @@ export class ServerLink {
   #attempts = 0;
   #timer: ReturnType<typeof setTimeout> | undefined;
   #closed = false;
+  #everReady = false;
+  #health: HealthProbe | undefined;
   issues: string[] = [];
   lists: ServerLists = emptyLists();
 
@@ -60,7 +63,10 @@ export class ServerLink {
     };
   }
 
-  /** Connects once; resolves when ready or failed (a first failure is not retried: see `reconnect`). */
+  /**
+   * Connects; resolves after the first attempt: ready, or `reconnecting` while later attempts
+   * follow (`reconnect.firstConnectAttempts`), or `failed`.
+   */
   async start(): Promise<void> {
     await this.#attempt('connecting');
   }
@@ -103,15 +109,16 @@ export class ServerLink {
     try {
       await this.#connect();
       this.#attempts = 0;
+      this.#everReady = true;
       this.#set('ready', undefined);
       this.#setup.onLists(Object.keys(LIST_METHODS) as ListKind[]);
       this.#follow();
+      this.#probe();
     } catch (error) {
       await this.#teardown();
       if (this.#closed) return;
       this.#reason = describe(error);
-      if (state === 'reconnecting') this.#retryLater();
-      else this.#set('failed', this.#reason);
+      this.#retryLater();
     }
   }
 
@@ -161,12 +168,30 @@ export class ServerLink {
     const subscription = client.listen(filter);
     this.#subscription = subscription;
     void (async () => {
+      let ended: unknown;
       try {
         for await (const n of subscription) await this.refresh(kindsOf(n.method));
-      } catch {
-        // The connection dropped: the transport watcher reconnects.
+      } catch (error) {
+        ended = error;
       }
+      // Not closed by us: the stream (modern) or the session (legacy) is gone with the server.
+      if (this.#subscription === subscription) this.#lost(describe(ended ?? 'the listen stream ended'));
     })();
+  }
+
+  /** Starts the periodic health probe (see health.ts), when configured for this server. */
+  #probe(): void {
+    const client = this.#client;
+    if (!client) return;
+    const http = this.#setup.server.url !== undefined;
+    this.#health = new HealthProbe({ client, policy: this.#setup.health, http, lost: (r) => this.#lost(r) });
+  }
+
+  /** The connection is gone though the transport did not say so (HTTP): drop it and reconnect. */
+  #lost(reason: string): void {
+    if (this.#state !== 'ready') return;
+    this.#dropped(new Error(reason));
+    void this.#teardown();
   }
 
   /** Wraps the transport so an unexpected end starts reconnection. */
@@ -185,6 +210,7 @@ export class ServerLink {
   }
 
   #dropped(error: Error | undefined): void {
+    if (this.#state !== 'ready') return;
     this.#reason = error ? describe(error) : 'the connection closed';
     this.#subscription?.close();
     this.lists = emptyLists();
@@ -193,8 +219,9 @@ export class ServerLink {
   }
 
   #retryLater(): void {
-    const { baseMs = 250, maxMs = 30_000, maxAttempts = 8 } = this.#setup.reconnect;
-    if (this.#attempts >= maxAttempts) return this.#set('failed', this.#reason);
+    const { baseMs = 250, maxMs = 30_000, maxAttempts = 8, firstConnectAttempts = 4 } = this.#setup.reconnect;
+    const cap = this.#everReady ? maxAttempts : firstConnectAttempts;
+    if (this.#attempts >= cap) return this.#set('failed', this.#reason);
     this.#set('reconnecting', this.#reason);
     const delay = Math.min(maxMs, baseMs * 2 ** this.#attempts) * (0.5 + Math.random() / 2);
     this.#timer = setTimeout(() => void this.#attempt('reconnecting'), delay);
@@ -205,6 +232,8 @@ export class ServerLink {
     const transport = this.#transport;
     this.#subscription?.close();
     this.#subscription = undefined;
+    this.#health?.stop();
+    this.#health = undefined;
     this.#transport = undefined;
     this.#client = undefined;
     await client?.close().catch(() => undefined);

@@ -51,13 +51,14 @@ async function open(
 }
 
 const form = '[data-test=call-form]';
+const text = (page: Page, selector: string) => page.$eval(selector, (el) => el.textContent ?? '');
 const fieldError = (field: string) => `${form} [data-schemapath="root.${field}"] .errmsg`;
 
 /** The text of the visible message at `field`, or '' when none shows. */
 function messageAt(page: Page, field: string): Promise<string> {
   return page.$eval(`${form} [data-schemapath="root.${field}"]`, (el) => {
     const message = el.querySelector<HTMLElement>('.errmsg');
-    return message && message.style.display !== 'none' ? (message.textContent ?? '') : '';
+    return message?.checkVisibility() ? (message.textContent ?? '') : '';
   });
 }
 
@@ -122,21 +123,20 @@ describe('inspector forms, against a server that checks nothing it sends', () =>
     expect(await page.$eval('[data-test=tool-result]', (el) => el.textContent)).toContain('Paris: 21 °C');
   });
 
-  it('names a missing required field before anything is sent, and drops it once filled', async () => {
+  it('says a required field is missing once the person leaves it empty, not before', async () => {
     await pickTool(page, 'forecast_broken');
     await pickTool(page, 'forecast'); // a fresh form
-    // innerText: what shows (the library hides an answered message without removing it).
-    const shows = (text: string, want: boolean) =>
-      page.waitForFunction(
-        (f, t, w) => (document.querySelector<HTMLElement>(f)?.innerText.includes(t) ?? false) === w,
-        {},
-        form,
-        text,
-        want,
-      );
-    await shows("required property 'city'", true);
+    expect(await messageAt(page, 'city')).toBe('');
+    expect(await page.$eval(form, (el) => (el as HTMLElement).innerText)).not.toMatch(
+      /required|must be set/i,
+    );
+    await page.focus(`${form} [name="root[city]"]`);
+    await page.focus(`${form} [name="root[days]"]`);
+    await page.waitForSelector(fieldError('city'), { visible: true });
+    expect(await messageAt(page, 'city')).toMatch(/must be set/);
+    expect(await messageAt(page, 'days')).toBe('');
     await page.type(`${form} [name="root[city]"]`, 'Nice');
-    await shows("required property 'city'", false);
+    await page.waitForSelector(fieldError('city'), { hidden: true });
   });
 
   it('shows structuredContent that matches outputSchema, and one that does not with the mismatch', async () => {
@@ -199,7 +199,7 @@ describe('inspector forms, against a server that checks nothing it sends', () =>
   });
 });
 
-describe('inspector prompt argument forms', () => {
+describe('inspector on the built-in server: prompt forms, log and history', () => {
   let page: Page;
   let inspector: RunningInspector;
 
@@ -232,5 +232,27 @@ describe('inspector prompt argument forms', () => {
     expect(history).not.toContain('prompts/get');
     await page.type(arg('arg1'), 'x');
     await page.waitForSelector('[data-test=error-arg1]', { hidden: true });
+  });
+  it('shows log messages as they arrive, and expands and copies a history entry', async () => {
+    await page.click('[data-test=tab-tools]');
+    await page.click('[data-tool=test_tool_with_logging]');
+    await page.waitForSelector(`${form}[data-ready]`);
+    await page.click(`${form} [data-test=submit]`);
+    await page.waitForFunction(() =>
+      document.querySelector('[data-test=notifications]')?.textContent?.includes('Tool execution completed'),
+    );
+    expect(await text(page, '[data-test=notifications]')).toMatch(/log info \[test_tool_with_logging\]/);
+    const origin = new URL(inspector.url).origin;
+    // Another page of this browser may have the focus; the clipboard wants this one to.
+    await page.bringToFront();
+    await browser.browser
+      .defaultBrowserContext()
+      .overridePermissions(origin, ['clipboard-read', 'clipboard-write', 'clipboard-sanitized-write']);
+    const entry = '[data-test=history] details';
+    await page.click(`${entry} summary`);
+    const shown = await page.$eval(`${entry} pre`, (el) => el.textContent ?? '');
+    expect(JSON.parse(shown)).toMatchObject({ jsonrpc: '2.0' });
+    await page.click(`${entry} .copy`);
+    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(shown);
   });
 });
