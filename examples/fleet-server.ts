@@ -2,7 +2,9 @@
  * One instance of a fleet: run several of these behind any load balancer, all pointing at
  * the same Redis, and clients see one server. Listen streams hear changes made on any
  * instance, tasks can be polled and answered through any instance (and fail or re-run
- * when their instance dies), and requestState sealed by one instance opens on another.
+ * when their instance dies), requestState sealed by one instance opens on another, and a
+ * legacy (2025-11-25) session can send each request to a different instance: its state,
+ * its GET stream and the answers to the server's own requests go through Redis.
  *
  * Run (three instances and a Redis on 6379):
  *   npm run build
@@ -49,7 +51,11 @@ async function main(): Promise<void> {
     requestState: { keys: [{ id: 'fleet', secret: Uint8Array.from(Buffer.from(secret!, 'base64')) }] },
   });
   registerTools(server);
-  const served = await serve(server, { port: Number(values.port), http: { eventStore: fleet.eventStore } });
+  const served = await serve(server, {
+    port: Number(values.port),
+    // Legacy sessions in Redis (any instance serves any session), SSE replay on Redis Streams.
+    http: { eventStore: fleet.eventStore, sessionStore: fleet.sessionStore },
+  });
   console.log(`mcpkit fleet instance ${name} at ${served.url}`);
   const stop = async (): Promise<void> => {
     server.stopTasks();
@@ -102,6 +108,11 @@ function registerTools(server: McpServer): void {
       },
     );
   }
+  server.tool('chatty', { description: 'Logs at debug and at warning, then answers' }, (_args, ctx) => {
+    ctx.log('debug', `debug from ${name}`);
+    ctx.log('warning', `warning from ${name}`);
+    return `logged on ${name}`;
+  });
   server.tool('sign', { description: 'Asks a name (multi round-trip), then greets' }, async (_args, ctx) => {
     const answer = await ctx.elicit({
       message: 'Name?',

@@ -6,11 +6,9 @@
  * basic/index "_meta" and "Result type"; 2025-11-25 basic/lifecycle.
  */
 import { NotificationGate } from './notification-gate.js';
-import { McpkitError } from '../core/errors.js';
 import type { JsonRpcNotification, Params } from '../core/jsonrpc.js';
 import type { RequestOptions } from '../core/peer.js';
-import { TASKS_EXTENSION } from '../core/tasks.js';
-import { TaskHandle, type TaskPort, type TaskReference } from './tasks.js';
+import type { TaskHandle, TaskReference } from './tasks.js';
 import type { Era } from '../core/revisions.js';
 import type { Transport } from '../core/transport.js';
 import type {
@@ -26,8 +24,9 @@ import type {
   Tool,
 } from '../core/types/index.js';
 import { clientInfoOf, declareCapabilities, type DeclaredCapabilities } from './capabilities.js';
-import { Connection, type RelayOptions } from './connection.js';
+import type { RelayOptions } from './connection.js';
 import type { CallOptions } from './connection-types.js';
+import { ConnectionSlot } from './connection-slot.js';
 import { createLister, LIST_KINDS, type Lister, type ListPage } from './lists.js';
 import { ListViews } from './views.js';
 import { sendLegacyOnly } from './legacy-only.js';
@@ -35,7 +34,9 @@ import { openSubscription, SubscriptionRouter, type ListenOptions } from './list
 import type { ClientOptions } from './options.js';
 import type { ResultFor, ResultOf, SharedMethod } from './request-types.js';
 import type { Subscription } from './subscription.js';
-import { ToolOutputChecker } from './tool-output.js';
+import { ToolCalls, type ToolCallOptions } from './tool-calls.js';
+
+export type { ToolCallOptions } from './tool-calls.js';
 
 /**
  * A connection to one MCP server. Create it with {@link createClient}, then `connect()`.
@@ -47,26 +48,26 @@ export class Client {
   readonly #options: ClientOptions;
   readonly #capabilities: DeclaredCapabilities;
   readonly #clientInfo: Implementation;
-  readonly #tools: ToolOutputChecker;
+  readonly #tools: ToolCalls;
   readonly #subscriptions = new SubscriptionRouter();
   readonly #lists: Lister;
   readonly #views: ListViews;
   readonly #gate: NotificationGate;
-  #connection: Connection | undefined;
-  #connecting = false;
+  readonly #slot = new ConnectionSlot();
 
   constructor(options: ClientOptions) {
     this.#options = options;
     this.#capabilities = declareCapabilities(options);
     this.#clientInfo = clientInfoOf(options);
-    this.#tools = new ToolOutputChecker({ maxBytes: 256 * 1024, ...options.limits?.schema });
-    this.#lists = createLister(() => this.#connected(), options.maxListPages ?? 1000);
-    this.#views = new ListViews(
-      (kind, params) => this.#connected().roundTrip(LIST_KINDS[kind].method, params),
-      {
-        maxPages: options.maxListPages ?? 1000,
-      },
+    const connected = () => this.#slot.connected();
+    this.#tools = new ToolCalls(
+      { connected, listTools: () => this.listTools(), listen: (filter) => this.listen(filter) },
+      options.limits?.schema,
     );
+    this.#lists = createLister(connected, options.maxListPages ?? 1000);
+    this.#views = new ListViews((kind, params) => connected().roundTrip(LIST_KINDS[kind].method, params), {
+      maxPages: options.maxListPages ?? 1000,
+    });
     const maxLogMessagesPerSecond = options.limits?.maxLogMessagesPerSecond;
     this.#gate = new NotificationGate(
       (notification) => this.#options.onNotification?.(notification),
@@ -108,47 +109,41 @@ export class Client {
    *   `INVALID_ARGUMENT` when already connected; errors of the handshake otherwise.
    */
   async connect(transport: Transport): Promise<void> {
-    if (this.#connecting || (this.#connection && !this.#connection.isClosed)) {
-      throw new McpkitError('INVALID_ARGUMENT', 'client is already connected');
+    if (!this.#slot.live()) {
+      this.#tools.forget();
+      this.#views.clear();
     }
-    this.#connecting = true;
-    this.#tools.forget();
-    this.#views.clear();
-    try {
-      this.#connection = await Connection.open(transport, {
-        options: this.#options,
-        capabilities: this.#capabilities,
-        clientInfo: this.#clientInfo,
-        onNotification: (n) => this.#onNotification(n),
-      });
-    } finally {
-      this.#connecting = false;
-    }
+    await this.#slot.open(transport, {
+      options: this.#options,
+      capabilities: this.#capabilities,
+      clientInfo: this.#clientInfo,
+      onNotification: (n) => this.#onNotification(n),
+    });
   }
 
   /** `'modern'` or `'legacy'`; undefined before `connect()` resolves. */
   get era(): Era | undefined {
-    return this.#connection?.server.era;
+    return this.#slot.last?.server.era;
   }
 
   /** The revision in use, e.g. `'2026-07-28'` or `'2025-11-25'`. */
   get protocolVersion(): string | undefined {
-    return this.#connection?.server.protocolVersion;
+    return this.#slot.last?.server.protocolVersion;
   }
 
   /** The server's name and version, when known (legacy: `initialize`; modern: `server/discover`). */
   get serverInfo(): Implementation | undefined {
-    return this.#connection?.server.serverInfo;
+    return this.#slot.last?.server.serverInfo;
   }
 
   /** The server's capabilities, when known (a pinned modern era learns them from `discover()`). */
   get serverCapabilities(): ServerCapabilities | undefined {
-    return this.#connection?.server.serverCapabilities;
+    return this.#slot.last?.server.serverCapabilities;
   }
 
   /** The server's instructions for the model, when it gave any. */
   get instructions(): string | undefined {
-    return this.#connection?.server.instructions;
+    return this.#slot.last?.server.instructions;
   }
 
   /**
@@ -247,44 +242,17 @@ export class Client {
     args?: { [key: string]: unknown },
     options?: ToolCallOptions,
   ): Promise<ResultOf<'tools/call'>>;
-  async callTool(
+  callTool(
     name: string,
     args?: { [key: string]: unknown },
     options: ToolCallOptions = {},
   ): Promise<ResultOf<'tools/call'> | TaskHandle> {
-    await this.#tools.ensureListed(name, () => this.listTools());
-    const params = args === undefined ? { name } : { name, arguments: args };
-    const { task, ...rest } = options;
-    const callOptions = task === 'allow' ? { ...rest, extensions: TASKS, acceptTask: true } : rest;
-    const result = await this.#call('tools/call', params, callOptions);
-    if (task === 'allow' && result.resultType === 'task') return this.#taskHandle(name, result);
-    await this.#tools.check(name, result);
-    return result;
+    return this.#tools.call(name, args, options);
   }
 
   /** A handle on a task from its serialised {@link TaskReference} (e.g. after a restart). */
   resumeTask(reference: TaskReference): TaskHandle {
-    return new TaskHandle(this.#taskPort(), reference);
-  }
-
-  #taskHandle(name: string, created: Params): TaskHandle {
-    if (typeof created.taskId !== 'string')
-      throw new McpkitError('INVALID_RESULT', 'tools/call: a task result without a taskId');
-    const reference: TaskReference = { taskId: created.taskId, toolName: name };
-    if (typeof created.pollIntervalMs === 'number') reference.pollIntervalMs = created.pollIntervalMs;
-    return new TaskHandle(this.#taskPort(), reference);
-  }
-
-  #taskPort(): TaskPort {
-    return {
-      request: (method, params) => this.#connected().roundTrip(method, params, { extensions: TASKS }),
-      answerInputs: (label, requests, signal) => this.#connected().answerInputs(label, requests, signal),
-      listen: (taskId) => this.listen({ taskIds: [taskId] }),
-      checkResult: async (name, result) => {
-        await this.#tools.ensureListed(name, () => this.listTools());
-        await this.#tools.check(name, result as ResultOf<'tools/call'>);
-      },
-    };
+    return this.#tools.resume(reference);
   }
 
   /** `resources/read`. An unknown resource is an McpError (-32602 modern, -32002 legacy). */
@@ -368,13 +336,14 @@ export class Client {
    */
   listen(filter: SubscriptionFilter, options: ListenOptions = {}): Subscription {
     this.#connected();
-    return openSubscription({ filter, options, router: this.#subscriptions, connection: () => this.#open() });
+    const connection = () => this.#slot.live();
+    return openSubscription({ filter, options, router: this.#subscriptions, connection });
   }
 
   /** Closes the connection; pending requests reject with McpkitError `CONNECTION_CLOSED`. */
   async close(): Promise<void> {
     this.#gate.close();
-    await this.#connection?.close();
+    await this.#slot.close();
   }
 
   #onNotification(notification: JsonRpcNotification): void {
@@ -384,25 +353,8 @@ export class Client {
     if (this.#options.onNotification) this.#gate.receive(notification);
   }
 
-  #connected(): Connection {
-    const connection = this.#open();
-    if (!connection) throw this.#notConnected();
-    return connection;
-  }
-
-  /** Why there is no connection: never connected, or closed — and then why it closed. */
-  #notConnected(): McpkitError {
-    const reason: unknown = this.#connection?.closedSignal.reason;
-    // A clean close aborts without a reason of its own (an AbortError).
-    if (!(reason instanceof Error) || reason.name === 'AbortError') {
-      return new McpkitError('CONNECTION_CLOSED', 'client is not connected');
-    }
-    const message = `the connection to the server is closed: ${reason.message}`;
-    return new McpkitError('CONNECTION_CLOSED', message, { cause: reason });
-  }
-
-  #open(): Connection | undefined {
-    return this.#connection?.isClosed === false ? this.#connection : undefined;
+  #connected() {
+    return this.#slot.connected();
   }
 
   async #call<M extends SharedMethod>(
@@ -413,14 +365,6 @@ export class Client {
     return (await this.#connected().roundTrip(method, params, options)) as ResultOf<M>;
   }
 }
-
-/** Options of {@link Client.callTool}. */
-export interface ToolCallOptions extends RequestOptions {
-  /** `'allow'`: declare the Tasks extension; the server may answer with a task (a {@link TaskHandle}). */
-  task?: 'allow' | 'never';
-}
-
-const TASKS = { [TASKS_EXTENSION]: {} };
 
 /** Creates a client; call `connect(transport)` next. */
 export function createClient(options: ClientOptions): Client {

@@ -64,7 +64,11 @@ export class Connection {
       setVersion: (version) => (this.server.protocolVersion = version),
     });
     this.#out = clientChain(middleware, [meta, headers.step], (m, c) => this.#wire(m, c));
-    const answer = serverRequestHandler(this.#answering, () => this.era);
+    const answer = serverRequestHandler(
+      this.#answering,
+      () => this.era,
+      (id) => transport.relatedRequest?.(id),
+    );
     this.#in = clientChain(middleware, [], (message, ctx) => {
       if (message.kind === 'notification') {
         setup.onNotification(notificationOf(message));

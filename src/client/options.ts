@@ -5,7 +5,7 @@
  * client/sampling, client/elicitation, client/roots.
  */
 import type { SchemaLimits } from '../validation/index.js';
-import type { JsonRpcNotification } from '../core/jsonrpc.js';
+import type { JsonRpcNotification, RequestId } from '../core/jsonrpc.js';
 import type { Middleware } from '../core/middleware.js';
 import type { Era } from '../core/revisions.js';
 import type {
@@ -28,6 +28,13 @@ export interface HandlerContext {
    * connection closes.
    */
   readonly signal: AbortSignal;
+  /**
+   * Legacy: the server's id of this request, and the id of the client's own request it
+   * belongs to when the transport tells (Streamable HTTP: it arrived on that request's SSE
+   * stream); undefined when answering modern `inputRequests` or when unknown.
+   */
+  readonly requestId?: RequestId | undefined;
+  readonly relatedRequestId?: RequestId | undefined;
 }
 
 /**

@@ -8,7 +8,7 @@
  * 2026-07-28 basic/patterns/mrtr.
  */
 import { McpError } from '../core/errors.js';
-import type { JsonRpcRequest, Params } from '../core/jsonrpc.js';
+import type { JsonRpcRequest, Params, RequestId } from '../core/jsonrpc.js';
 import type { IncomingContext } from '../core/peer.js';
 import type { Era } from '../core/revisions.js';
 import type {
@@ -36,11 +36,14 @@ export const HANDLER_FOR: Readonly<Record<string, keyof ClientHandlers>> = {
 /**
  * Builds the core Peer's request handler. `era` is read per request: until detection
  * settles it is undefined, and only `ping` is answered then (2025-11-25 lifecycle).
+ * `related` names the client's own request a server request arrived with, when the
+ * transport knows (see `Transport.relatedRequest`).
  * @throws McpError -32601 for a method with no handler (or any request on modern).
  */
 export function serverRequestHandler(
   answering: InputAnswering,
   era: () => Era | undefined,
+  related: (id: RequestId) => RequestId | undefined = () => undefined,
 ): (request: JsonRpcRequest, context: IncomingContext) => Promise<Params> {
   return async (request, context) => {
     const current = era();
@@ -49,6 +52,8 @@ export function serverRequestHandler(
     if (current === undefined) throw notFound(request.method);
     const answer = await answerInput(answering, request.method, request.params ?? {}, {
       signal: context.signal,
+      requestId: request.id,
+      relatedRequestId: related(request.id),
     });
     if (answer === undefined) throw notFound(request.method);
     return answer as unknown as Params;

@@ -15,6 +15,12 @@ export const DEFAULT_MAX_LINE_BYTES = 64 * 1024 * 1024;
 export interface LineDecoderOptions {
   /** Longest line accepted, in bytes of UTF-8 before decoding, excluding the `\n` (default 64 MiB). */
   maxLineBytes?: number;
+  /**
+   * Decodes a line that arrived whole in one chunk (default: `TextDecoder`). Node's
+   * `Buffer#toString` is ~2.5× faster than `TextDecoder` on short lines (0.35 vs 0.9 µs
+   * for 290 bytes); a replacement must turn invalid UTF-8 into U+FFFD the same way.
+   */
+  decodeWhole?: (bytes: Uint8Array) => string;
 }
 
 /**
@@ -36,12 +42,14 @@ export type LineEvent = { kind: 'line'; text: string } | { kind: 'too-long'; max
 export class LineDecoder {
   readonly #maxLineBytes: number;
   readonly #decoder = new TextDecoder('utf-8');
+  readonly #decodeWhole: (bytes: Uint8Array) => string;
   #pieces: string[] = [];
   #pendingBytes = 0;
   #discarding = false;
 
   constructor(options: LineDecoderOptions = {}) {
     this.#maxLineBytes = options.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES;
+    this.#decodeWhole = options.decodeWhole ?? ((bytes) => this.#decoder.decode(bytes));
   }
 
   /** Takes the next chunk of bytes; returns the events it completes, in order. */
@@ -74,6 +82,7 @@ export class LineDecoder {
       if (lineEnds) this.#discarding = false;
       return;
     }
+    if (lineEnds && this.#pendingBytes === 0) return this.#line(this.#decodeWhole(piece), events);
     this.#pendingBytes += piece.length;
     const text = this.#decoder.decode(piece, { stream: !lineEnds });
     if (text.length > 0) this.#pieces.push(text);
@@ -81,6 +90,10 @@ export class LineDecoder {
     const line = this.#pieces.length === 1 ? (this.#pieces[0] ?? '') : this.#pieces.join('');
     this.#pieces = [];
     this.#pendingBytes = 0;
+    this.#line(line, events);
+  }
+
+  #line(line: string, events: LineEvent[]): void {
     const trimmed = line.endsWith('\r') ? line.slice(0, -1) : line;
     if (trimmed.length > 0) events.push({ kind: 'line', text: trimmed });
   }

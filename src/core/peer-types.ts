@@ -47,4 +47,10 @@ export interface PeerOptions {
    * Source: 2026-07-28 basic/patterns/progress.
    */
   progressGapMs?: number;
+  /**
+   * Makes the ids of outgoing requests strings `<prefix><n>` instead of numbers, so that
+   * several peers answering one client (the instances of a fleet sharing a legacy session)
+   * never use the same id and each can tell its own responses apart.
+   */
+  requestIdPrefix?: string;
 }

@@ -23,7 +23,7 @@ import {
 } from './jsonrpc.js';
 import type { Transport } from './transport.js';
 import { DEFAULT_MAX_JSON_DEPTH } from './json-limits.js';
-import { IncomingRequest, type IncomingContext } from './incoming.js';
+import { IncomingRequest } from './incoming.js';
 import { FrameQueue } from './frame-queue.js';
 
 export type { IncomingContext } from './incoming.js';
@@ -48,6 +48,7 @@ export class Peer {
   readonly #outgoing = new Map<RequestId, Outgoing>();
   readonly #incoming = new Map<RequestId, IncomingRequest>();
   #nextId = 0;
+  readonly #idPrefix: string | undefined;
   readonly #notifyFn = (method: string, params?: Params): void => this.notify(method, params);
   readonly #sendFn = (response: JsonRpcResponse): void => this.#send(response);
   readonly #frames = new FrameQueue(
@@ -64,6 +65,7 @@ export class Peer {
     this.#maxJsonDepth = options.maxJsonDepth ?? DEFAULT_MAX_JSON_DEPTH;
     this.#maxConcurrent = options.maxConcurrentRequests ?? 256;
     this.#gapMs = options.progressGapMs ?? 0;
+    this.#idPrefix = options.requestIdPrefix;
   }
 
   /** Starts the transport; frames flow from here on. */
@@ -87,7 +89,8 @@ export class Peer {
    */
   request(method: string, params: Params | undefined, options: RequestOptions = {}): Promise<Params> {
     if (this.#closed) return Promise.reject(closedError(this.#closed));
-    const id = this.#nextId++;
+    const id: RequestId =
+      this.#idPrefix === undefined ? this.#nextId++ : `${this.#idPrefix}${this.#nextId++}`;
     const out = createOutgoing({
       id,
       method,
@@ -210,9 +213,17 @@ export class Peer {
     }
     const incoming = new IncomingRequest(request.method, this.#notifyFn);
     this.#incoming.set(request.id, incoming);
-    const response = await this.#answer(request, incoming);
+    let response: JsonRpcResponse;
+    try {
+      // `?? {}`: a server middleware may answer a request without a result object.
+      response = resultResponse(request.id, (await this.#handlers.request(request, incoming)) ?? {});
+    } catch (error) {
+      response = this.#failed(request, error);
+    }
     incoming.finish();
-    const wait = incoming.progressAt + this.#gapMs - performance.now();
+    // Only a request that sent progress may have to wait (and only it needs the clock).
+    const wait =
+      incoming.progressAt === -Infinity ? 0 : incoming.progressAt + this.#gapMs - performance.now();
     if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
     this.#incoming.delete(request.id);
     if (this.#idle.size > 0) for (const wake of this.#idle) wake();
@@ -231,14 +242,11 @@ export class Peer {
     }
   }
 
-  async #answer(request: JsonRpcRequest, context: IncomingContext): Promise<JsonRpcResponse> {
-    try {
-      return resultResponse(request.id, await this.#handlers.request(request, context));
-    } catch (error) {
-      if (error instanceof McpError) return errorResponse(request.id, error.toJSON());
-      this.#handlers.internalError?.(error, request);
-      return errorResponse(request.id, { code: ERROR_TABLE.InternalError.code, message: 'Internal error' });
-    }
+  // What a handler's failure becomes on the wire (one async step less than a separate answer function).
+  #failed(request: JsonRpcRequest, error: unknown): JsonRpcResponse {
+    if (error instanceof McpError) return errorResponse(request.id, error.toJSON());
+    this.#handlers.internalError?.(error, request);
+    return errorResponse(request.id, { code: ERROR_TABLE.InternalError.code, message: 'Internal error' });
   }
 
   // Open-ended requests (subscriptions/listen) are not waited for; others get up to 30 s.

@@ -3,7 +3,7 @@
  * (one JSON text each) and reports when the channel ends; it knows nothing of MCP.
  * Source: 2026-07-28 basic/transports (custom transports reuse the stdio framing).
  */
-import type { JsonRpcMessage } from './jsonrpc.js';
+import type { JsonRpcMessage, RequestId } from './jsonrpc.js';
 
 /** What a transport calls as frames arrive and when the channel ends. */
 export interface TransportSink {
@@ -42,4 +42,10 @@ export interface Transport {
    * transports whose readers may get both in one chunk (pipes).
    */
   readonly progressGapMs?: number;
+  /**
+   * Optional: the id of our own request in relation to which the peer's request `id`
+   * arrived, when the channel tells (Streamable HTTP: the POST whose SSE stream carried
+   * it). Answers once per id; undefined when unknown.
+   */
+  relatedRequest?(id: RequestId): RequestId | undefined;
 }

@@ -3,8 +3,14 @@
  * parallel, merged into one registry, with one place for user-facing input.
  * Source: 2026-07-28 architecture (host → clients → servers), server/tools "Tool Names".
  */
-import type { ClientHandlers, EraCache, ResultOf } from '../client/index.js';
-import { McpkitError, type JsonRpcNotification, type Params, type Root } from '../core/index.js';
+import type { ClientHandlers, EraCache, HandlerContext, ResultOf } from '../client/index.js';
+import {
+  McpkitError,
+  type JsonRpcNotification,
+  type Params,
+  type RequestId,
+  type Root,
+} from '../core/index.js';
 import { resolveServers, type InputPolicy } from './config.js';
 import { INPUT_METHOD, InputRouter, type CallScope, type InputKind } from './inputs.js';
 import { ServerLink, type ServerStatus } from './link.js';
@@ -226,8 +232,10 @@ export class Host {
         `server '${server}' is ${state}${reason ? `: ${reason}` : ''}`,
       );
     }
-    const { onInput, ...request } = options;
-    const scope: CallScope = { server, onInput };
+    const { onInput, ...rest } = options;
+    const requestIds = new Set<RequestId>();
+    const scope: CallScope = { server, onInput, requestIds };
+    const request = { ...rest, onRequestId: (id: RequestId) => void requestIds.add(id) };
     // Legacy servers' requests arrive outside any call's async context: no need to mark it.
     return this.#inputs.within(
       scope,
@@ -259,7 +267,7 @@ export class Host {
     roots: readonly Root[] | undefined,
   ): ClientHandlers {
     const handlers: ClientHandlers = {};
-    const ask = (kind: InputKind) => (params: unknown, context: { signal: AbortSignal }) =>
+    const ask = (kind: InputKind) => (params: unknown, context: HandlerContext) =>
       this.#inputs.route(
         {
           server,
@@ -270,6 +278,7 @@ export class Host {
         },
         policy,
         roots,
+        { relatedRequestId: context.relatedRequestId },
       );
     if (this.#inputs.allows('elicitation', policy, roots)) handlers.elicitation = ask('elicitation') as never;
     if (this.#inputs.allows('sampling', policy, roots)) handlers.sampling = ask('sampling') as never;

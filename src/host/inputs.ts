@@ -2,12 +2,17 @@
  * One place for user-facing input: elicitation, sampling and roots requests from any
  * server reach the host's handlers with the server's name, after the server's allow/deny
  * policy. A call in flight may take them over (the gateway does, to pass them to its own
- * client): such a request goes to the call it belongs to — the call in whose async context
- * it arrives (modern backends answer `input_required` inside the call) or else the oldest
- * call in flight on that server that takes input (legacy servers send their requests on
- * the session, with nothing naming the call).
- * Source: 2025-11-25 client/elicitation, client/sampling, client/roots; 2026-07-28
- * basic/patterns/mrtr.
+ * client): such a request goes to the call it belongs to, found in this order:
+ * 1. the call in whose async context it arrives (modern backends answer `input_required`
+ *    inside the call);
+ * 2. the call the legacy transport links it to: on Streamable HTTP a server sends a request
+ *    related to a call on that call's POST SSE stream (`Transport.relatedRequest`);
+ * 3. the call whose progress token the request carries in `_meta.progressToken`, if any;
+ * 4. otherwise (stdio, or a server that sends its requests on the GET stream, where
+ *    nothing names the call) the oldest call in flight on that server that takes input —
+ *    a heuristic: right when one call at a time asks, possibly wrong with several.
+ * Source: 2025-11-25 client/elicitation, client/sampling, client/roots, basic/transports;
+ * 2026-07-28 basic/patterns/mrtr.
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
 import {
@@ -17,6 +22,7 @@ import {
   type ElicitResult,
   type ListRootsResult,
   type Params,
+  type RequestId,
   type Root,
 } from '../core/index.js';
 import type { InputPolicy } from './config.js';
@@ -59,6 +65,14 @@ export interface InputRequestEvent {
 export interface CallScope {
   readonly server: string;
   onInput?: ((request: InputRequestEvent) => Promise<Params>) | undefined;
+  /** The JSON-RPC ids the call's requests went out with (its progress tokens too). */
+  readonly requestIds?: Set<RequestId>;
+}
+
+/** What links a server's input request to a call (see the module comment). */
+export interface InputLink {
+  /** The call's request whose stream carried it (Streamable HTTP). */
+  readonly relatedRequestId?: RequestId | undefined;
 }
 
 /** Routes input requests per server; see the module comment. */
@@ -113,6 +127,7 @@ export class InputRouter {
     request: InputRequestEvent,
     policy: InputPolicy | undefined,
     roots?: readonly Root[],
+    link: InputLink = {},
   ): Promise<Params> {
     const { server, kind } = request;
     if (!this.allows(kind, policy, roots)) {
@@ -122,15 +137,20 @@ export class InputRouter {
       );
     }
     if (kind === 'roots' && roots) return { roots: [...roots] };
-    const call = this.#callFor(server);
+    const call = this.#callFor(server, [link.relatedRequestId, progressTokenOf(request.params)]);
     if (call?.onInput) return call.onInput(request);
     return this.#answer(request);
   }
 
-  #callFor(server: string): CallScope | undefined {
+  #callFor(server: string, ids: readonly (RequestId | undefined)[]): CallScope | undefined {
     const current = this.#context.getStore();
     if (current?.server === server && current.onInput) return current;
-    return this.callsOn(server).find((c) => c.onInput);
+    const calls = this.callsOn(server);
+    for (const id of ids) {
+      const linked = id === undefined ? undefined : calls.find((c) => c.requestIds?.has(id));
+      if (linked) return linked;
+    }
+    return calls.find((c) => c.onInput);
   }
 
   async #answer(request: InputRequestEvent): Promise<Params> {
@@ -149,4 +169,9 @@ export class InputRouter {
       `the host has no ${request.kind} handler for server '${request.server}'`,
     );
   }
+}
+
+function progressTokenOf(params: Params): RequestId | undefined {
+  const token = (params._meta as Params | undefined)?.progressToken;
+  return typeof token === 'string' || typeof token === 'number' ? token : undefined;
 }

@@ -98,12 +98,15 @@ class StreamChannel implements RequestChannel {
 }
 
 /**
- * Forwards server events to a legacy session as notifications. Returns the function to
+ * Forwards server events to a legacy session as notifications, while `delivers()` says so
+ * (a fleet's replica of a session delivers only where its GET stream is held). Returns the
+ * function to
  * call when the session ends: it stops forwarding and releases the session's resource
  * subscriptions (`server.sessionEnded`).
  */
-export function watchEvents(server: McpServer, session: LegacySession): () => void {
+export function watchEvents(server: McpServer, session: LegacySession, delivers?: () => boolean): () => void {
   const unsubscribe = server.eventBus.subscribe((event) => {
+    if (delivers && !delivers()) return;
     const notification = toNotification(event, session);
     if (notification && session.initialized) session.link.notify(notification.method, notification.params);
   });

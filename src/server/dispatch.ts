@@ -77,12 +77,13 @@ export class ServerDispatcher {
 
   /** Answers one request; throws {@link McpError} for a JSON-RPC error. */
   async dispatch(request: JsonRpcRequest, channel: RequestChannel): Promise<Params> {
+    // `return await`: returning a promise from an async function costs two more microtask steps.
     if (channel.era === 'modern' || modernVersionOf(request) !== undefined)
-      return this.#handleModern(request, channel);
+      return await this.#handleModern(request, channel);
     if (request.method === 'initialize') return this.#initialize(request, channel);
-    if (channel.session) return this.#handleLegacy(request, channel, channel.session);
+    if (channel.session) return await this.#handleLegacy(request, channel, channel.session);
     if (request.method === 'ping' && this.#d.legacy.length > 0) return {};
-    return this.#handleModern(request, channel);
+    return await this.#handleModern(request, channel);
   }
 
   #initialize(request: JsonRpcRequest, channel: RequestChannel): Params {

@@ -271,6 +271,26 @@ export class McpServer {
   }
 
   /**
+   * Sets a legacy session's resource subscriptions to `uris`: new ones count here (the
+   * `subscribe` hook may run; its refusal is not reported), gone ones are released. A
+   * fleet's replica of a session calls it with what the session subscribed through another
+   * instance, so that updates reach it here and the counts stay balanced.
+   */
+  syncSessionSubscriptions(session: LegacySession, uris: Iterable<string>): void {
+    const next = new Set(uris);
+    for (const uri of [...session.subscriptions]) {
+      if (next.has(uri)) continue;
+      session.subscriptions.delete(uri);
+      this.#subscriptions.release(uri);
+    }
+    for (const uri of next) {
+      if (session.subscriptions.has(uri)) continue;
+      session.subscriptions.add(uri);
+      void this.#subscriptions.acquire(uri).catch(() => false);
+    }
+  }
+
+  /**
    * Ends every open `subscriptions/listen` stream gracefully (each gets its completion
    * result). Call before shutting down.
    */
@@ -297,6 +317,8 @@ export class McpServer {
   /**
    * Answers one request. Resolves with the result object; throws {@link McpError} for a
    * JSON-RPC error (anything else a handler throws should become -32603 at the transport).
+   * A middleware that answers a request itself is trusted to return a result object; a
+   * transport sends `{}` if it did not.
    */
   handle(request: JsonRpcRequest, channel: RequestChannel): Promise<Params> {
     return this.#chains.empty

@@ -129,7 +129,8 @@ export class ToolRegistry {
     if (args !== undefined && (typeof args !== 'object' || args === null || Array.isArray(args))) {
       throw McpError.of('InvalidParams', 'arguments must be an object');
     }
-    const checked = await tool.input.validate(args ?? {});
+    const pending = tool.input.validate(args ?? {});
+    const checked = pending instanceof Promise ? await pending : pending;
     if (!checked.ok)
       return errorResult(`Invalid arguments for tool ${tool.wire.name}: ${checked.issues.join('; ')}`);
     const result = await runHandler(tool, checked.value, context);

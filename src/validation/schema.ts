@@ -59,15 +59,23 @@ function compileAny(input: SchemaInput, limits: SchemaLimits | undefined): Compi
   const ready = props.vendor === 'zod' ? useLinearZodRegexes(input, limits) : undefined;
   if (!ready) return { jsonSchema, validate: (value) => validateStandard(props, value) };
   let engineReady = false;
-  const validate = async (value: unknown): Promise<ValidationOutcome> => {
-    if (!engineReady) await ready().then(() => (engineReady = true));
-    return validateStandard(props, value);
+  const validate = (value: unknown): ValidationOutcome | Promise<ValidationOutcome> => {
+    if (engineReady) return validateStandard(props, value);
+    return ready().then(() => ((engineReady = true), validateStandard(props, value)));
   };
   return { jsonSchema, validate };
 }
 
-async function validateStandard(props: StandardSchemaV1.Props, value: unknown): Promise<ValidationOutcome> {
-  const result = await props.validate(value);
+// Synchronous when the library is (zod without async refinements): no microtask per call.
+function validateStandard(
+  props: StandardSchemaV1.Props,
+  value: unknown,
+): ValidationOutcome | Promise<ValidationOutcome> {
+  const result = props.validate(value);
+  return 'then' in result ? Promise.resolve(result).then(outcomeOf) : outcomeOf(result);
+}
+
+function outcomeOf(result: StandardSchemaV1.Result<unknown>): ValidationOutcome {
   if (!result.issues) return { ok: true, value: result.value };
   return { ok: false, issues: result.issues.map(describeIssue) };
 }

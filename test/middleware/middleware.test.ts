@@ -111,6 +111,10 @@ describe.each(CASES)('middleware over $transport, $era era', ({ transport, era }
     expect(result._meta?.['example.com/served-by']).toBe('server-middleware');
   });
 
+  it('a server middleware answering a request without a result object sends an empty result', async () => {
+    expect(await client.request('tools/call', { name: 'hollow' })).toEqual({});
+  });
+
   it('server middleware cancels a call: the handler runs with its signal aborted', async () => {
     const result = await client.callTool('doomed', {});
     expect(textOf(result)).toBe('aborted: Error: cancelled by middleware');

@@ -78,3 +78,40 @@ export function roundRobin(urls: readonly string[]): { fetch: typeof fetch; sent
   };
   return { fetch: balanced, sent };
 }
+
+/** One request a {@link sessionRouter} passed on: HTTP method, JSON-RPC method or id, instance. */
+export interface Routed {
+  http: string;
+  /** The JSON-RPC method of a request or notification, `response` for an answer, '' for GET/DELETE. */
+  rpc: string;
+  url: string;
+}
+
+/**
+ * A balancer for legacy sessions with no stickiness: each POST and DELETE goes to the next
+ * of `urls` in turn; a GET goes to `getTarget()` (so a test knows where the GET stream is).
+ */
+export function sessionRouter(
+  urls: readonly string[],
+  getTarget: () => string,
+): { fetch: typeof fetch; routed: Routed[] } {
+  let next = 0;
+  const routed: Routed[] = [];
+  const balanced: typeof fetch = (_input, init) => {
+    const http = init?.method ?? 'GET';
+    const url = http === 'GET' ? getTarget() : urls[next++ % urls.length]!;
+    routed.push({ http, rpc: rpcOf(init?.body), url });
+    return fetch(url, init);
+  };
+  return { fetch: balanced, routed };
+}
+
+function rpcOf(body: unknown): string {
+  if (typeof body !== 'string') return '';
+  try {
+    const value = JSON.parse(body) as { method?: unknown };
+    return typeof value.method === 'string' ? value.method : 'response';
+  } catch {
+    return '';
+  }
+}

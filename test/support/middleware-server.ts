@@ -14,6 +14,13 @@ export function middlewareServer(log: LogEntry[] = []): McpServer {
   let releaseCancelled!: () => void;
   const cancelled = new Promise<void>((resolve) => (releaseCancelled = resolve));
   const server = createServer({ name: 'middleware-fixture', version: '1.0.0' })
+    // Answers `tools/call` of `hollow` itself, without a result object.
+    .use(
+      (next) => (message, ctx) =>
+        message.method === 'tools/call' && message.params?.name === 'hollow'
+          ? Promise.resolve(undefined)
+          : next(message, ctx),
+    )
     .use(logging(log))
     .use(rateLimit('limited', 2))
     .use(addMeta('example.com/served-by', 'server-middleware'))

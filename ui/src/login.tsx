@@ -36,13 +36,19 @@ export function LoginControls({ auth, request, onState }: Props) {
   const [clientId, setClientId] = useState('');
   const [waiting, setWaiting] = useState<string | undefined>();
   const [error, setError] = useState<string | undefined>();
+  // A request that met a challenge (more scopes, an expired login) waits on this URL.
+  const [asked, setAsked] = useState<string | undefined>();
   useEvents(
     useCallback((e: AppEvent) => {
       if (e.type === 'login') {
         setWaiting(undefined);
         setError(String(e.error));
       }
-      if (e.type === 'state' && (e.state as { connected?: boolean }).connected) setWaiting(undefined);
+      if (e.type === 'authorize') setAsked(String(e.url));
+      if (e.type === 'state' && (e.state as { connected?: boolean }).connected) {
+        setWaiting(undefined);
+        setAsked(undefined);
+      }
     }, []),
   );
   const login = async () => {
@@ -66,7 +72,7 @@ export function LoginControls({ auth, request, onState }: Props) {
     setWaiting(undefined);
     onState(await api('logout'));
   };
-  if (!auth?.required && !auth?.loggedIn && !waiting && !error) return null;
+  if (!auth?.required && !auth?.loggedIn && !waiting && !error && !asked) return null;
   return (
     <div class="login-row" data-test="login">
       {auth?.loggedIn ? (
@@ -93,6 +99,21 @@ export function LoginControls({ auth, request, onState }: Props) {
             open its page
           </a>
         </span>
+      )}
+      {asked && (
+        <div class="result" data-test="authorize">
+          The server asks for more authorization; the request waits.{' '}
+          <button
+            type="button"
+            data-test="authorize-button"
+            onClick={() => {
+              window.open(asked, '_blank', 'noopener');
+              setAsked(undefined);
+            }}
+          >
+            Authorize in a new tab
+          </button>
+        </div>
       )}
       {error && (
         <div class="result error" data-test="login-error">

@@ -102,6 +102,7 @@ export class InspectorBridge {
       throw this.#authorizationFailure(target, error);
     }
     if (this.#http) await this.#login?.refresh();
+    if (this.#http) this.#login?.attend((url) => this.#emit({ type: 'authorize', url: url.href }));
     // A pinned modern era skips the probe; server/discover tells what the panel shows.
     if (client.era === 'modern' && !client.serverCapabilities) await client.discover().catch(() => undefined);
     this.#client = client;
@@ -184,6 +185,13 @@ export class InspectorBridge {
     return { authorizationUrl: authorizationUrl.href };
   }
 
+  /** Sends a `state` event when a request changed the login (a step-up, a refresh). */
+  async #loginChanged(): Promise<void> {
+    const before = JSON.stringify(this.#login?.state());
+    await this.#login?.refresh().catch(() => undefined);
+    if (JSON.stringify(this.#login?.state()) !== before) this.#emit({ type: 'state', state: this.state() });
+  }
+
   /** Forgets the tokens of the current HTTP target and disconnects. */
   async logout(): Promise<unknown> {
     await this.#login?.logout();
@@ -210,6 +218,7 @@ export class InspectorBridge {
 
   /** Closes the connection, if any, and refuses what was waiting for the person. */
   async disconnect(): Promise<void> {
+    this.#login?.unattend();
     this.#listen?.close();
     this.#listen = undefined;
     for (const controller of this.#calls.values()) controller.abort();
@@ -240,6 +249,7 @@ export class InspectorBridge {
     } finally {
       this.#received.take(name); // what a successful call left behind
       this.#calls.delete(callId);
+      if (this.#http) await this.#loginChanged();
     }
   }
 

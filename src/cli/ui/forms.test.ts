@@ -51,6 +51,7 @@ async function open(
 }
 
 const form = '[data-test=call-form]';
+const text = (page: Page, selector: string) => page.$eval(selector, (el) => el.textContent ?? '');
 const fieldError = (field: string) => `${form} [data-schemapath="root.${field}"] .errmsg`;
 
 /** The text of the visible message at `field`, or '' when none shows. */
@@ -199,7 +200,7 @@ describe('inspector forms, against a server that checks nothing it sends', () =>
   });
 });
 
-describe('inspector prompt argument forms', () => {
+describe('inspector on the built-in server: prompt forms, log and history', () => {
   let page: Page;
   let inspector: RunningInspector;
 
@@ -232,5 +233,27 @@ describe('inspector prompt argument forms', () => {
     expect(history).not.toContain('prompts/get');
     await page.type(arg('arg1'), 'x');
     await page.waitForSelector('[data-test=error-arg1]', { hidden: true });
+  });
+  it('shows log messages as they arrive, and expands and copies a history entry', async () => {
+    await page.click('[data-test=tab-tools]');
+    await page.click('[data-tool=test_tool_with_logging]');
+    await page.waitForSelector(`${form}[data-ready]`);
+    await page.click(`${form} [data-test=submit]`);
+    await page.waitForFunction(() =>
+      document.querySelector('[data-test=notifications]')?.textContent?.includes('Tool execution completed'),
+    );
+    expect(await text(page, '[data-test=notifications]')).toMatch(/log info \[test_tool_with_logging\]/);
+    const origin = new URL(inspector.url).origin;
+    // Another page of this browser may have the focus; the clipboard wants this one to.
+    await page.bringToFront();
+    await browser.browser
+      .defaultBrowserContext()
+      .overridePermissions(origin, ['clipboard-read', 'clipboard-write', 'clipboard-sanitized-write']);
+    const entry = '[data-test=history] details';
+    await page.click(`${entry} summary`);
+    const shown = await page.$eval(`${entry} pre`, (el) => el.textContent ?? '');
+    expect(JSON.parse(shown)).toMatchObject({ jsonrpc: '2.0' });
+    await page.click(`${entry} .copy`);
+    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(shown);
   });
 });

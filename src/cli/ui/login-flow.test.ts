@@ -74,6 +74,23 @@ async function clickLogin(): Promise<Page> {
 
 const text = (p: Page, selector: string) => p.$eval(selector, (el) => el.textContent ?? '');
 
+/** Answers the provider's pages in `tab` as alice (login if asked, then consent); the callback's text. */
+async function approveIn(tab: Page): Promise<string> {
+  for (let step = 0; step < 4; step++) {
+    const found = await tab.waitForSelector(
+      'input[name=login], input[name=prompt][value=consent], [data-test=callback]',
+    );
+    const what = await found!.evaluate((el) => el.getAttribute('name') ?? 'callback');
+    if (what === 'callback') return text(tab, '[data-test=callback]');
+    if (what === 'login') {
+      await tab.type('input[name=login]', 'alice');
+      await tab.type('input[name=password]', 'secret');
+    }
+    await Promise.all([tab.waitForNavigation(), tab.click('button[type=submit]')]);
+  }
+  throw new Error('the provider did not send the tab back to the inspector');
+}
+
 describe('mcpkit inspect --ui: logging in to a protected server', () => {
   it('offers Log in when the server answers 401, and reports a refused consent', async () => {
     await page.waitForSelector('[data-test=login-button]');
@@ -116,6 +133,26 @@ describe('mcpkit inspect --ui: logging in to a protected server', () => {
     await page.screenshot({ path: join(ARTIFACTS, 'login.png') });
     const shown = await page.evaluate(() => document.documentElement.outerHTML);
     expect(shown).not.toMatch(/eyJ[\w-]+\.eyJ/); // no JWT anywhere in the page
+  });
+
+  it('asks for the wider scope a tool needs, and the waiting call completes after consent', async () => {
+    await page.click('[data-tool=write]');
+    await page.waitForSelector('[data-test=call-form][data-ready]');
+    await page.click('[data-test=call-form] [data-test=submit]');
+    await page.waitForSelector('[data-test=authorize-button]');
+    expect(await page.$('[data-test=running]')).not.toBeNull(); // the call waits
+    const opened = browser.browser.waitForTarget((t) => t.url().startsWith(issuer.issuer));
+    await page.click('[data-test=authorize-button]');
+    const tab = await (await opened).page();
+    if (!tab) throw new Error('Authorize opened no tab');
+    expect(await approveIn(tab)).toContain('Authorization received');
+    await tab.close();
+    await page.waitForFunction(() =>
+      document.querySelector('[data-test=tool-result]')?.textContent?.includes('written'),
+    );
+    await page.waitForFunction(() =>
+      document.querySelector('[data-test=login-state]')?.textContent?.includes('mcp:write'),
+    );
   });
 
   it('logs out: the tokens are forgotten and connecting needs a login again', async () => {

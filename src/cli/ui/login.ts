@@ -51,6 +51,8 @@ export class InspectorLogin {
   #waiting: Waiting | undefined;
   /** Set while a login started from the page runs; a connection alone never waits for a person. */
   #shown: ((url: URL) => void) | undefined;
+  /** Set while connected: a call that meets a challenge (step-up, expiry) asks the person. */
+  #attended: ((url: URL) => void) | undefined;
   #flight: Promise<void> | undefined;
   #state: LoginState = { required: false, loggedIn: false };
 
@@ -120,7 +122,7 @@ export class InspectorLogin {
   async callback(query: URLSearchParams): Promise<{ status: number; text: string }> {
     const waiting = this.#waiting;
     const flight = this.#flight;
-    if (!waiting || !flight) return { status: 400, text: 'No login is waiting for this callback.' };
+    if (!waiting) return { status: 400, text: 'No login is waiting for this callback.' };
     this.#waiting = undefined; // one answer per login: a replayed callback finds nothing
     const state = query.get('state') ?? '';
     if (!sameSecret(state, waiting.state)) {
@@ -128,12 +130,27 @@ export class InspectorLogin {
       return { status: 400, text: 'Refused: the state does not match the login in progress.' };
     }
     waiting.resolve(new URL(`${this.#options.redirectUri}?${query.toString()}`));
+    if (!flight) return { status: 200, text: 'Authorization received. You can close this tab.' };
     try {
       await flight;
       return { status: 200, text: 'Logged in. You can close this tab and go back to the inspector.' };
     } catch (error) {
       return { status: 400, text: `Login failed: ${error instanceof Error ? error.message : String(error)}` };
     }
+  }
+
+  /**
+   * While connected: when a request meets a challenge the tokens cannot answer (a scope
+   * step-up, an expired login), `ask` gets the authorization URL and the request waits for
+   * the browser to come back to `/callback`.
+   */
+  attend(ask: (authorizationUrl: URL) => void): void {
+    this.#attended = ask;
+  }
+
+  /** Back to failing such requests (when disconnected or connecting). */
+  unattend(): void {
+    this.#attended = undefined;
   }
 
   /** Records that the server asked for authorization that could not be obtained unattended. */
@@ -155,13 +172,13 @@ export class InspectorLogin {
 
   /** The flow reached the person: wait for the callback if the page asked for a login. */
   #redirect(authorizationUrl: URL): Promise<URL> | undefined {
-    const shown = this.#shown;
+    const shown = this.#shown ?? this.#attended;
     if (!shown) {
-      // A connection or call met a 401: tell the page, fail that request (INTERACTION_REQUIRED).
+      // A connection met a 401: tell the page, fail that request (INTERACTION_REQUIRED).
       this.markRequired();
       return undefined;
     }
-    this.#shown = undefined;
+    this.#abandon('another authorization started');
     return new Promise<URL>((resolve, reject) => {
       const timer = setTimeout(
         () => reject(new Error('no answer from the browser within 10 minutes')),

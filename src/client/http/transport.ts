@@ -11,22 +11,16 @@ import { sendRetrying } from './retry.js';
 import type { JsonRpcMessage, JsonRpcNotification, JsonRpcRequest, RequestId } from '../../core/jsonrpc.js';
 import type { SendOptions, Transport, TransportSink } from '../../core/transport.js';
 import { metaVersionOf } from '../../core/wire.js';
-import {
-  disconnectedFrame,
-  failureFrame,
-  isResponseObject,
-  mediaTypeOf,
-  parseObject,
-  resultOf,
-  statusFrame,
-} from './frames.js';
+import { disconnectedFrame } from './frames.js';
 import { unreachable, within } from './fetch-failure.js';
 import { LegacySession, type Exchange } from './legacy-session.js';
 import type { StreamableHttpOptions } from './options.js';
 import { SessionRenewal } from './session-renewal.js';
+import { RelatedRequests } from './related-requests.js';
 import { modernHeaders } from './request-headers.js';
+import { ResponseReader } from './responses.js';
 import { legacySseFallback, type SseTransport } from './sse-transport.js';
-import { DEFAULT_MAX_MESSAGE_BYTES, newCursor, readBoundedText, readSse, type SseCursor } from './sse.js';
+import { DEFAULT_MAX_MESSAGE_BYTES } from './sse.js';
 
 export type { FetchWrapper, HeaderSource, ReconnectOptions, StreamableHttpOptions } from './options.js';
 export type { RetryOptions } from './retry.js';
@@ -46,6 +40,8 @@ class StreamableHttpTransport implements Transport {
   readonly #exchanges = new Map<RequestId, Exchange>();
   readonly #session: LegacySession;
   readonly #renewal: SessionRenewal;
+  readonly #responses: ResponseReader;
+  readonly #related = new RelatedRequests();
   #sink: TransportSink | undefined;
   #closed = false;
   readonly #posts = new AbortController();
@@ -62,13 +58,19 @@ class StreamableHttpTransport implements Transport {
     this.#options = options.auth ? { ...options, fetch: this.#fetch } : options;
     this.#session = new LegacySession({
       fetch: (method, headers, signal) => this.#http(method, headers, undefined, signal),
-      deliver: (text, exchange) => this.#deliver(text, exchange),
+      deliver: (text, exchange) => this.#responses.deliver(text, exchange),
       warn: (message) => this.#warn(message),
       lost: () => this.#renewal.streamLost(),
       reconnect: {
         delayMs: options.reconnect?.delayMs ?? 1000,
         maxAttempts: options.reconnect?.maxAttempts ?? 3,
       },
+    });
+    this.#responses = new ResponseReader({
+      sink: () => (this.#closed ? undefined : this.#sink),
+      session: this.#session,
+      maxMessageBytes: this.#maxMessageBytes,
+      related: this.#related,
     });
     this.#renewal = new SessionRenewal({
       session: this.#session,
@@ -162,27 +164,15 @@ class StreamableHttpTransport implements Transport {
       if (request.method === 'initialize' && response.ok) this.#session.adopt(response);
       else if (request.method === 'initialize' && !exchange.modern)
         return await this.#fallBack(request, response, exchange);
-      await this.#consume(response, exchange);
+      await this.#responses.consume(response, exchange);
     } catch (error) {
       if (exchange.controller.signal.aborted || this.#closed) return;
       // Nothing (or nothing that speaks HTTP) at the URL: a local failure, not a server error.
       if (error instanceof TypeError) return this.#fail(unreachable(this.#url, error));
       const reason = error instanceof Error ? error.message : String(error);
-      this.#deliver(disconnectedFrame(exchange.id, `HTTP request failed: ${reason}`));
+      this.#responses.deliver(disconnectedFrame(exchange.id, `HTTP request failed: ${reason}`));
     } finally {
       this.#exchanges.delete(request.id);
-    }
-  }
-
-  async #consume(response: Response, exchange: Exchange): Promise<void> {
-    if (!response.ok) return this.#refused(response, exchange);
-    if (mediaTypeOf(response) === 'text/event-stream' && response.body) {
-      return this.#stream(response.body, exchange);
-    }
-    const text = await readBoundedText(response, this.#maxMessageBytes);
-    if (text.trim() !== '') this.#deliver(text, exchange);
-    if (!exchange.answered) {
-      this.#deliver(failureFrame(exchange.id, `HTTP ${response.status} without a response to the request`));
     }
   }
 
@@ -203,41 +193,14 @@ class StreamableHttpTransport implements Transport {
     return resend();
   }
 
-  /** A refused legacy `initialize`: on to HTTP+SSE when the server offers it, else {@link #refused}. */
+  /** A refused legacy `initialize`: on to HTTP+SSE when the server offers it, else the refusal. */
   async #fallBack(request: JsonRpcRequest, response: Response, exchange: Exchange): Promise<void> {
     const outcome = await legacySseFallback(this.#url, this.#options, response, exchange.controller.signal);
-    if ('body' in outcome) return this.#refused(response, exchange, outcome.body);
+    if ('body' in outcome) return this.#responses.refused(response, exchange, outcome.body);
     if (this.#closed || !this.#sink) return void outcome.transport.close();
     this.#sse = outcome.transport;
     this.#sse.start(this.#sink);
     this.#sse.send(request);
-  }
-
-  /** An HTTP error: its JSON-RPC body if it has one, else a synthesized error response. */
-  async #refused(response: Response, exchange: Exchange, body?: string): Promise<void> {
-    const text = body ?? (await response.text().catch(() => ''));
-    if (isResponseObject(parseObject(text))) this.#deliver(text, exchange);
-    if (!exchange.answered) this.#deliver(statusFrame(exchange.id, response, text), exchange);
-  }
-
-  /** Reads an SSE response; a stream that ends before the response fails (modern) or resumes (legacy). */
-  async #stream(body: ReadableStream<Uint8Array>, exchange: Exchange): Promise<void> {
-    const cursor: SseCursor = newCursor();
-    try {
-      await readSse(body, cursor, (data) => this.#deliver(data, exchange), {
-        stop: () => exchange.answered,
-        maxEventBytes: this.#maxMessageBytes,
-      });
-    } catch (error) {
-      if (exchange.controller.signal.aborted) return;
-      if (exchange.modern || cursor.lastEventId === undefined) throw error;
-    }
-    if (exchange.answered || exchange.controller.signal.aborted) return;
-    if (!exchange.modern && cursor.lastEventId !== undefined) {
-      await this.#session.resume(exchange, cursor);
-      if (exchange.answered || exchange.controller.signal.aborted) return;
-    }
-    this.#deliver(disconnectedFrame(exchange.id, 'the response stream ended before the response'));
   }
 
   /** POSTs a notification or response; true when the server accepted it. */
@@ -285,28 +248,9 @@ class StreamableHttpTransport implements Transport {
     return sendRetrying(() => this.#fetch(this.#url, init), this.#options.retry ?? {}, signal);
   }
 
-  /**
-   * Hands a frame to the client. A response to `exchange` marks it answered; an error
-   * without an id gets the exchange's id; a legacy `initialize` result is read on the way
-   * (the negotiated version decides the `MCP-Protocol-Version` header of later requests).
-   */
-  #deliver(text: string, exchange?: Exchange): void {
-    if (this.#closed || !this.#sink) return;
-    const value = exchange ? parseObject(text) : undefined;
-    if (!exchange || !value || !isResponseObject(value)) return this.#sink.frame(text);
-    let out = value;
-    if ('error' in value && (value.id === undefined || value.id === null))
-      out = { ...value, id: exchange.id };
-    if (out.id === exchange.id) {
-      exchange.answered = true;
-      if (exchange.method === 'initialize' && !exchange.modern) this.#readVersion(out);
-    }
-    this.#sink.frame(out === value ? text : JSON.stringify(out));
-  }
-
-  #readVersion(response: { [key: string]: unknown }): void {
-    const version = resultOf(response)?.protocolVersion;
-    this.#session.version = typeof version === 'string' ? version : undefined;
+  /** The request whose POST stream carried the server's request `id` (see RelatedRequests). */
+  relatedRequest(id: RequestId): RequestId | undefined {
+    return this.#related.take(id);
   }
 
   /** Notifications and responses we POST: aborted on close, and after {@link POST_TIMEOUT_MS}. */

@@ -4,6 +4,11 @@ import type { EventStore } from '../../server/http/event-store.js';
 import { createRedisEventBus, type RedisEventBus } from './event-bus.js';
 import { createRedisEventStore, type RedisEventStoreOptions } from './event-store.js';
 import { createRedisTaskStore, type RedisTaskStore } from './task-store.js';
+import {
+  createRedisSessionStore,
+  type RedisSessionStore,
+  type RedisSessionStoreOptions,
+} from './session-store.js';
 
 /** Options of {@link createRedisFleet}. */
 export interface RedisFleetOptions {
@@ -11,14 +16,21 @@ export interface RedisFleetOptions {
   prefix?: string;
   /** Bounds of the SSE event streams. */
   events?: Omit<RedisEventStoreOptions, 'prefix'>;
+  /** TTL, Redis timeout and size bounds of the legacy session store. */
+  sessions?: Omit<RedisSessionStoreOptions, 'prefix'>;
 }
 
-/** The backends to pass to `createServer({ eventBus, tasks: { store } })` and the HTTP handler. */
+/**
+ * The backends to pass to `createServer({ eventBus, tasks: { store } })` and to the HTTP
+ * handler (`{ eventStore, sessionStore }`).
+ */
 export interface RedisFleet {
   eventBus: RedisEventBus;
   taskStore: RedisTaskStore;
   /** For `createHttpHandler(server, { eventStore })` (legacy `Last-Event-ID` replay). */
   eventStore: EventStore;
+  /** For `createHttpHandler(server, { sessionStore })`: legacy sessions served by any instance. */
+  sessionStore: RedisSessionStore;
   /** Ends the subscriber connections (not `redis` itself). */
   close(): Promise<void>;
 }
@@ -29,13 +41,16 @@ export async function createRedisFleet(redis: Redis, options: RedisFleetOptions 
   const eventBus = await createRedisEventBus(redis, { channel: `${prefix}events` });
   const taskStore = await createRedisTaskStore(redis, { prefix });
   const eventStore = createRedisEventStore(redis, { ...options.events, prefix });
+  const sessionStore = createRedisSessionStore(redis, { ...options.sessions, prefix });
   return {
     eventBus,
     taskStore,
     eventStore,
+    sessionStore,
     async close() {
       await eventBus.close();
       await taskStore.close();
+      await sessionStore.close();
     },
   };
 }

@@ -1,10 +1,15 @@
 /**
  * `mcpkit/redis`: Redis backends that make a fleet of mcpkit instances behave as one
  * server: the event bus (pub/sub), the task store (leases, compare-and-set), the legacy
- * SSE event store (Redis Streams). Needs the optional peer dependency `ioredis`.
+ * SSE event store (Redis Streams), the legacy session store. Needs the optional peer dependency `ioredis`.
  */
 export { connectRedis, reconnectDelay, type ConnectRedisOptions } from './connect.js';
 export { createRedisEventBus, type RedisEventBus, type RedisEventBusOptions } from './event-bus.js';
 export { createRedisTaskStore, type RedisTaskStore, type RedisTaskStoreOptions } from './task-store.js';
 export { createRedisEventStore, type RedisEventStoreOptions } from './event-store.js';
+export {
+  createRedisSessionStore,
+  type RedisSessionStore,
+  type RedisSessionStoreOptions,
+} from './session-store.js';
 export { createRedisFleet, type RedisFleet, type RedisFleetOptions } from './fleet.js';

@@ -66,7 +66,9 @@ class StdioServer implements Transport {
     this.#stdin = options.stdin ?? process.stdin;
     this.#stdout = options.stdout ?? process.stdout;
     const max = options.maxLineBytes;
-    this.#decoder = new LineDecoder(max === undefined ? {} : { maxLineBytes: max });
+    this.#decoder = new LineDecoder(
+      max === undefined ? { decodeWhole: bufferText } : { maxLineBytes: max, decodeWhole: bufferText },
+    );
     this.progressGapMs = options.progressGapMs ?? STDIO_PROGRESS_GAP_MS;
   }
 
@@ -119,6 +121,13 @@ class StdioServer implements Transport {
     this.#stdin.pause();
     this.#sink?.closed(error);
   };
+}
+
+// Chunks from a Node stream are Buffers (and so are their subarrays): decode with Buffer, which is faster.
+function bufferText(bytes: Uint8Array): string {
+  return Buffer.isBuffer(bytes)
+    ? bytes.toString('utf8')
+    : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length).toString('utf8');
 }
 
 function tooLongResponse(maxLineBytes: number): JsonRpcMessage {

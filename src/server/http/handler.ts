@@ -17,6 +17,8 @@ import { jsonResponse, methodNotAllowed, rpcError } from './responses.js';
 import { toWebResponse, type HttpRequest, type HttpResponse } from './exchange.js';
 import { rebindingViolation, type OriginPolicy } from './security.js';
 import { SessionTable } from './sessions.js';
+import { FleetSessions } from './fleet-sessions.js';
+import type { SessionStore } from './session-store.js';
 import { pathOf, type HttpAuthGuard } from './auth-guard.js';
 import { Admission, releasedWith, type PrincipalLimits } from './admission.js';
 
@@ -37,6 +39,13 @@ export interface HttpHandlerOptions extends OriginPolicy {
   maxSessions?: number;
   /** Where legacy SSE events are kept for `Last-Event-ID` (default: in memory, bounded). */
   eventStore?: EventStore;
+  /**
+   * Where legacy sessions live, for a fleet (mcpkit/redis `createRedisSessionStore`; pass
+   * the fleet's shared `eventStore` too): any instance then serves any request of any
+   * session. Default: in this handler's memory. `maxSessions` then bounds the sessions held
+   * here at once, and the store's TTL replaces `sessionIdleMs` for ending a session.
+   */
+  sessionStore?: SessionStore;
   /**
    * Authorization (e.g. mcpkit/auth `protectedResource()`): every request must carry valid
    * credentials; the verified principal reaches handlers as `ctx.authInfo`, owns the
@@ -119,10 +128,14 @@ export function createHttpEndpoint(server: McpServer, options: HttpHandlerOption
     maxPerPrincipal: options.principals?.maxSessions ?? 1000,
   });
   const params = paramHeaderCheck(server);
+  const session = { store: options.eventStore ?? createMemoryEventStore(), keepAliveMs, maxBufferedBytes };
+  const store = options.sessionStore;
+  const fleet = store && new FleetSessions({ store, server, table: sessions, options: session });
   const ctx: Context = {
     server,
     sessions,
-    session: { store: options.eventStore ?? createMemoryEventStore(), keepAliveMs, maxBufferedBytes },
+    session,
+    fleet,
     auth: options.auth,
     admission: new Admission(options.principals),
     maxBodyBytes: options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES,
@@ -137,6 +150,7 @@ export function createHttpEndpoint(server: McpServer, options: HttpHandlerOption
     }
   };
   const close = (): void => {
+    fleet?.close();
     sessions.clear();
     params.close();
   };

@@ -23,12 +23,25 @@ import { parseEventId } from './resumable.js';
 import { HttpSession, type HttpSessionOptions } from './session.js';
 import { principalOf } from './auth-guard.js';
 import type { SessionTable } from './sessions.js';
+import type { FleetSessions } from './fleet-sessions.js';
+import type { ResumableStream } from './resumable.js';
 
 /** What the legacy path needs from the handler. */
 export interface LegacyContext {
   server: McpServer;
   sessions: SessionTable;
   session: HttpSessionOptions;
+  /** Sessions shared by a fleet through a session store; absent: this handler's memory only. */
+  fleet?: FleetSessions | undefined;
+}
+
+/** 503 for a request the session store could not serve (unreachable, or a limit here). */
+function storeFailure(error: unknown, id?: JsonRpcRequest['id']): HttpResponse {
+  const why = error instanceof Error ? error.message : String(error);
+  return rpcError('InternalError', `Service Unavailable: the session store failed: ${why}`, {
+    status: 503,
+    ...(id === undefined ? {} : { id }),
+  });
 }
 
 /** 400 for an `MCP-Protocol-Version` header naming no revision we speak (2025-11-25 rule). */
@@ -42,11 +55,16 @@ function versionProblem(request: HttpRequest): HttpResponse | undefined {
  * The session a request names: 400 without `Mcp-Session-Id`, 404 for an unknown or ended
  * one, and 404 too when another principal opened it (a session is its opener's).
  */
-function findSession(ctx: LegacyContext, request: HttpRequest): HttpSession | HttpResponse {
+async function findSession(ctx: LegacyContext, request: HttpRequest): Promise<HttpSession | HttpResponse> {
   const id = request.headers.get('mcp-session-id')?.trim();
   if (id === undefined || id === '')
     return rpcError('InvalidRequest', 'Bad Request: Mcp-Session-Id header is required');
-  const session = ctx.sessions.get(id);
+  let session: HttpSession | undefined;
+  try {
+    session = ctx.fleet ? await ctx.fleet.find(id) : ctx.sessions.get(id);
+  } catch (error) {
+    return storeFailure(error);
+  }
   if (!session || session.owner !== principalOf(request.auth))
     return rpcError('InvalidRequest', 'Session not found', { status: 404 });
   return session;
@@ -67,7 +85,7 @@ export async function legacyPost(
     if (isInit && request.headers.get('mcp-session-id') === null)
       return initialize(ctx, checked.message, request);
   }
-  const session = findSession(ctx, request);
+  const session = await findSession(ctx, request);
   if (!(session instanceof HttpSession)) return session;
   if (decoded.kind === 'single') return deliver(session, [decoded.value], false, request);
   if (decoded.kind !== 'batch' || decoded.values.length === 0 || !allowsBatch(session.legacy.protocolVersion))
@@ -84,13 +102,25 @@ function deliver(
 ): Promise<HttpResponse> | HttpResponse {
   const requests: JsonRpcRequest[] = [];
   const invalid: JsonRpcResponse[] = [];
+  const relayed: Promise<void>[] = [];
   for (const value of values) {
     const checked = checkEnvelope(value);
     if (checked.kind === 'request') requests.push(checked.message);
     else if (checked.kind === 'invalid') invalid.push(checked.error);
-    else session.receive(checked.message, request.headers);
+    else {
+      const pending = session.receive(checked.message, request.headers);
+      if (pending) relayed.push(pending);
+    }
   }
-  if (requests.length === 0) return invalid.length === 0 ? emptyResponse(202) : jsonResponse(invalid, 400);
+  if (requests.length === 0) {
+    const done = invalid.length === 0 ? emptyResponse(202) : jsonResponse(invalid, 400);
+    return relayed.length === 0
+      ? done
+      : Promise.all(relayed).then(
+          () => done,
+          (e: unknown) => storeFailure(e),
+        );
+  }
   const reply = new PostReply(session.openStream);
   void Promise.all(requests.map((r) => session.run(r, reply, request))).then((outcomes) => {
     const responses = [...outcomes.flatMap((o) => (o ? [o.response] : [])), ...invalid];
@@ -124,6 +154,7 @@ async function initialize(
       (created = new HttpSession(ctx.server, init, {
         ...ctx.session,
         owner: principalOf(request.auth),
+        fleet: ctx.fleet?.fleet,
         principal: request.principal,
       })).legacy,
     authInfo: request.auth,
@@ -131,11 +162,30 @@ async function initialize(
   };
   const outcome = await answer(ctx.server, message, channel);
   if (created && 'result' in outcome.response) {
-    ctx.sessions.add(created, request.principal);
+    const failed = await register(ctx, created, { id: message.id, principal: request.principal });
+    if (failed) {
+      created.end();
+      return failed;
+    }
     reply.setHeader('mcp-session-id', created.id);
   } else created?.end();
   reply.finish(outcome.response, 200);
   return reply.response;
+}
+
+/** Starts serving a new session: here, or stored for the fleet (503 when the store fails). */
+async function register(
+  ctx: LegacyContext,
+  session: HttpSession,
+  from: { id: JsonRpcRequest['id']; principal: string | undefined },
+): Promise<HttpResponse | undefined> {
+  if (!ctx.fleet) return void ctx.sessions.add(session, from.principal);
+  try {
+    await ctx.fleet.open(session, from.principal);
+    return undefined;
+  } catch (error) {
+    return storeFailure(error, from.id);
+  }
 }
 
 /** 429 for an `initialize` beyond the caller's own session bound. */
@@ -157,23 +207,53 @@ export async function legacyGet(ctx: LegacyContext, request: HttpRequest): Promi
   if (problem) return problem;
   if (!accepts(request.headers.get('accept'), 'text/event-stream'))
     return rpcError('InvalidRequest', 'Not Acceptable: GET must accept text/event-stream', { status: 406 });
-  const session = findSession(ctx, request);
+  const session = await findSession(ctx, request);
   if (!(session instanceof HttpSession)) return session;
   session.lastActive = Date.now();
   const cursor = parseEventId(request.headers.get('last-event-id')?.trim() ?? '');
-  const stream = cursor && session.stream(cursor.streamId);
-  if (cursor && stream) return sseResponse(await stream.resume(cursor.seq));
-  if (session.standalone.connected)
-    return rpcError('InvalidRequest', 'Conflict: this session already has a GET stream', { status: 409 });
+  const stream = cursor && (session.stream(cursor.streamId) ?? session.storedStream(cursor.streamId));
+  try {
+    if (cursor && stream) return sseResponse(await resume(session, stream, cursor.seq));
+    if (session.standalone.connected)
+      return rpcError('InvalidRequest', 'Conflict: this session already has a GET stream', { status: 409 });
+    if (session.replica) await takeStandalone(session);
+  } catch (error) {
+    return storeFailure(error);
+  }
   return sseResponse(session.standalone.connect());
 }
 
+/**
+ * Resumes a stream after `seq`. In a fleet, resuming the GET stream takes it over from the
+ * instance that held it; a POST stream held by another instance replays what was stored.
+ */
+async function resume(
+  session: HttpSession,
+  stream: ResumableStream,
+  seq: number,
+): Promise<ReadableStream<Uint8Array>> {
+  if (stream === session.standalone && session.replica) await takeStandalone(session);
+  return stream.resume(seq);
+}
+
+/** Continues the GET stream's numbering from the store, then tells the fleet it is held here. */
+async function takeStandalone(session: HttpSession): Promise<void> {
+  await session.standalone.catchUp();
+  await session.replica?.takeStandalone();
+}
+
 /** Answers a legacy DELETE: ends the session (its id then gets 404). */
-export function legacyDelete(ctx: LegacyContext, request: HttpRequest): HttpResponse {
+export async function legacyDelete(ctx: LegacyContext, request: HttpRequest): Promise<HttpResponse> {
   const problem = versionProblem(request);
   if (problem) return problem;
-  const session = findSession(ctx, request);
+  const session = await findSession(ctx, request);
   if (!(session instanceof HttpSession)) return session;
-  ctx.sessions.delete(session.id);
+  if (!ctx.fleet) ctx.sessions.delete(session.id);
+  else
+    try {
+      await ctx.fleet.end(session);
+    } catch (error) {
+      return storeFailure(error);
+    }
   return emptyResponse(200);
 }

@@ -54,7 +54,8 @@ async function listTools(server: McpServer): Promise<Map<string, HeaderAnnotatio
   let cursor: unknown;
   do {
     const params: Params = cursor === undefined ? { _meta: meta } : { cursor, _meta: meta };
-    const page = await server.handle({ jsonrpc: '2.0', id: 0, method: 'tools/list', params }, channel);
+    const page =
+      (await server.handle({ jsonrpc: '2.0', id: 0, method: 'tools/list', params }, channel)) ?? {};
     for (const tool of (page.tools ?? []) as { name: string; inputSchema?: unknown }[])
       found.set(tool.name, annotationsOf(tool.inputSchema));
     cursor = page.nextCursor;

@@ -99,7 +99,9 @@ export async function answer(
   channel: RequestChannel,
 ): Promise<Outcome> {
   try {
-    return { response: resultResponse(request.id, await server.handle(request, channel)), status: 200 };
+    // `?? {}`: a middleware may answer a request without a result object.
+    const result = (await server.handle(request, channel)) ?? {};
+    return { response: resultResponse(request.id, result), status: 200 };
   } catch (error) {
     if (error instanceof McpError) {
       return { response: errorResponse(request.id, error.toJSON()), status: error.httpStatus };

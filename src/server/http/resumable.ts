@@ -76,8 +76,18 @@ export class ResumableStream implements StreamSink {
       writer.send({ id: event.id, data: JSON.stringify(event.message) });
     }
     if (this.#pending === pending) this.#pending = undefined;
+    this.#seq = Math.max(this.#seq, last);
     if (this.#ended) writer.close();
     return writer.body;
+  }
+
+  /**
+   * Continues the numbering after what the store already holds for this stream (another
+   * instance of a fleet wrote it before this one took the stream over).
+   */
+  async catchUp(): Promise<void> {
+    const stored = await this.#options.store.since(this.id, this.#seq);
+    this.#seq = Math.max(this.#seq, stored.at(-1)?.seq ?? 0);
   }
 
   /** Sends a message: stored, and written to the connection if one is attached. */

@@ -26,6 +26,8 @@ import { LegacySession } from '../session.js';
 import type { EventStore } from './event-store.js';
 import { answer, type MessageSink, type OpenStream, type Outcome } from './reply.js';
 import { ResumableStream } from './resumable.js';
+import { FleetReplica, applyRecord, type ReplicaHost, type SessionFleet } from './fleet-session.js';
+import type { SessionRecord } from './session-store.js';
 
 /** How many ended POST streams a session keeps for resumption. */
 const KEPT_STREAMS = 100;
@@ -38,13 +40,17 @@ export interface HttpSessionOptions {
   maxBufferedBytes?: number;
   /** The principal that opened the session ('' when anonymous); others get 404. */
   owner?: string;
+  /** The fleet sharing the session (through a session store), if any. */
+  fleet?: SessionFleet | undefined;
+  /** The stored session this instance serves a replica of (fleet only). */
+  record?: SessionRecord;
   /** Whom per-principal bounds (stored events) count this session against ('' for nobody). */
   principal?: string | undefined;
 }
 
 /** The state of one `Mcp-Session-Id`. */
 export class HttpSession {
-  readonly id = crypto.randomUUID();
+  readonly id: string;
   readonly legacy: LegacySession;
   /** The principal that opened the session ('' when anonymous). */
   readonly owner: string;
@@ -59,6 +65,8 @@ export class HttpSession {
   readonly #inFlight = new Map<RequestId, AbortController>();
   readonly #sinkOf = new WeakMap<AbortSignal, MessageSink>();
   readonly #unwatch: () => void;
+  /** The fleet side of this session, when a session store shares it. */
+  readonly replica: FleetReplica | undefined;
   #frames: TransportSink | undefined;
   #target: MessageSink | undefined;
   #receiving: HeaderReader | undefined;
@@ -66,15 +74,45 @@ export class HttpSession {
   constructor(server: McpServer, init: SessionInit, options: HttpSessionOptions) {
     this.#server = server;
     this.#options = options;
-    this.owner = options.owner ?? '';
+    const { record, fleet } = options;
+    this.id = record?.id ?? crypto.randomUUID();
+    this.owner = record?.owner ?? options.owner ?? '';
     this.legacy = new LegacySession({ ...init, id: this.id, link: this.#link() });
-    this.standalone = this.#newStream();
-    this.#peer = new Peer(this.#transport(), {
-      request: (request) => Promise.reject(methodNotFound(request.method)),
-      notification: (n) => server.handleNotification(n, this.legacy, this.#receiving),
-    });
+    this.standalone = this.#newStream(record?.standaloneStreamId);
+    const replica = fleet && new FleetReplica(this.#replicaHost(), fleet);
+    this.replica = replica;
+    if (record) this.apply(record);
+    this.#peer = new Peer(
+      this.#transport(),
+      {
+        request: (request) => Promise.reject(methodNotFound(request.method)),
+        notification: (n) => server.handleNotification(n, this.legacy, this.#receiving),
+      },
+      fleet ? { requestIdPrefix: `${fleet.tag}.` } : {},
+    );
     void this.#peer.start();
-    this.#unwatch = watchEvents(server, this.legacy);
+    this.#unwatch = watchEvents(server, this.legacy, replica && (() => replica.holdsStandalone));
+  }
+
+  /** Takes the state the fleet stored (a replica made or refreshed from the store). */
+  apply(record: SessionRecord): void {
+    applyRecord(this.#replicaHost(), record);
+  }
+
+  /** The session as a fleet stores it. */
+  record(): SessionRecord {
+    const legacy = this.legacy;
+    return {
+      id: this.id,
+      owner: this.owner,
+      protocolVersion: legacy.protocolVersion,
+      clientInfo: legacy.clientInfo,
+      clientCapabilities: legacy.clientCapabilities,
+      logLevel: legacy.logLevel,
+      initialized: legacy.initialized,
+      subscriptions: [...legacy.subscriptions],
+      standaloneStreamId: this.standalone.id,
+    };
   }
 
   /** True while a request runs or a client connection is attached (the session is in use). */
@@ -85,6 +123,18 @@ export class HttpSession {
   /** A stream of this session by id (for `Last-Event-ID`). */
   stream(streamId: string): ResumableStream | undefined {
     return this.#streams.get(streamId);
+  }
+
+  /**
+   * In a fleet, a POST stream of this session that another instance served, for replaying
+   * what it stored after a `Last-Event-ID` (it ends after the replay: its request runs
+   * elsewhere). Undefined for any other id.
+   */
+  storedStream(streamId: string): ResumableStream | undefined {
+    if (!this.replica || !streamId.startsWith(`${this.id}.`)) return undefined;
+    const stream = this.#newStream(streamId);
+    stream.end();
+    return stream;
   }
 
   /** Opens a new resumable stream for a POST's reply. */
@@ -118,6 +168,8 @@ export class HttpSession {
     };
     try {
       const outcome = await answer(this.#server, request, channel);
+      if (this.replica && 'result' in outcome.response)
+        await this.replica.persist(request.method, request.params);
       return controller.signal.aborted ? undefined : outcome;
     } finally {
       this.#inFlight.delete(request.id);
@@ -125,14 +177,31 @@ export class HttpSession {
     }
   }
 
-  /** Takes a client notification or a response to a server-initiated request. */
-  receive(message: JsonRpcNotification | JsonRpcResponse, headers?: HeaderReader): void {
+  /**
+   * Takes a client notification or a response to a server-initiated request. In a fleet, a
+   * response to another instance's request and a cancellation of a request not running
+   * here go on to the fleet; the promise settles once they did (or the state was stored).
+   */
+  receive(message: JsonRpcNotification | JsonRpcResponse, headers?: HeaderReader): Promise<void> | undefined {
     this.lastActive = Date.now();
+    const replica = this.replica;
     if ('method' in message && message.method === 'notifications/cancelled') {
       const id = message.params?.requestId;
-      if (isRequestId(id)) this.#inFlight.get(id)?.abort(message.params?.reason);
-      return;
+      const local = isRequestId(id) ? this.#inFlight.get(id) : undefined;
+      if (local || !replica || !isRequestId(id)) return void local?.abort(message.params?.reason);
+      return replica.forwardCancel(id, message.params?.reason);
     }
+    if (replica && !('method' in message) && !replica.isOwnResponse(message))
+      return replica.forwardResponse(message);
+    if (replica && 'method' in message && message.method === 'notifications/initialized') {
+      this.#frame(message, headers);
+      return replica.initialized();
+    }
+    this.#frame(message, headers);
+    return undefined;
+  }
+
+  #frame(message: JsonRpcNotification | JsonRpcResponse, headers: HeaderReader | undefined): void {
     // The Peer handles the frame synchronously: its notification reaches the server with
     // the headers of the POST that carried it.
     this.#receiving = headers;
@@ -145,14 +214,39 @@ export class HttpSession {
 
   /** Ends the session: cancels its requests, fails pending server requests, closes streams. */
   end(): void {
+    this.#close();
+    for (const stream of this.#streams.values())
+      void Promise.resolve(this.#options.store.deleteStream(stream.id)).catch(() => undefined);
+    this.#streams.clear();
+  }
+
+  /**
+   * Lets go of the session here (idle, or the handler closes): as {@link end} without a
+   * fleet; in a fleet only this replica goes, the stored session and streams stay.
+   */
+  release(): void {
+    if (this.replica) this.#close();
+    else this.end();
+  }
+
+  #close(): void {
+    this.replica?.leave();
     this.#unwatch();
     for (const controller of this.#inFlight.values()) controller.abort(new Error('session ended'));
     void this.#peer.close();
-    for (const stream of this.#streams.values()) {
-      stream.end();
-      void Promise.resolve(this.#options.store.deleteStream(stream.id)).catch(() => undefined);
-    }
-    this.#streams.clear();
+    for (const stream of this.#streams.values()) stream.end();
+  }
+
+  #replicaHost(): ReplicaHost {
+    return {
+      id: this.id,
+      legacy: this.legacy,
+      sendStandalone: (message) => this.standalone.send(message),
+      dropStandalone: () => this.standalone.disconnect(),
+      frame: (message) => this.#frames?.frame(JSON.stringify(message)),
+      abort: (id, reason) => this.#inFlight.get(id)?.abort(reason),
+      syncSubscriptions: (uris) => this.#server.syncSessionSubscriptions(this.legacy, uris),
+    };
   }
 
   #link(): LegacySession['link'] {
@@ -175,15 +269,17 @@ export class HttpSession {
         this.#frames = sink;
       },
       send: (message) => {
-        const sink = this.#target ?? this.standalone;
+        const sink = this.#target ?? this.replica ?? this.standalone;
         for (const m of [message].flat() as JsonRpcMessage[]) sink.send(m);
       },
       close: async () => undefined,
     };
   }
 
-  #newStream(): ResumableStream {
-    const stream = new ResumableStream(crypto.randomUUID(), {
+  /** A new stream; in a fleet its id starts with the session id (any instance can tell whose it is). */
+  #newStream(id?: string): ResumableStream {
+    const streamId = id ?? (this.replica ? `${this.id}.${crypto.randomUUID()}` : crypto.randomUUID());
+    const stream = new ResumableStream(streamId, {
       store: this.#options.store,
       keepAliveMs: this.#options.keepAliveMs,
       ...(this.#options.maxBufferedBytes === undefined

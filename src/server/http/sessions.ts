@@ -67,8 +67,19 @@ export class SessionTable {
 
   /** Ends and forgets a session; false when the id is unknown. */
   delete(id: string): boolean {
+    const session = this.#forget(id);
+    session?.end();
+    return session !== undefined;
+  }
+
+  /** Forgets a session here without ending it for a fleet (see `HttpSession.release`). */
+  release(id: string): void {
+    this.#forget(id)?.release();
+  }
+
+  #forget(id: string): HttpSession | undefined {
     const session = this.#sessions.get(id);
-    if (!session) return false;
+    if (!session) return undefined;
     this.#sessions.delete(id);
     const principal = this.#principals.get(id);
     if (principal !== undefined) {
@@ -77,13 +88,17 @@ export class SessionTable {
       if (left > 0) this.#perPrincipal.set(principal, left);
       else this.#perPrincipal.delete(principal);
     }
-    session.end();
-    return true;
+    return session;
   }
 
-  /** Ends every session (the handler is shutting down). */
+  /** The sessions held here (a fleet refreshes the TTL of those with an open stream). */
+  values(): IterableIterator<HttpSession> {
+    return this.#sessions.values();
+  }
+
+  /** Lets go of every session (the handler is shutting down). */
   clear(): void {
-    for (const id of [...this.#sessions.keys()]) this.delete(id);
+    for (const id of [...this.#sessions.keys()]) this.release(id);
   }
 
   #sweep(): void {
@@ -91,7 +106,7 @@ export class SessionTable {
     if (now - this.#lastSweep < Math.min(this.#idleMs / 4, 60_000)) return;
     this.#lastSweep = now;
     for (const [id, session] of this.#sessions) {
-      if (!session.busy && now - session.lastActive > this.#idleMs) this.delete(id);
+      if (!session.busy && now - session.lastActive > this.#idleMs) this.release(id);
     }
   }
 }

@@ -1,0 +1,200 @@
+/**
+ * The legacy {@link SessionStore} in Redis: one hash per session (what `initialize`
+ * negotiated, the log level, whether `notifications/initialized` arrived) and one set of
+ * its resource subscriptions, both expiring after the session's TTL, which each use starts
+ * again; and one pub/sub channel per session between the instances serving it.
+ * Source: 2025-11-25 basic/transports "Session Management".
+ */
+import type { Redis } from 'ioredis';
+import { McpkitError } from '../../core/errors.js';
+import type { SessionMessage, SessionRecord, SessionStore } from '../../server/http/session-store.js';
+import { subscriberOf } from './connect.js';
+
+/** Options of {@link createRedisSessionStore}. */
+export interface RedisSessionStoreOptions {
+  /** Key and channel prefix (default `mcpkit:`); instances of one fleet share it. */
+  prefix?: string;
+  /** Milliseconds a session lives without a request or an open stream (default 30 min). */
+  ttlMs?: number;
+  /** Milliseconds to wait for Redis before failing a request with 503 (default 2000). */
+  commandTimeoutMs?: number;
+  /** Largest stored session (client info and capabilities), in bytes (default 64 KiB). */
+  maxRecordBytes?: number;
+  /** Largest message between instances, in bytes (default 4 MiB, the default body limit). */
+  maxMessageBytes?: number;
+}
+
+/** A session store shared by a fleet; `close()` ends its subscriber connection. */
+export interface RedisSessionStore extends SessionStore {
+  close(): Promise<void>;
+}
+
+/** Reads a session and starts its TTL again; nil when it does not exist. */
+const LOAD = `
+local h = redis.call('HGETALL', KEYS[1])
+if #h == 0 then return false end
+redis.call('PEXPIRE', KEYS[1], ARGV[1])
+redis.call('PEXPIRE', KEYS[2], ARGV[1])
+return {h, redis.call('SMEMBERS', KEYS[2])}`;
+
+/** Changes a session that exists, then tells its instances. */
+const CHANGE = `
+if redis.call('EXISTS', KEYS[1]) == 0 then return 0 end
+if ARGV[1] == 'hset' then redis.call('HSET', KEYS[1], ARGV[2], ARGV[3])
+elseif ARGV[1] == 'sadd' then
+  redis.call('SADD', KEYS[2], ARGV[2])
+  redis.call('PEXPIRE', KEYS[2], ARGV[4])
+else redis.call('SREM', KEYS[2], ARGV[2]) end
+redis.call('PUBLISH', KEYS[3], ARGV[5])
+return 1`;
+
+/** Ends a session and tells its instances; 1 when it existed. */
+const END = `
+local n = redis.call('DEL', KEYS[1])
+redis.call('DEL', KEYS[2])
+if n > 0 then redis.call('PUBLISH', KEYS[3], ARGV[1]) end
+return n`;
+
+const TYPES = new Set(['send', 'response', 'cancelled', 'changed', 'takeover', 'ended']);
+
+/** Creates the store; its subscriber connection opens at once. */
+export function createRedisSessionStore(
+  redis: Redis,
+  options: RedisSessionStoreOptions = {},
+): RedisSessionStore {
+  const prefix = options.prefix ?? 'mcpkit:';
+  const ttlMs = options.ttlMs ?? 30 * 60_000;
+  const timeoutMs = options.commandTimeoutMs ?? 2000;
+  const maxRecord = options.maxRecordBytes ?? 64 * 1024;
+  const maxMessage = options.maxMessageBytes ?? 4 * 1024 * 1024;
+  const keys = (id: string): [string, string, string] => [
+    `${prefix}session:${id}`,
+    `${prefix}session:${id}:subs`,
+    `${prefix}session-channel:${id}`,
+  ];
+  const within = <T>(what: string, promise: Promise<T>): Promise<T> => deadline(what, promise, timeoutMs);
+  const channels = new SessionChannels(subscriberOf(redis), `${prefix}session-channel:`);
+  const encode = (message: SessionMessage): string => bounded(JSON.stringify(message), maxMessage, 'message');
+  return {
+    ttlMs,
+    async create(record) {
+      const [key, subs] = keys(record.id);
+      const { logLevel, initialized, subscriptions, ...fixed } = record;
+      const text = bounded(JSON.stringify(fixed), maxRecord, 'session (client info and capabilities)');
+      const multi = redis
+        .multi()
+        .del(subs)
+        .hset(key, 'r', text, 'level', logLevel, 'init', initialized ? '1' : '');
+      if (subscriptions.length > 0) multi.sadd(subs, ...subscriptions).pexpire(subs, ttlMs);
+      await within('create a session', multi.pexpire(key, ttlMs).exec());
+    },
+    async load(id) {
+      const reply = await within('read a session', redis.eval(LOAD, 2, ...keys(id).slice(0, 2), ttlMs));
+      return reply ? parseRecord(id, reply as [string[], string[]]) : undefined;
+    },
+    async change(id, change) {
+      const op =
+        'logLevel' in change
+          ? ['hset', 'level', change.logLevel]
+          : 'initialized' in change
+            ? ['hset', 'init', '1']
+            : 'subscribe' in change
+              ? ['sadd', change.subscribe, '']
+              : ['srem', change.unsubscribe, ''];
+      const text = encode({ type: 'changed', change });
+      await within('change a session', redis.eval(CHANGE, 3, ...keys(id), ...op, ttlMs, text));
+    },
+    async delete(id) {
+      const text = encode({ type: 'ended' });
+      return (await within('end a session', redis.eval(END, 3, ...keys(id), text))) === 1;
+    },
+    async publish(id, message) {
+      await within('reach another instance', redis.publish(keys(id)[2], encode(message)));
+    },
+    subscribe: (id, listener) => within('subscribe to a session', channels.add(id, listener)),
+    async close() {
+      channels.close();
+    },
+  };
+}
+
+/** The session's record from its hash and subscription set. */
+function parseRecord(id: string, [flat, subscriptions]: [string[], string[]]): SessionRecord | undefined {
+  const fields = new Map<string, string>();
+  for (let i = 0; i + 1 < flat.length; i += 2) fields.set(flat[i]!, flat[i + 1]!);
+  try {
+    const fixed = JSON.parse(fields.get('r') ?? '') as Omit<
+      SessionRecord,
+      'logLevel' | 'initialized' | 'subscriptions'
+    >;
+    const logLevel = (fields.get('level') ?? 'debug') as SessionRecord['logLevel'];
+    return { ...fixed, id, logLevel, initialized: fields.get('init') === '1', subscriptions };
+  } catch {
+    return undefined;
+  }
+}
+
+/** `text` when at most `max` bytes. @throws McpkitError `LIMIT_EXCEEDED` naming `what`. */
+function bounded(text: string, max: number, what: string): string {
+  if (Buffer.byteLength(text) <= max) return text;
+  throw new McpkitError(
+    'LIMIT_EXCEEDED',
+    `the ${what} exceeds ${max} bytes (the Redis session store's limit)`,
+  );
+}
+
+/** `promise`, or a clear failure once `ms` passed (Redis down: commands wait for the reconnection). */
+function deadline<T>(what: string, promise: Promise<T>, ms: number): Promise<T> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(
+      () => reject(new McpkitError('TIMEOUT', `Redis did not answer within ${ms} ms (${what})`)),
+      ms,
+    );
+  });
+  return Promise.race([promise, late]).finally(() => clearTimeout(timer));
+}
+
+/** The per-session channels this instance listens to, on one subscriber connection. */
+class SessionChannels {
+  readonly #sub: Redis;
+  readonly #prefix: string;
+  readonly #listeners = new Map<string, Set<(message: SessionMessage) => void>>();
+
+  constructor(sub: Redis, prefix: string) {
+    this.#sub = sub;
+    this.#prefix = prefix;
+    sub.on('message', (channel: string, text: string) => this.#dispatch(channel, text));
+  }
+
+  async add(id: string, listener: (message: SessionMessage) => void): Promise<() => void> {
+    const channel = this.#prefix + id;
+    let set = this.#listeners.get(channel);
+    if (!set) this.#listeners.set(channel, (set = new Set()));
+    set.add(listener);
+    if (set.size === 1) await this.#sub.subscribe(channel);
+    return () => {
+      if (!set.delete(listener) || set.size > 0) return;
+      this.#listeners.delete(channel);
+      void this.#sub.unsubscribe(channel).catch(() => undefined);
+    };
+  }
+
+  close(): void {
+    this.#listeners.clear();
+    this.#sub.disconnect();
+  }
+
+  #dispatch(channel: string, text: string): void {
+    const listeners = this.#listeners.get(channel);
+    if (!listeners) return;
+    let message: SessionMessage;
+    try {
+      message = JSON.parse(text) as SessionMessage;
+    } catch {
+      return;
+    }
+    if (typeof message !== 'object' || message === null || !TYPES.has(message.type)) return;
+    for (const listener of [...listeners]) listener(message);
+  }
+}
