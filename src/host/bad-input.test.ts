@@ -37,6 +37,8 @@ describe('a host with misbehaving servers', () => {
       // Everything under its own name: the twin's tools collide with ok's.
       qualify: (_server, name) => name,
       connectTimeoutMs: 10_000,
+      // No retries of a failed first connection here (health.test.ts covers them).
+      reconnect: { firstConnectAttempts: 1 },
       policy: { elicitation: 'allow' },
     });
     await host.start();

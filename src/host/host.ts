@@ -50,6 +50,7 @@ export class Host {
         requestTimeoutMs: options.requestTimeoutMs,
         logLevel: options.logLevel,
         reconnect: options.reconnect ?? {},
+        health: options.health ?? {},
         eraCache: this.#eraCache,
         onStatus: (status) => this.#events.emit('status', status),
         onLists: (kinds) => this.#rebuild(link, kinds),
@@ -60,7 +61,10 @@ export class Host {
     }
   }
 
-  /** Connects every server in parallel; resolves once each is ready or failed (never rejects). */
+  /**
+   * Connects every server in parallel; resolves once each one's first attempt ended: ready,
+   * `reconnecting` (it is retried, see `reconnect.firstConnectAttempts`) or failed. Never rejects.
+   */
   async start(): Promise<void> {
     // Template matching loads its engine on first use: have it ready before clients come.
     const matching = compileUriTemplate('{uri}').ready.catch(() => undefined);

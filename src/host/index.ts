@@ -16,6 +16,7 @@ export {
 export type { HostEvents } from './events.js';
 export type { HostHandlers, HostInputContext, InputKind, InputRequestEvent } from './inputs.js';
 export type { ReconnectPolicy, ServerState, ServerStatus } from './link.js';
+export type { HealthPolicy } from './health.js';
 export type { ListKind, ServerLists } from './lists.js';
 export { defaultQualify, isValidName, MAX_NAME_LENGTH, type NameFilter, type QualifyName } from './names.js';
 export type { HostPrompt, HostResource, HostTemplate, HostTool } from './registry.js';

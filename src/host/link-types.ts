@@ -5,6 +5,7 @@
 import type { ClientHandlers, EraCache } from '../client/index.js';
 import type { Era, JsonRpcNotification, LoggingLevel } from '../core/index.js';
 import type { ResolvedServer } from './config.js';
+import type { HealthPolicy } from './health.js';
 import type { ListKind } from './lists.js';
 
 /** Where a server's connection stands. */
@@ -33,6 +34,12 @@ export interface ReconnectPolicy {
   maxMs?: number;
   /** Attempts after a drop before the server is `failed`; default 8 (0 disables reconnecting). */
   maxAttempts?: number;
+  /**
+   * Attempts at the first connection (and after `host.reconnect()` of a server that was never
+   * ready) before the server is `failed`, with the same backoff; default 4 (1: no retry).
+   * Meanwhile the server is `reconnecting` with the last failure as its `reason`.
+   */
+  firstConnectAttempts?: number;
 }
 
 /** What a link needs from its host. */
@@ -45,6 +52,7 @@ export interface LinkSetup {
   /** The log level asked of every server (modern: per request; legacy: `logging/setLevel`). */
   logLevel: LoggingLevel | undefined;
   reconnect: ReconnectPolicy;
+  health: HealthPolicy;
   eraCache: EraCache;
   onStatus(status: ServerStatus): void;
   onLists(kinds: readonly ListKind[]): void;

@@ -8,9 +8,11 @@
  */
 import { createClient, streamableHttp, type Client, type Subscription } from '../client/index.js';
 import type { Params, Transport, TransportSink } from '../core/index.js';
+import { listChangedFeature, listChangedFilter, type ListFeature } from '../core/list-changed.js';
 import { spawnStdio } from '../integrations/stdio/index.js';
 import type { ResolvedServer } from './config.js';
 import type { LinkSetup, ServerState, ServerStatus } from './link-types.js';
+import { HealthProbe } from './health.js';
 import type { NameFilter } from './names.js';
 import { fetchLists, LIST_METHODS, emptyLists, type ListKind, type ServerLists } from './lists.js';
 
@@ -28,6 +30,8 @@ export class ServerLink {
   #attempts = 0;
   #timer: ReturnType<typeof setTimeout> | undefined;
   #closed = false;
+  #everReady = false;
+  #health: HealthProbe | undefined;
   issues: string[] = [];
   lists: ServerLists = emptyLists();
 
@@ -59,7 +63,10 @@ export class ServerLink {
     };
   }
 
-  /** Connects once; resolves when ready or failed (a first failure is not retried: see `reconnect`). */
+  /**
+   * Connects; resolves after the first attempt: ready, or `reconnecting` while later attempts
+   * follow (`reconnect.firstConnectAttempts`), or `failed`.
+   */
   async start(): Promise<void> {
     await this.#attempt('connecting');
   }
@@ -102,15 +109,16 @@ export class ServerLink {
     try {
       await this.#connect();
       this.#attempts = 0;
+      this.#everReady = true;
       this.#set('ready', undefined);
       this.#setup.onLists(Object.keys(LIST_METHODS) as ListKind[]);
       this.#follow();
+      this.#probe();
     } catch (error) {
       await this.#teardown();
       if (this.#closed) return;
       this.#reason = describe(error);
-      if (state === 'reconnecting') this.#retryLater();
-      else this.#set('failed', this.#reason);
+      this.#retryLater();
     }
   }
 
@@ -155,21 +163,35 @@ export class ServerLink {
     const client = this.#client;
     const caps = client?.serverCapabilities ?? {};
     if (!client) return;
-    const filter = {
-      ...(caps.tools?.listChanged ? { toolsListChanged: true } : {}),
-      ...(caps.prompts?.listChanged ? { promptsListChanged: true } : {}),
-      ...(caps.resources?.listChanged ? { resourcesListChanged: true } : {}),
-    };
+    const filter = listChangedFilter(caps);
     if (Object.keys(filter).length === 0) return;
     const subscription = client.listen(filter);
     this.#subscription = subscription;
     void (async () => {
+      let ended: unknown;
       try {
         for await (const n of subscription) await this.refresh(kindsOf(n.method));
-      } catch {
-        // The connection dropped: the transport watcher reconnects.
+      } catch (error) {
+        ended = error;
       }
+      // Not closed by us: the stream (modern) or the session (legacy) is gone with the server.
+      if (this.#subscription === subscription) this.#lost(describe(ended ?? 'the listen stream ended'));
     })();
+  }
+
+  /** Starts the periodic health probe (see health.ts), when configured for this server. */
+  #probe(): void {
+    const client = this.#client;
+    if (!client) return;
+    const http = this.#setup.server.url !== undefined;
+    this.#health = new HealthProbe({ client, policy: this.#setup.health, http, lost: (r) => this.#lost(r) });
+  }
+
+  /** The connection is gone though the transport did not say so (HTTP): drop it and reconnect. */
+  #lost(reason: string): void {
+    if (this.#state !== 'ready') return;
+    this.#dropped(new Error(reason));
+    void this.#teardown();
   }
 
   /** Wraps the transport so an unexpected end starts reconnection. */
@@ -188,6 +210,7 @@ export class ServerLink {
   }
 
   #dropped(error: Error | undefined): void {
+    if (this.#state !== 'ready') return;
     this.#reason = error ? describe(error) : 'the connection closed';
     this.#subscription?.close();
     this.lists = emptyLists();
@@ -196,8 +219,9 @@ export class ServerLink {
   }
 
   #retryLater(): void {
-    const { baseMs = 250, maxMs = 30_000, maxAttempts = 8 } = this.#setup.reconnect;
-    if (this.#attempts >= maxAttempts) return this.#set('failed', this.#reason);
+    const { baseMs = 250, maxMs = 30_000, maxAttempts = 8, firstConnectAttempts = 4 } = this.#setup.reconnect;
+    const cap = this.#everReady ? maxAttempts : firstConnectAttempts;
+    if (this.#attempts >= cap) return this.#set('failed', this.#reason);
     this.#set('reconnecting', this.#reason);
     const delay = Math.min(maxMs, baseMs * 2 ** this.#attempts) * (0.5 + Math.random() / 2);
     this.#timer = setTimeout(() => void this.#attempt('reconnecting'), delay);
@@ -208,6 +232,8 @@ export class ServerLink {
     const transport = this.#transport;
     this.#subscription?.close();
     this.#subscription = undefined;
+    this.#health?.stop();
+    this.#health = undefined;
     this.#transport = undefined;
     this.#client = undefined;
     await client?.close().catch(() => undefined);
@@ -233,11 +259,16 @@ function makeTransport(server: ResolvedServer): Transport & { pid?: number | und
   });
 }
 
+/** The host lists each feature's list_changed notification makes stale. */
+const STALE: Readonly<Record<ListFeature, ListKind[]>> = {
+  tools: ['tools'],
+  prompts: ['prompts'],
+  resources: ['resources', 'templates'],
+};
+
 function kindsOf(method: string): ListKind[] {
-  if (method === 'notifications/tools/list_changed') return ['tools'];
-  if (method === 'notifications/prompts/list_changed') return ['prompts'];
-  if (method === 'notifications/resources/list_changed') return ['resources', 'templates'];
-  return [];
+  const feature = listChangedFeature(method);
+  return feature === undefined ? [] : STALE[feature];
 }
 
 async function withTimeout<T>(work: Promise<T>, ms: number, message: string): Promise<T> {

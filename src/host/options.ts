@@ -6,6 +6,7 @@ import type { ProgressUpdate } from '../client/index.js';
 import type { ClientCapabilities, LoggingLevel, Params } from '../core/index.js';
 import type { InputPolicy, ServersConfig } from './config.js';
 import type { HostHandlers, InputRequestEvent } from './inputs.js';
+import type { HealthPolicy } from './health.js';
 import type { ReconnectPolicy } from './link.js';
 import type { QualifyName } from './names.js';
 
@@ -28,8 +29,14 @@ export interface HostOptions {
    * after `initialize`); their log messages arrive as `notification` events. Default: none.
    */
   logLevel?: LoggingLevel;
-  /** Reconnection after a dropped connection. */
+  /** Reconnection after a dropped connection, and retries of a failed first connection. */
   reconnect?: ReconnectPolicy;
+  /**
+   * Health probes of connected servers (`ping`, or `server/discover` on modern), so that an
+   * HTTP server that went away is noticed before a call fails; a closed listen stream is
+   * noticed without them. See {@link HealthPolicy}.
+   */
+  health?: HealthPolicy;
   /** Where `${VAR}` references are looked up; default `process.env`. */
   env?: Record<string, string | undefined>;
 }

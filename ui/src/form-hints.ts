@@ -1,7 +1,7 @@
 // Rendering hints for the form library, added to a copy of the schema; what a value must be
 // stays the same. A choice written as `oneOf`/`anyOf` of titled `const`s (the elicitation
 // spec's titled enums) becomes an `enum` with `enum_titles`, as does a legacy `enumNames`;
-// an array of choices becomes checkboxes.
+// an array of choices becomes checkboxes; required properties are marked on the properties.
 type Schema = Record<string, unknown>;
 
 const isObject = (v: unknown): v is Schema => v !== null && typeof v === 'object' && !Array.isArray(v);
@@ -35,6 +35,31 @@ function asEnum(schema: Schema): Schema {
   };
 }
 
+/**
+ * `required: [keys]` of an object as `required: true` on each listed property (the library
+ * reads both): "Value required" then shows at the field once it was touched, instead of one
+ * message above the whole object from the start. A property that keeps a `required` list of
+ * its own (keys without a property schema) stays in this object's list.
+ */
+function requiredAtFields(schema: Schema): Schema {
+  const properties = schema.properties;
+  if (!Array.isArray(schema.required) || !isObject(properties)) return schema;
+  const movable = (k: unknown): k is string => {
+    const property = typeof k === 'string' ? properties[k] : undefined;
+    return isObject(property) && !Array.isArray(property.required);
+  };
+  const moved = schema.required.filter(movable);
+  if (moved.length === 0) return schema;
+  const rest = schema.required.filter((k) => !moved.includes(k as string));
+  const { required: _required, ...others } = schema;
+  const marked = Object.fromEntries(moved.map((k) => [k, { ...(properties[k] as Schema), required: true }]));
+  return {
+    ...others,
+    properties: { ...properties, ...marked },
+    ...(rest.length > 0 ? { required: rest } : {}),
+  };
+}
+
 /** The schema with form hints, recursively through properties and items. */
 export function withFormHints(schema: Schema): Schema {
   let out = legacyTitles(asEnum(schema));
@@ -42,7 +67,7 @@ export function withFormHints(schema: Schema): Schema {
     const properties = Object.fromEntries(
       Object.entries(out.properties).map(([k, v]) => [k, isObject(v) ? withFormHints(v) : v]),
     );
-    out = { ...out, properties };
+    out = requiredAtFields({ ...out, properties });
   }
   if (isObject(out.items)) {
     const items = withFormHints(out.items);

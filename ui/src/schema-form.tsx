@@ -48,16 +48,25 @@ const TEXT_INPUTS = new Set(['text', 'number', 'email', 'url', 'search', 'tel', 
 const isTyped = (el: EventTarget | null): el is HTMLElement =>
   el instanceof HTMLTextAreaElement || (el instanceof HTMLInputElement && TEXT_INPUTS.has(el.type));
 
+/** Marks the field around `target` as touched: its message shows from now on (see style.css). */
+function touch(target: EventTarget | null): void {
+  if (target instanceof HTMLElement) target.closest('.form-control')?.classList.add('touched');
+}
+
 /**
  * Messages at the field as the person types or leaves it. The library reads a field only on
  * `change` (when it loses focus): each keystroke is passed on as a `change`, and leaving a
- * field marks it as touched, so an empty required field says so too.
+ * field marks it as touched, so an empty required field says so too. The library also
+ * writes every message when the form is built; those of untouched fields stay hidden
+ * until the person submits.
  */
 function liveValidation(holder: HTMLElement, editor: JSONEditor): () => void {
   const onInput = (event: Event) => {
+    touch(event.target);
     if (isTyped(event.target)) event.target.dispatchEvent(new Event('change'));
   };
   const onLeave = (event: FocusEvent) => {
+    touch(event.target);
     const name = event.target instanceof HTMLElement ? event.target.getAttribute('name') : null;
     const field = name ? editor.getEditor(pathOf(name)) : null;
     if (!field) return;
@@ -114,6 +123,7 @@ export function SchemaForm(props: Props) {
   const [raw, setRaw] = useState(false);
   const [text, setText] = useState('{}');
   const [errors, setErrors] = useState<string[]>([]);
+  const [submitted, setSubmitted] = useState(false);
   const { editor, failed, ready } = useEditor(props.schema, holder);
   const useRaw = raw || failed !== undefined;
 
@@ -135,6 +145,7 @@ export function SchemaForm(props: Props) {
     // The library takes a field's value on `change`, which fires when the field loses focus.
     if (document.activeElement instanceof HTMLElement) document.activeElement.blur();
     if (useRaw) return submitRaw();
+    setSubmitted(true);
     const value = editor.current?.getValue() ?? {};
     // With an argument the library validates now; without one it returns a cached, older result.
     const problems = editor.current?.validate(value) ?? [];
@@ -157,7 +168,7 @@ export function SchemaForm(props: Props) {
 
   return (
     <form
-      class="schema-form"
+      class={submitted ? 'schema-form submitted' : 'schema-form'}
       data-test={props.testId}
       // The library's messages replace the browser's own bubbles (which block the submit).
       noValidate

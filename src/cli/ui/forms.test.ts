@@ -58,7 +58,7 @@ const fieldError = (field: string) => `${form} [data-schemapath="root.${field}"]
 function messageAt(page: Page, field: string): Promise<string> {
   return page.$eval(`${form} [data-schemapath="root.${field}"]`, (el) => {
     const message = el.querySelector<HTMLElement>('.errmsg');
-    return message && message.style.display !== 'none' ? (message.textContent ?? '') : '';
+    return message?.checkVisibility() ? (message.textContent ?? '') : '';
   });
 }
 
@@ -123,21 +123,20 @@ describe('inspector forms, against a server that checks nothing it sends', () =>
     expect(await page.$eval('[data-test=tool-result]', (el) => el.textContent)).toContain('Paris: 21 °C');
   });
 
-  it('names a missing required field before anything is sent, and drops it once filled', async () => {
+  it('says a required field is missing once the person leaves it empty, not before', async () => {
     await pickTool(page, 'forecast_broken');
     await pickTool(page, 'forecast'); // a fresh form
-    // innerText: what shows (the library hides an answered message without removing it).
-    const shows = (text: string, want: boolean) =>
-      page.waitForFunction(
-        (f, t, w) => (document.querySelector<HTMLElement>(f)?.innerText.includes(t) ?? false) === w,
-        {},
-        form,
-        text,
-        want,
-      );
-    await shows("required property 'city'", true);
+    expect(await messageAt(page, 'city')).toBe('');
+    expect(await page.$eval(form, (el) => (el as HTMLElement).innerText)).not.toMatch(
+      /required|must be set/i,
+    );
+    await page.focus(`${form} [name="root[city]"]`);
+    await page.focus(`${form} [name="root[days]"]`);
+    await page.waitForSelector(fieldError('city'), { visible: true });
+    expect(await messageAt(page, 'city')).toMatch(/must be set/);
+    expect(await messageAt(page, 'days')).toBe('');
     await page.type(`${form} [name="root[city]"]`, 'Nice');
-    await shows("required property 'city'", false);
+    await page.waitForSelector(fieldError('city'), { hidden: true });
   });
 
   it('shows structuredContent that matches outputSchema, and one that does not with the mismatch', async () => {
