@@ -8,6 +8,7 @@ import { serve } from '../integrations/node/index.js';
 import { serveStdio } from '../integrations/stdio/index.js';
 import { CliError } from './errors.js';
 import { HOST_USAGE, type Front, type HostCommand } from './host-args.js';
+import { signalled } from './signals.js';
 
 /** Runs the command until it is told to stop; returns a help text when asked for help. */
 export async function runHostCommand(
@@ -61,15 +62,4 @@ async function serveFront(
   );
   await signalled();
   await served.close();
-}
-
-/** Resolves on the first SIGINT or SIGTERM. */
-function signalled(): Promise<void> {
-  return new Promise((resolve) => {
-    const stop = (): void => {
-      process.off('SIGINT', stop).off('SIGTERM', stop);
-      resolve();
-    };
-    process.on('SIGINT', stop).on('SIGTERM', stop);
-  });
 }

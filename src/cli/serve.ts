@@ -7,6 +7,7 @@ import { jwtVerifier, protectedResource } from '../auth/index.js';
 import { serve } from '../integrations/node/index.js';
 import { serveStdio } from '../integrations/stdio/index.js';
 import { createEverythingServer } from '../../servers/everything/server.js';
+import { signalled } from './signals.js';
 
 /** Serves until the client goes away (stdio) or a signal arrives (HTTP); `authIssuer` protects it. */
 export async function serveEverything(options: {
@@ -50,16 +51,5 @@ function freePort(host: string): Promise<number> {
       const { port } = probe.address() as AddressInfo;
       probe.close(() => resolve(port));
     });
-  });
-}
-
-/** Resolves on the first SIGINT or SIGTERM. */
-function signalled(): Promise<void> {
-  return new Promise((resolve) => {
-    const stop = (): void => {
-      process.off('SIGINT', stop).off('SIGTERM', stop);
-      resolve();
-    };
-    process.on('SIGINT', stop).on('SIGTERM', stop);
   });
 }

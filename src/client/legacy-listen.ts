@@ -7,6 +7,7 @@
  * (the filter's field names).
  */
 import type { JsonRpcNotification } from '../core/jsonrpc.js';
+import { LIST_CHANGED, LIST_FEATURES, listChangedFeature, listChangedFilter } from '../core/list-changed.js';
 import type { ServerCapabilities, SubscriptionFilter } from '../core/types/index.js';
 import type { Connection } from './connection.js';
 
@@ -16,9 +17,11 @@ import type { Connection } from './connection.js';
  */
 export function legacyFilter(requested: SubscriptionFilter, caps: ServerCapabilities): SubscriptionFilter {
   const honoured: SubscriptionFilter = {};
-  if (requested.toolsListChanged && caps.tools?.listChanged) honoured.toolsListChanged = true;
-  if (requested.promptsListChanged && caps.prompts?.listChanged) honoured.promptsListChanged = true;
-  if (requested.resourcesListChanged && caps.resources?.listChanged) honoured.resourcesListChanged = true;
+  const declared = listChangedFilter(caps);
+  for (const feature of LIST_FEATURES) {
+    const { field } = LIST_CHANGED[feature];
+    if (requested[field] && declared[field]) honoured[field] = true;
+  }
   const uris = requested.resourceSubscriptions ?? [];
   if (uris.length > 0 && caps.resources?.subscribe) honoured.resourceSubscriptions = [...new Set(uris)];
   return honoured;
@@ -26,20 +29,11 @@ export function legacyFilter(requested: SubscriptionFilter, caps: ServerCapabili
 
 /** True when `filter` asks for `notification` (the list_changed types and resource updates). */
 export function passesFilter(notification: JsonRpcNotification, filter: SubscriptionFilter): boolean {
-  switch (notification.method) {
-    case 'notifications/tools/list_changed':
-      return filter.toolsListChanged === true;
-    case 'notifications/prompts/list_changed':
-      return filter.promptsListChanged === true;
-    case 'notifications/resources/list_changed':
-      return filter.resourcesListChanged === true;
-    case 'notifications/resources/updated': {
-      const uri = notification.params?.uri;
-      return typeof uri === 'string' && (filter.resourceSubscriptions ?? []).includes(uri);
-    }
-    default:
-      return false;
-  }
+  const feature = listChangedFeature(notification.method);
+  if (feature) return filter[LIST_CHANGED[feature].field] === true;
+  if (notification.method !== 'notifications/resources/updated') return false;
+  const uri = notification.params?.uri;
+  return typeof uri === 'string' && (filter.resourceSubscriptions ?? []).includes(uri);
 }
 
 /**

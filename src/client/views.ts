@@ -8,6 +8,7 @@
  * Source: 2026-07-28 server/utilities/caching.
  */
 import type { Params } from '../core/jsonrpc.js';
+import { listChangedFeature, type ListFeature } from '../core/list-changed.js';
 import { LIST_KINDS, pageOf, paginate, type ListKind } from './lists.js';
 
 /** A cached list and how long it stays fresh. */
@@ -21,11 +22,11 @@ export interface CachedList<T> {
   readonly cacheScope: 'public' | 'private' | undefined;
 }
 
-/** Which notification invalidates which list. */
-export const INVALIDATED_BY: Readonly<Record<string, ListKind[]>> = {
-  'notifications/tools/list_changed': ['tools'],
-  'notifications/prompts/list_changed': ['prompts'],
-  'notifications/resources/list_changed': ['resources', 'resourceTemplates'],
+/** The lists each feature's list_changed notification makes stale. */
+const STALE: Readonly<Record<ListFeature, readonly ListKind[]>> = {
+  tools: ['tools'],
+  prompts: ['prompts'],
+  resources: ['resources', 'resourceTemplates'],
 };
 
 /** The cached views of one client. */
@@ -60,9 +61,10 @@ export class ListViews {
 
   /** Drops the lists a notification makes stale; returns whether it was such a notification. */
   invalidate(method: string): boolean {
-    const kinds = INVALIDATED_BY[method];
-    for (const kind of kinds ?? []) this.#entries.delete(kind);
-    return kinds !== undefined;
+    const feature = listChangedFeature(method);
+    if (feature === undefined) return false;
+    for (const kind of STALE[feature]) this.#entries.delete(kind);
+    return true;
   }
 
   /** Drops everything (e.g. on reconnect). */

@@ -4,6 +4,7 @@
  * implementation, across a fleet (DESIGN.md decision 7).
  * Source: 2026-07-28 basic/patterns/subscriptions; 2025-11-25 list_changed notifications.
  */
+import { LIST_CHANGED } from './list-changed.js';
 
 /** A change a server announces. */
 export type ServerEvent =
@@ -17,9 +18,9 @@ export type ServerEvent =
  * alike (2026-07-28 basic/patterns/subscriptions; 2025-11-25 server/tools, prompts, resources).
  */
 export const EVENT_METHOD: Readonly<Record<ServerEvent['type'], string>> = {
-  toolsListChanged: 'notifications/tools/list_changed',
-  promptsListChanged: 'notifications/prompts/list_changed',
-  resourcesListChanged: 'notifications/resources/list_changed',
+  toolsListChanged: LIST_CHANGED.tools.method,
+  promptsListChanged: LIST_CHANGED.prompts.method,
+  resourcesListChanged: LIST_CHANGED.resources.method,
   resourceUpdated: 'notifications/resources/updated',
 };
 

@@ -65,6 +65,7 @@ export {
   type MiddlewareContext,
 } from './middleware.js';
 export { createMemoryEventBus, type EventBus, type ServerEvent } from './event-bus.js';
+export { listChangedFilter } from './list-changed.js';
 export {
   checkToolHeaders,
   decodeHeaderValue,

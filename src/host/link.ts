@@ -8,6 +8,7 @@
  */
 import { createClient, streamableHttp, type Client, type Subscription } from '../client/index.js';
 import type { Params, Transport, TransportSink } from '../core/index.js';
+import { listChangedFeature, listChangedFilter, type ListFeature } from '../core/list-changed.js';
 import { spawnStdio } from '../integrations/stdio/index.js';
 import type { ResolvedServer } from './config.js';
 import type { LinkSetup, ServerState, ServerStatus } from './link-types.js';
@@ -162,11 +163,7 @@ export class ServerLink {
     const client = this.#client;
     const caps = client?.serverCapabilities ?? {};
     if (!client) return;
-    const filter = {
-      ...(caps.tools?.listChanged ? { toolsListChanged: true } : {}),
-      ...(caps.prompts?.listChanged ? { promptsListChanged: true } : {}),
-      ...(caps.resources?.listChanged ? { resourcesListChanged: true } : {}),
-    };
+    const filter = listChangedFilter(caps);
     if (Object.keys(filter).length === 0) return;
     const subscription = client.listen(filter);
     this.#subscription = subscription;
@@ -262,11 +259,16 @@ function makeTransport(server: ResolvedServer): Transport & { pid?: number | und
   });
 }
 
+/** The host lists each feature's list_changed notification makes stale. */
+const STALE: Readonly<Record<ListFeature, ListKind[]>> = {
+  tools: ['tools'],
+  prompts: ['prompts'],
+  resources: ['resources', 'templates'],
+};
+
 function kindsOf(method: string): ListKind[] {
-  if (method === 'notifications/tools/list_changed') return ['tools'];
-  if (method === 'notifications/prompts/list_changed') return ['prompts'];
-  if (method === 'notifications/resources/list_changed') return ['resources', 'templates'];
-  return [];
+  const feature = listChangedFeature(method);
+  return feature === undefined ? [] : STALE[feature];
 }
 
 async function withTimeout<T>(work: Promise<T>, ms: number, message: string): Promise<T> {

@@ -9,18 +9,11 @@ import { EVENT_METHOD, type EventBus, type ServerEvent } from '../core/event-bus
 import { McpError } from '../core/errors.js';
 import type { Params, RequestId } from '../core/jsonrpc.js';
 import { META } from '../core/revisions.js';
-import type { ServerCapabilities } from '../core/types/index.js';
+import { LIST_CHANGED, LIST_FEATURES } from '../core/list-changed.js';
+import type { ServerCapabilities, SubscriptionFilter } from '../core/types/index.js';
 import type { RequestChannel } from './channel.js';
 
-/** The filter of a listen request, as the spec names its fields. */
-export interface SubscriptionFilter {
-  toolsListChanged?: boolean;
-  promptsListChanged?: boolean;
-  resourcesListChanged?: boolean;
-  resourceSubscriptions?: string[];
-  /** Tasks extension: the tasks whose `notifications/tasks` the stream carries. */
-  taskIds?: string[];
-}
+export type { SubscriptionFilter } from '../core/types/index.js';
 
 /** Narrows a requested filter to what the server can honour. */
 export function honouredFilter(
@@ -33,9 +26,10 @@ export function honouredFilter(
   }
   const r = requested as Record<string, unknown>;
   const out: SubscriptionFilter = {};
-  if (r.toolsListChanged === true && caps.tools) out.toolsListChanged = true;
-  if (r.promptsListChanged === true && caps.prompts) out.promptsListChanged = true;
-  if (r.resourcesListChanged === true && caps.resources) out.resourcesListChanged = true;
+  for (const feature of LIST_FEATURES) {
+    const { field } = LIST_CHANGED[feature];
+    if (r[field] === true && caps[feature]) out[field] = true;
+  }
   const uris = r.resourceSubscriptions;
   if (uris !== undefined && (!Array.isArray(uris) || uris.some((u) => typeof u !== 'string'))) {
     throw McpError.of('InvalidParams', 'resourceSubscriptions must be an array of URIs');

@@ -7,6 +7,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { createClient, type Client, type EraPreference } from '../../client/index.js';
+import { listChangedFilter } from '../../core/index.js';
 import { ReceivedResults, withReceived } from './received.js';
 import type { InspectorLogin } from './login.js';
 import { recordingTransport } from './recorder.js';
@@ -135,11 +136,7 @@ export class InspectorBridge {
 
   #startListening(client: Client): void {
     const caps = client.serverCapabilities ?? {};
-    const filter = {
-      ...(caps.tools?.listChanged ? { toolsListChanged: true } : {}),
-      ...(caps.prompts?.listChanged ? { promptsListChanged: true } : {}),
-      ...(caps.resources?.listChanged ? { resourcesListChanged: true } : {}),
-    };
+    const filter = listChangedFilter(caps);
     if (Object.keys(filter).length === 0) return;
     const subscription = client.listen(filter);
     this.#listen = subscription;

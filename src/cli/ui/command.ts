@@ -8,21 +8,12 @@ import type { ClientFlags } from '../args.js';
 import { describeError } from '../errors.js';
 import type { InspectorTarget } from './target.js';
 import { startInspector } from './server.js';
+import { signalled } from '../signals.js';
 
 function inspectorTarget(flags: ClientFlags): InspectorTarget {
   const t = flags.target;
   if (t.kind === 'http') return { kind: 'http', url: t.url, headers: flags.headers ?? {} };
   return t.kind === 'stdio' ? { kind: 'stdio', command: t.command, args: t.args } : { kind: 'builtin' };
-}
-
-function signalled(): Promise<void> {
-  return new Promise((resolve) => {
-    const stop = (): void => {
-      process.off('SIGINT', stop).off('SIGTERM', stop);
-      resolve();
-    };
-    process.on('SIGINT', stop).on('SIGTERM', stop);
-  });
 }
 
 /** Serves the inspector until a signal arrives; resolves with nothing to print. */
