@@ -8,6 +8,13 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createParser } from 'eventsource-parser';
+import { Client as V1Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import {
+  ElicitRequestSchema,
+  LoggingMessageNotificationSchema,
+  ToolListChangedNotificationSchema,
+} from '@modelcontextprotocol/sdk/types.js';
 import { createClient, streamableHttp, type Client } from '../../src/client/index.js';
 import type { JsonRpcNotification } from '../../src/core/jsonrpc.js';
 import { sessionRouter, startFleet, type FleetInstance } from '../support/fleet.js';
@@ -29,13 +36,14 @@ afterAll(async () => {
   await redis?.stop();
 });
 
-const urls = (): string[] => fleet.map((i) => i.url);
+const dead = new Set<string>();
+const urls = (): string[] => fleet.map((i) => i.url).filter((url) => !dead.has(url));
 const text = (result: unknown): string =>
   ((result as { content?: { text?: string }[] }).content ?? []).map((c) => c.text).join('');
 
 /** A legacy client whose POSTs rotate over the instances and whose GET goes to `getTarget()`. */
 async function legacyClient(getTarget: () => string, seen: JsonRpcNotification[] = []) {
-  const router = sessionRouter(urls(), getTarget);
+  const router = sessionRouter(urls, getTarget);
   const client = createClient({
     name: 'fleet-legacy-test',
     version: '1',
@@ -192,5 +200,84 @@ describe('legacy sessions on a fleet of three instances, no sticky routing', () 
     const seqs = [lastSeen, ...resumed.events.map((e) => e.id)].map((e) => Number(e.split('_').at(-1)));
     expect(seqs).toEqual([seqs[0], seqs[0]! + 1, seqs[0]! + 2, seqs[0]! + 3]);
     resumed.close();
+  });
+
+  it('serves the official v1 SDK client (legacy Streamable HTTP) through a round-robin front', async () => {
+    const [, b] = fleet;
+    const router = sessionRouter(urls, () => b!.url);
+    const client = new V1Client({ name: 'v1-fleet', version: '1' }, { capabilities: { elicitation: {} } });
+    const logs: unknown[] = [];
+    const changes: unknown[] = [];
+    client.setRequestHandler(ElicitRequestSchema, async () => ({ action: 'accept', content: { ok: true } }));
+    client.setNotificationHandler(LoggingMessageNotificationSchema, (n) => void logs.push(n.params.level));
+    client.setNotificationHandler(ToolListChangedNotificationSchema, (n) => void changes.push(n));
+    const transport = new StreamableHTTPClientTransport(new URL(b!.url), { fetch: router.fetch });
+    await client.connect(transport);
+    try {
+      await until(() => router.routed.some((r) => r.http === 'GET'));
+      await client.setLoggingLevel('warning');
+      expect(text(await client.callTool({ name: 'chatty', arguments: {} }))).toMatch(/^logged on [abc]$/);
+      expect(logs).toEqual(['warning']);
+      expect(text(await client.callTool({ name: 'approve', arguments: {} }))).toMatch(/^approved on [abc]$/);
+      const call = router.routed.filter((r) => r.rpc === 'tools/call').at(-1)!;
+      const answer = router.routed.find((r) => r.rpc === 'response')!;
+      expect(answer.url).not.toBe(call.url);
+      await client.callTool({ name: 'add_tool', arguments: {} });
+      await until(() => changes.length >= 1);
+      expect(new Set(router.routed.filter((r) => r.http === 'POST').map((r) => r.url)).size).toBe(3);
+    } finally {
+      await transport.terminateSession().catch(() => undefined);
+      await client.close();
+    }
+  });
+
+  it('goes on after the instance that opened the session and held its GET stream is SIGKILLed', async () => {
+    const [a, b] = fleet;
+    let getTarget = a!.url;
+    const { client, router, seen } = await legacyClient(() => getTarget);
+    expect(router.routed[0]).toMatchObject({ rpc: 'initialize', url: a!.url });
+    await until(() => router.routed.some((r) => r.http === 'GET'));
+    await client.callTool('add_tool', {});
+    await until(() => seen.some((n) => n.method === 'notifications/tools/list_changed'));
+    getTarget = b!.url;
+    dead.add(a!.url);
+    await a!.kill('SIGKILL');
+    expect(text(await client.callTool('approve', {}))).toMatch(/^approved on [bc]$/);
+    await until(() => router.routed.some((r) => r.http === 'GET' && r.url === b!.url), 10_000);
+    const before = seen.filter((n) => n.method === 'notifications/tools/list_changed').length;
+    await until(async () => {
+      await client.callTool('add_tool', {});
+      return seen.filter((n) => n.method === 'notifications/tools/list_changed').length > before;
+    }, 10_000);
+  });
+
+  it('answers 503 naming Redis while Redis is down, and 404 once it is back without the session', async () => {
+    const [, b, c] = fleet;
+    const id = await rawSession(b!.url);
+    await redis.stop();
+    const startedAt = Date.now();
+    const refused = await post(c!.url, id, { jsonrpc: '2.0', id: 5, method: 'ping' });
+    expect(refused.status).toBe(503);
+    expect(await refused.json()).toMatchObject({
+      error: {
+        code: -32603,
+        message: expect.stringMatching(/session store failed: Redis did not answer within \d+ ms/),
+      },
+    });
+    expect(Date.now() - startedAt).toBeLessThan(5000);
+    const init = {
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'x', version: '1' } },
+    };
+    const noSession = await fetch(b!.url, { method: 'POST', headers: HEADERS, body: JSON.stringify(init) });
+    expect(noSession.status).toBe(503);
+    await redis.restart();
+    await until(
+      async () => (await post(b!.url, id, { jsonrpc: '2.0', id: 6, method: 'ping' })).status === 404,
+      10_000,
+    );
+    expect(await rawSession(c!.url)).toMatch(/^[0-9a-f-]{36}$/);
   });
 });

@@ -89,17 +89,19 @@ export interface Routed {
 
 /**
  * A balancer for legacy sessions with no stickiness: each POST and DELETE goes to the next
- * of `urls` in turn; a GET goes to `getTarget()` (so a test knows where the GET stream is).
+ * of `urls()` (the live instances) in turn; a GET goes to `getTarget()` (so a test knows
+ * where the GET stream is).
  */
 export function sessionRouter(
-  urls: readonly string[],
+  urls: () => readonly string[],
   getTarget: () => string,
 ): { fetch: typeof fetch; routed: Routed[] } {
   let next = 0;
   const routed: Routed[] = [];
   const balanced: typeof fetch = (_input, init) => {
     const http = init?.method ?? 'GET';
-    const url = http === 'GET' ? getTarget() : urls[next++ % urls.length]!;
+    const live = urls();
+    const url = http === 'GET' ? getTarget() : live[next++ % live.length]!;
     routed.push({ http, rpc: rpcOf(init?.body), url });
     return fetch(url, init);
   };

@@ -4,7 +4,14 @@ import type { ServerEvent } from '../../core/event-bus.js';
 import { applyResponses, type TaskSignal, type TaskState } from '../../core/tasks.js';
 import { freePort, startRedis, type TestRedis } from '../../../test/support/redis.js';
 import { until } from '../../../test/support/wait.js';
-import { connectRedis, createRedisEventBus, createRedisEventStore, createRedisTaskStore } from './index.js';
+import type { SessionMessage, SessionRecord } from '../../server/http/session-store.js';
+import {
+  connectRedis,
+  createRedisEventBus,
+  createRedisEventStore,
+  createRedisSessionStore,
+  createRedisTaskStore,
+} from './index.js';
 
 let redis: TestRedis;
 const clients: Redis[] = [];
@@ -147,4 +154,83 @@ describe('the Redis backends', () => {
     }, 10_000);
     expect(seen[0]).toEqual({ type: 'promptsListChanged' });
   });
+
+  it('keeps legacy sessions with a TTL that each load starts again; they expire unused', async () => {
+    const c = await client();
+    const store = createRedisSessionStore(c, { prefix: 'sess:', ttlMs: 400 });
+    closers.push(store.close);
+    await store.create(session('s1'));
+    await store.create(session('s2'));
+    expect(await c.pttl('sess:session:s1')).toBeGreaterThan(0);
+    const started = Date.now();
+    await until(async () => (await c.exists('sess:session:s2')) === 0, 5000);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(300);
+    expect(await store.load('s2')).toBeUndefined();
+    expect(await store.load('s1')).toBeUndefined();
+    await store.create(session('s3'));
+    for (let i = 0; i < 4; i++) {
+      await until(async () => (await c.pttl('sess:session:s3')) < 250);
+      expect(await store.load('s3')).toMatchObject({ id: 's3' });
+    }
+  });
+
+  it('stores session changes and tells every instance; delete ends the session once', async () => {
+    const one = createRedisSessionStore(await client(), { prefix: 'chg:' });
+    const two = createRedisSessionStore(await client(), { prefix: 'chg:' });
+    closers.push(one.close, two.close);
+    await one.create(session('s'));
+    const heard: SessionMessage[] = [];
+    const leave = await two.subscribe('s', (m) => heard.push(m));
+    await one.change('s', { logLevel: 'error' });
+    await one.change('s', { subscribe: 'test://a' });
+    await one.change('s', { subscribe: 'test://b' });
+    await one.change('s', { unsubscribe: 'test://a' });
+    await one.change('s', { initialized: true });
+    expect(await two.load('s')).toEqual({
+      ...session('s'),
+      logLevel: 'error',
+      initialized: true,
+      subscriptions: ['test://b'],
+    });
+    await one.publish('s', { type: 'takeover', by: 'x' });
+    expect(await one.delete('s')).toBe(true);
+    expect(await one.delete('s')).toBe(false);
+    await one.change('s', { logLevel: 'debug' });
+    expect(await two.load('s')).toBeUndefined();
+    await until(() => heard.length === 7);
+    expect(heard.map((m) => m.type)).toEqual([...Array(5).fill('changed'), 'takeover', 'ended']);
+    leave();
+  });
+
+  it('refuses a session or a message over its size bound, naming the limit', async () => {
+    const store = createRedisSessionStore(await client(), {
+      prefix: 'big:',
+      maxRecordBytes: 1024,
+      maxMessageBytes: 2048,
+    });
+    closers.push(store.close);
+    const big = { ...session('b'), clientInfo: { name: 'x'.repeat(2000), version: '1' } };
+    await expect(store.create(big)).rejects.toMatchObject({
+      code: 'LIMIT_EXCEEDED',
+      message: expect.stringMatching(/exceeds 1024 bytes/),
+    });
+    const message = { jsonrpc: '2.0' as const, method: 'm', params: { x: 'y'.repeat(3000) } };
+    await expect(store.publish('b', { type: 'send', message })).rejects.toMatchObject({
+      code: 'LIMIT_EXCEEDED',
+    });
+  });
 });
+
+function session(id: string): SessionRecord {
+  return {
+    id,
+    owner: '',
+    protocolVersion: '2025-11-25',
+    clientInfo: { name: 'c', version: '1' },
+    clientCapabilities: { elicitation: {} },
+    logLevel: 'debug',
+    initialized: false,
+    subscriptions: [],
+    standaloneStreamId: `${id}-get`,
+  };
+}

@@ -37,6 +37,27 @@ export interface ReplicaHost {
   syncSubscriptions(uris: Iterable<string>): void;
 }
 
+/** A session as a fleet stores it. */
+export function recordOf(session: {
+  id: string;
+  owner: string;
+  legacy: LegacySession;
+  standalone: { id: string };
+}): SessionRecord {
+  const legacy = session.legacy;
+  return {
+    id: session.id,
+    owner: session.owner,
+    protocolVersion: legacy.protocolVersion,
+    clientInfo: legacy.clientInfo,
+    clientCapabilities: legacy.clientCapabilities,
+    logLevel: legacy.logLevel,
+    initialized: legacy.initialized,
+    subscriptions: [...legacy.subscriptions],
+    standaloneStreamId: session.standalone.id,
+  };
+}
+
 /** Sets a session's state to what the fleet stored. */
 export function applyRecord(
   host: Pick<ReplicaHost, 'legacy' | 'syncSubscriptions'>,

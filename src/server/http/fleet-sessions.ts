@@ -8,7 +8,7 @@
  */
 import { McpkitError } from '../../core/errors.js';
 import type { McpServer } from '../server.js';
-import type { SessionFleet } from './fleet-session.js';
+import { recordOf, type SessionFleet } from './fleet-session.js';
 import { HttpSession, type HttpSessionOptions } from './session.js';
 import type { SessionRecord, SessionStore } from './session-store.js';
 import type { SessionTable } from './sessions.js';
@@ -59,7 +59,7 @@ export class FleetSessions {
 
   /** Stores a session that `initialize` just opened here and starts serving it. */
   async open(session: HttpSession, principal?: string): Promise<void> {
-    await this.fleet.store.create(session.record());
+    await this.fleet.store.create(recordOf(session));
     await session.replica?.join();
     this.#table.add(session, principal);
   }

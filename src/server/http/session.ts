@@ -99,22 +99,6 @@ export class HttpSession {
     applyRecord(this.#replicaHost(), record);
   }
 
-  /** The session as a fleet stores it. */
-  record(): SessionRecord {
-    const legacy = this.legacy;
-    return {
-      id: this.id,
-      owner: this.owner,
-      protocolVersion: legacy.protocolVersion,
-      clientInfo: legacy.clientInfo,
-      clientCapabilities: legacy.clientCapabilities,
-      logLevel: legacy.logLevel,
-      initialized: legacy.initialized,
-      subscriptions: [...legacy.subscriptions],
-      standaloneStreamId: this.standalone.id,
-    };
-  }
-
   /** True while a request runs or a client connection is attached (the session is in use). */
   get busy(): boolean {
     return this.#inFlight.size > 0 || [...this.#streams.values()].some((s) => s.connected);
