@@ -9,7 +9,7 @@ import type { JsonRpcMessage } from './jsonrpc.js';
 const NEWLINE = 0x0a;
 
 /** Default {@link LineDecoderOptions.maxLineBytes}: 64 MiB. */
-export const DEFAULT_MAX_LINE_BYTES = 64 * 1024 * 1024;
+const DEFAULT_MAX_LINE_BYTES = 64 * 1024 * 1024;
 
 /** Options of {@link LineDecoder}. */
 export interface LineDecoderOptions {
@@ -34,22 +34,23 @@ export type LineEvent = { kind: 'line'; text: string } | { kind: 'too-long'; max
  * Splits a byte stream into lines of text.
  *
  * Splitting happens on the byte `0x0A`, which never occurs inside a multi-byte UTF-8
- * sequence, so a character split across chunks decodes correctly (the decoder runs with
- * `stream: true` until the line ends). Pieces of an unfinished line are kept in a list and
- * joined once, so a message of many MiB in many chunks costs linear time. A trailing `\r`
+ * sequence. The bytes of an unfinished line are copied into a list, then joined and
+ * decoded once when the line ends, so a character split across chunks decodes correctly
+ * and a message of many MiB in many chunks costs linear time (decoding each 64 KiB piece
+ * and joining the strings made a 1 MiB echo ~20% slower in all). A trailing `\r`
  * is removed; empty lines are skipped. Invalid UTF-8 becomes U+FFFD (never throws).
  */
 export class LineDecoder {
   readonly #maxLineBytes: number;
-  readonly #decoder = new TextDecoder('utf-8');
   readonly #decodeWhole: (bytes: Uint8Array) => string;
-  #pieces: string[] = [];
+  #pieces: Uint8Array[] = [];
   #pendingBytes = 0;
   #discarding = false;
 
   constructor(options: LineDecoderOptions = {}) {
     this.#maxLineBytes = options.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES;
-    this.#decodeWhole = options.decodeWhole ?? ((bytes) => this.#decoder.decode(bytes));
+    const decoder = new TextDecoder('utf-8');
+    this.#decodeWhole = options.decodeWhole ?? ((bytes) => decoder.decode(bytes));
   }
 
   /** Takes the next chunk of bytes; returns the events it completes, in order. */
@@ -83,14 +84,18 @@ export class LineDecoder {
       return;
     }
     if (lineEnds && this.#pendingBytes === 0) return this.#line(this.#decodeWhole(piece), events);
+    // A copy: the caller may reuse its chunk once push() returns.
+    if (piece.length > 0) this.#pieces.push(piece.slice());
     this.#pendingBytes += piece.length;
-    const text = this.#decoder.decode(piece, { stream: !lineEnds });
-    if (text.length > 0) this.#pieces.push(text);
     if (!lineEnds) return;
-    const line = this.#pieces.length === 1 ? (this.#pieces[0] ?? '') : this.#pieces.join('');
-    this.#pieces = [];
-    this.#pendingBytes = 0;
-    this.#line(line, events);
+    const bytes = new Uint8Array(this.#pendingBytes);
+    let at = 0;
+    for (const p of this.#pieces) {
+      bytes.set(p, at);
+      at += p.length;
+    }
+    this.#reset();
+    this.#line(this.#decodeWhole(bytes), events);
   }
 
   #line(line: string, events: LineEvent[]): void {
@@ -99,7 +104,6 @@ export class LineDecoder {
   }
 
   #reset(): void {
-    this.#decoder.decode();
     this.#pieces = [];
     this.#pendingBytes = 0;
   }

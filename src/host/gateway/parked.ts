@@ -8,8 +8,9 @@
  *
  * Lifetime rules:
  * - A parked call waits at most `parkTimeoutMs` (default 120 000 ms) for the retry that
- *   answers its question. Then the backend's request is answered as if the user dismissed
- *   it (elicitation: `{ action: "cancel" }`; sampling and roots: error -32603 naming the
+ *   answers its question. Then the backend's requests still waiting (several may, when it
+ *   asks concurrently; the client gets them one round each) are answered as if the user
+ *   dismissed them (elicitation: `{ action: "cancel" }`; sampling and roots: error -32603 naming the
  *   timeout), the backend call is cancelled (`notifications/cancelled`), and the park is
  *   forgotten: a later retry for it gets -32602 "unknown or expired".
  * - While the client's retry waits for the backend, the backend call runs under the
@@ -45,8 +46,11 @@ class ParkedCall {
   #asked = 0;
   #steps: Step[] = [];
   #wake: (() => void) | undefined;
-  #answer: ((value: Params | PromiseLike<Params>) => void) | undefined;
-  #reject: ((error: unknown) => void) | undefined;
+  /** The backend's input requests waiting for the client's answers, by key (several may wait at once). */
+  readonly #waiting = new Map<
+    string,
+    { resolve: (value: Params) => void; reject: (error: unknown) => void }
+  >();
   #expiry: ReturnType<typeof setTimeout> | undefined;
 
   constructor(signature: string) {
@@ -56,23 +60,32 @@ class ParkedCall {
   /** The backend asks for input: queue the question, resolve when the client answers. */
   ask(request: InputRequestEvent): Promise<Params> {
     const key = `gw.${this.id}.${++this.#asked}`;
+    const answer = new Promise<Params>((resolve, reject) => this.#waiting.set(key, { resolve, reject }));
     this.#push({ kind: 'question', key, request });
-    return new Promise<Params>((resolve, reject) => {
-      this.#answer = resolve;
-      this.#reject = reject;
-    });
+    return answer;
   }
 
   settle(outcome: Step): void {
     this.#push(outcome);
   }
 
-  /** Hands the client's answer (or a failure) to the waiting backend request. */
-  reply(answer: Params | undefined, error?: unknown): void {
-    const [resolve, reject] = [this.#answer, this.#reject];
-    this.#answer = this.#reject = undefined;
-    if (error !== undefined) reject?.(error);
-    else resolve?.(answer ?? {});
+  /** Hands the client's answer (or a failure) to the backend request asked under `key`. */
+  reply(key: string, answer: Params | undefined, error?: unknown): void {
+    const waiting = this.#waiting.get(key);
+    this.#waiting.delete(key);
+    if (error !== undefined) waiting?.reject(error);
+    else waiting?.resolve(answer ?? {});
+  }
+
+  /** Answers every backend request still waiting (queued or asked) as `outcome` says: the park expired. */
+  expireAll(outcome: (request: InputRequestEvent) => { answer?: Params; error?: unknown }): void {
+    const requests = new Map<string, InputRequestEvent>();
+    for (const step of [...(this.pending ? [this.pending] : []), ...this.#steps])
+      if (step.kind === 'question') requests.set(step.key, step.request);
+    for (const [key, request] of requests) {
+      const { answer, error } = outcome(request);
+      this.reply(key, answer, error);
+    }
   }
 
   /** The next step of the call. */
@@ -186,26 +199,29 @@ export class ParkedCalls {
     step: Extract<Step, { kind: 'question' }>,
   ): Promise<void> {
     call.pending = step;
-    call.park(this.#parkTimeoutMs, () => this.#expire(call, step));
+    call.park(this.#parkTimeoutMs, () => this.#expire(call));
     let answer: Params;
     try {
       answer = await askClient(ctx, step);
     } catch (error) {
       call.pending = undefined;
       call.unpark();
-      call.reply(undefined, error);
+      call.reply(step.key, undefined, error);
       return;
     }
     call.pending = undefined;
     call.unpark();
-    call.reply(answer);
+    call.reply(step.key, answer);
   }
 
-  #expire(call: ParkedCall, step: Extract<Step, { kind: 'question' }>): void {
+  #expire(call: ParkedCall): void {
     this.#calls.delete(call.id);
     const ms = this.#parkTimeoutMs;
-    if (step.request.kind === 'elicitation') call.reply({ action: 'cancel' });
-    else call.reply(undefined, McpError.of('InternalError', `the client did not answer within ${ms} ms`));
+    call.expireAll((request) =>
+      request.kind === 'elicitation'
+        ? { answer: { action: 'cancel' } }
+        : { error: McpError.of('InternalError', `the client did not answer within ${ms} ms`) },
+    );
     call.abort.abort(new Error(`parked request expired after ${ms} ms`));
   }
 
