@@ -24,7 +24,7 @@ export interface LoadOptions {
 }
 
 /** The `q` quantile (0..1) of sorted values. */
-export function quantile(sorted: Float64Array, q: number): number {
+function quantile(sorted: Float64Array, q: number): number {
   if (sorted.length === 0) return NaN;
   return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? NaN;
 }

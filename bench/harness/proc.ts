@@ -8,7 +8,7 @@ import { readFileSync } from 'node:fs';
 let ticksPerSecond: number | undefined;
 
 /** Clock ticks per second of /proc CPU figures (`getconf CLK_TCK`, usually 100). */
-export function clockTicks(): number {
+function clockTicks(): number {
   if (ticksPerSecond === undefined) {
     try {
       ticksPerSecond = Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim()) || 100;

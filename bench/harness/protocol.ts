@@ -6,7 +6,7 @@
  */
 
 /** The modern revision every modern request names. */
-export const MODERN = '2026-07-28';
+const MODERN = '2026-07-28';
 /** The legacy revision the handshake offers. */
 export const LEGACY = '2025-11-25';
 

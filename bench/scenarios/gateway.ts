@@ -22,7 +22,7 @@ import { repoRoot, stopServer, type ServerProcess } from '../harness/servers.js'
 import { StdioPeer } from '../harness/stdio-peer.js';
 
 /** Figure keys (µs per call, one in flight), recorded under impl `mcpkit`. */
-export const gatewayKey = (era: Era, via: 'direct' | 'gateway'): string => `gateway/${era}/${via}`;
+const gatewayKey = (era: Era, via: 'direct' | 'gateway'): string => `gateway/${era}/${via}`;
 
 function spawnTarget(era: Era, via: 'direct' | 'gateway'): ServerProcess {
   const root = repoRoot();

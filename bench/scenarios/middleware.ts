@@ -17,13 +17,13 @@ import { connect, modeName, stop, type Client, type Mode, type Running } from '.
 import { MODES, echoOnce, rotate } from './throughput.js';
 
 /** The server variants, as `MCPKIT_BENCH_MIDDLEWARE` names them (see bench/servers/mcpkit.ts). */
-export const VARIANTS = ['none', 'noop', 'tracing'] as const;
+const VARIANTS = ['none', 'noop', 'tracing'] as const;
 type Variant = (typeof VARIANTS)[number];
 
 const IN_FLIGHT = 16;
 
 /** Figure keys, recorded under impl `mcpkit`, one value per round. */
-export const middlewareKey = (mode: Mode, variant: Variant, what: 'cpu' | 'calls' | 'cps'): string =>
+const middlewareKey = (mode: Mode, variant: Variant, what: 'cpu' | 'calls' | 'cps'): string =>
   `middleware/${modeName(mode)}/${variant}/${what}`;
 
 async function startVariant(variant: Variant, wire: Mode['wire']): Promise<Running> {

@@ -60,7 +60,7 @@ export function sampledText(result: CreateMessageResult): string {
 }
 
 /** Describes an elicitation answer for the model. */
-export function describeElicit(result: ElicitResult): string {
+function describeElicit(result: ElicitResult): string {
   return `User response: action=${result.action}, content=${JSON.stringify(result.content ?? {})}`;
 }
 

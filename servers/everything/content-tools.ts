@@ -9,7 +9,7 @@ import { errorResult } from '../../src/server/index.js';
 import { PNG_BASE64, PNG_DATA_URI, WAV_BASE64, sleep } from './media.js';
 
 /** Milliseconds between the steps of the progress and logging tools. */
-export const STEP_MS = 50;
+const STEP_MS = 50;
 
 /** The input schema of `json_schema_2020_12_tool`, served exactly as written. */
 export const JSON_SCHEMA_2020_12 = {

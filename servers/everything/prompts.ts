@@ -7,7 +7,7 @@ import type { McpServer } from '../../src/server/index.js';
 import { PNG_BASE64 } from './media.js';
 
 /** Values offered when completing `arg1` of `test_prompt_with_arguments`. */
-export const ARG1_VALUES = ['paris', 'park', 'party', 'testValue1'];
+const ARG1_VALUES = ['paris', 'park', 'party', 'testValue1'];
 
 /** Registers the prompt fixtures. */
 export function registerPrompts(server: McpServer): void {

@@ -80,7 +80,7 @@ export async function openHarness(
 }
 
 /** The `_meta` of a modern request declaring `capabilities`. */
-export function modernMeta(capabilities: Record<string, unknown> = {}, extra: Params = {}): Params {
+function modernMeta(capabilities: Record<string, unknown> = {}, extra: Params = {}): Params {
   return {
     'io.modelcontextprotocol/protocolVersion': '2026-07-28',
     'io.modelcontextprotocol/clientCapabilities': capabilities,
@@ -117,7 +117,7 @@ export function onlyContent(result: Params): Record<string, unknown> {
 }
 
 /** What the test client declares on the legacy wire. */
-export const LEGACY_CAPABILITIES = { sampling: {}, elicitation: { form: {} }, roots: { listChanged: true } };
+const LEGACY_CAPABILITIES = { sampling: {}, elicitation: { form: {} }, roots: { listChanged: true } };
 
 const KNOWN: Record<string, string> = { name: 'Alice', username: 'alice', email: 'alice@example.com' };
 
@@ -147,7 +147,7 @@ function valueFor(key: string, p: Property): unknown {
 }
 
 /** The test client's answers to sampling, elicitation and roots. */
-export function answerClientRequest(request: { method: string; params?: Params | undefined }): Params {
+function answerClientRequest(request: { method: string; params?: Params | undefined }): Params {
   switch (request.method) {
     case 'sampling/createMessage':
       return {

@@ -57,7 +57,7 @@ export class AuthError extends Error {
 }
 
 /** The safe summary of anything thrown by oauth4webapi, jose or fetch. */
-export function summarize(error: unknown): AuthErrorCause {
+function summarize(error: unknown): AuthErrorCause {
   if (error instanceof AuthError) return { name: 'AuthError', code: error.code };
   const e = (error ?? {}) as { name?: unknown; code?: unknown; error?: unknown; status?: unknown };
   const out: AuthErrorCause = { name: typeof e.name === 'string' ? e.name : 'Error' };

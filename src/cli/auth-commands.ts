@@ -18,7 +18,7 @@ export function isAuthCommand(name: string): name is 'login' | 'logout' {
 }
 
 /** Help for `login` and `logout`. */
-export const AUTH_USAGE = `Usage: mcpkit login URL
+const AUTH_USAGE = `Usage: mcpkit login URL
        mcpkit logout URL
 
 login runs the OAuth flow for the protected server at URL now: a listener on

@@ -18,7 +18,7 @@ const BROWSER_WAIT_MS = 5 * 60_000;
 export type Opener = (url: URL) => void;
 
 /** Opens `url` in the user's browser where a known opener exists; never throws. */
-export const openBrowser: Opener = (url) => {
+const openBrowser: Opener = (url) => {
   const command =
     process.platform === 'darwin' ? 'open' : process.platform === 'win32' ? 'explorer' : 'xdg-open';
   try {

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import type { AuthStore } from '../auth/index.js';
 
 /** The CLI's config directory (`MCPKIT_CONFIG_DIR` overrides it). */
-export function configDir(): string {
+function configDir(): string {
   if (process.env.MCPKIT_CONFIG_DIR) return process.env.MCPKIT_CONFIG_DIR;
   if (process.platform === 'win32' && process.env.APPDATA) return join(process.env.APPDATA, 'mcpkit');
   return join(process.env.XDG_CONFIG_HOME || join(homedir(), '.config'), 'mcpkit');

@@ -58,7 +58,7 @@ export function errorJson(error: unknown): string {
 }
 
 /** Folds text onto one line: blank lines dropped, the rest joined with ` | `. */
-export function oneLine(text: string): string {
+function oneLine(text: string): string {
   return text
     .split(/\r?\n/)
     .map((line) => line.trim())

@@ -5,6 +5,7 @@
  * Source: 2026-07-28 basic/versioning, basic/transports/stdio "Backward Compatibility",
  * basic/index "_meta" and "Result type"; 2025-11-25 basic/lifecycle.
  */
+import { NotificationGate } from './notification-gate.js';
 import type { JsonRpcNotification, Params } from '../core/jsonrpc.js';
 import type { RequestOptions } from '../core/peer.js';
 import type { TaskHandle, TaskReference } from './tasks.js';
@@ -51,6 +52,7 @@ export class Client {
   readonly #subscriptions = new SubscriptionRouter();
   readonly #lists: Lister;
   readonly #views: ListViews;
+  readonly #gate: NotificationGate;
   readonly #slot = new ConnectionSlot();
 
   constructor(options: ClientOptions) {
@@ -66,6 +68,11 @@ export class Client {
     this.#views = new ListViews((kind, params) => connected().roundTrip(LIST_KINDS[kind].method, params), {
       maxPages: options.maxListPages ?? 1000,
     });
+    const maxLogMessagesPerSecond = options.limits?.maxLogMessagesPerSecond;
+    this.#gate = new NotificationGate(
+      (notification) => this.#options.onNotification?.(notification),
+      maxLogMessagesPerSecond === undefined ? {} : { maxLogMessagesPerSecond },
+    );
   }
 
   /**
@@ -335,6 +342,7 @@ export class Client {
 
   /** Closes the connection; pending requests reject with McpkitError `CONNECTION_CLOSED`. */
   async close(): Promise<void> {
+    this.#gate.close();
     await this.#slot.close();
   }
 
@@ -342,7 +350,7 @@ export class Client {
     if (notification.method === 'notifications/tools/list_changed') this.#tools.forget();
     this.#views.invalidate(notification.method);
     this.#subscriptions.deliver(notification);
-    this.#options.onNotification?.(notification);
+    if (this.#options.onNotification) this.#gate.receive(notification);
   }
 
   #connected() {

@@ -74,7 +74,7 @@ export async function establishEra(
  * @throws McpkitError `UNSUPPORTED_ERA` when no version is mutually supported;
  *   `CONNECTION_CLOSED` when the channel ends; McpError/McpkitError from `initialize`.
  */
-export async function detectEra(ctx: EraContext): Promise<ServerDescription> {
+async function detectEra(ctx: EraContext): Promise<ServerDescription> {
   let outcome = await probe(ctx, ctx.preferredVersion);
   if (outcome.kind === 'retry') outcome = await probe(ctx, outcome.version);
   if (outcome.kind === 'modern') return outcome.description;
@@ -159,7 +159,7 @@ export function describeDiscover(result: Params, version: string): ServerDescrip
 }
 
 /** A description with nothing known but the era and version (a pinned era, no probe). */
-export function bare(era: Era, protocolVersion: string): ServerDescription {
+function bare(era: Era, protocolVersion: string): ServerDescription {
   return {
     era,
     protocolVersion,
@@ -174,7 +174,7 @@ export function bare(era: Era, protocolVersion: string): ServerDescription {
  * (2025-11-25 basic/lifecycle "Initialization", "Version Negotiation").
  * @throws McpkitError `UNSUPPORTED_ERA` when the server answers with a version we do not speak.
  */
-export async function initializeLegacy(ctx: EraContext): Promise<ServerDescription> {
+async function initializeLegacy(ctx: EraContext): Promise<ServerDescription> {
   const result = await ctx.request('initialize', {
     protocolVersion: ctx.legacyVersion,
     capabilities: ctx.legacyCapabilities,

@@ -107,7 +107,7 @@ export interface ListenContext {
  * Runs one subscription until it ends, re-subscribing after a dropped connection when
  * `reconnect` is set. Never rejects: the outcome goes to the stream.
  */
-export async function runSubscription(ctx: ListenContext): Promise<void> {
+async function runSubscription(ctx: ListenContext): Promise<void> {
   let delay = FIRST_RETRY_MS;
   while (!ctx.stream.ended) {
     try {

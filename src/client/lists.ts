@@ -90,7 +90,7 @@ export type SendList = (params: Params | undefined) => Promise<Params>;
  * Fetches one page of list `kind`, raw.
  * @throws McpkitError `INVALID_RESULT` when the items are not an array.
  */
-export async function listPage<K extends ListKind>(
+async function listPage<K extends ListKind>(
   send: SendList,
   kind: K,
   cursor: string | undefined,
@@ -105,7 +105,7 @@ export async function listPage<K extends ListKind>(
  * Fetches every page of list `kind` and returns all items.
  * @throws McpkitError `INVALID_RESULT` as {@link paginate} and {@link pageOf}.
  */
-export function listAll<T>(send: SendList, kind: ListKind, maxPages: number): Promise<T[]> {
+function listAll<T>(send: SendList, kind: ListKind, maxPages: number): Promise<T[]> {
   const { method, key } = LIST_KINDS[kind];
   const fetchPage = async (cursor: string | undefined) =>
     pageOf<T>(await listPage(send, kind, cursor), key, method);

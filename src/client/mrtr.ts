@@ -12,7 +12,7 @@ import { resultKind } from './results.js';
 import { answerInput, HANDLER_FOR, type InputAnswering } from './server-requests.js';
 
 /** Methods on which a server may answer `input_required` (basic/patterns/mrtr "Supported Requests"). */
-export const INPUT_METHODS: ReadonlySet<string> = new Set(['tools/call', 'resources/read', 'prompts/get']);
+const INPUT_METHODS: ReadonlySet<string> = new Set(['tools/call', 'resources/read', 'prompts/get']);
 
 /** What one call's loop needs. */
 export interface InputLoop {

@@ -110,7 +110,12 @@ export interface ClientOptions {
   middleware?: readonly Middleware[];
   /** Told about things worth logging: tool definitions rejected for invalid `x-mcp-header` annotations. */
   onWarning?: (message: string) => void;
-  /** Every notification from the server, progress included (progress also reaches `onprogress`). */
+  /**
+   * Every notification from the server, progress included (progress also reaches
+   * `onprogress`), at a bounded rate: progress coalesced to the latest per token per
+   * event-loop turn, log messages capped by `limits.maxLogMessagesPerSecond` with a
+   * summary of how many were dropped.
+   */
   onNotification?: (notification: JsonRpcNotification) => void;
   /**
    * Minimum log level the server should emit. Modern: sent as `_meta`
@@ -143,4 +148,9 @@ export interface ClientLimits {
   schema?: SchemaLimits;
   /** Most `inputRequests` answered in one `input_required` result (default 16). */
   maxInputRequests?: number;
+  /**
+   * Most `notifications/message` delivered to `onNotification` per second (default 100);
+   * the rest are dropped and then summed up in one `warning` from logger `mcpkit`.
+   */
+  maxLogMessagesPerSecond?: number;
 }

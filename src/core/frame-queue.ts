@@ -18,8 +18,8 @@
 /** Handles one frame; returns a promise when the handling goes on asynchronously. */
 export type FrameHandler = (text: string) => Promise<unknown> | undefined;
 
-// After the current microtasks (setImmediate where it exists; a 0 ms timer elsewhere).
-const afterMicrotasks: (fn: () => void) => void =
+/** Runs `fn` after the current microtasks (setImmediate where it exists; a 0 ms timer elsewhere). */
+export const afterMicrotasks: (fn: () => void) => void =
   typeof globalThis.setImmediate === 'function'
     ? (fn) => void globalThis.setImmediate(fn)
     : (fn) => void setTimeout(fn, 0);

@@ -9,7 +9,7 @@ import type { JsonRpcMessage } from './jsonrpc.js';
 const NEWLINE = 0x0a;
 
 /** Default {@link LineDecoderOptions.maxLineBytes}: 64 MiB. */
-export const DEFAULT_MAX_LINE_BYTES = 64 * 1024 * 1024;
+const DEFAULT_MAX_LINE_BYTES = 64 * 1024 * 1024;
 
 /** Options of {@link LineDecoder}. */
 export interface LineDecoderOptions {

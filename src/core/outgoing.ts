@@ -4,6 +4,7 @@
  */
 import { McpkitError } from './errors.js';
 import type { Params, RequestId } from './jsonrpc.js';
+import { afterMicrotasks } from './frame-queue.js';
 
 /** The params of a `notifications/progress` (progress and total are numbers, unitless). */
 export interface ProgressUpdate {
@@ -61,8 +62,22 @@ export function createOutgoing(init: {
   let finished = false;
   let last = -Infinity;
 
+  // Progress reaches `onprogress` at most once per event-loop turn: the latest update of the
+  // turn (a server flooding progress cannot starve the caller), and before the result.
+  let pending: ProgressUpdate | undefined;
+  const deliver = (): void => {
+    const update = pending;
+    pending = undefined;
+    if (!update) return;
+    try {
+      options.onprogress?.(update);
+    } catch {
+      // A throwing callback is the caller's bug; it must not break the connection.
+    }
+  };
   const finish = (): boolean => {
     if (finished) return false;
+    deliver();
     finished = true;
     clearTimeout(timer);
     options.signal?.removeEventListener('abort', onAbort);
@@ -100,11 +115,9 @@ export function createOutgoing(init: {
       if (finished || !(typeof update.progress === 'number' && update.progress > last)) return;
       last = update.progress;
       if (options.resetTimeoutOnProgress !== false) arm();
-      try {
-        options.onprogress?.(update);
-      } catch {
-        // A throwing callback is the caller's bug; it must not break the connection.
-      }
+      if (!options.onprogress) return;
+      if (pending === undefined) afterMicrotasks(deliver);
+      pending = update;
     },
   };
 }

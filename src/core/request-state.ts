@@ -66,7 +66,7 @@ export function generateStateKey(id = 'k1'): StateKey {
 }
 
 /** Canonical JSON (sorted keys) so equal params give equal digests. */
-export function canonicalJson(value: unknown): string {
+function canonicalJson(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
   if (typeof value === 'object' && value !== null) {
     const entries = Object.entries(value)

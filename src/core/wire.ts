@@ -11,7 +11,7 @@ import { isObject, type Params } from './jsonrpc.js';
 import { META } from './revisions.js';
 
 /** Which params field the `Mcp-Name` header mirrors, by method (streamable-http "Request Metadata"). */
-export const MCP_NAME_SOURCE: Readonly<Record<string, 'name' | 'uri' | 'taskId'>> = {
+const MCP_NAME_SOURCE: Readonly<Record<string, 'name' | 'uri' | 'taskId'>> = {
   'tools/call': 'name',
   'prompts/get': 'name',
   'resources/read': 'uri',

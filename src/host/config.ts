@@ -163,7 +163,7 @@ function interpolateServer<T extends z.output<typeof serverSchema>>(
 const REFERENCE = /\$\{(?:env:)?([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?\}/g;
 
 /** Replaces `${VAR}`, `${env:VAR}`, `${VAR:-default}`. @throws McpkitError for an unset variable without default. */
-export function interpolate(text: string, env: Record<string, string | undefined>, where: string): string {
+function interpolate(text: string, env: Record<string, string | undefined>, where: string): string {
   return text.replace(REFERENCE, (_all, name: string, fallback: string | undefined) => {
     const value = env[name];
     if (value !== undefined && value !== '') return value;

@@ -285,7 +285,7 @@ async function withTimeout<T>(work: Promise<T>, ms: number, message: string): Pr
 }
 
 /** One line naming why something failed. */
-export function describe(error: unknown): string {
+function describe(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
 

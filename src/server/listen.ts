@@ -46,7 +46,7 @@ export function honouredFilter(
 }
 
 /** The notification an event becomes on a stream with this filter, if it passes. */
-export function eventNotification(
+function eventNotification(
   event: ServerEvent,
   filter: SubscriptionFilter,
 ): { method: string; params: Params } | undefined {

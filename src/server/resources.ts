@@ -149,7 +149,7 @@ export class ResourceRegistry {
 }
 
 /** The not-found error of the era (modern -32602, legacy -32002), with `data.uri`. */
-export function notFound(uri: string, era: Era): McpError {
+function notFound(uri: string, era: Era): McpError {
   const code = era === 'modern' ? ERROR_TABLE.InvalidParams.code : ERROR_TABLE.ResourceNotFound.code;
   return new McpError(code, `Resource not found: ${uri}`, { data: { uri } });
 }

@@ -51,7 +51,7 @@ export interface UriTemplate {
 }
 
 /** Per-operator expansion rules: RFC 6570 Appendix A table. */
-export const OPERATORS: Readonly<
+const OPERATORS: Readonly<
   Record<Operator, { first: string; sep: string; named: boolean; ifemp: string; reserved: boolean }>
 > = {
   '': { first: '', sep: ',', named: false, ifemp: '', reserved: false },
@@ -94,7 +94,7 @@ export function compileUriTemplate(template: string): UriTemplate {
  * Splits a template into literals and expressions (RFC 6570 §2).
  * @throws McpkitError `INVALID_DEFINITION` as {@link compileUriTemplate}.
  */
-export function parseUriTemplate(template: string): TemplatePart[] {
+function parseUriTemplate(template: string): TemplatePart[] {
   const parts: TemplatePart[] = [];
   let at = 0;
   while (at < template.length) {
@@ -145,7 +145,7 @@ function bad(template: string, why: string): McpkitError {
  * Percent-encodes `text` as UTF-8 (uppercase hex), keeping unreserved characters and, when
  * `reserved`, reserved characters and existing `%XX` triplets too. RFC 6570 §1.5, §3.2.1.
  */
-export function encodeTemplateText(text: string, reserved: boolean): string {
+function encodeTemplateText(text: string, reserved: boolean): string {
   let out = '';
   const chars = [...text]; // a lone surrogate is encoded as U+FFFD by TextEncoder
   for (let i = 0; i < chars.length; i++) {

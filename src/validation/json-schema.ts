@@ -97,7 +97,7 @@ function invalid(message: string, cause?: unknown): McpkitError {
 }
 
 /** Throws when the schema is deeper or larger than the limits allow. */
-export function checkSchemaBounds(schema: unknown, limits: SchemaLimits = {}): void {
+function checkSchemaBounds(schema: unknown, limits: SchemaLimits = {}): void {
   const maxDepth = limits.maxDepth ?? 32;
   const maxSubschemas = limits.maxSubschemas ?? 1000;
   let count = 0;
@@ -112,7 +112,7 @@ export function checkSchemaBounds(schema: unknown, limits: SchemaLimits = {}): v
 }
 
 /** Formats ajv errors as short sentences a model (or a person) can act on. */
-export function describeAjvErrors(errors: readonly AjvError[] | null | undefined): string[] {
+function describeAjvErrors(errors: readonly AjvError[] | null | undefined): string[] {
   return (errors ?? []).map((e) => {
     const where = e.instancePath === '' ? 'the value' : `'${e.instancePath}'`;
     const extra = e.keyword === 'additionalProperties' ? ` ('${String(e.params.additionalProperty)}')` : '';

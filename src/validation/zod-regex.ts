@@ -22,7 +22,7 @@ let engine: Compile | undefined;
 let loading: Promise<void> | undefined;
 
 /** Loads the RE2 engine (once); swapped checks need it before their first run. */
-export function loadRegexEngine(): Promise<void> {
+function loadRegexEngine(): Promise<void> {
   loading ??= import('./safe-regexp.js').then((m) => {
     engine = m.safeRegExp;
   });

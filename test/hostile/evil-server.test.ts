@@ -5,7 +5,9 @@
  */
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createClient, type Client } from '../../src/client/index.js';
+import { createClient, type Client, type ClientOptions } from '../../src/client/index.js';
+import type { JsonRpcNotification } from '../../src/core/jsonrpc.js';
+import { until } from '../support/wait.js';
 import { spawnStdio } from '../../src/integrations/stdio/index.js';
 import { bounded } from '../support/watchdog.js';
 
@@ -15,9 +17,12 @@ afterEach(async () => {
   await Promise.all(open.splice(0).map((c) => c.close()));
 });
 
-async function connectEvil(env: Record<string, string> = {}): Promise<Client> {
+async function connectEvil(
+  env: Record<string, string> = {},
+  options: Partial<ClientOptions> = {},
+): Promise<Client> {
   const era = env.EVIL_LEGACY ? 'legacy' : 'modern';
-  const client = createClient({ name: 'victim', version: '1.0.0', era });
+  const client = createClient({ name: 'victim', version: '1.0.0', era, ...options });
   open.push(client);
   await client.connect(spawnStdio({ command: process.execPath, args: [SCRIPT], env }));
   return client;
@@ -86,6 +91,50 @@ describe('a hostile server cannot hang or exhaust the client', () => {
     );
     expect(value.content).toEqual([{ type: 'text', text: 'stormed' }]);
     expect(updates).toBe(1);
+    await stillWorks(client);
+  });
+
+  it('50 000 increasing progress notifications are coalesced: onprogress and onNotification see a few, the last one last', async () => {
+    const seen: JsonRpcNotification[] = [];
+    const client = await connectEvil({}, { onNotification: (n) => void seen.push(n) });
+    const updates: number[] = [];
+    const { value } = await bounded({ withinMs: 8000 }, () =>
+      client.callTool('progress-climb', {}, { onprogress: (u) => void updates.push(u.progress) }),
+    );
+    expect(value.content).toEqual([{ type: 'text', text: 'climbed' }]);
+    expect(updates.length).toBeLessThan(5000);
+    expect(updates.at(-1)).toBe(50_000);
+    expect(updates).toEqual([...updates].sort((a, b) => a - b));
+    await until(() => seen.some((n) => n.params?.progress === 50_000));
+    const progress = seen.filter((n) => n.method === 'notifications/progress');
+    expect(progress.length).toBeLessThan(5000);
+    await stillWorks(client);
+  });
+
+  it('a log storm of 20 000 messages reaches onNotification capped per second, then a dropped summary', async () => {
+    const logs: JsonRpcNotification[] = [];
+    const client = await connectEvil(
+      {},
+      { onNotification: (n) => void logs.push(n), limits: { maxLogMessagesPerSecond: 50 } },
+    );
+    const started = performance.now();
+    await bounded({ withinMs: 8000 }, () => client.callTool('log-storm'));
+    await until(() => logs.some((n) => n.params?.logger === 'mcpkit'));
+    const seconds = Math.ceil((performance.now() - started) / 1000) + 1;
+    const fromServer = logs.filter((n) => n.params?.logger !== 'mcpkit');
+    expect(fromServer.length).toBeLessThanOrEqual(50 * seconds);
+    const droppedOf = (n: JsonRpcNotification): number =>
+      Number(/^(\d+) log message/.exec(String(n.params?.data))?.[1] ?? 0);
+    const summaries = () => logs.filter((n) => n.params?.logger === 'mcpkit');
+    expect(summaries()[0]?.params).toMatchObject({
+      level: 'warning',
+      data: expect.stringContaining('limits.maxLogMessagesPerSecond'),
+    });
+    // Every message is either delivered or counted in a summary, once the last summary is out.
+    const accounted = () =>
+      logs.filter((n) => n.params?.logger !== 'mcpkit').length +
+      summaries().reduce((sum, n) => sum + droppedOf(n), 0);
+    await until(() => accounted() === 20_000);
     await stillWorks(client);
   });
 

@@ -46,6 +46,15 @@ const calls = {
       });
     result(id, text('stormed'));
   },
+  'progress-climb': (id, _args, token) => {
+    for (let i = 1; i <= 50_000; i++)
+      write({
+        jsonrpc: '2.0',
+        method: 'notifications/progress',
+        params: { progressToken: token, progress: i },
+      });
+    result(id, text('climbed'));
+  },
   'list-changed-storm': (id) => {
     for (let i = 0; i < 20_000; i++) write({ jsonrpc: '2.0', method: 'notifications/tools/list_changed' });
     result(id, text('changed'));

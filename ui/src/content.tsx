@@ -49,7 +49,7 @@ export function ContentItem({ item }: { item: Content }) {
 }
 
 /** A list of content items. */
-export function ContentList({ content }: { content: unknown }) {
+function ContentList({ content }: { content: unknown }) {
   const items = Array.isArray(content) ? (content as Content[]) : [];
   return (
     <div class="content">

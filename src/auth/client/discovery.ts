@@ -103,7 +103,7 @@ export function canonicalResource(endpoint: URL): string {
  * Whether metadata for `resource` covers `endpoint`: same origin, and the resource's path
  * is the endpoint's path or a parent of it on a segment boundary (RFC 9728 §3.3, §7.3).
  */
-export function resourceCovers(resource: string, endpoint: URL): boolean {
+function resourceCovers(resource: string, endpoint: URL): boolean {
   if (!URL.canParse(resource)) return false;
   const r = new URL(resource);
   if (r.origin !== endpoint.origin || r.hash || r.search) return false;
@@ -147,7 +147,7 @@ export async function discoverResource(
 }
 
 /** The authorization server metadata URLs to try for `issuer`, in the spec's order. */
-export function issuerMetadataUrls(issuer: URL): URL[] {
+function issuerMetadataUrls(issuer: URL): URL[] {
   const path = issuer.pathname.replace(/\/$/, '');
   const at = (p: string): URL => new URL(p, issuer.origin);
   if (path === '')

@@ -43,10 +43,7 @@ export interface ClientIdentity {
 }
 
 /** The token endpoint authentication method to use, from what the server supports. */
-export function chooseAuthMethod(
-  as: oauth.AuthorizationServer,
-  has: { secret: boolean; key: boolean },
-): string {
+function chooseAuthMethod(as: oauth.AuthorizationServer, has: { secret: boolean; key: boolean }): string {
   const supported = as.token_endpoint_auth_methods_supported ?? ['client_secret_basic'];
   if (has.key && supported.includes('private_key_jwt')) return 'private_key_jwt';
   if (has.secret) {

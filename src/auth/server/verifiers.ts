@@ -22,7 +22,7 @@ import { insecureAllowed } from '../client/options.js';
 export type TokenVerifier = (token: string) => Promise<AuthInfo>;
 
 /** The principal of a verified set of claims (JWT payload or introspection answer). */
-export function principalFrom(claims: Record<string, unknown>, token: string): AuthInfo {
+function principalFrom(claims: Record<string, unknown>, token: string): AuthInfo {
   const scope = claims.scope ?? claims.scp;
   const scopes = Array.isArray(scope)
     ? scope.filter((s) => typeof s === 'string')
@@ -148,7 +148,7 @@ export interface IntrospectionVerifierOptions {
 }
 
 /** The SHA-256 of `text`, base64url. */
-export async function sha256(text: string): Promise<string> {
+async function sha256(text: string): Promise<string> {
   const digest = await crypto.subtle.digest('SHA-256', new TextEncoder().encode(text));
   return base64url.encode(new Uint8Array(digest));
 }

@@ -9,7 +9,7 @@ import { extname, join, normalize, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 /** The built app: `dist/ui`, seen from `dist/src/cli/ui/`. */
-export const UI_ROOT = fileURLToPath(new URL('../../../ui/', import.meta.url));
+const UI_ROOT = fileURLToPath(new URL('../../../ui/', import.meta.url));
 
 const TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',

@@ -11,7 +11,7 @@ import { listChangedFilter } from '../../core/index.js';
 import { ReceivedResults, withReceived } from './received.js';
 import type { InspectorLogin } from './login.js';
 import { recordingTransport } from './recorder.js';
-import { fromAuthorization, openTransport, type InspectorTarget } from './target.js';
+import { openTransport, type InspectorTarget } from './target.js';
 
 /** An event for the web app. */
 export type InspectorEvent = { type: string; [key: string]: unknown };
@@ -36,6 +36,8 @@ const REPLAYED_EVENTS = 500;
 export interface InspectorBridgeOptions {
   /** OAuth for Streamable HTTP targets; without it a protected server cannot be reached. */
   login?: InspectorLogin;
+  /** A bearer token (`--token`) sent to this one URL instead of logging in. */
+  bearer?: { url: string; token: string };
 }
 
 const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
@@ -43,6 +45,7 @@ const messageOf = (error: unknown) => (error instanceof Error ? error.message : 
 /** The client side of the inspector: one connection at a time. */
 export class InspectorBridge {
   readonly #login: InspectorLogin | undefined;
+  readonly #bearer: { url: string; token: string } | undefined;
   /** Whether the last target was a Streamable HTTP URL (the login state then applies). */
   #http = false;
   readonly #listeners = new Set<(event: InspectorEvent) => void>();
@@ -56,6 +59,7 @@ export class InspectorBridge {
 
   constructor(options: InspectorBridgeOptions = {}) {
     this.#login = options.login;
+    this.#bearer = options.bearer;
   }
 
   /** Registers an event listener; returns the function that removes it. */
@@ -91,16 +95,19 @@ export class InspectorBridge {
     await this.disconnect();
     this.#http = target.kind === 'http';
     if (this.#http) this.#login?.resetRequired();
-    const transport = recordingTransport(openTransport(target, this.#login), (frame) => {
-      this.#received.note(frame);
-      this.#emit({ type: 'frame', ...frame });
-    });
+    const transport = recordingTransport(
+      openTransport(target, { login: this.#login, bearer: this.#bearer }),
+      (frame) => {
+        this.#received.note(frame);
+        this.#emit({ type: 'frame', ...frame });
+      },
+    );
     const client = this.#newClient(era);
     try {
       await client.connect(transport);
     } catch (error) {
       await transport.close().catch(() => undefined);
-      throw this.#authorizationFailure(target, error);
+      throw target.kind === 'http' && this.#login ? this.#login.explain(target.url, error) : error;
     }
     if (this.#http) await this.#login?.refresh();
     if (this.#http) this.#login?.attend((url) => this.#emit({ type: 'authorize', url: url.href }));
@@ -140,20 +147,6 @@ export class InspectorBridge {
     void (async () => {
       for await (const _ of subscription); // notifications also reach onNotification
     })().catch(() => undefined);
-  }
-
-  /**
-   * A connection refused for authorization, said plainly: the OAuth client met a 401 it
-   * cannot answer without the person (it marked the login as required), or mcpkit/auth
-   * failed (discovery, registration). Any other error is returned unchanged.
-   */
-  #authorizationFailure(target: InspectorTarget, error: unknown): unknown {
-    if (target.kind !== 'http' || !this.#login) return error;
-    const unattended = this.#login.state().required;
-    if (!unattended && !fromAuthorization(error)) return error;
-    this.#login.markRequired();
-    const why = unattended ? 'log in to reach it' : messageOf(error);
-    return new Error(`${target.url} needs authorization: ${why}`, { cause: error });
   }
 
   /**

@@ -19,7 +19,11 @@ function inspectorTarget(flags: ClientFlags): InspectorTarget {
 /** Serves the inspector until a signal arrives; resolves with nothing to print. */
 export async function runInspectorUi(flags: ClientFlags): Promise<undefined> {
   const target = inspectorTarget(flags);
-  const inspector = await startInspector({ target, era: flags.era });
+  const inspector = await startInspector({
+    target,
+    era: flags.era,
+    ...(flags.token ? { bearerToken: flags.token } : {}),
+  });
   const stopped = signalled();
   await inspector.bridge.connect(target, flags.era).catch((error: unknown) => {
     process.stderr.write(`mcpkit: could not connect: ${describeError(error)} (change it in the app)\n`);

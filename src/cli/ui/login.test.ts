@@ -166,7 +166,65 @@ describe('inspector login (OAuth code flow through /callback)', () => {
     const opened = await inspectorWithEvents();
     inspector = opened.inspector;
     expect((await fetch(new URL('/callback?code=x&state=y', inspector.url))).status).toBe(400);
+    expect(await failure(inspector, 'connect', target(orphan.url))).toMatch(
+      /needs authorization: .*authorization server metadata/,
+    );
+    expect((await api(inspector, 'state')).auth).toEqual({ required: true, loggedIn: false });
     expect(await failure(inspector, 'login', target(orphan.url))).toMatch(/127\.0\.0\.1/);
     expect((await api(inspector, 'state')).connected).toBe(false);
+  });
+  it('uses a --token bearer for the command line URL instead of logging in, and shows it nowhere', async () => {
+    const basic = Buffer.from(`${issuer.machine.clientId}:${issuer.machine.clientSecret}`).toString('base64');
+    const answer = await fetch(`${issuer.issuer}/token`, {
+      method: 'POST',
+      headers: { authorization: `Basic ${basic}`, 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({
+        grant_type: 'client_credentials',
+        resource: server.url,
+        scope: 'mcp:read',
+      }),
+    });
+    const { access_token: token } = (await answer.json()) as { access_token: string };
+    const http = { kind: 'http' as const, url: server.url, headers: {} };
+    inspector = await startInspector({ target: http, bearerToken: token, authStore: memoryStore() });
+    expect(inspector.url).not.toContain(token);
+    const state = await api(inspector, 'connect', target(server.url));
+    expect(JSON.stringify(state)).not.toContain(token);
+    const called = await api<{ content: { text: string }[] }>(inspector, 'call', {
+      callId: 'c2',
+      name: 'whoami',
+      arguments: {},
+    });
+    expect(called.content[0]?.text).toContain('"client":"machine"');
+    // Another URL does not get it.
+    expect(await failure(inspector, 'connect', target(orphan.url))).toMatch(/needs authorization/);
+  });
+  it('logs in with a client id given in the panel instead of registering one', async () => {
+    inspector = await startInspector({ authStore: memoryStore() });
+    const registered = await fetch(`${issuer.issuer}/reg`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({
+        client_name: 'registered by hand',
+        application_type: 'native',
+        redirect_uris: [new URL('/callback', inspector.url).href],
+        grant_types: ['authorization_code'],
+        response_types: ['code'],
+        token_endpoint_auth_method: 'none',
+      }),
+    });
+    const { client_id: clientId } = (await registered.json()) as { client_id: string };
+    const body = { target: { kind: 'http', url: server.url, headers: {}, clientId }, era: 'auto' };
+    const started = await api<{ authorizationUrl: string }>(inspector, 'login', body);
+    const authorizationUrl = new URL(started.authorizationUrl);
+    expect(authorizationUrl.searchParams.get('client_id')).toBe(clientId);
+    expect((await fetch(await issuer.approve(authorizationUrl))).status).toBe(200);
+    await until(() => (inspector!.bridge.state() as { connected: boolean }).connected);
+    const called = await api<{ content: { text: string }[] }>(inspector, 'call', {
+      callId: 'c3',
+      name: 'whoami',
+      arguments: {},
+    });
+    expect(called.content[0]?.text).toContain(`"client":"${clientId}"`);
   });
 });

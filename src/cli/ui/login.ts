@@ -7,7 +7,8 @@
  * Source: 2026-07-28 basic/authorization; RFC 8252 §7.3 (loopback redirect).
  */
 import { timingSafeEqual } from 'node:crypto';
-import { oauthClient, type AuthStore, type OAuthClient } from '../../auth/index.js';
+import { AuthError, oauthClient, type AuthStore, type OAuthClient } from '../../auth/index.js';
+import type { FetchWrapper } from '../../client/http/index.js';
 
 /** Longest wait for the browser to come back to `/callback`, in milliseconds. */
 const CALLBACK_WAIT_MS = 10 * 60_000;
@@ -37,6 +38,13 @@ interface Waiting {
   reject: (error: Error) => void;
 }
 
+/** Whether `error` came from mcpkit/auth (anywhere in its cause chain). */
+function fromAuthorization(error: unknown): boolean {
+  for (let e = error, depth = 0; e instanceof Error && depth < 8; e = e.cause, depth++)
+    if (e instanceof AuthError) return true;
+  return false;
+}
+
 function sameSecret(a: string, b: string): boolean {
   const x = Buffer.from(a);
   const y = Buffer.from(b);
@@ -55,6 +63,8 @@ export class InspectorLogin {
   #attended: ((url: URL) => void) | undefined;
   #flight: Promise<void> | undefined;
   #state: LoginState = { required: false, loggedIn: false };
+  /** Why authorization failed unattended (discovery, registration...), for the panel. */
+  #failure: string | undefined;
 
   constructor(options: InspectorLoginOptions) {
     this.#options = options;
@@ -75,6 +85,45 @@ export class InspectorLogin {
       redirect: (authorizationUrl) => this.#redirect(authorizationUrl),
     });
     return this.#client;
+  }
+
+  /**
+   * The fetch wrapper for a transport to `url`: the OAuth client of {@link clientFor}, noting
+   * an authorization failure of a connection (the transport passes on only its message).
+   */
+  authFor(url: string, clientId?: string): FetchWrapper {
+    const client = this.clientFor(url, clientId);
+    return {
+      wrapFetch: (fetcher, endpoint) => {
+        const inner = client.wrapFetch(fetcher, endpoint);
+        return async (input, init) => {
+          try {
+            return await inner(input, init);
+          } catch (error) {
+            if (error instanceof AuthError && !this.#attended) this.#unattended(error);
+            throw error;
+          }
+        };
+      },
+    };
+  }
+
+  #unattended(error: AuthError): void {
+    this.markRequired();
+    if (error.code !== 'INTERACTION_REQUIRED') this.#failure = error.message;
+  }
+
+  /**
+   * A failed connection to `url` said plainly when authorization was the reason: the OAuth
+   * client met a 401 it cannot answer without the person, or mcpkit/auth failed (discovery,
+   * registration). Any other error is returned unchanged.
+   */
+  explain(url: string, error: unknown): unknown {
+    const direct = fromAuthorization(error);
+    if (!this.#state.required && !direct) return error;
+    this.markRequired();
+    const why = this.#failure ?? (direct && error instanceof Error ? error.message : 'log in to reach it');
+    return new Error(`${url} needs authorization: ${why}`, { cause: error });
   }
 
   /** What the web app shows. */
@@ -160,6 +209,7 @@ export class InspectorLogin {
 
   /** Before a new connection: whether authorization is required is found out again. */
   resetRequired(): void {
+    this.#failure = undefined;
     if (this.#state.required) this.#state = { required: false, loggedIn: false };
   }
 

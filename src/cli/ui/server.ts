@@ -40,6 +40,8 @@ export interface InspectorOptions {
   port?: number;
   /** Where OAuth registrations and tokens are kept; default the CLI's token file (shared with `mcpkit login`). */
   authStore?: AuthStore;
+  /** A bearer token (`--token`) for the target URL, used instead of the login. */
+  bearerToken?: string;
 }
 
 function json(res: ServerResponse, status: number, body: unknown): void {
@@ -177,9 +179,13 @@ export async function startInspector(options: InspectorOptions = {}): Promise<In
     redirectUri: `http://${expected.host}/callback`,
     store: options.authStore ?? fileStore(),
   });
-  const bridge = new InspectorBridge({ login });
-  serve = handler(bridge, login, expected);
   const target = options.target ?? { kind: 'builtin' };
+  const bearer =
+    options.bearerToken && target.kind === 'http'
+      ? { url: target.url, token: options.bearerToken }
+      : undefined;
+  const bridge = new InspectorBridge({ login, ...(bearer ? { bearer } : {}) });
+  serve = handler(bridge, login, expected);
   const query = new URLSearchParams({ token, target: JSON.stringify(target), era: options.era ?? 'auto' });
   return {
     url: `http://${expected.host}/?${query.toString()}`,

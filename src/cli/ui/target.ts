@@ -5,10 +5,10 @@
  */
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { AuthError } from '../../auth/index.js';
 import { streamableHttp } from '../../client/index.js';
 import type { Transport } from '../../core/index.js';
 import { spawnStdio } from '../../integrations/stdio/index.js';
+import { tokenAuth } from '../auth-flow.js';
 import type { InspectorLogin } from './login.js';
 
 /**
@@ -22,24 +22,27 @@ export type InspectorTarget =
 
 const EVERYTHING_MAIN = new URL('../../../servers/everything/main.js', import.meta.url);
 
-/** Opens the transport to `target`. @throws Error when the built-in server is not built. */
-export function openTransport(target: InspectorTarget, login: InspectorLogin | undefined): Transport {
+/** How HTTP targets are authorized: the OAuth login, and a bearer token (`--token`) for one URL. */
+export interface TargetAuth {
+  login?: InspectorLogin | undefined;
+  bearer?: { url: string; token: string } | undefined;
+}
+
+/**
+ * Opens the transport to `target`. An Authorization header the person typed wins, then the
+ * `--token` of that very URL, then the OAuth login.
+ * @throws Error when the built-in server is not built.
+ */
+export function openTransport(target: InspectorTarget, auth: TargetAuth = {}): Transport {
   if (target.kind === 'http') {
-    // An Authorization header the person typed wins over a login.
     const typed = Object.keys(target.headers).some((name) => name.toLowerCase() === 'authorization');
-    const auth = login && !typed ? login.clientFor(target.url, target.clientId) : undefined;
-    return streamableHttp(target.url, { headers: target.headers, ...(auth ? { auth } : {}) });
+    const fixed = auth.bearer?.url === target.url ? tokenAuth(auth.bearer.token) : undefined;
+    const chosen = typed ? undefined : (fixed ?? auth.login?.authFor(target.url, target.clientId));
+    return streamableHttp(target.url, { headers: target.headers, ...(chosen ? { auth: chosen } : {}) });
   }
   const builtin = fileURLToPath(EVERYTHING_MAIN);
   if (target.kind === 'builtin' && !existsSync(builtin))
     throw new Error(`the built-in everything server is missing (${builtin}); run \`npm run build\``);
   const { command, args } = target.kind === 'stdio' ? target : { command: process.execPath, args: [builtin] };
   return spawnStdio({ command, args, env: { ...process.env }, stderr: 'pipe' });
-}
-
-/** Whether `error` came from mcpkit/auth (anywhere in its cause chain). */
-export function fromAuthorization(error: unknown): boolean {
-  for (let e = error, depth = 0; e instanceof Error && depth < 8; e = e.cause, depth++)
-    if (e instanceof AuthError) return true;
-  return false;
 }

@@ -10,14 +10,14 @@ import { ERROR_TABLE } from '../../core/errors.js';
 import { errorResponse, isObject, type RequestId } from '../../core/jsonrpc.js';
 
 /** The JSON-RPC error code standing for an HTTP error status without a JSON-RPC body. */
-export function codeForStatus(status: number): number {
+function codeForStatus(status: number): number {
   if (status === 404 || status === 405) return ERROR_TABLE.MethodNotFound.code;
   if (status >= 500) return ERROR_TABLE.InternalError.code;
   return ERROR_TABLE.InvalidRequest.code;
 }
 
 /** An error response frame for request `id`. */
-export function errorFrame(id: RequestId, code: number, message: string): string {
+function errorFrame(id: RequestId, code: number, message: string): string {
   return JSON.stringify(errorResponse(id, { code, message }));
 }
 

@@ -45,7 +45,7 @@ export class TaskCreated extends McpError {
 }
 
 /** True when some ready server of `host` offers the Tasks extension. */
-export function hostOffersTasks(host: Host): boolean {
+function hostOffersTasks(host: Host): boolean {
   return host.servers.some((name) => offersTasks(host, name));
 }
 

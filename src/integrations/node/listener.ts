@@ -17,7 +17,7 @@ export type FetchHandler = (request: Request) => Promise<Response>;
 export type NodeListener = (req: IncomingMessage, res: ServerResponse) => void;
 
 /** Default cap on a request body read by the adapter (matches the handler's default). */
-export const DEFAULT_MAX_BODY_BYTES = 4 * 1024 * 1024;
+const DEFAULT_MAX_BODY_BYTES = 4 * 1024 * 1024;
 
 function toHeaders(req: IncomingMessage): HeadersInit {
   const headers: [string, string][] = [];

@@ -45,7 +45,7 @@ export interface PrincipalLimits {
 }
 
 /** The default principal: verified identity, else remote address. */
-export function defaultPrincipal(request: PrincipalSource): string | undefined {
+function defaultPrincipal(request: PrincipalSource): string | undefined {
   if (request.auth) return `auth:${principalOf(request.auth)}`;
   return request.remoteAddress === undefined ? undefined : `addr:${request.remoteAddress}`;
 }
@@ -144,7 +144,7 @@ export class Admission {
 function noop(): void {}
 
 /** 429 with `Retry-After` (whole seconds) and a -32600 body naming the limit. */
-export function tooMany(why: string, retryAfterS: number): HttpResponse {
+function tooMany(why: string, retryAfterS: number): HttpResponse {
   return rpcError('InvalidRequest', `Too Many Requests: ${why}; retry after ${retryAfterS} s`, {
     status: 429,
     headers: { 'retry-after': String(retryAfterS) },

@@ -21,7 +21,7 @@ import type { HeaderReader } from './exchange.js';
  * Checks the `Mcp-Param-*` headers of a `tools/call` against its arguments.
  * @returns McpError -32020 for a missing, undecodable or mismatching header.
  */
-export function checkParamHeaders(
+function checkParamHeaders(
   headers: HeaderReader,
   params: Params | undefined,
   annotated: readonly HeaderAnnotation[],

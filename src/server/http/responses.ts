@@ -10,7 +10,7 @@ import type { HeaderMap, HttpResponse } from './exchange.js';
 export type { HeaderMap } from './exchange.js';
 
 /** Headers every SSE response carries; `X-Accel-Buffering: no` keeps proxies from buffering. */
-export const SSE_HEADERS: HeaderMap = {
+const SSE_HEADERS: HeaderMap = {
   'content-type': 'text/event-stream',
   'cache-control': 'no-cache, no-transform',
   'x-accel-buffering': 'no',

@@ -42,7 +42,7 @@ export const DEFAULT_MAX_BUFFERED_BYTES = 4 * 1024 * 1024;
 const encoder = new TextEncoder();
 
 /** Unreferences a timer where the platform supports it, so it never keeps a process alive. */
-export function unrefTimer(timer: unknown): void {
+function unrefTimer(timer: unknown): void {
   (timer as { unref?: () => void } | undefined)?.unref?.();
 }
 
