@@ -113,6 +113,14 @@ describe('the gateway forwards', () => {
     expect((await client.callTool('a__added')).content).toEqual([{ type: 'text', text: 'new' }]);
   });
 
+  it('a list change a backend announces reaches a listening client even when nothing new was added', async () => {
+    const subscription = client.listen({ promptsListChanged: true });
+    await subscription.acknowledged;
+    a.notifyPromptsChanged();
+    for await (const n of subscription) if (n.method === 'notifications/prompts/list_changed') break;
+    subscription.close();
+  });
+
   it('completion of prompt arguments and template variables, from the owning server', async () => {
     const prompt = await client.complete(
       { type: 'ref/prompt', name: 'a__greet' },

@@ -17,6 +17,7 @@ import {
 } from '../../server/index.js';
 import { McpError, type Params, type ResourceTemplate, type Tool } from '../../core/index.js';
 import type { Host } from '../host.js';
+import type { ListKind } from '../lists.js';
 import { FrontCalls, forward, frontError, type ForwardSetup } from './forward.js';
 import { ParkedCalls } from './parked.js';
 import { RelayStates } from './relay.js';
@@ -31,6 +32,10 @@ export interface GatewayOptions {
   version?: string;
   /** How long a parked backend request waits for the client's retry; default 120 000 ms. */
   parkTimeoutMs?: number;
+  /** Most backend calls parked (or running) for modern clients at once; default 1 000 (→ -32600, HTTP 429). */
+  maxParkedCalls?: number;
+  /** Most of them one verified principal may hold; default 100 (anonymous clients: only `maxParkedCalls`). */
+  maxParkedCallsPerPrincipal?: number;
   /** Timeout of each forwarded call in milliseconds (reset by progress); default 600 000. */
   callTimeoutMs?: number;
   /**
@@ -74,7 +79,11 @@ export function createGateway(host: Host, options: GatewayOptions = {}): Gateway
     resourceSubscriptions: subscriptions,
   });
   server.use(tasksMiddleware(host, new TaskIds(options.taskIdKey)));
-  const parked = new ParkedCalls(options.parkTimeoutMs ?? 120_000);
+  const parked = new ParkedCalls({
+    parkTimeoutMs: options.parkTimeoutMs ?? 120_000,
+    maxParkedCalls: options.maxParkedCalls,
+    maxParkedCallsPerPrincipal: options.maxParkedCallsPerPrincipal,
+  });
   const setup: ForwardSetup = {
     relays: new RelayStates(options.parkTimeoutMs ?? 120_000),
     eraOf: (name) => host.eraOf(name),
@@ -85,7 +94,7 @@ export function createGateway(host: Host, options: GatewayOptions = {}): Gateway
   const sync = new RegistrySync(host, server, setup);
   sync.all();
   const offs = [
-    host.on('change', () => sync.all()),
+    host.on('change', ({ kinds }) => sync.all(kinds)),
     host.on('notification', ({ server: name, notification }) => {
       if (notification.method === 'notifications/message') setup.front.log(name, notification.params);
     }),
@@ -124,7 +133,12 @@ class RegistrySync {
     this.#setup = setup;
   }
 
-  all(): void {
+  /**
+   * Serves what the host's registry holds now. The gateway's clients hear of a list that
+   * gained entries, and of every list a backend announced as changed (`kinds`), even when
+   * the re-listing found nothing new for the gateway to add.
+   */
+  all(kinds: readonly ListKind[] = []): void {
     const host = this.#host;
     const tools = this.#apply(
       'tools',
@@ -132,14 +146,14 @@ class RegistrySync {
       (n, d, s) => this.#addTool(n, d as Tool, s),
       (n) => this.#server.removeTool(n),
     );
-    if (tools) this.#server.notifyToolsChanged();
+    if (tools || kinds.includes('tools')) this.#server.notifyToolsChanged();
     const prompts = this.#apply(
       'prompts',
       host.prompts().map((p) => [p.name, p.definition, p.server] as const),
       (n, d, s) => this.#addPrompt(n, d as never, s),
       (n) => this.#server.removePrompt(n),
     );
-    if (prompts) this.#server.notifyPromptsChanged();
+    if (prompts || kinds.includes('prompts')) this.#server.notifyPromptsChanged();
     const fixed = host.resources().map((r) => [r.uri, r.definition, r.server] as const);
     const templates = host.resourceTemplates().map((t) => [t.uriTemplate, t.definition, t.server] as const);
     const resources = this.#apply(
@@ -148,7 +162,8 @@ class RegistrySync {
       (n, d, s) => this.#addResource(n, d as never, s),
       (n) => this.#server.removeResource(n),
     );
-    if (resources) this.#server.notifyResourcesChanged();
+    if (resources || kinds.includes('resources') || kinds.includes('templates'))
+      this.#server.notifyResourcesChanged();
   }
 
   /** Adds what is new or changed, removes what is gone; true when anything was added. */
