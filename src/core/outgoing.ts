@@ -8,7 +8,7 @@ import { afterMicrotasks } from './frame-queue.js';
 import { rateBudget } from './rate.js';
 
 /** Progress updates per second one request delivers to `onprogress` as they come (burst as large). */
-export const PROGRESS_PER_SECOND = 100;
+const PROGRESS_PER_SECOND = 100;
 
 /** The params of a `notifications/progress` (progress and total are numbers, unitless). */
 export interface ProgressUpdate {
