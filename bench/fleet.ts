@@ -8,6 +8,7 @@
  * Redis): compare the two columns, not the absolute figures with other machines.
  * Flags: --listeners N (default 30), --changes N (default 200), --seconds N (default 5).
  */
+import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { createClient, streamableHttp, type Client, type TaskHandle } from '../src/client/index.js';
 import type { EventBus } from '../src/core/event-bus.js';
@@ -73,10 +74,29 @@ async function fleetOf(redis: TestRedis, count: number): Promise<Setup> {
   };
 }
 
+/** Requests sent per JSON-RPC method by the bench's clients (to count polls per task). */
+const sent = new Map<string, number>();
+const counting: typeof fetch = (input, init) => {
+  const method = /"method":"([^"]+)"/.exec(String(init?.body ?? ''))?.[1] ?? '';
+  sent.set(method, (sent.get(method) ?? 0) + 1);
+  return fetch(input, init);
+};
+
 async function client(url: string): Promise<Client> {
   const c = createClient({ name: 'bench', version: '1', era: 'modern' });
-  await c.connect(streamableHttp(url));
+  await c.connect(streamableHttp(url, { fetch: counting }));
   return c;
+}
+
+/** CPU milliseconds used so far by this process and by `pid` (redis-server), from /proc. */
+function cpuMs(pid: number | undefined): number {
+  const own = process.cpuUsage();
+  let other = 0;
+  if (pid !== undefined) {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+    other = ((Number(fields[11]) + Number(fields[12])) * 1000) / 100; // utime + stime, 100 ticks/s
+  }
+  return (own.user + own.system) / 1000 + other;
 }
 
 function percentile(sorted: number[], p: number): number {
@@ -127,9 +147,18 @@ async function fanOut(
   };
 }
 
-/** Eight workers create a task and wait for its result, round-robin over the instances. */
-async function taskThroughput(setup: Setup): Promise<number> {
+/**
+ * Eight workers create a task and wait for its result, round-robin over the instances.
+ * Also: `tasks/get` sent per task (1 = no poll wait: done at the first look), and CPU
+ * milliseconds per task of this process (clients and instances) plus redis-server.
+ */
+async function taskThroughput(
+  setup: Setup,
+  redisPid: number | undefined,
+): Promise<{ rate: number; polls: number; cpu: number }> {
   const clients = await Promise.all(setup.instances.map((i) => client(i.served.url)));
+  const gets = sent.get('tasks/get') ?? 0;
+  const cpu0 = cpuMs(redisPid);
   let done = 0;
   const until = performance.now() + SECONDS * 1000;
   const worker = async (w: number): Promise<void> => {
@@ -143,8 +172,10 @@ async function taskThroughput(setup: Setup): Promise<number> {
   const t0 = performance.now();
   await Promise.all(Array.from({ length: 8 }, (_, w) => worker(w)));
   const rate = done / ((performance.now() - t0) / 1000);
+  const cpu = (cpuMs(redisPid) - cpu0) / done;
+  const polls = ((sent.get('tasks/get') ?? 0) - gets) / done;
   for (const c of clients) await c.close();
-  return rate;
+  return { rate, polls, cpu };
 }
 
 const fmt = (n: number, digits = 0): string => (Number.isFinite(n) ? n.toFixed(digits) : 'n/a');
@@ -153,16 +184,16 @@ async function main(): Promise<void> {
   const redis = await startRedis();
   try {
     const rows: string[][] = [];
-    for (const [label, make] of [
-      ['1 instance, in memory', () => single()],
-      ['3 instances, Redis', () => fleetOf(redis, 3)],
+    for (const [label, make, redisPid] of [
+      ['1 instance, in memory', () => single(), undefined],
+      ['3 instances, Redis', () => fleetOf(redis, 3), redis.pid()],
     ] as const) {
       console.error(`bench fleet: ${label}`);
       const setup = await make();
       try {
         const burst = await fanOut(setup, 0);
         const paced = await fanOut(setup, 5);
-        const tasks = await taskThroughput(setup);
+        const tasks = await taskThroughput(setup, redisPid);
         const lost = String(burst.lost + paced.lost);
         rows.push([
           label,
@@ -171,7 +202,9 @@ async function main(): Promise<void> {
           fmt(paced.p50, 2),
           fmt(paced.p99, 2),
           lost,
-          fmt(tasks),
+          fmt(tasks.rate),
+          fmt(tasks.polls, 2),
+          fmt(tasks.cpu, 2),
         ]);
       } finally {
         await setup.close();
@@ -183,9 +216,18 @@ async function main(): Promise<void> {
     console.log('Burst: all changes published back to back (delivery rate; p99 includes queueing).');
     console.log('Paced: one change every 5 ms (delivery latency from publish to a listener).\n');
     console.log(
-      '| setup | burst notifications/s | burst p99 ms | paced p50 ms | paced p99 ms | lost | tasks/s (create → complete) |',
+      'Tasks: throughput; tasks/get per task (1.00 = done at the first poll, no poll wait); CPU ms per task',
     );
-    console.log('| --- | --- | --- | --- | --- | --- | --- |');
+    console.log(
+      '(this process: clients and instances; plus redis-server for the fleet). Everything shares one',
+    );
+    console.log(
+      'process except redis-server, so on a loaded machine the fleet also gets a second process’s CPU share.\n',
+    );
+    console.log(
+      '| setup | burst notifications/s | burst p99 ms | paced p50 ms | paced p99 ms | lost | tasks/s (create → complete) | tasks/get per task | CPU ms per task |',
+    );
+    console.log('| --- | --- | --- | --- | --- | --- | --- | --- | --- |');
     for (const r of rows) console.log(`| ${r.join(' | ')} |`);
   } finally {
     await redis.stop();

@@ -69,6 +69,10 @@ async function main(): Promise<void> {
 
 function registerTools(server: McpServer): void {
   let added = 0;
+  let stopped = 0;
+  server.tool('stopped', { description: 'How many handlers were cancelled on this instance' }, () => {
+    return `${stopped} stopped on ${name}`;
+  });
   server.tool('add_tool', { description: 'Adds a tool on this instance and announces it' }, () => {
     const tool = `extra_${name}_${++added}`;
     server.tool(tool, { description: 'Added at run time' }, () => `${tool} on ${name}`);
@@ -102,7 +106,11 @@ function registerTools(server: McpServer): void {
       async ({ ms }, ctx) => {
         await new Promise((resolve, reject) => {
           const timer = setTimeout(resolve, ms);
-          ctx.signal.addEventListener('abort', () => (clearTimeout(timer), reject(ctx.signal.reason)));
+          ctx.signal.addEventListener('abort', () => {
+            stopped++;
+            clearTimeout(timer);
+            reject(ctx.signal.reason);
+          });
         });
         return `worked ${ms} ms on ${name}`;
       },

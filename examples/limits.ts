@@ -17,6 +17,8 @@ async function main(): Promise<void> {
     version: '1.0.0',
     limits: {
       maxListenStreams: 1000,
+      maxListenStreamsPerPrincipal: 20,
+      maxTasksPerPrincipal: 20,
       maxConcurrentRequests: 64,
       maxJsonDepth: 64,
       schema: { maxBytes: 64 * 1024, maxPatternLength: 256, maxPatternProgram: 5000, maxUrlLength: 1024 },
@@ -35,16 +37,29 @@ async function main(): Promise<void> {
     headersTimeoutMs: 5000,
     requestTimeoutMs: 15_000,
     maxConnections: 256,
-    http: { maxBodyBytes: 1024 * 1024, maxSessions: 100, maxStreamBufferBytes: 1024 * 1024 },
+    http: {
+      maxBodyBytes: 1024 * 1024,
+      maxSessions: 100,
+      maxStreamBufferBytes: 1024 * 1024,
+      // Per client (the verified identity, else the peer's address): over these → 429 + Retry-After.
+      principals: { requestsPerSecond: 50, burst: 100, maxConcurrentRequests: 20, maxSessions: 5 },
+    },
   });
 
   const client = createClient({
     name: 'careful-host',
     version: '1.0.0',
     timeoutMs: 10_000,
-    limits: { maxJsonDepth: 64, maxInputRequests: 4, schema: { maxBytes: 32 * 1024, maxPatternLength: 256 } },
+    limits: {
+      maxJsonDepth: 64,
+      maxInputRequests: 4,
+      maxLogMessagesPerSecond: 20,
+      schema: { maxBytes: 32 * 1024, maxPatternLength: 256 },
+    },
   });
-  await client.connect(streamableHttp(served.url, { maxMessageBytes: 1024 * 1024 }));
+  await client.connect(
+    streamableHttp(served.url, { maxMessageBytes: 1024 * 1024, retry: { maxRetries: 3, maxDelayMs: 5000 } }),
+  );
   // The first call also loads ajv and compiles the tool's schema (lazily, on first use), so the
   // time printed below is mostly that one-off cost; the RE2 match itself takes microseconds.
   const hostile = `${'a'.repeat(40)}!`;

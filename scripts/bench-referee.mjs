@@ -10,8 +10,10 @@
  *   ONLY='^stdio\.modern' ROUNDS=2 npm run bench:referee
  *   REFEREE=/path/to/referee OUT=/tmp/out npm run bench:referee
  *
- * REFEREE defaults to ../shared/referee next to this checkout's parent (where the project
- * keeps it: /work/shared/referee for /work/main); the script stops with a clear message when it is not there.
+ * Without REFEREE the script looks for the referee next to the checkout: ../shared/referee,
+ * ../../shared/referee (where the project keeps it: /work/shared/referee for /work/main or a
+ * worktree under /work/wt) and /work/shared/referee; it stops with a clear message when none is there.
+ * From a clean clone: `npm ci && REFEREE=/path/to/referee npm run bench:referee` (the script builds dist/).
  */
 import { execFileSync } from 'node:child_process';
 import { cpSync, existsSync, mkdtempSync } from 'node:fs';
@@ -20,9 +22,18 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
-const source = resolve(process.env.REFEREE ?? join(root, '..', '..', 'shared', 'referee'));
-if (!existsSync(join(source, 'referee.sh'))) {
-  console.error(`bench:referee: no referee at ${source} (set REFEREE=<path to the referee folder>)`);
+const candidates = process.env.REFEREE
+  ? [resolve(process.env.REFEREE)]
+  : [
+      join(root, '..', 'shared', 'referee'),
+      join(root, '..', '..', 'shared', 'referee'),
+      '/work/shared/referee',
+    ];
+const source = candidates.find((dir) => existsSync(join(dir, 'referee.sh')));
+if (!source) {
+  console.error(
+    `bench:referee: no referee at ${candidates.join(' or ')} (set REFEREE=<path to the referee folder>)`,
+  );
   process.exit(2);
 }
 const run = (command, args, options = {}) => execFileSync(command, args, { stdio: 'inherit', ...options });

@@ -101,15 +101,15 @@ export class Connection {
   }
 
   #ctx(direction: 'incoming' | 'outgoing', signal: AbortSignal, options?: RequestOptions): CallContext {
-    const ctx: CallContext = {
+    return {
       side: 'client',
       direction,
       era: this.#server?.era,
       protocolVersion: this.#server?.protocolVersion,
       signal,
       headers: options?.headers,
+      [CALL_OPTIONS]: options,
     };
-    return options === undefined ? ctx : { ...ctx, [CALL_OPTIONS]: options };
   }
 
   /** The terminal of the outgoing chain: the Peer, with the ctx's signal and headers. */

@@ -31,7 +31,7 @@ export const CALL_OPTIONS = Symbol('mcpkit.callOptions');
 
 /** A ctx that carries the caller's Peer options. */
 export interface CallContext extends MiddlewareContext {
-  readonly [CALL_OPTIONS]?: RequestOptions;
+  readonly [CALL_OPTIONS]?: RequestOptions | undefined;
 }
 
 /** What the modern `_meta` step needs from its connection. */
@@ -44,18 +44,18 @@ export interface MetaStepHost {
 
 /** Step 2: modern `_meta` and the -32022 retry. */
 export function modernMetaStep(host: MetaStepHost): Middleware {
-  return (next) => async (message, ctx) => {
-    if (ctx.era !== 'modern' || message.kind !== 'request' || ctx.protocolVersion === undefined)
+  return (next) => (message, ctx) => {
+    const current = ctx.protocolVersion;
+    if (ctx.era !== 'modern' || message.kind !== 'request' || current === undefined)
       return next(message, ctx);
-    try {
-      return await next({ ...message, params: host.withMeta(ctx.protocolVersion, message.params, ctx) }, ctx);
-    } catch (error) {
-      const version = retryVersion(error, ctx.protocolVersion);
+    const sent = { ...message, params: host.withMeta(current, message.params, ctx) };
+    return next(sent, ctx).catch((error: unknown) => {
+      const version = retryVersion(error, current);
       if (version === undefined) throw error;
       host.setVersion(version);
       const retried = { ...message, params: host.withMeta(version, message.params, ctx) };
       return next(retried, { ...ctx, protocolVersion: version });
-    }
+    });
   };
 }
 
@@ -77,11 +77,11 @@ export function toolHeaderStep(warn: (message: string) => void): {
   forget(): void;
 } {
   const byTool = new Map<string, HeaderAnnotation[]>();
-  const step: Middleware = (next) => async (message, ctx) => {
+  const step: Middleware = (next) => (message, ctx) => {
     if (ctx.era !== 'modern' || message.kind !== 'request') return next(message, ctx);
     if (message.method === 'tools/call') return next(message, withParamHeaders(ctx, byTool, message.params));
-    const result = await next(message, ctx);
-    return message.method === 'tools/list' && result ? screen(result, byTool, warn) : result;
+    if (message.method !== 'tools/list') return next(message, ctx);
+    return next(message, ctx).then((result) => result && screen(result, byTool, warn));
   };
   return { step, forget: () => byTool.clear() };
 }

@@ -133,26 +133,23 @@ export class ToolRegistry {
     const checked = pending instanceof Promise ? await pending : pending;
     if (!checked.ok)
       return errorResult(`Invalid arguments for tool ${tool.wire.name}: ${checked.issues.join('; ')}`);
-    const result = await runHandler(tool, checked.value, context);
+    let result: ToolResult | InputRequiredAnswer;
+    try {
+      result = await tool.handler(checked.value, context);
+    } catch (error) {
+      return handlerFailed(tool, error);
+    }
     if (isInputRequired(result) || !tool.output || result.isError) return result;
     return checkOutput(tool, result);
   }
 }
 
-async function runHandler(
-  tool: RegisteredTool,
-  args: unknown,
-  context: RequestContext,
-): Promise<ToolResult | InputRequiredAnswer> {
-  try {
-    return await tool.handler(args, context);
-  } catch (error) {
-    // Protocol errors stay protocol errors; anything else is a tool execution error the model can see.
-    if (error instanceof McpError) throw error;
-    return errorResult(
-      `Tool ${tool.wire.name} failed: ${error instanceof Error ? error.message : String(error)}`,
-    );
-  }
+// Protocol errors stay protocol errors; anything else is a tool execution error the model can see.
+function handlerFailed(tool: RegisteredTool, error: unknown): ToolResult {
+  if (error instanceof McpError) throw error;
+  return errorResult(
+    `Tool ${tool.wire.name} failed: ${error instanceof Error ? error.message : String(error)}`,
+  );
 }
 
 async function checkOutput(tool: RegisteredTool, result: ToolResult): Promise<ToolResult> {

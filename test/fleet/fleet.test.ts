@@ -96,6 +96,17 @@ describe('a fleet of three instances on one Redis', () => {
     expect(text(await handle.result())).toMatch(/^worked 200 ms on [abc]$/);
   });
 
+  it('stops the handler on A when the task is cancelled through B', async () => {
+    const [a, b] = fleet;
+    const onA = await clientOf(a!.url);
+    const before = text(await onA.callTool('stopped', {}));
+    const handle = (await onA.callTool('slow', { ms: 60_000 }, { task: 'allow' })) as TaskHandle;
+    await (await clientOf(b!.url)).resumeTask(handle.reference).cancel();
+    expect((await handle.status()).status).toBe('cancelled');
+    const count = Number(before.split(' ')[0]);
+    await until(async () => text(await onA.callTool('stopped', {})) === `${count + 1} stopped on a`);
+  });
+
   it('fails the task of a SIGKILLed instance within the lease, and re-runs a retry-safe one elsewhere', async () => {
     const [a, b] = fleet;
     const onA = await clientOf(a!.url);

@@ -155,6 +155,20 @@ describe('mcpkit inspect --ui: logging in to a protected server', () => {
     );
   });
 
+  it('keeps the tokens where `mcpkit login` keeps them: a second inspector connects at once', async () => {
+    const second = await startInspectorCli([server.url], { MCPKIT_CONFIG_DIR: configDir });
+    const other = await browser.browser.newPage();
+    try {
+      await other.goto(second.url);
+      await other.waitForSelector('[data-test=login-state]');
+      expect(await text(other, '[data-test=login-state]')).toContain('mcp:write');
+      await other.waitForSelector('[data-tool=whoami]');
+    } finally {
+      await other.close();
+      await second.stop();
+    }
+  });
+
   it('logs out: the tokens are forgotten and connecting needs a login again', async () => {
     await page.click('[data-test=logout]');
     await page.waitForSelector('[data-test=server-info]', { hidden: true });

@@ -199,4 +199,32 @@ describe('inspector login (OAuth code flow through /callback)', () => {
     // Another URL does not get it.
     expect(await failure(inspector, 'connect', target(orphan.url))).toMatch(/needs authorization/);
   });
+  it('logs in with a client id given in the panel instead of registering one', async () => {
+    inspector = await startInspector({ authStore: memoryStore() });
+    const registered = await fetch(`${issuer.issuer}/reg`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({
+        client_name: 'registered by hand',
+        application_type: 'native',
+        redirect_uris: [new URL('/callback', inspector.url).href],
+        grant_types: ['authorization_code'],
+        response_types: ['code'],
+        token_endpoint_auth_method: 'none',
+      }),
+    });
+    const { client_id: clientId } = (await registered.json()) as { client_id: string };
+    const body = { target: { kind: 'http', url: server.url, headers: {}, clientId }, era: 'auto' };
+    const started = await api<{ authorizationUrl: string }>(inspector, 'login', body);
+    const authorizationUrl = new URL(started.authorizationUrl);
+    expect(authorizationUrl.searchParams.get('client_id')).toBe(clientId);
+    expect((await fetch(await issuer.approve(authorizationUrl))).status).toBe(200);
+    await until(() => (inspector!.bridge.state() as { connected: boolean }).connected);
+    const called = await api<{ content: { text: string }[] }>(inspector, 'call', {
+      callId: 'c3',
+      name: 'whoami',
+      arguments: {},
+    });
+    expect(called.content[0]?.text).toContain(`"client":"${clientId}"`);
+  });
 });

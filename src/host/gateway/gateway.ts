@@ -32,6 +32,10 @@ export interface GatewayOptions {
   version?: string;
   /** How long a parked backend request waits for the client's retry; default 120 000 ms. */
   parkTimeoutMs?: number;
+  /** Most backend calls parked (or running) for modern clients at once; default 1 000 (→ -32600, HTTP 429). */
+  maxParkedCalls?: number;
+  /** Most of them one verified principal may hold; default 100 (anonymous clients: only `maxParkedCalls`). */
+  maxParkedCallsPerPrincipal?: number;
   /** Timeout of each forwarded call in milliseconds (reset by progress); default 600 000. */
   callTimeoutMs?: number;
   /**
@@ -75,7 +79,11 @@ export function createGateway(host: Host, options: GatewayOptions = {}): Gateway
     resourceSubscriptions: subscriptions,
   });
   server.use(tasksMiddleware(host, new TaskIds(options.taskIdKey)));
-  const parked = new ParkedCalls(options.parkTimeoutMs ?? 120_000);
+  const parked = new ParkedCalls({
+    parkTimeoutMs: options.parkTimeoutMs ?? 120_000,
+    maxParkedCalls: options.maxParkedCalls,
+    maxParkedCallsPerPrincipal: options.maxParkedCallsPerPrincipal,
+  });
   const setup: ForwardSetup = {
     relays: new RelayStates(options.parkTimeoutMs ?? 120_000),
     eraOf: (name) => host.eraOf(name),

@@ -121,13 +121,29 @@ export type StartCall = (options: {
   context: () => RequestContext | undefined;
 }) => Promise<unknown>;
 
+/** Bounds on the parked calls of one gateway. */
+export interface ParkLimits {
+  /** How long a parked call waits for the client's retry, in milliseconds. */
+  parkTimeoutMs: number;
+  /** Most calls parked or running for modern clients at once (default 1 000). */
+  maxParkedCalls?: number | undefined;
+  /** Most of them one verified principal may hold (default 100; anonymous callers: only the global bound). */
+  maxParkedCallsPerPrincipal?: number | undefined;
+}
+
 /** The parked calls of one gateway. */
 export class ParkedCalls {
   readonly #calls = new Map<string, ParkedCall>();
   readonly #parkTimeoutMs: number;
+  readonly #max: number;
+  readonly #maxPerPrincipal: number;
+  readonly #owners = new Map<ParkedCall, string>();
+  readonly #perPrincipal = new Map<string, number>();
 
-  constructor(parkTimeoutMs: number) {
-    this.#parkTimeoutMs = parkTimeoutMs;
+  constructor(limits: ParkLimits) {
+    this.#parkTimeoutMs = limits.parkTimeoutMs;
+    this.#max = limits.maxParkedCalls ?? 1000;
+    this.#maxPerPrincipal = limits.maxParkedCallsPerPrincipal ?? 100;
   }
 
   /** How many calls are parked or running for modern clients now. */
@@ -139,10 +155,11 @@ export class ParkedCalls {
    * Runs (or resumes) a call for a modern client's request. Resolves with the call's result;
    * when the backend asks for input, asks the client through `ctx` (which abandons this
    * run with `input_required`, see the module comment).
-   * @throws McpError -32602 for a retry whose park is unknown or expired or belongs to another call.
+   * @throws McpError -32602 for a retry whose park is unknown or expired or belongs to another call;
+   *   -32600 (HTTP 429) for a new call beyond `maxParkedCalls` or `maxParkedCallsPerPrincipal`.
    */
   async run(ctx: RequestContext, signature: string, start: StartCall): Promise<unknown> {
-    const call = this.#resume(ctx, signature) ?? this.#begin(signature, start);
+    const call = this.#resume(ctx, signature) ?? this.#begin(signature, start, principalOf(ctx));
     call.current = ctx;
     call.unpark();
     const onAbort = () => {
@@ -156,9 +173,14 @@ export class ParkedCalls {
     }
   }
 
-  #begin(signature: string, start: StartCall): ParkedCall {
+  #begin(signature: string, start: StartCall, principal: string): ParkedCall {
+    this.#admit(principal);
     const call = new ParkedCall(signature);
     this.#calls.set(call.id, call);
+    if (principal !== '') {
+      this.#owners.set(call, principal);
+      this.#perPrincipal.set(principal, (this.#perPrincipal.get(principal) ?? 0) + 1);
+    }
     start({ signal: call.abort.signal, onInput: (r) => call.ask(r), context: () => call.current }).then(
       (result) => call.settle({ kind: 'done', result }),
       (error: unknown) => call.settle({ kind: 'failed', error }),
@@ -214,8 +236,28 @@ export class ParkedCalls {
     call.reply(step.key, answer);
   }
 
-  #expire(call: ParkedCall): void {
+  #admit(principal: string): void {
+    const why =
+      this.#calls.size >= this.#max
+        ? `${this.#max} calls are waiting for clients (maxParkedCalls)`
+        : principal !== '' && (this.#perPrincipal.get(principal) ?? 0) >= this.#maxPerPrincipal
+          ? `this client has ${this.#maxPerPrincipal} calls waiting (maxParkedCallsPerPrincipal)`
+          : undefined;
+    if (why) throw new McpError(-32600, `Too Many Requests: ${why}`, { httpStatus: 429 });
+  }
+
+  #forget(call: ParkedCall): void {
     this.#calls.delete(call.id);
+    const principal = this.#owners.get(call);
+    if (principal === undefined) return;
+    this.#owners.delete(call);
+    const left = (this.#perPrincipal.get(principal) ?? 1) - 1;
+    if (left > 0) this.#perPrincipal.set(principal, left);
+    else this.#perPrincipal.delete(principal);
+  }
+
+  #expire(call: ParkedCall): void {
+    this.#forget(call);
     const ms = this.#parkTimeoutMs;
     call.expireAll((request) =>
       request.kind === 'elicitation'
@@ -226,9 +268,14 @@ export class ParkedCalls {
   }
 
   async #finish(call: ParkedCall, outcome: () => unknown): Promise<unknown> {
-    this.#calls.delete(call.id);
+    this.#forget(call);
     return outcome();
   }
+}
+
+// The verified principal of a front request ('' when anonymous).
+function principalOf(ctx: RequestContext): string {
+  return ctx.authInfo?.subject ?? ctx.authInfo?.clientId ?? '';
 }
 
 /** Asks the front client through the request context (modern: MRTR; legacy: a session request). */

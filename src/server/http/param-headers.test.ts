@@ -1,4 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { checkToolHeaders } from '../../core/wire.js';
+import { createServer } from '../server.js';
 import { createHttpHandler } from './index.js';
 import { buildServer, errorOf, modernPost } from '../../../test/support/http-harness.js';
 
@@ -35,5 +37,26 @@ describe('Mcp-Param-* headers', () => {
     const handler = createHttpHandler(buildServer(), { keepAliveMs: 0 });
     const response = await handler(modernPost('tools/call', { name: 'sql', arguments: { region: null } }));
     expect(response.status).toBe(200);
+  });
+});
+
+describe('server.tool() and x-mcp-header annotations', () => {
+  const prop = (type: string, header: unknown) => ({ type, 'x-mcp-header': header });
+  it.each([
+    ['a header on an object parameter', { v: prop('object', 'Data') }],
+    ['a header on a number parameter', { v: prop('number', 'Score') }],
+    [
+      'the same header name twice, ignoring case',
+      { a: prop('string', 'Region'), b: prop('string', 'region') },
+    ],
+    ['a header name that is not a token', { v: prop('string', 'My Region') }],
+  ])('refuses with INVALID_DEFINITION a tool the client would drop: %s', (_case, properties) => {
+    const inputSchema = { type: 'object', properties };
+    // The client screens listed tools with the same check and drops this one.
+    expect(checkToolHeaders(inputSchema).ok).toBe(false);
+    const server = createServer({ name: 's', version: '1' });
+    expect(() => server.tool('t', { inputSchema }, () => 'ok')).toThrow(
+      expect.objectContaining({ code: 'INVALID_DEFINITION' }),
+    );
   });
 });
