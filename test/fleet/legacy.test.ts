@@ -7,7 +7,6 @@
  * session survives the death of the instance that opened it; Redis down gives a clear 503.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createParser } from 'eventsource-parser';
 import { Client as V1Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import {
@@ -19,7 +18,7 @@ import { createClient, streamableHttp, type Client } from '../../src/client/inde
 import type { JsonRpcNotification } from '../../src/core/jsonrpc.js';
 import { sessionRouter, startFleet, type FleetInstance } from '../support/fleet.js';
 import { startRedis, type TestRedis } from '../support/redis.js';
-import { until } from '../support/wait.js';
+import { SseReader, until } from '../support/http-harness.js';
 
 let redis: TestRedis;
 let fleet: FleetInstance[];
@@ -102,20 +101,12 @@ async function callTool(url: string, sessionId: string, name: string, id: number
 
 /** A raw GET SSE stream: its events (id and data) as they arrive; `close()` drops the connection. */
 async function rawGet(url: string, sessionId: string, lastEventId?: string) {
-  const controller = new AbortController();
   const headers: Record<string, string> = { ...HEADERS, 'mcp-session-id': sessionId };
   if (lastEventId) headers['last-event-id'] = lastEventId;
-  const response = await fetch(url, { headers, signal: controller.signal });
+  const response = await fetch(url, { headers });
   expect(response.status).toBe(200);
-  const events: { id: string; data: string }[] = [];
-  const parser = createParser({ onEvent: (e) => void events.push({ id: e.id ?? '', data: e.data }) });
-  const decoder = new TextDecoder();
-  const reader = response.body!.getReader();
-  void (async () => {
-    for (let r = await reader.read(); !r.done; r = await reader.read())
-      parser.feed(decoder.decode(r.value, { stream: true }));
-  })().catch(() => undefined);
-  return { events, close: () => controller.abort() };
+  const reader = new SseReader(response);
+  return { events: reader.events, close: () => reader.cancel() };
 }
 
 describe('legacy sessions on a fleet of three instances, no sticky routing', () => {
@@ -187,8 +178,8 @@ describe('legacy sessions on a fleet of three instances, no sticky routing', () 
     await until(() => first.events.length >= 1); // the priming event
     await callTool(b!.url, id, 'add_tool', 10);
     await until(() => first.events.length >= 2);
-    const lastSeen = first.events[1]!.id;
-    first.close();
+    const lastSeen = first.events[1]!.id!;
+    await first.close();
     await callTool(c!.url, id, 'add_tool', 11);
     await callTool(c!.url, id, 'add_tool', 12);
     const resumed = await rawGet(b!.url, id, lastSeen);
@@ -197,9 +188,9 @@ describe('legacy sessions on a fleet of three instances, no sticky routing', () 
     await until(() => resumed.events.length >= 3);
     const replayed = resumed.events.map((e) => JSON.parse(e.data) as JsonRpcNotification);
     expect(replayed.map((n) => n.method)).toEqual(Array(3).fill('notifications/tools/list_changed'));
-    const seqs = [lastSeen, ...resumed.events.map((e) => e.id)].map((e) => Number(e.split('_').at(-1)));
+    const seqs = [lastSeen, ...resumed.events.map((e) => e.id ?? '')].map((e) => Number(e.split('_').at(-1)));
     expect(seqs).toEqual([seqs[0], seqs[0]! + 1, seqs[0]! + 2, seqs[0]! + 3]);
-    resumed.close();
+    await resumed.close();
   });
 
   it('serves the official v1 SDK client (legacy Streamable HTTP) through a round-robin front', async () => {
