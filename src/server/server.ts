@@ -85,6 +85,7 @@ export class McpServer {
     this.#tasks = new ServerTasks({
       options: options.tasks,
       maxPerPrincipal: options.limits?.maxTasksPerPrincipal,
+      schemaLimits: options.limits?.schema,
       tools,
       sealer,
       callTool: async (name, args, ctx) => copyResult(await tools.call(name, args, ctx)),
