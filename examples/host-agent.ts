@@ -55,7 +55,8 @@ async function main(): Promise<void> {
       },
     },
   });
-  host.on('status', (s) => s.state === 'failed' && console.log(`${s.name} failed: ${s.reason}`));
+  // A server that cannot connect is retried with backoff (`reconnecting`), then `failed`.
+  host.on('status', (s) => s.reason && console.log(`${s.name} ${s.state}: ${s.reason}`));
   await host.start();
   try {
     await agent(host);

@@ -13,7 +13,8 @@ function createSoakServer(): McpServer {
   const server = createServer({
     name: 'soak-mcpkit',
     version: '0.0.0',
-    limits: { maxListenStreams: STREAMS },
+    // All soak clients come from one address: the per-principal bounds are raised with the global ones.
+    limits: { maxListenStreams: STREAMS, maxListenStreamsPerPrincipal: STREAMS },
   });
   server.tool(
     ECHO,
@@ -30,7 +31,11 @@ async function main(): Promise<void> {
     return;
   }
   const { serve } = await import('../../src/integrations/node/index.js');
-  const served = await serve(server, { port: 0, maxConnections: STREAMS + 100 });
+  const served = await serve(server, {
+    port: 0,
+    maxConnections: STREAMS + 100,
+    http: { principals: { maxConcurrentRequests: STREAMS + 100 } },
+  });
   announceHttp(served.url, () => {
     server.closeSubscriptions();
     return served.close();

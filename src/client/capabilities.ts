@@ -68,6 +68,18 @@ export function withModernMeta(params: Params | undefined, fields: ModernMetaFie
   return { ...params, _meta: meta };
 }
 
+/** The capabilities one request declares: `declared` plus that request's `extensions`. */
+export function requestCapabilities(
+  declared: ClientCapabilities,
+  extensions: Record<string, Params> | undefined,
+): ClientCapabilities {
+  if (!extensions) return declared;
+  return {
+    ...declared,
+    extensions: { ...declared.extensions, ...(extensions as ClientCapabilities['extensions']) },
+  };
+}
+
 /** The `clientInfo` of the options. */
 export function clientInfoOf(options: ClientOptions): Implementation {
   const info: Implementation = { name: options.name, version: options.version };

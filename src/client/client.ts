@@ -5,8 +5,7 @@
  * Source: 2026-07-28 basic/versioning, basic/transports/stdio "Backward Compatibility",
  * basic/index "_meta" and "Result type"; 2025-11-25 basic/lifecycle.
  */
-import { NotificationGate } from './notification-gate.js';
-import type { JsonRpcNotification, Params } from '../core/jsonrpc.js';
+import type { Params } from '../core/jsonrpc.js';
 import type { RequestOptions } from '../core/peer.js';
 import type { TaskHandle, TaskReference } from './tasks.js';
 import type { Era } from '../core/revisions.js';
@@ -23,20 +22,16 @@ import type {
   SubscriptionFilter,
   Tool,
 } from '../core/types/index.js';
-import { clientInfoOf, declareCapabilities, type DeclaredCapabilities } from './capabilities.js';
+import { ClientCore, completionParams } from './client-core.js';
 import type { RelayOptions } from './connection.js';
 import type { CallOptions } from './connection-types.js';
-import { ConnectionSlot } from './connection-slot.js';
-import { createLister, LIST_KINDS, type Lister, type ListPage } from './lists.js';
-import { ListViews } from './views.js';
-import { sendLegacyOnly } from './legacy-only.js';
-import { openSubscription, SubscriptionRouter, type ListenOptions } from './listen.js';
+import type { ListPage } from './lists.js';
+import type { ListViews } from './views.js';
+import type { ListenOptions } from './listen.js';
 import type { ClientOptions } from './options.js';
-import type { ResultFor, ResultOf, SharedMethod } from './request-types.js';
+import type { ResultFor, ResultOf } from './request-types.js';
 import type { Subscription } from './subscription.js';
-import { ToolCalls, type ToolCallOptions } from './tool-calls.js';
-
-export type { ToolCallOptions } from './tool-calls.js';
+import type { ToolCallOptions } from './tool-calls.js';
 
 /**
  * A connection to one MCP server. Create it with {@link createClient}, then `connect()`.
@@ -45,34 +40,10 @@ export type { ToolCallOptions } from './tool-calls.js';
  * failures, and McpkitError `INVALID_RESULT` for a result the client cannot accept.
  */
 export class Client {
-  readonly #options: ClientOptions;
-  readonly #capabilities: DeclaredCapabilities;
-  readonly #clientInfo: Implementation;
-  readonly #tools: ToolCalls;
-  readonly #subscriptions = new SubscriptionRouter();
-  readonly #lists: Lister;
-  readonly #views: ListViews;
-  readonly #gate: NotificationGate;
-  readonly #slot = new ConnectionSlot();
+  readonly #core: ClientCore;
 
   constructor(options: ClientOptions) {
-    this.#options = options;
-    this.#capabilities = declareCapabilities(options);
-    this.#clientInfo = clientInfoOf(options);
-    const connected = () => this.#slot.connected();
-    this.#tools = new ToolCalls(
-      { connected, listTools: () => this.listTools(), listen: (filter) => this.listen(filter) },
-      options.limits?.schema,
-    );
-    this.#lists = createLister(connected, options.maxListPages ?? 1000);
-    this.#views = new ListViews((kind, params) => connected().roundTrip(LIST_KINDS[kind].method, params), {
-      maxPages: options.maxListPages ?? 1000,
-    });
-    const maxLogMessagesPerSecond = options.limits?.maxLogMessagesPerSecond;
-    this.#gate = new NotificationGate(
-      (notification) => this.#options.onNotification?.(notification),
-      maxLogMessagesPerSecond === undefined ? {} : { maxLogMessagesPerSecond },
-    );
+    this.#core = new ClientCore(options);
   }
 
   /**
@@ -81,24 +52,22 @@ export class Client {
    * list_changed notification drops it at once. See {@link ListViews}.
    */
   get views(): Pick<ListViews, 'get'> {
-    return this.#views;
+    return this.#core.views;
   }
 
   /** The server's tools, from the cache while fresh (server/utilities/caching). */
   async tools(): Promise<Tool[]> {
-    const view = await this.#views.get<Tool>('tools');
-    this.#tools.record(view.items, true);
-    return view.items;
+    return this.#core.cachedTools();
   }
 
   /** The server's prompts, from the cache while fresh. */
   async prompts(): Promise<Prompt[]> {
-    return (await this.#views.get<Prompt>('prompts')).items;
+    return (await this.#core.views.get<Prompt>('prompts')).items;
   }
 
   /** The server's resources, from the cache while fresh. */
   async resources(): Promise<Resource[]> {
-    return (await this.#views.get<Resource>('resources')).items;
+    return (await this.#core.views.get<Resource>('resources')).items;
   }
 
   /**
@@ -109,41 +78,32 @@ export class Client {
    *   `INVALID_ARGUMENT` when already connected; errors of the handshake otherwise.
    */
   async connect(transport: Transport): Promise<void> {
-    if (!this.#slot.live()) {
-      this.#tools.forget();
-      this.#views.clear();
-    }
-    await this.#slot.open(transport, {
-      options: this.#options,
-      capabilities: this.#capabilities,
-      clientInfo: this.#clientInfo,
-      onNotification: (n) => this.#onNotification(n),
-    });
+    await this.#core.connect(transport);
   }
 
   /** `'modern'` or `'legacy'`; undefined before `connect()` resolves. */
   get era(): Era | undefined {
-    return this.#slot.last?.server.era;
+    return this.#core.server?.era;
   }
 
   /** The revision in use, e.g. `'2026-07-28'` or `'2025-11-25'`. */
   get protocolVersion(): string | undefined {
-    return this.#slot.last?.server.protocolVersion;
+    return this.#core.server?.protocolVersion;
   }
 
   /** The server's name and version, when known (legacy: `initialize`; modern: `server/discover`). */
   get serverInfo(): Implementation | undefined {
-    return this.#slot.last?.server.serverInfo;
+    return this.#core.server?.serverInfo;
   }
 
   /** The server's capabilities, when known (a pinned modern era learns them from `discover()`). */
   get serverCapabilities(): ServerCapabilities | undefined {
-    return this.#slot.last?.server.serverCapabilities;
+    return this.#core.server?.serverCapabilities;
   }
 
   /** The server's instructions for the model, when it gave any. */
   get instructions(): string | undefined {
-    return this.#slot.last?.server.instructions;
+    return this.#core.server?.instructions;
   }
 
   /**
@@ -165,7 +125,7 @@ export class Client {
     params?: Params,
     options?: RequestOptions & RelayOptions & Pick<CallOptions, 'acceptTask'>,
   ): Promise<ResultFor<M>> {
-    return this.#connected().roundTrip(method, params, options) as Promise<ResultFor<M>>;
+    return this.#core.connected().roundTrip(method, params, options) as Promise<ResultFor<M>>;
   }
 
   /**
@@ -174,36 +134,32 @@ export class Client {
    * @throws McpkitError `UNSUPPORTED_ERA` on a legacy server.
    */
   discover(options?: RequestOptions): Promise<DiscoverResult> {
-    return this.#connected().discover(options);
+    return this.#core.connected().discover(options);
   }
 
   /** All tools, every page fetched (`tools/list`); also what `callTool` validates against. */
   async listTools(options?: RequestOptions): Promise<Tool[]> {
-    const tools = await this.#lists.all<Tool>('tools', options);
-    this.#tools.record(tools, true);
-    return tools;
+    return this.#core.listTools(options);
   }
 
   /** One page of `tools/list`, raw. */
   async listToolsPage(cursor?: string, options?: RequestOptions): Promise<ListPage<'tools'>> {
-    const page = await this.#lists.page('tools', cursor, options);
-    this.#tools.record(page.tools, false);
-    return page;
+    return this.#core.listToolsPage(cursor, options);
   }
 
   /** All resources, every page fetched (`resources/list`). */
   listResources(options?: RequestOptions): Promise<Resource[]> {
-    return this.#lists.all<Resource>('resources', options);
+    return this.#core.lists.all<Resource>('resources', options);
   }
 
   /** One page of `resources/list`, raw. */
   listResourcesPage(cursor?: string, options?: RequestOptions): Promise<ListPage<'resources'>> {
-    return this.#lists.page('resources', cursor, options);
+    return this.#core.lists.page('resources', cursor, options);
   }
 
   /** All resource templates, every page fetched (`resources/templates/list`). */
   listResourceTemplates(options?: RequestOptions): Promise<ResourceTemplate[]> {
-    return this.#lists.all<ResourceTemplate>('resourceTemplates', options);
+    return this.#core.lists.all<ResourceTemplate>('resourceTemplates', options);
   }
 
   /** One page of `resources/templates/list`, raw. */
@@ -211,17 +167,17 @@ export class Client {
     cursor?: string,
     options?: RequestOptions,
   ): Promise<ListPage<'resourceTemplates'>> {
-    return this.#lists.page('resourceTemplates', cursor, options);
+    return this.#core.lists.page('resourceTemplates', cursor, options);
   }
 
   /** All prompts, every page fetched (`prompts/list`). */
   listPrompts(options?: RequestOptions): Promise<Prompt[]> {
-    return this.#lists.all<Prompt>('prompts', options);
+    return this.#core.lists.all<Prompt>('prompts', options);
   }
 
   /** One page of `prompts/list`, raw. */
   listPromptsPage(cursor?: string, options?: RequestOptions): Promise<ListPage<'prompts'>> {
-    return this.#lists.page('prompts', cursor, options);
+    return this.#core.lists.page('prompts', cursor, options);
   }
 
   /**
@@ -242,22 +198,18 @@ export class Client {
     args?: { [key: string]: unknown },
     options?: ToolCallOptions,
   ): Promise<ResultOf<'tools/call'>>;
-  callTool(
-    name: string,
-    args?: { [key: string]: unknown },
-    options: ToolCallOptions = {},
-  ): Promise<ResultOf<'tools/call'> | TaskHandle> {
-    return this.#tools.call(name, args, options);
+  callTool(name: string, args?: Params, options: ToolCallOptions = {}): Promise<unknown> {
+    return this.#core.tools.call(name, args, options);
   }
 
   /** A handle on a task from its serialised {@link TaskReference} (e.g. after a restart). */
   resumeTask(reference: TaskReference): TaskHandle {
-    return this.#tools.resume(reference);
+    return this.#core.tools.resume(reference);
   }
 
   /** `resources/read`. An unknown resource is an McpError (-32602 modern, -32002 legacy). */
   async readResource(uri: string, options?: RequestOptions): Promise<ResultOf<'resources/read'>> {
-    return this.#call('resources/read', { uri }, options);
+    return this.#core.call('resources/read', { uri }, options);
   }
 
   /** `prompts/get` with string arguments. */
@@ -266,8 +218,7 @@ export class Client {
     args?: { [key: string]: string },
     options?: RequestOptions,
   ): Promise<ResultOf<'prompts/get'>> {
-    const params = args === undefined ? { name } : { name, arguments: args };
-    return this.#call('prompts/get', params, options);
+    return this.#core.call('prompts/get', args === undefined ? { name } : { name, arguments: args }, options);
   }
 
   /** `completion/complete`: suggestions for `argument` of a prompt or resource template. */
@@ -277,8 +228,7 @@ export class Client {
     context?: CompletionArguments['context'],
     options?: RequestOptions,
   ): Promise<ResultOf<'completion/complete'>> {
-    const params: Params = context === undefined ? { ref, argument } : { ref, argument, context };
-    return this.#call('completion/complete', params, options);
+    return this.#core.call('completion/complete', completionParams(ref, argument, context), options);
   }
 
   /**
@@ -286,7 +236,7 @@ export class Client {
    * @throws McpkitError `UNSUPPORTED_ERA` on a modern server.
    */
   async ping(options?: RequestOptions): Promise<void> {
-    await sendLegacyOnly(this.#connected(), { method: 'ping' }, options);
+    await this.#core.legacy({ method: 'ping' }, options);
   }
 
   /**
@@ -295,7 +245,7 @@ export class Client {
    *   request: use the `logLevel` option.
    */
   async setLoggingLevel(level: LoggingLevel, options?: RequestOptions): Promise<void> {
-    await sendLegacyOnly(this.#connected(), { method: 'logging/setLevel', params: { level } }, options);
+    await this.#core.legacy({ method: 'logging/setLevel', params: { level } }, options);
   }
 
   /**
@@ -303,7 +253,7 @@ export class Client {
    * @throws McpkitError `UNSUPPORTED_ERA` on a modern server (which uses `subscriptions/listen`).
    */
   async subscribeResource(uri: string, options?: RequestOptions): Promise<void> {
-    await sendLegacyOnly(this.#connected(), { method: 'resources/subscribe', params: { uri } }, options);
+    await this.#core.legacy({ method: 'resources/subscribe', params: { uri } }, options);
   }
 
   /**
@@ -311,7 +261,7 @@ export class Client {
    * @throws McpkitError `UNSUPPORTED_ERA` on a modern server.
    */
   async unsubscribeResource(uri: string, options?: RequestOptions): Promise<void> {
-    await sendLegacyOnly(this.#connected(), { method: 'resources/unsubscribe', params: { uri } }, options);
+    await this.#core.legacy({ method: 'resources/unsubscribe', params: { uri } }, options);
   }
 
   /**
@@ -319,8 +269,7 @@ export class Client {
    * it does nothing: a modern server asks for roots afresh with each request.
    */
   notifyRootsChanged(): void {
-    const connection = this.#connected();
-    if (connection.server.era === 'legacy') connection.notify('notifications/roots/list_changed');
+    this.#core.notifyRootsChanged();
   }
 
   /**
@@ -335,34 +284,12 @@ export class Client {
    *   iteration (see {@link Subscription}).
    */
   listen(filter: SubscriptionFilter, options: ListenOptions = {}): Subscription {
-    this.#connected();
-    const connection = () => this.#slot.live();
-    return openSubscription({ filter, options, router: this.#subscriptions, connection });
+    return this.#core.listen(filter, options);
   }
 
   /** Closes the connection; pending requests reject with McpkitError `CONNECTION_CLOSED`. */
   async close(): Promise<void> {
-    this.#gate.close();
-    await this.#slot.close();
-  }
-
-  #onNotification(notification: JsonRpcNotification): void {
-    if (notification.method === 'notifications/tools/list_changed') this.#tools.forget();
-    this.#views.invalidate(notification.method);
-    this.#subscriptions.deliver(notification);
-    if (this.#options.onNotification) this.#gate.receive(notification);
-  }
-
-  #connected() {
-    return this.#slot.connected();
-  }
-
-  async #call<M extends SharedMethod>(
-    method: M,
-    params: Params,
-    options?: RequestOptions,
-  ): Promise<ResultOf<M>> {
-    return (await this.#connected().roundTrip(method, params, options)) as ResultOf<M>;
+    await this.#core.close();
   }
 }
 

@@ -12,7 +12,7 @@ import { Peer, type RequestOptions } from '../core/peer.js';
 import { LATEST_LEGACY_REVISION, LATEST_REVISION, type Era } from '../core/revisions.js';
 import type { Transport } from '../core/transport.js';
 import type { ClientCapabilities, DiscoverResult } from '../core/types/index.js';
-import { withModernMeta } from './capabilities.js';
+import { requestCapabilities, withModernMeta } from './capabilities.js';
 import {
   describeDiscover,
   establishEra,
@@ -269,17 +269,9 @@ export class Connection {
       capabilities?: ClientCapabilities | undefined;
     } = {},
   ): Params {
-    const declared = per.capabilities ?? this.#setup.capabilities.modern;
-    const { extensions } = per;
-    const capabilities: ClientCapabilities = extensions
-      ? {
-          ...declared,
-          extensions: { ...declared.extensions, ...(extensions as ClientCapabilities['extensions']) },
-        }
-      : declared;
     return withModernMeta(params, {
       protocolVersion: version,
-      capabilities,
+      capabilities: requestCapabilities(per.capabilities ?? this.#setup.capabilities.modern, per.extensions),
       clientInfo: this.#setup.clientInfo,
       logLevel: this.#setup.options.logLevel,
     });

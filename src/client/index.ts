@@ -3,7 +3,8 @@
  * which one it has by itself.
  * Source: 2026-07-28 basic/versioning, basic/transports/stdio "Backward Compatibility".
  */
-export { Client, createClient, type ToolCallOptions } from './client.js';
+export { Client, createClient } from './client.js';
+export type { ToolCallOptions } from './tool-calls.js';
 export { TaskHandle, type TaskReference, type TaskResultOptions } from './tasks.js';
 export type {
   ClientHandlers,

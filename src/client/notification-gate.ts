@@ -2,8 +2,10 @@
  * Bounds the rate at which a server's notifications reach the user's `onNotification`
  * callback, so a server flooding `notifications/progress` or `notifications/message`
  * cannot starve the host:
- * - progress is coalesced: per `progressToken`, only the latest notification of an
- *   event-loop turn is delivered (per-request `onprogress` is coalesced the same way);
+ * - progress passes as it comes up to 1 000 per second (all requests together); beyond
+ *   that it is coalesced: per `progressToken`, only the latest notification of an
+ *   event-loop turn is delivered (per-request `onprogress` is bounded the same way, at 100
+ *   per second per request);
  * - log messages are capped at `maxLogMessagesPerSecond`; those over it are dropped and
  *   counted, and once the second is over one `notifications/message` from logger `mcpkit`
  *   (level `warning`) says how many were dropped.
@@ -12,6 +14,7 @@
  * prevent flooding), server/utilities/logging "Security" (rate limit log messages).
  */
 import { afterMicrotasks } from '../core/frame-queue.js';
+import { rateBudget } from '../core/rate.js';
 import type { JsonRpcNotification } from '../core/jsonrpc.js';
 
 /** Bounds of a {@link NotificationGate}. */
@@ -25,6 +28,7 @@ export class NotificationGate {
   readonly #deliver: (notification: JsonRpcNotification) => void;
   readonly #maxLogs: number;
   readonly #progress = new Map<string | number, JsonRpcNotification>();
+  readonly #progressBudget = rateBudget(1000);
   #windowStart = 0;
   #logsInWindow = 0;
   #dropped = 0;
@@ -51,6 +55,7 @@ export class NotificationGate {
   #onProgress(notification: JsonRpcNotification): void {
     const token = notification.params?.progressToken;
     if (typeof token !== 'string' && typeof token !== 'number') return this.#deliver(notification);
+    if (!this.#progress.has(token) && this.#progressBudget()) return this.#deliver(notification);
     if (!this.#progress.has(token)) afterMicrotasks(() => this.#flushProgress(token));
     this.#progress.set(token, notification);
   }

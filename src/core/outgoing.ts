@@ -5,6 +5,10 @@
 import { McpkitError } from './errors.js';
 import type { Params, RequestId } from './jsonrpc.js';
 import { afterMicrotasks } from './frame-queue.js';
+import { rateBudget } from './rate.js';
+
+/** Progress updates per second one request delivers to `onprogress` as they come (burst as large). */
+const PROGRESS_PER_SECOND = 100;
 
 /** The params of a `notifications/progress` (progress and total are numbers, unitless). */
 export interface ProgressUpdate {
@@ -62,9 +66,11 @@ export function createOutgoing(init: {
   let finished = false;
   let last = -Infinity;
 
-  // Progress reaches `onprogress` at most once per event-loop turn: the latest update of the
-  // turn (a server flooding progress cannot starve the caller), and before the result.
+  // Progress reaches `onprogress` as it comes up to PROGRESS_PER_SECOND; beyond that, at most
+  // once per event-loop turn with the latest update of the turn (a server flooding progress
+  // cannot starve the caller), and always before the result.
   let pending: ProgressUpdate | undefined;
+  const budget = rateBudget(PROGRESS_PER_SECOND);
   const deliver = (): void => {
     const update = pending;
     pending = undefined;
@@ -116,6 +122,10 @@ export function createOutgoing(init: {
       last = update.progress;
       if (options.resetTimeoutOnProgress !== false) arm();
       if (!options.onprogress) return;
+      if (pending === undefined && budget()) {
+        pending = update;
+        return deliver();
+      }
       if (pending === undefined) afterMicrotasks(deliver);
       pending = update;
     },

@@ -3,6 +3,7 @@
 // show at each field as the person types or leaves it, and all of them on submit.
 import { JSONEditor } from '@json-editor/json-editor';
 import { useEffect, useRef, useState } from 'preact/hooks';
+import { withoutPatterns } from './safe-schema.js';
 import { withFormHints } from './form-hints.js';
 
 type Schema = Record<string, unknown>;
@@ -36,7 +37,7 @@ const EDITOR_OPTIONS = {
 /** The JSON Schema the editor gets: an object schema with a title-less root. */
 function formSchema(schema: Schema | undefined): Schema {
   const base = schema && typeof schema === 'object' ? schema : {};
-  return withFormHints({ type: 'object', properties: {}, ...base, title: ' ' });
+  return withFormHints(withoutPatterns({ type: 'object', properties: {}, ...base, title: ' ' }));
 }
 
 const message = (error: unknown) => (error instanceof Error ? error.message : String(error));

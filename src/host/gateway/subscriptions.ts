@@ -82,7 +82,8 @@ export class GatewaySubscriptions implements ResourceSubscriptionHooks {
   async #listen(uri: string, backend: Backend): Promise<boolean> {
     const client = this.#host.clientOf(backend.server);
     if (!client) return true;
-    const subscription = client.listen({ resourceSubscriptions: [backend.uri] });
+    // A stream that drops while the server stays up is opened again on the same connection.
+    const subscription = client.listen({ resourceSubscriptions: [backend.uri] }, { reconnect: true });
     backend.subscription = subscription;
     const acknowledged = await within(subscription.acknowledged, ACK_TIMEOUT_MS).catch(() => undefined);
     if (!acknowledged?.resourceSubscriptions?.includes(backend.uri)) {
@@ -99,7 +100,7 @@ export class GatewaySubscriptions implements ResourceSubscriptionHooks {
         if (n.method === 'notifications/resources/updated' && n.params?.uri === backend.uri)
           this.#notify(uri);
     } catch {
-      // The backend connection dropped: `resubscribe` opens it again once the server is ready.
+      // Closed by us; a new connection is subscribed by `resubscribe` once the server is ready.
     }
   }
 }

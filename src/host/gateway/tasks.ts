@@ -62,7 +62,9 @@ export function tasksMiddleware(host: Host, ids: TaskIds): Middleware {
     if (message.kind !== 'request' || ctx.era !== 'modern') return next(message, ctx);
     if (message.method === 'server/discover') return advertise(host, await next(message, ctx));
     if (message.method === 'tools/call') return created(ids, ctx, () => next(message, ctx));
-    if (message.method === 'subscriptions/listen') return listens.incoming(message, ctx, next);
+    // Without a backend that offers tasks, `taskIds` are left to the server (which ignores them).
+    if (message.method === 'subscriptions/listen' && hostOffersTasks(host))
+      return listens.incoming(message, ctx, next);
     if (!TASK_METHODS.has(message.method) || !hostOffersTasks(host)) return next(message, ctx);
     return taskMethod(host, ids, message, ctx);
   };

@@ -7,7 +7,8 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { HttpEndpoint, HttpRequest, HttpResponse, BodyResult } from '../../server/http/index.js';
 import { NodeHeaders } from './headers.js';
 import type { NodeListener } from './listener.js';
-import { pipeBody, readBody } from './listener.js';
+import { pipeBody } from './listener.js';
+import { EagerBody } from './eager-body.js';
 
 const utf8 = new TextDecoder('utf-8');
 
@@ -19,12 +20,15 @@ class NodeRequest implements HttpRequest {
   readonly #req: IncomingMessage;
   readonly #res: ServerResponse;
   #controller: AbortController | undefined;
+  readonly #body: EagerBody | undefined;
   readonly headers: NodeHeaders;
 
   constructor(req: IncomingMessage, res: ServerResponse) {
     this.#req = req;
     this.#res = res;
     this.headers = new NodeHeaders(req.headers);
+    // Only POST carries a message; reading starts now (see eager-body.ts).
+    this.#body = req.method === 'POST' ? new EagerBody(req) : undefined;
   }
 
   get signal(): AbortSignal {
@@ -52,7 +56,7 @@ class NodeRequest implements HttpRequest {
   }
 
   async body(maxBytes: number): Promise<BodyResult> {
-    const bytes = await readBody(this.#req, maxBytes);
+    const bytes = await (this.#body ?? new EagerBody(this.#req, maxBytes)).read(maxBytes);
     return bytes === undefined ? { kind: 'too-large' } : { kind: 'text', text: utf8.decode(bytes) };
   }
 }

@@ -49,7 +49,7 @@ export function toWebRequest(req: IncomingMessage, signal: AbortSignal, body?: U
  * one piece is much cheaper than a web stream. Resolves undefined when the body is larger
  * than `maxBytes` (the caller answers 413) or the client goes away.
  */
-export function readBody(req: IncomingMessage, maxBytes: number): Promise<Uint8Array | undefined> {
+function readBody(req: IncomingMessage, maxBytes: number): Promise<Uint8Array | undefined> {
   const declared = Number(req.headers['content-length']);
   if (declared > maxBytes) return Promise.resolve(undefined);
   return new Promise((resolve) => {

@@ -157,6 +157,7 @@ function tooMany(why: string, retryAfterS: number): HttpResponse {
  */
 export function releasedWith(response: HttpResponse, release: () => void): HttpResponse {
   const { body } = response;
+  if (release === noop) return response;
   if (!(body instanceof ReadableStream)) {
     release();
     return response;
