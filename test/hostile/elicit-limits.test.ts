@@ -10,14 +10,12 @@ import { createClient } from '../../src/client/index.js';
 import { connect, createServer, type ServerOptions } from '../../src/server/index.js';
 import { createLinkedPair } from '../../src/testing/linked-pair.js';
 
-type Ask = Parameters<Parameters<ReturnType<typeof createServer>['tool']>[1]>[1]['elicit'];
-
 /** A server whose `ask` tool elicits with `requestedSchema`, reporting the outcome as text. */
 async function run(opts: {
   era: 'modern' | 'legacy';
-  limits: ServerOptions['limits'];
-  requestedSchema: Parameters<Ask>[0]['requestedSchema'];
-  content: Record<string, unknown>;
+  limits: NonNullable<ServerOptions['limits']>;
+  requestedSchema: object;
+  content: Record<string, string>;
 }): Promise<{ text: string; seen: unknown[] }> {
   const server = createServer({ name: 's', version: '1', limits: opts.limits }).tool(
     'ask',
