@@ -8,6 +8,11 @@
  * peer's address (`addr:<ip>`, when the adapter knows it), else nobody in particular: an
  * unidentified request is held only to the global bounds. Behind a reverse proxy every
  * client has the proxy's address: give `principal` to read a forwarded header instead.
+ *
+ * With an auth guard, a request whose credentials fail is charged to the principal it has
+ * without them (its address, by default) against the same request rate; once failures
+ * have spent that rate, every request from there is refused 429 before its credentials are
+ * checked, until the bucket refills, so a flood of bad tokens costs no verification.
  * Source: RFC 6585 §4 (429), RFC 9110 §10.2.3 (Retry-After); 2026-07-28
  * basic/transports/streamable-http (a request may be refused with an HTTP error status).
  */
@@ -32,7 +37,11 @@ export type PrincipalKey = (request: PrincipalSource) => string | undefined;
 export interface PrincipalLimits {
   /** Names a request's principal (default: verified identity, else remote address). */
   principal?: PrincipalKey;
-  /** Requests per second one principal may make, on average (default: unlimited). */
+  /**
+   * Requests per second one principal may make, on average (default: unlimited). With an
+   * auth guard, failed authentications are charged to the principal the request has without
+   * credentials (by default its address); once they spend it, 429 before credentials are checked.
+   */
   requestsPerSecond?: number;
   /** Requests one principal may make at once above the average (default 2 × `requestsPerSecond`, at least 1). */
   burst?: number;
@@ -92,8 +101,7 @@ export class Admission {
         response: tooMany(`more than ${this.#maxInFlight} requests in progress (maxConcurrentRequests)`, 1),
       };
     const waitS = this.#take(entry);
-    if (waitS > 0)
-      return { response: tooMany(`more than ${this.#rate} requests per second (requestsPerSecond)`, waitS) };
+    if (waitS > 0) return { response: overRate(this.#rate, waitS) };
     entry.inFlight++;
     let released = false;
     const release = (): void => {
@@ -104,16 +112,40 @@ export class Admission {
     return { release };
   }
 
+  /**
+   * The 429 for a request of `principal` when its rate is spent (nothing is taken), else
+   * undefined. Used before credentials are checked, with the unauthenticated principal.
+   */
+  spent(principal: string): HttpResponse | undefined {
+    if (principal === '' || this.#rate === Infinity || !this.#entries.has(principal)) return undefined;
+    const waitS = this.#wait(this.#entry(principal));
+    return waitS > 0 ? overRate(this.#rate, waitS) : undefined;
+  }
+
+  /**
+   * Charges one request (a failed authentication) to `principal`'s rate: the 429 when it
+   * was over the rate, else undefined.
+   */
+  charge(principal: string): HttpResponse | undefined {
+    if (principal === '' || this.#rate === Infinity) return undefined;
+    const waitS = this.#take(this.#entry(principal));
+    return waitS > 0 ? overRate(this.#rate, waitS) : undefined;
+  }
+
   // Takes a token; 0 when one was available, else the seconds until one will be.
   #take(entry: Entry): number {
+    const waitS = this.#wait(entry);
+    if (waitS === 0 && this.#rate !== Infinity) entry.tokens--;
+    return waitS;
+  }
+
+  // Refills the bucket; 0 when a token is available, else the seconds until one will be.
+  #wait(entry: Entry): number {
     if (this.#rate === Infinity) return 0;
     const now = performance.now();
     entry.tokens = Math.min(this.#burst, entry.tokens + ((now - entry.refilledAt) / 1000) * this.#rate);
     entry.refilledAt = now;
-    if (entry.tokens >= 1) {
-      entry.tokens--;
-      return 0;
-    }
+    if (entry.tokens >= 1) return 0;
     return Math.max(1, Math.ceil((1 - entry.tokens) / this.#rate));
   }
 
@@ -142,6 +174,10 @@ export class Admission {
 }
 
 function noop(): void {}
+
+function overRate(rate: number, waitS: number): HttpResponse {
+  return tooMany(`more than ${rate} requests per second (requestsPerSecond)`, waitS);
+}
 
 /** 429 with `Retry-After` (whole seconds) and a -32600 body naming the limit. */
 function tooMany(why: string, retryAfterS: number): HttpResponse {

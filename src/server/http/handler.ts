@@ -19,7 +19,7 @@ import { rebindingViolation, type OriginPolicy } from './security.js';
 import { SessionTable } from './sessions.js';
 import { FleetSessions } from './fleet-sessions.js';
 import type { SessionStore } from './session-store.js';
-import { pathOf, type HttpAuthGuard } from './auth-guard.js';
+import { pathOf, type AuthOutcome, type HttpAuthGuard } from './auth-guard.js';
 import { Admission, releasedWith, type PrincipalLimits } from './admission.js';
 
 /** Options of {@link createHttpHandler}. */
@@ -167,7 +167,7 @@ async function route(ctx: Context, request: HttpRequest): Promise<HttpResponse> 
   if (violation) return rpcError('InvalidRequest', `Forbidden: ${violation}`, { status: 403 });
   if (ctx.auth) {
     if (ctx.auth.paths.includes(pathOf(request))) return ctx.auth.serve(request) ?? methodNotAllowed('GET');
-    const outcome = await ctx.auth.authenticate(request);
+    const outcome = await authenticate(ctx, ctx.auth, request);
     if ('response' in outcome) return outcome.response;
     request.auth = outcome.auth;
   }
@@ -180,6 +180,19 @@ async function route(ctx: Context, request: HttpRequest): Promise<HttpResponse> 
     admitted.release();
     throw error;
   }
+}
+
+/**
+ * Verifies the credentials; a failure is charged to the caller's principal without them
+ * (its address, by default), and a caller whose failures spent its rate gets 429 at once.
+ */
+async function authenticate(ctx: Context, guard: HttpAuthGuard, request: HttpRequest): Promise<AuthOutcome> {
+  const anonymous = ctx.admission.principalOf(request);
+  const spent = ctx.admission.spent(anonymous);
+  if (spent) return { response: spent };
+  const outcome = await guard.authenticate(request);
+  if (!('response' in outcome)) return outcome;
+  return { response: ctx.admission.charge(anonymous) ?? outcome.response };
 }
 
 function byMethod(ctx: Context, request: HttpRequest): Promise<HttpResponse> | HttpResponse {
