@@ -48,3 +48,15 @@ export function notificationOf(message: McpMessage): JsonRpcNotification {
     ? { jsonrpc: '2.0', method: message.method }
     : { jsonrpc: '2.0', method: message.method, params: message.params };
 }
+
+/** The Peer's own options out of a call's: Tasks and relay fields dropped. */
+export function peerOptions(call: (CallOptions & RelayOptions) | undefined): RequestOptions {
+  const {
+    extensions: _e,
+    acceptTask: _t,
+    relayInputRequired: _r,
+    clientCapabilities: _c,
+    ...options
+  }: CallOptions & RelayOptions = { ...call };
+  return options;
+}

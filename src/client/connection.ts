@@ -20,12 +20,13 @@ import {
   type EraContext,
   type ServerDescription,
 } from './era.js';
-import { guardFirstFrame } from './junk-guard.js';
+import { explainJunk, guardFirstFrame } from './junk-guard.js';
 import { answerInputRequests, continueWithInput } from './mrtr.js';
 import { CALL_OPTIONS, clientChain, modernMetaStep, toolHeaderStep, type CallContext } from './middleware.js';
 import { resultKind } from './results.js';
 import {
   notificationOf,
+  peerOptions,
   requestOf,
   type CallOptions,
   type ConnectionSetup,
@@ -115,13 +116,7 @@ export class Connection {
   /** The terminal of the outgoing chain: the Peer, with the ctx's signal and headers. */
   async #wire(message: McpMessage, ctx: MiddlewareContext): Promise<Params | undefined> {
     if (message.kind === 'notification') return void this.#peer.notify(message.method, message.params);
-    const {
-      extensions: _e,
-      acceptTask: _t,
-      relayInputRequired: _r,
-      clientCapabilities: _c,
-      ...options
-    }: CallOptions & RelayOptions = { ...(ctx as CallContext)[CALL_OPTIONS] };
+    const options = peerOptions((ctx as CallContext)[CALL_OPTIONS]);
     if (ctx.signal !== NEVER) options.signal = ctx.signal;
     if (ctx.headers !== undefined) options.headers = ctx.headers;
     return this.#peer.request(message.method, message.params, options);
@@ -145,17 +140,9 @@ export class Connection {
       await connection.#establish();
     } catch (error) {
       await connection.close();
-      throw connection.#explain(error);
+      throw explainJunk(error, connection.#junk);
     }
     return connection;
-  }
-
-  // A server that prints anything but protocol on stdout usually fails the handshake: say so.
-  #explain(error: unknown): unknown {
-    if (this.#junk === undefined || !(error instanceof McpkitError)) return error;
-    if (error.message.includes('not JSON-RPC')) return error;
-    const hint = `; the server wrote output that is not JSON-RPC: ${JSON.stringify(this.#junk)}`;
-    return new McpkitError(error.code, `${error.message}${hint}`, { cause: error });
   }
 
   /** What is known of the server. */

@@ -6,29 +6,21 @@
  * Source: 2026-07-28 basic/versioning "Backward Compatibility"; 2025-11-25 basic/lifecycle.
  */
 import { McpkitError } from '../core/errors.js';
-import { createMemoryEventBus, type EventBus } from '../core/event-bus.js';
+import type { EventBus } from '../core/event-bus.js';
 import type { JsonRpcNotification, JsonRpcRequest, Params } from '../core/jsonrpc.js';
 import type { Middleware } from '../core/middleware.js';
-import { LEGACY_REVISIONS, MODERN_REVISIONS, type LegacyRevision } from '../core/revisions.js';
 import type { Implementation, ServerCapabilities } from '../core/types/index.js';
 import type { InferOutput, SchemaInput } from '../validation/index.js';
 import type { HeaderReader, RequestChannel } from './channel.js';
 import type { RequestContext } from './context.js';
-import { ServerDispatcher } from './dispatch.js';
-import { capabilitiesOf, copyResult, type Features } from './features.js';
+import { assembleServer, FeatureScopes, type ServerParts } from './assemble.js';
+import { capabilitiesOf } from './features.js';
 import { implementationOf, type ServerOptions } from './options.js';
 
 export type { ServerOptions } from './options.js';
-import { PromptRegistry, bindPrompt, type PromptDefinition, type PromptHandler } from './prompts.js';
-import {
-  ResourceRegistry,
-  type ResourceHandler,
-  type ResourceMetadata,
-  type TemplateHandler,
-  type TemplateOptions,
-} from './resources.js';
+import { bindPrompt, type PromptDefinition, type PromptHandler } from './prompts.js';
+import type { ResourceHandler, ResourceMetadata, TemplateHandler, TemplateOptions } from './resources.js';
 import type { LegacySession } from './session.js';
-import { ToolRegistry } from './tools.js';
 import {
   bindTool,
   type PlainToolReturn,
@@ -37,83 +29,39 @@ import {
   type ToolDefinition,
   type ToolHandler,
 } from './tool-types.js';
-import { createStateSealer } from '../core/request-state.js';
 import { MiddlewareChains } from './middleware.js';
 import { TASKS_EXTENSION } from '../core/tasks.js';
-import { ServerTasks } from './tasks/methods.js';
-import { ResourceSubscriptions } from './subscriptions.js';
 
 /** An MCP server definition. Register features, then serve it on any transport. */
 export class McpServer {
   readonly info: Implementation;
   readonly options: ServerOptions;
   readonly eventBus: EventBus;
-  readonly #features: Features;
-  readonly #legacy: readonly LegacyRevision[];
   readonly #listens = new Set<() => void>();
-  readonly #dispatcher: ServerDispatcher;
+  readonly #parts: ServerParts;
   #capabilities: ServerCapabilities | undefined;
-  readonly #supportedVersions: readonly string[];
   readonly #chains = new MiddlewareChains({
-    request: (request, channel) => this.#dispatcher.dispatch(request, channel),
+    request: (request, channel) => this.#parts.dispatcher.dispatch(request, channel),
     notification: (notification, session) => this.#notified(notification, session),
   });
-  readonly #tasks: ServerTasks;
-  readonly #subscriptions: ResourceSubscriptions;
-  /** Scopes features need, by `method name-or-uri` (see {@link requiredScopes}). */
-  readonly #scopes = new Map<string, readonly string[]>();
+  readonly #scopes = new FeatureScopes();
 
   constructor(options: ServerOptions) {
     this.options = options;
     this.info = implementationOf(options);
-    const eras = options.eras ?? ['modern', 'legacy'];
-    const modern = eras.includes('modern') ? MODERN_REVISIONS : [];
-    this.#legacy = eras.includes('legacy') ? LEGACY_REVISIONS : [];
-    const cache = { ttlMs: options.cache?.ttlMs ?? 0, cacheScope: options.cache?.cacheScope ?? 'private' };
-    const tools = new ToolRegistry(options.limits?.schema);
-    this.#features = {
-      tools,
-      resources: new ResourceRegistry(),
-      prompts: new PromptRegistry(options.limits?.schema),
-      pageSize: options.pageSize ?? 100,
-    };
-    this.eventBus = options.eventBus ?? createMemoryEventBus();
-    this.#supportedVersions = [...modern, ...this.#legacy];
-    this.#subscriptions = new ResourceSubscriptions(options.resourceSubscriptions);
-    const rs = options.requestState;
-    const sealer = rs && 'seal' in rs ? rs : createStateSealer(rs);
-    this.#tasks = new ServerTasks({
-      options: options.tasks,
-      maxPerPrincipal: options.limits?.maxTasksPerPrincipal,
-      tools,
-      sealer,
-      callTool: async (name, args, ctx) => copyResult(await tools.call(name, args, ctx)),
-    });
-    this.#dispatcher = new ServerDispatcher({
-      info: this.info,
-      options,
-      eventBus: this.eventBus,
-      features: this.#features,
-      modern,
-      legacy: this.#legacy,
-      supportedVersions: this.#supportedVersions,
-      cache,
-      sealer,
-      listens: this.#listens,
-      subscriptions: this.#subscriptions,
-      tasks: this.#tasks,
-      capabilities: () => this.capabilities,
-    });
+    const capabilities = () => this.capabilities;
+    this.#parts = assembleServer({ options, info: this.info, listens: this.#listens, capabilities });
+    this.eventBus = this.#parts.eventBus;
   }
 
   /** True when the server serves legacy sessions (`initialize`) as well as modern requests. */
   get servesLegacy(): boolean {
-    return this.#legacy.length > 0;
+    return this.#parts.legacy.length > 0;
   }
 
   /** Every protocol version this server speaks, modern first. */
   get supportedVersions(): string[] {
-    return [...this.#supportedVersions];
+    return [...this.#parts.supportedVersions];
   }
 
   /**
@@ -160,8 +108,8 @@ export class McpServer {
         : [definitionOrHandler, maybeHandler];
     if (handler === undefined) throw new McpkitError('INVALID_DEFINITION', `tool '${name}' needs a handler`);
     const bound = bindTool(handler, definition.outputSchema !== undefined);
-    this.#features.tools.add(name, definition, bound);
-    this.#needs('tools/call', name, definition.scopes);
+    this.#parts.features.tools.add(name, definition, bound);
+    this.#scopes.need('tools/call', name, definition.scopes);
     this.#capabilities = undefined;
     return this;
   }
@@ -169,8 +117,8 @@ export class McpServer {
   /** Registers a fixed resource at `uri`. */
   resource(uri: string, metadata: ResourceMetadata, handler: ResourceHandler): this {
     const { scopes, ...wire } = metadata;
-    this.#features.resources.addResource(uri, wire, handler);
-    this.#needs('resources/read', uri, scopes);
+    this.#parts.features.resources.addResource(uri, wire, handler);
+    this.#scopes.need('resources/read', uri, scopes);
     this.#capabilities = undefined;
     return this;
   }
@@ -178,7 +126,7 @@ export class McpServer {
   /** Registers a resource template (`{var}` and `{+var}` expressions). */
   resourceTemplate(uriTemplate: string, options: TemplateOptions, handler: TemplateHandler): this {
     const { scopes: _scopes, ...wire } = options;
-    this.#features.resources.addTemplate(uriTemplate, wire, handler);
+    this.#parts.features.resources.addTemplate(uriTemplate, wire, handler);
     this.#capabilities = undefined;
     return this;
   }
@@ -190,8 +138,8 @@ export class McpServer {
     handler: PromptHandler<S>,
   ): this {
     const { scopes, ...wire } = definition;
-    this.#features.prompts.add(name, wire as PromptDefinition<S>, bindPrompt(handler));
-    this.#needs('prompts/get', name, scopes);
+    this.#parts.features.prompts.add(name, wire as PromptDefinition<S>, bindPrompt(handler));
+    this.#scopes.need('prompts/get', name, scopes);
     this.#capabilities = undefined;
     return this;
   }
@@ -201,19 +149,12 @@ export class McpServer {
    * name, `resources/read` by URI), as registered with `scopes`; undefined when none.
    */
   requiredScopes(method: string, params: unknown): readonly string[] | undefined {
-    const p = (params ?? {}) as { name?: unknown; uri?: unknown };
-    const key = method === 'resources/read' ? p.uri : p.name;
-    return typeof key === 'string' ? this.#scopes.get(`${method} ${key}`) : undefined;
-  }
-
-  #needs(method: string, key: string, scopes: readonly string[] | undefined): void {
-    if (scopes && scopes.length > 0) this.#scopes.set(`${method} ${key}`, [...scopes]);
-    else this.#scopes.delete(`${method} ${key}`);
+    return this.#scopes.required(method, params);
   }
 
   /** Removes a tool and announces the change. */
   removeTool(name: string): boolean {
-    const removed = this.#features.tools.remove(name);
+    const removed = this.#parts.features.tools.remove(name);
     this.#capabilities = undefined;
     if (removed) this.notifyToolsChanged();
     return removed;
@@ -221,7 +162,7 @@ export class McpServer {
 
   /** Removes a prompt and announces the change. */
   removePrompt(name: string): boolean {
-    const removed = this.#features.prompts.remove(name);
+    const removed = this.#parts.features.prompts.remove(name);
     this.#capabilities = undefined;
     if (removed) this.notifyPromptsChanged();
     return removed;
@@ -229,7 +170,7 @@ export class McpServer {
 
   /** Removes a fixed resource or a resource template and announces the change. */
   removeResource(uriOrTemplate: string): boolean {
-    const { resources } = this.#features;
+    const { resources } = this.#parts.features;
     const removed = resources.removeResource(uriOrTemplate) || resources.removeTemplate(uriOrTemplate);
     this.#capabilities = undefined;
     if (removed) this.notifyResourcesChanged();
@@ -258,7 +199,7 @@ export class McpServer {
    * modern listen streams of this instance). See `ServerOptions.resourceSubscriptions`.
    */
   subscribers(uri: string): number {
-    return this.#subscriptions.count(uri);
+    return this.#parts.subscriptions.count(uri);
   }
 
   /**
@@ -266,8 +207,7 @@ export class McpServer {
    * it when a session ends; a transport of your own should too.
    */
   sessionEnded(session: LegacySession): void {
-    for (const uri of session.subscriptions) this.#subscriptions.release(uri);
-    session.subscriptions.clear();
+    this.#parts.subscriptions.releaseAll(session.subscriptions);
   }
 
   /**
@@ -277,17 +217,7 @@ export class McpServer {
    * instance, so that updates reach it here and the counts stay balanced.
    */
   syncSessionSubscriptions(session: LegacySession, uris: Iterable<string>): void {
-    const next = new Set(uris);
-    for (const uri of [...session.subscriptions]) {
-      if (next.has(uri)) continue;
-      session.subscriptions.delete(uri);
-      this.#subscriptions.release(uri);
-    }
-    for (const uri of next) {
-      if (session.subscriptions.has(uri)) continue;
-      session.subscriptions.add(uri);
-      void this.#subscriptions.acquire(uri).catch(() => false);
-    }
+    this.#parts.subscriptions.sync(session.subscriptions, uris);
   }
 
   /**
@@ -300,7 +230,7 @@ export class McpServer {
 
   /** Stops keeping task leases and aborts the task handlers running in this process. */
   stopTasks(): void {
-    this.#tasks.runner.close();
+    this.#parts.tasks.runner.close();
   }
 
   /** The capabilities declared in discover and initialize, from what is registered. */
@@ -309,8 +239,8 @@ export class McpServer {
   }
 
   #computeCapabilities(): ServerCapabilities {
-    const caps = capabilitiesOf(this.#features, this.options.capabilities);
-    if (this.#tasks.enabled) caps.extensions = { ...caps.extensions, [TASKS_EXTENSION]: {} };
+    const caps = capabilitiesOf(this.#parts.features, this.options.capabilities);
+    if (this.#parts.tasks.enabled) caps.extensions = { ...caps.extensions, [TASKS_EXTENSION]: {} };
     return caps;
   }
 
@@ -322,7 +252,7 @@ export class McpServer {
    */
   handle(request: JsonRpcRequest, channel: RequestChannel): Promise<Params> {
     return this.#chains.empty
-      ? this.#dispatcher.dispatch(request, channel)
+      ? this.#parts.dispatcher.dispatch(request, channel)
       : this.#chains.request(request, channel);
   }
 

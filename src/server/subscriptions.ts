@@ -104,6 +104,30 @@ export class ResourceSubscriptions {
     void this.#run(uri, () => this.#hooks.unsubscribe?.(uri)).catch(() => undefined);
   }
 
+  /** Gives back every subscription in `held` (a legacy session's) and empties it. */
+  releaseAll(held: Set<string>): void {
+    for (const uri of held) this.release(uri);
+    held.clear();
+  }
+
+  /**
+   * Makes `held` (a legacy session's subscriptions) equal to `uris`: new ones are acquired
+   * (a refusal is not reported), gone ones released.
+   */
+  sync(held: Set<string>, uris: Iterable<string>): void {
+    const next = new Set(uris);
+    for (const uri of [...held]) {
+      if (next.has(uri)) continue;
+      held.delete(uri);
+      this.release(uri);
+    }
+    for (const uri of next) {
+      if (held.has(uri)) continue;
+      held.add(uri);
+      void this.acquire(uri).catch(() => false);
+    }
+  }
+
   /** A refused or failed subscription: forget the entry once nobody waits on it. */
   #drop(uri: string, entry: Entry): void {
     if (--entry.count === 0 && this.#entries.get(uri) === entry) this.#entries.delete(uri);
