@@ -9,10 +9,20 @@
  */
 import { McpError } from '../core/errors.js';
 import { isObject, type Params } from '../core/jsonrpc.js';
-import { compileJsonSchema } from '../validation/index.js';
+import { compileJsonSchema, type SchemaLimits } from '../validation/index.js';
 
 /** The client requests a handler can make through its context. */
 export type AskedMethod = 'elicitation/create' | 'sampling/createMessage' | 'roots/list';
+
+/**
+ * A question a handler asked: its method and params, and the server's `limits.schema`,
+ * which bound an elicitation's `requestedSchema` as they bound the tools' own schemas.
+ */
+export interface AskedQuestion {
+  method: AskedMethod;
+  params: Params;
+  limits?: SchemaLimits | undefined;
+}
 
 /**
  * Resolves with `answer` when it is a valid result for the question, else rejects.
@@ -20,7 +30,7 @@ export type AskedMethod = 'elicitation/create' | 'sampling/createMessage' | 'roo
  * @throws McpError -32602 describing what is wrong with the answer.
  */
 export async function checkInputAnswer(
-  question: { method: AskedMethod; params: Params },
+  question: AskedQuestion,
   answer: unknown,
   where: string,
 ): Promise<Params> {
@@ -29,13 +39,10 @@ export async function checkInputAnswer(
   return answer as Params;
 }
 
-async function problemOf(
-  question: { method: AskedMethod; params: Params },
-  answer: Params,
-): Promise<string | undefined> {
+async function problemOf(question: AskedQuestion, answer: Params): Promise<string | undefined> {
   switch (question.method) {
     case 'elicitation/create':
-      return elicitationProblem(question.params, answer);
+      return elicitationProblem(question.params, answer, question.limits);
     case 'sampling/createMessage':
       return samplingProblem(answer);
     case 'roots/list':
@@ -45,7 +52,11 @@ async function problemOf(
 
 const ACTIONS = new Set(['accept', 'decline', 'cancel']);
 
-async function elicitationProblem(params: Params, answer: Params): Promise<string | undefined> {
+async function elicitationProblem(
+  params: Params,
+  answer: Params,
+  limits: SchemaLimits | undefined,
+): Promise<string | undefined> {
   if (typeof answer.action !== 'string' || !ACTIONS.has(answer.action)) {
     return 'action must be accept, decline or cancel';
   }
@@ -54,7 +65,7 @@ async function elicitationProblem(params: Params, answer: Params): Promise<strin
   if (!isObject(content)) return 'content must be an object';
   const schema = params.requestedSchema;
   if (!isObject(schema)) return undefined;
-  const outcome = await compileJsonSchema(schema)(content);
+  const outcome = await compileJsonSchema(schema, limits)(content);
   return outcome.ok ? undefined : `content does not match the requested schema: ${outcome.issues.join('; ')}`;
 }
 

@@ -62,6 +62,7 @@ export function assembleServer(input: AssembleInput): ServerParts {
   const tasks = new ServerTasks({
     options: options.tasks,
     maxPerPrincipal: options.limits?.maxTasksPerPrincipal,
+    schemaLimits: options.limits?.schema,
     tools,
     sealer,
     callTool: async (name, args, ctx) => copyResult(await tools.call(name, args, ctx)),

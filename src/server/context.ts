@@ -19,7 +19,12 @@ import type {
   ListRootsResult,
   LoggingLevel,
 } from '../core/types/index.js';
-import type { InferOutput, StandardJsonSchema } from '../validation/index.js';
+import {
+  compileSchema,
+  type InferOutput,
+  type SchemaLimits,
+  type StandardJsonSchema,
+} from '../validation/index.js';
 import {
   elicitWithSchema,
   hasSchemaObject,
@@ -77,7 +82,8 @@ export interface RequestContext {
   /**
    * Asks the user for input (elicitation). Legacy: an `elicitation/create` request on the
    * session. Modern: an `input_required` round trip (see {@link InputOptions}).
-   * @throws McpError -32021 when the client did not declare `elicitation`.
+   * @throws McpError -32021 when the client did not declare `elicitation`; McpkitError
+   *   `INVALID_DEFINITION` when a form `requestedSchema` breaks the server's `limits.schema`.
    */
   elicit(params: ElicitRequestParams, options?: InputOptions): Promise<ElicitResult>;
   /**
@@ -109,6 +115,11 @@ export interface ContextChannel {
   readonly inputResponses?: () => Readonly<Record<string, unknown>>;
   /** The log threshold in force, or undefined when the client asked for no logs. */
   readonly logLevel: LoggingLevel | undefined;
+  /**
+   * The server's `limits.schema`: an elicitation's `requestedSchema` is held to them before
+   * it is sent, and its answer checked with them (defaults when undefined).
+   */
+  readonly schemaLimits?: SchemaLimits | undefined;
   /** Sends a notification tied to this request. */
   notify(method: string, params: Params): void;
   /** Sends a request to the client and resolves with its result (legacy) or runs MRTR (modern). */
@@ -191,7 +202,14 @@ class Context implements RequestContext {
   ): Promise<ElicitResult | SchemaElicitResult<unknown>> {
     const send = (wire: ElicitRequestParams): Promise<ElicitResult> =>
       ask(this.#channel, 'elicitation', 'elicitation/create', wire, options?.key) as Promise<ElicitResult>;
-    return hasSchemaObject(params) ? elicitWithSchema(params, send) : send(params);
+    const limits = this.#channel.schemaLimits;
+    if (hasSchemaObject(params)) return elicitWithSchema(params, send, limits);
+    try {
+      checkRequestedSchema(params, limits);
+    } catch (error) {
+      return Promise.reject(error as Error);
+    }
+    return send(params);
   }
 
   sample(params: CreateMessageRequestParams, options?: InputOptions): Promise<CreateMessageResult> {
@@ -207,6 +225,13 @@ class Context implements RequestContext {
   listRoots(options?: InputOptions): Promise<ListRootsResult> {
     return ask(this.#channel, 'roots', 'roots/list', {}, options?.key) as Promise<ListRootsResult>;
   }
+}
+
+/** Holds a JSON Schema `requestedSchema` to the server's schema limits before it is sent. */
+function checkRequestedSchema(params: ElicitRequestParams, limits: SchemaLimits | undefined): void {
+  const schema = (params as { requestedSchema?: unknown }).requestedSchema;
+  if (params.mode === 'url' || typeof schema !== 'object' || schema === null) return;
+  compileSchema(schema as Record<string, unknown>, limits, 'elicitation requestedSchema');
 }
 
 async function ask(

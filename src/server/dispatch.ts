@@ -71,6 +71,7 @@ export class ServerDispatcher {
     };
     this.#modernRunner = {
       sealer: deps.sealer,
+      schemaLimits: deps.options.limits?.schema,
       runFeature: (method, params, ctx) => this.#runFeature(method, params, ctx),
     };
   }
@@ -203,7 +204,8 @@ export class ServerDispatcher {
       string,
       unknown
     >;
-    const ctxChannel = new LegacyChannel(request, channel, session, meta);
+    const schemaLimits = this.#d.options.limits?.schema;
+    const ctxChannel = new LegacyChannel({ id: request.id, meta, schemaLimits }, channel, session);
     return this.#runFeature(request.method, params, createContext(ctxChannel));
   }
 

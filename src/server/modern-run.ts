@@ -10,6 +10,7 @@ import type { RequestStateSealer, StateBinding } from '../core/request-state.js'
 import type { RequestChannel } from './channel.js';
 import { createContext, type ContextChannel, type RequestContext } from './context.js';
 import type { ModernMeta } from './modern.js';
+import type { SchemaLimits } from '../validation/index.js';
 import {
   INPUT_METHODS,
   InputRound,
@@ -23,6 +24,8 @@ import {
 /** What the server lends the modern path: its feature dispatch and its state sealer. */
 export interface ModernRunner {
   readonly sealer: RequestStateSealer;
+  /** The server's `limits.schema`, which also bound elicitation `requestedSchema`s. */
+  readonly schemaLimits?: SchemaLimits | undefined;
   runFeature(method: string, params: Params, ctx: RequestContext): Promise<Params> | Params;
 }
 
@@ -52,6 +55,7 @@ async function runWithInputs(
   // A first round (no state, no responses) needs no await.
   const first = params.requestState === undefined && params.inputResponses === undefined;
   const round = first ? new InputRound({}) : await openRound(params, bind, runner.sealer);
+  round.schemaLimits = runner.schemaLimits;
   // The handler's signal also fires when the run is abandoned for input; made on first use.
   let local: AbortController | undefined;
   const signal = (): AbortSignal => (local ??= followSignal(channel.signal)).signal;
@@ -89,6 +93,7 @@ class ModernChannel implements ContextChannel {
   readonly clientInfo: ModernMeta['clientInfo'];
   readonly logLevel: ModernMeta['logLevel'];
   readonly authInfo: RequestChannel['authInfo'];
+  readonly schemaLimits: SchemaLimits | undefined;
   readonly #method: string;
   readonly #channel: RequestChannel;
   readonly #signal: () => AbortSignal;
@@ -112,6 +117,7 @@ class ModernChannel implements ContextChannel {
     this.#channel = channel;
     this.#signal = signal;
     this.#round = round;
+    this.schemaLimits = round?.schemaLimits;
   }
 
   get signal(): AbortSignal {

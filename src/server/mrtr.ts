@@ -9,7 +9,8 @@
 import { McpError } from '../core/errors.js';
 import { isObject, type Params } from '../core/jsonrpc.js';
 import { digestParams, type RequestStateSealer, type StateBinding } from '../core/request-state.js';
-import { checkInputAnswer } from './answers.js';
+import { checkInputAnswer, type AskedQuestion } from './answers.js';
+import type { SchemaLimits } from '../validation/index.js';
 
 /** Methods whose handlers may answer `input_required`. */
 export const INPUT_METHODS: ReadonlySet<string> = new Set(['tools/call', 'resources/read', 'prompts/get']);
@@ -57,6 +58,8 @@ export class InputRound {
   #counts: Map<string, number> | undefined; // made when a handler first asks without a key
   /** Called once the handler asked for something not yet answered (after siblings had a turn). */
   onNeeded: (() => void) | undefined;
+  /** The server's `limits.schema`, applied to the `requestedSchema` a fresh answer is checked against. */
+  schemaLimits: SchemaLimits | undefined;
   #scheduled = false;
 
   constructor(answers: Record<string, unknown>, fresh: Record<string, unknown> = {}) {
@@ -74,7 +77,9 @@ export class InputRound {
     if (k in this.answers) return Promise.resolve(this.answers[k] as Params);
     const fresh = this.#fresh[k];
     if (isObject(fresh)) {
-      return checkAnswer(k, { method, params }, fresh).then((answer) => (this.answers[k] = answer) as Params);
+      return checkAnswer(k, { method, params, limits: this.schemaLimits }, fresh).then(
+        (answer) => (this.answers[k] = answer) as Params,
+      );
     }
     this.pending[k] = { method, params };
     // Let calls made in the same turn (Promise.all of several inputs) register too.
@@ -149,7 +154,7 @@ async function openState(
   }
 }
 
-function checkAnswer(key: string, question: InputRequest, answer: Params): Promise<Params> {
+function checkAnswer(key: string, question: AskedQuestion, answer: Params): Promise<Params> {
   return checkInputAnswer(question, answer, `inputResponses.${key}`);
 }
 

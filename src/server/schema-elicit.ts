@@ -10,6 +10,7 @@ import {
   compileSchema,
   isStandardSchema,
   type CompiledSchema,
+  type SchemaLimits,
   type StandardJsonSchema,
 } from '../validation/index.js';
 
@@ -27,8 +28,9 @@ export type SchemaElicitResult<T> =
   | { action: 'accept'; content: T; _meta?: Record<string, unknown> }
   | { action: 'decline' | 'cancel'; content?: undefined; _meta?: Record<string, unknown> };
 
-// Compiled once per schema object, however many requests ask with it.
-const compiled = new WeakMap<object, CompiledSchema>();
+// Compiled once per schema object and server limits, however many requests ask with it.
+const compiled = new WeakMap<object, WeakMap<object, CompiledSchema>>();
+const DEFAULT_LIMITS: SchemaLimits = {};
 
 /** True when `params` is a form elicitation whose `requestedSchema` is a Standard Schema. */
 export function hasSchemaObject(params: object): params is SchemaElicitParams<StandardJsonSchema> {
@@ -37,15 +39,17 @@ export function hasSchemaObject(params: object): params is SchemaElicitParams<St
 
 /**
  * Asks with the schema's JSON Schema on the wire, then checks an accepted answer with the
- * schema. @throws McpkitError `INVALID_DEFINITION` for a schema without JSON Schema support;
+ * schema; `limits` are the server's `limits.schema` (the JSON Schema form must keep to them).
+ * @throws McpkitError `INVALID_DEFINITION` for a schema without JSON Schema support or over `limits`;
  * McpError -32602 when an accepted answer does not match (the client broke
  * client/elicitation "Response actions": accepted content must match the requested schema).
  */
 export async function elicitWithSchema(
   params: SchemaElicitParams<StandardJsonSchema>,
   ask: (wire: ElicitRequestFormParams) => Promise<ElicitResult>,
+  limits: SchemaLimits = DEFAULT_LIMITS,
 ): Promise<SchemaElicitResult<unknown>> {
-  const schema = compiledOf(params.requestedSchema);
+  const schema = compiledOf(params.requestedSchema, limits);
   const { requestedSchema: _schema, ...rest } = params;
   const wire = { ...rest, requestedSchema: schema.jsonSchema as ElicitRequestFormParams['requestedSchema'] };
   const result = await ask(wire);
@@ -59,8 +63,10 @@ export async function elicitWithSchema(
   return { ...result, action: 'accept', content: checked.value };
 }
 
-function compiledOf(schema: StandardJsonSchema): CompiledSchema {
-  let entry = compiled.get(schema);
-  if (!entry) compiled.set(schema, (entry = compileSchema(schema, undefined, 'elicitation requestedSchema')));
+function compiledOf(schema: StandardJsonSchema, limits: SchemaLimits): CompiledSchema {
+  let byLimits = compiled.get(limits);
+  if (!byLimits) compiled.set(limits, (byLimits = new WeakMap()));
+  let entry = byLimits.get(schema);
+  if (!entry) byLimits.set(schema, (entry = compileSchema(schema, limits, 'elicitation requestedSchema')));
   return entry;
 }

@@ -4,8 +4,9 @@
  * plus the way back to the client for server-initiated requests and notifications.
  * Source: 2025-11-25 basic/lifecycle, server/utilities/logging, server/resources.
  */
-import type { JsonRpcRequest, Params, RequestId } from '../core/jsonrpc.js';
+import type { Params, RequestId } from '../core/jsonrpc.js';
 import { checkInputAnswer, type AskedMethod } from './answers.js';
+import type { SchemaLimits } from '../validation/index.js';
 import type { RequestChannel } from './channel.js';
 import type { AuthInfo, ContextChannel } from './context.js';
 import type { RequestOptions } from '../core/peer.js';
@@ -63,17 +64,19 @@ export class LegacyChannel implements ContextChannel {
   readonly era = 'legacy' as const;
   readonly requestId: RequestId;
   readonly meta: Readonly<Record<string, unknown>>;
+  readonly schemaLimits: SchemaLimits | undefined;
   readonly #channel: RequestChannel;
   readonly #session: LegacySession;
 
+  /** `request.meta` is the request's `_meta`; `schemaLimits` the server's `limits.schema`. */
   constructor(
-    request: JsonRpcRequest,
+    request: { id: RequestId; meta: Record<string, unknown>; schemaLimits: SchemaLimits | undefined },
     channel: RequestChannel,
     session: LegacySession,
-    meta: Record<string, unknown>,
   ) {
     this.requestId = request.id;
-    this.meta = meta;
+    this.meta = request.meta;
+    this.schemaLimits = request.schemaLimits;
     this.#channel = channel;
     this.#session = session;
   }
@@ -104,6 +107,6 @@ export class LegacyChannel implements ContextChannel {
   /** Sends the request on the session; the answer is checked as a modern one would be. */
   async ask(method: AskedMethod, params: Params): Promise<Params> {
     const answer = await this.#session.link.request(method, params, { signal: this.#channel.signal });
-    return checkInputAnswer({ method, params }, answer, `${method} answer`);
+    return checkInputAnswer({ method, params, limits: this.schemaLimits }, answer, `${method} answer`);
   }
 }

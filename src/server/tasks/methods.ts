@@ -5,6 +5,7 @@
  * Source: SEP-2663 "Capability Negotiation", "Task Polling", "Task Update Requests",
  * "Task Cancellation", "Task Status Notifications", "Error Handling".
  */
+import type { SchemaLimits } from '../../validation/index.js';
 import { McpError, missingCapabilityError } from '../../core/errors.js';
 import { isObject, type JsonRpcRequest, type Params } from '../../core/jsonrpc.js';
 import type { RequestStateSealer } from '../../core/request-state.js';
@@ -35,6 +36,8 @@ export class ServerTasks {
     options: TaskOptions | undefined;
     /** Most tasks one principal has running on this instance. */
     maxPerPrincipal?: number | undefined;
+    /** The server's `limits.schema`, which also bound elicitation `requestedSchema`s. */
+    schemaLimits?: SchemaLimits | undefined;
     tools: ToolRegistry;
     sealer: RequestStateSealer;
     callTool: CallTool;
@@ -44,6 +47,7 @@ export class ServerTasks {
     this.#sealer = init.sealer;
     const store = init.options?.store ?? createMemoryTaskStore();
     this.runner = new TaskRunner(store, init.options ?? {}, init.callTool, init.maxPerPrincipal);
+    this.runner.schemaLimits = init.schemaLimits;
   }
 
   /** True when the server offers the extension (task options given, or a tool may run as a task). */
@@ -142,7 +146,7 @@ export class ServerTasks {
     for (const [key, question] of Object.entries(task.inputRequests ?? {}))
       if (Object.hasOwn(responses, key) && isAskedMethod(question.method))
         await checkInputAnswer(
-          { method: question.method, params: question.params },
+          { method: question.method, params: question.params, limits: this.runner.schemaLimits },
           responses[key],
           `inputResponses.${key}`,
         );
@@ -171,6 +175,7 @@ export class ServerTasks {
       const prepare = policy.prepare;
       const runner = {
         sealer: this.#sealer,
+        schemaLimits: this.runner.schemaLimits,
         runFeature: async (_m: string, _p: Params, ctx: Parameters<typeof prepare>[1]) => {
           await prepare(checked.value as never, ctx);
           answers = { ...ctx.inputResponses };

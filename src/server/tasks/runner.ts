@@ -5,6 +5,7 @@
  * died (lease expired).
  * Source: SEP-2663 "Task Creation", "Task Status", "Error Handling"; DESIGN.md decision 11.
  */
+import type { SchemaLimits } from '../../validation/index.js';
 import { McpError } from '../../core/errors.js';
 import type { Params, RequestId } from '../../core/jsonrpc.js';
 import {
@@ -60,6 +61,8 @@ export type CallTool = (name: string, args: Params, ctx: RequestContext) => Prom
 export class TaskRunner {
   readonly store: TaskStore;
   readonly #options: Required<Omit<TaskOptions, 'store'>>;
+  /** The server's `limits.schema`, applied to elicitations a task's handler sends. */
+  schemaLimits: SchemaLimits | undefined;
   readonly #callTool: CallTool;
   readonly #running = new Map<string, RunningTask>();
   readonly #timers: ReturnType<typeof setInterval>[] = [];
@@ -180,6 +183,7 @@ export class TaskRunner {
       clientCapabilities: (meta['io.modelcontextprotocol/clientCapabilities'] ?? {}) as never,
       clientInfo: meta['io.modelcontextprotocol/clientInfo'] as never,
       authInfo,
+      schemaLimits: this.schemaLimits,
       changed: (t) => this.changed(t),
     });
     this.#running.set(task.taskId, running);

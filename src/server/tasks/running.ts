@@ -5,6 +5,7 @@
  * Source: SEP-2663 "Task Status" (input_required), "Task Update Requests",
  * "Task Cancellation"; notifications/progress are not sent for tasks.
  */
+import type { SchemaLimits } from '../../validation/index.js';
 import { McpError } from '../../core/errors.js';
 import type { Params, RequestId } from '../../core/jsonrpc.js';
 import { addInputRequest, isTerminalStatus, type TaskState, type TaskStore } from '../../core/tasks.js';
@@ -21,6 +22,8 @@ export interface RunningTaskInit {
   clientCapabilities: ClientCapabilities;
   clientInfo: Implementation | undefined;
   authInfo: AuthInfo | undefined;
+  /** The server's `limits.schema` (see `ContextChannel.schemaLimits`). */
+  schemaLimits?: SchemaLimits | undefined;
   /** Tells every instance the task changed (for `notifications/tasks`). */
   changed(task: TaskState): void;
 }
@@ -60,6 +63,7 @@ export class RunningTask {
       clientInfo: init.clientInfo,
       authInfo: init.authInfo,
       logLevel: undefined,
+      schemaLimits: init.schemaLimits,
       signal: this.controller.signal,
       inputResponses: () => this.#answers,
       notify: (method, params) => this.#notify(method, params),
