@@ -32,7 +32,7 @@ import type { InputPolicy } from './config.js';
 export type InputKind = 'elicitation' | 'sampling' | 'roots';
 
 /** The method of each input kind. */
-export const INPUT_METHOD = {
+const INPUT_METHOD = {
   elicitation: 'elicitation/create',
   sampling: 'sampling/createMessage',
   roots: 'roots/list',
