@@ -14,6 +14,7 @@ import { createClient, streamableHttp, type Client, type TaskHandle } from '../s
 import type { EventBus } from '../src/core/event-bus.js';
 import type { TaskStore } from '../src/core/tasks.js';
 import { serve, type Served } from '../src/integrations/node/index.js';
+import type { Redis } from 'ioredis';
 import { connectRedis, createRedisFleet, type RedisFleet } from '../src/integrations/redis/index.js';
 import { createServer, type McpServer } from '../src/server/index.js';
 import { startRedis, type TestRedis } from '../test/support/redis.js';
@@ -59,8 +60,11 @@ async function fleetOf(redis: TestRedis, count: number): Promise<Setup> {
   const fleets: RedisFleet[] = [];
   const instances: Instance[] = [];
   const prefix = `bench${Date.now()}:`;
+  const connections: Redis[] = [];
   for (let i = 0; i < count; i++) {
-    const fleet = await createRedisFleet(await connectRedis(redis.url), { prefix });
+    const connection = await connectRedis(redis.url);
+    connections.push(connection);
+    const fleet = await createRedisFleet(connection, { prefix });
     fleets.push(fleet);
     instances.push(await instance({ eventBus: fleet.eventBus, store: fleet.taskStore }));
   }
@@ -70,6 +74,7 @@ async function fleetOf(redis: TestRedis, count: number): Promise<Setup> {
       for (const i of instances) i.server.stopTasks();
       for (const i of instances) await i.served.close();
       for (const f of fleets) await f.close();
+      for (const c of connections) c.disconnect(); // else ioredis reconnects forever once Redis stops
     },
   };
 }

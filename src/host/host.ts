@@ -3,16 +3,10 @@
  * parallel, merged into one registry, with one place for user-facing input.
  * Source: 2026-07-28 architecture (host → clients → servers), server/tools "Tool Names".
  */
-import type { ClientHandlers, EraCache, HandlerContext, ResultOf } from '../client/index.js';
-import {
-  McpkitError,
-  type JsonRpcNotification,
-  type Params,
-  type RequestId,
-  type Root,
-} from '../core/index.js';
-import { resolveServers, type InputPolicy } from './config.js';
-import { INPUT_METHOD, InputRouter, type CallScope, type InputKind } from './inputs.js';
+import type { EraCache, ResultOf } from '../client/index.js';
+import { McpkitError, type JsonRpcNotification, type RequestId, type Root } from '../core/index.js';
+import { resolveServers } from './config.js';
+import { clientHandlersOf, InputRouter, type CallScope } from './inputs.js';
 import { ServerLink, type ServerStatus } from './link.js';
 import type { ListKind } from './lists.js';
 import { defaultQualify, type QualifyName } from './names.js';
@@ -45,7 +39,11 @@ export class Host {
     for (const server of resolveServers(options.servers, options.env)) {
       const link: ServerLink = new ServerLink({
         server,
-        handlers: this.#clientHandlers(server.name, server.policy, server.roots as Root[] | undefined),
+        handlers: clientHandlersOf(this.#inputs, {
+          server: server.name,
+          policy: server.policy,
+          roots: server.roots as Root[] | undefined,
+        }),
         timeoutMs: server.timeoutMs ?? options.connectTimeoutMs ?? 30_000,
         requestTimeoutMs: options.requestTimeoutMs,
         logLevel: options.logLevel,
@@ -263,31 +261,6 @@ export class Host {
     this.#registry = new Registry(sources, this.#qualify);
     for (const l of this.#links.values()) l.issues = this.#registry.issues.get(l.name) ?? [];
     this.#events.emit('change', { server: link.name, kinds: [...kinds] });
-  }
-
-  #clientHandlers(
-    server: string,
-    policy: InputPolicy | undefined,
-    roots: readonly Root[] | undefined,
-  ): ClientHandlers {
-    const handlers: ClientHandlers = {};
-    const ask = (kind: InputKind) => (params: unknown, context: HandlerContext) =>
-      this.#inputs.route(
-        {
-          server,
-          kind,
-          method: INPUT_METHOD[kind],
-          params: (params ?? {}) as Params,
-          signal: context.signal,
-        },
-        policy,
-        roots,
-        { relatedRequestId: context.relatedRequestId },
-      );
-    if (this.#inputs.allows('elicitation', policy, roots)) handlers.elicitation = ask('elicitation') as never;
-    if (this.#inputs.allows('sampling', policy, roots)) handlers.sampling = ask('sampling') as never;
-    if (this.#inputs.allows('roots', policy, roots)) handlers.roots = ask('roots') as never;
-    return handlers;
   }
 }
 

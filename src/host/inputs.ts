@@ -25,13 +25,14 @@ import {
   type RequestId,
   type Root,
 } from '../core/index.js';
+import type { ClientHandlers, HandlerContext } from '../client/index.js';
 import type { InputPolicy } from './config.js';
 
 /** The kinds of input a server may ask the host for. */
 export type InputKind = 'elicitation' | 'sampling' | 'roots';
 
 /** The method of each input kind. */
-export const INPUT_METHOD = {
+const INPUT_METHOD = {
   elicitation: 'elicitation/create',
   sampling: 'sampling/createMessage',
   roots: 'roots/list',
@@ -174,4 +175,34 @@ export class InputRouter {
 function progressTokenOf(params: Params): RequestId | undefined {
   const token = (params._meta as Params | undefined)?.progressToken;
   return typeof token === 'string' || typeof token === 'number' ? token : undefined;
+}
+
+/**
+ * The client handlers for one server's connection: each kind its policy allows is routed
+ * through `inputs` (see {@link InputRouter.route}); the others are left out, so the client
+ * does not declare them.
+ */
+export function clientHandlersOf(
+  inputs: InputRouter,
+  source: { server: string; policy: InputPolicy | undefined; roots: readonly Root[] | undefined },
+): ClientHandlers {
+  const { server, policy, roots } = source;
+  const handlers: ClientHandlers = {};
+  const ask = (kind: InputKind) => (params: unknown, context: HandlerContext) =>
+    inputs.route(
+      {
+        server,
+        kind,
+        method: INPUT_METHOD[kind],
+        params: (params ?? {}) as Params,
+        signal: context.signal,
+      },
+      policy,
+      roots,
+      { relatedRequestId: context.relatedRequestId },
+    );
+  if (inputs.allows('elicitation', policy, roots)) handlers.elicitation = ask('elicitation') as never;
+  if (inputs.allows('sampling', policy, roots)) handlers.sampling = ask('sampling') as never;
+  if (inputs.allows('roots', policy, roots)) handlers.roots = ask('roots') as never;
+  return handlers;
 }
