@@ -139,6 +139,30 @@ describe('the Redis backends', () => {
     expect(await store.since('s1', 0)).toEqual([]);
   });
 
+  it('bounds the SSE events one owner keeps across its streams, as the memory store does', async () => {
+    const c = await client();
+    const store = createRedisEventStore(c, { prefix: 'own:', maxLength: 50, maxEventsPerOwner: 5 });
+    const put = async (streamId: string, count: number, owner?: string) => {
+      for (let seq = 1; seq <= count; seq++)
+        await store.append(
+          streamId,
+          { id: `${streamId}_${seq}`, seq, message: { jsonrpc: '2.0', method: 'm' } },
+          owner,
+        );
+    };
+    await put('a1', 4, 'alice');
+    await put('a2', 4, 'alice');
+    await put('b1', 3, 'bob');
+    await put('anon', 10);
+    const seqs = async (streamId: string) => (await store.since(streamId, 0)).map((e) => e.seq);
+    expect(await seqs('a1')).toEqual([4]); // alice's 3 oldest went
+    expect(await seqs('a2')).toEqual([1, 2, 3, 4]);
+    expect(await seqs('b1')).toEqual([1, 2, 3]); // bob is not pushed out by alice
+    expect(await seqs('anon')).toHaveLength(10); // unidentified: only maxLength applies
+    expect(await c.llen('own:sse-owner:alice')).toBe(5);
+    expect(await c.pttl('own:sse-owner:alice')).toBeGreaterThan(0);
+  });
+
   it('reconnects after Redis restarts; what Redis held is gone, new work goes through', async () => {
     const c = await client();
     const bus = await createRedisEventBus(c, { channel: 'restart' });
