@@ -133,7 +133,12 @@ describe('resource subscriptions through the gateway', () => {
     await officialTransport.terminateSession();
     await official.close();
     await until(() => gateway.server.subscribers(DOC) === 0);
-    // Unsubscribed on the backend too: starting the updates again sends nothing.
+    // Unsubscribed on the backend too (it logs the request before it answers; closing the
+    // gateway's backend subscription sends it, so wait for it rather than race it): starting
+    // the updates again sends nothing.
+    await until(() =>
+      everythingLogs.some((l) => l.includes(`Received Unsubscribe Resource request: ${DOC}`)),
+    );
     fromEverything.length = 0;
     await bystander.client.callTool('everything__toggle-subscriber-updates');
     await bystander.client.callTool('everything__toggle-subscriber-updates');
