@@ -74,12 +74,13 @@ export class Admission {
   readonly #maxInFlight: number;
   readonly #maxTracked: number;
 
+  /** @throws RangeError when a limit is not a positive number (NaN would silently turn it off). */
   constructor(limits: PrincipalLimits = {}) {
     this.#key = limits.principal ?? defaultPrincipal;
-    this.#rate = limits.requestsPerSecond ?? Infinity;
-    this.#burst = limits.burst ?? Math.max(1, Math.ceil(2 * this.#rate));
-    this.#maxInFlight = limits.maxConcurrentRequests ?? 100;
-    this.#maxTracked = limits.maxTracked ?? 10_000;
+    this.#rate = positive('requestsPerSecond', limits.requestsPerSecond ?? Infinity);
+    this.#burst = positive('burst', limits.burst ?? Math.max(1, Math.ceil(2 * this.#rate)));
+    this.#maxInFlight = positive('maxConcurrentRequests', limits.maxConcurrentRequests ?? 100);
+    this.#maxTracked = positive('maxTracked', limits.maxTracked ?? 10_000);
   }
 
   /** The principal key of a request ('' when unidentified). */
@@ -146,7 +147,7 @@ export class Admission {
     entry.tokens = Math.min(this.#burst, entry.tokens + ((now - entry.refilledAt) / 1000) * this.#rate);
     entry.refilledAt = now;
     if (entry.tokens >= 1) return 0;
-    return Math.max(1, Math.ceil((1 - entry.tokens) / this.#rate));
+    return Math.min(MAX_RETRY_AFTER_S, Math.max(1, Math.ceil((1 - entry.tokens) / this.#rate)));
   }
 
   #entry(principal: string): Entry {
@@ -174,6 +175,14 @@ export class Admission {
 }
 
 function noop(): void {}
+
+/** Longest `Retry-After` sent (one day): a whole number of seconds, never `Infinity` or `1e+30`. */
+const MAX_RETRY_AFTER_S = 86_400;
+
+function positive(name: string, value: number): number {
+  if (typeof value === 'number' && value > 0) return value;
+  throw new RangeError(`principals.${name} must be a positive number, not ${String(value)}`);
+}
 
 function overRate(rate: number, waitS: number): HttpResponse {
   return tooMany(`more than ${rate} requests per second (requestsPerSecond)`, waitS);
