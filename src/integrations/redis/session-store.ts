@@ -57,6 +57,13 @@ return n`;
 
 const TYPES = new Set(['send', 'response', 'cancelled', 'changed', 'takeover', 'ended']);
 
+/**
+ * The ids this store looks up: visible ASCII (2025-11-25 basic/transports "Session
+ * Management") without ':', at most 256 characters. The server mints UUIDs; a hostile
+ * `Mcp-Session-Id` such as `<id>:subs` would otherwise name another session's keys.
+ */
+const SESSION_ID = /^[\x21-\x39\x3b-\x7e]{1,256}$/;
+
 /** Creates the store; its subscriber connection opens at once. */
 export function createRedisSessionStore(
   redis: Redis,
@@ -89,6 +96,7 @@ export function createRedisSessionStore(
       await within('create a session', multi.pexpire(key, ttlMs).exec());
     },
     async load(id) {
+      if (!SESSION_ID.test(id)) return undefined;
       const reply = await within('read a session', redis.eval(LOAD, 2, ...keys(id).slice(0, 2), ttlMs));
       return reply ? parseRecord(id, reply as [string[], string[]]) : undefined;
     },
@@ -105,6 +113,7 @@ export function createRedisSessionStore(
       await within('change a session', redis.eval(CHANGE, 3, ...keys(id), ...op, ttlMs, text));
     },
     async delete(id) {
+      if (!SESSION_ID.test(id)) return false;
       const text = encode({ type: 'ended' });
       return (await within('end a session', redis.eval(END, 3, ...keys(id), text))) === 1;
     },

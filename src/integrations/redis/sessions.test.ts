@@ -131,3 +131,28 @@ describe('legacy sessions shared through the Redis session store', () => {
     });
   });
 });
+
+describe('hostile Mcp-Session-Id values at the Redis session store', () => {
+  it("does not reach another session's keys through an id such as `<id>:subs`", async () => {
+    const connection = await connectRedis(redis.url);
+    connections.push(connection);
+    const store = createRedisSessionStore(connection, { prefix: 'hostile-ids:' });
+    closers.push(store.close);
+    const record = {
+      id: 'victim',
+      owner: '',
+      protocolVersion: '2025-11-25' as const,
+      clientCapabilities: {},
+      logLevel: 'info' as const,
+      initialized: true,
+      subscriptions: ['file:///watched'],
+      standaloneStreamId: 'g',
+    };
+    await store.create(record);
+    for (const id of ['victim:subs', 'victim\n', 'vïctim', 'v'.repeat(10_000)]) {
+      await expect(store.load(id)).resolves.toBeUndefined();
+      await expect(store.delete(id)).resolves.toBe(false);
+    }
+    expect((await store.load('victim'))?.subscriptions).toEqual(['file:///watched']);
+  });
+});
