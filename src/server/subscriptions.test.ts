@@ -146,4 +146,25 @@ describe('ResourceSubscriptions', () => {
     await expect(counts.acquire('u')).rejects.toThrow('backend down');
     expect(counts.count('u')).toBe(0);
   });
+
+  it('forgets a URI that sync could not acquire, so releasing the session does not take another subscriber’s count', async () => {
+    let refuse = true;
+    const edges: string[] = [];
+    const counts = new ResourceSubscriptions({
+      subscribe: (uri) => {
+        edges.push(`+${uri}`);
+        return !refuse;
+      },
+      unsubscribe: (uri) => void edges.push(`-${uri}`),
+    });
+    const replica = new Set<string>();
+    counts.sync(replica, ['u']);
+    await until(() => edges.length === 1);
+    await until(() => !replica.has('u'));
+    refuse = false;
+    expect(await counts.acquire('u')).toBe(true);
+    counts.releaseAll(replica);
+    expect(counts.count('u')).toBe(1);
+    expect(edges).toEqual(['+u', '+u']);
+  });
 });

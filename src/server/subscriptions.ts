@@ -112,7 +112,7 @@ export class ResourceSubscriptions {
 
   /**
    * Makes `held` (a legacy session's subscriptions) equal to `uris`: new ones are acquired
-   * (a refusal is not reported), gone ones released.
+   * (a refused one is not reported, and leaves `held` once refused), gone ones released.
    */
   sync(held: Set<string>, uris: Iterable<string>): void {
     const next = new Set(uris);
@@ -124,7 +124,11 @@ export class ResourceSubscriptions {
     for (const uri of next) {
       if (held.has(uri)) continue;
       held.add(uri);
-      void this.acquire(uri).catch(() => false);
+      // Refused or failed: not held, so that releasing `held` later takes no one else's count.
+      void this.acquire(uri).then(
+        (accepted) => accepted || held.delete(uri),
+        () => held.delete(uri),
+      );
     }
   }
 
