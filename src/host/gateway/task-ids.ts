@@ -32,14 +32,20 @@ export class TaskIds {
     return `gwt.${b64(route.server)}.${b64(route.taskId)}.${mac}`;
   }
 
-  /** The backend task of a gateway id, when it verifies for `principal`; undefined otherwise. */
+  /**
+   * The backend task of a gateway id, when it verifies for `principal` and is spelled
+   * exactly as {@link wrap} spells it; undefined otherwise.
+   */
   unwrap(id: unknown, principal: string): TaskRoute | undefined {
     if (typeof id !== 'string' || id.length > MAX_ID_LENGTH) return undefined;
     const [tag, server, taskId, mac, extra] = id.split('.');
     if (tag !== 'gwt' || !server || !taskId || !mac || extra !== undefined) return undefined;
     const route = { server: unb64(server), taskId: unb64(taskId) };
+    // One spelling per task: Node's base64url decoding skips stray characters and padding.
+    if (b64(route.server) !== server || b64(route.taskId) !== taskId) return undefined;
     const expected = this.#mac(route, principal);
     const given = Buffer.from(mac, 'base64url');
+    if (given.toString('base64url') !== mac) return undefined;
     return given.length === expected.length && timingSafeEqual(given, expected) ? route : undefined;
   }
 

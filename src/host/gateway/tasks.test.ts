@@ -127,4 +127,19 @@ describe('gateway task ids', () => {
     for (const bad of [42, '', 'gwt.a.b', `${id}.x`, 'x'.repeat(5000)])
       expect(ids.unwrap(bad, 'alice')).toBeUndefined();
   });
+
+  it('accept one spelling per task: no padding, stray or non-ASCII characters in any part', () => {
+    const ids = new TaskIds();
+    const id = ids.wrap({ server: 's.1', taskId: 'x.yé' }, 'alice');
+    const [tag, server, taskId, mac] = id.split('.');
+    const respelled = [
+      `${tag}.${server}==.${taskId}.${mac}`,
+      `${tag}.${server}!.${taskId}.${mac}`,
+      `${tag}.${server}.${taskId}é.${mac}`,
+      `${tag}.${server}.${taskId}.${mac}==`,
+      `${tag}.${server}.${taskId}.${mac}\n`,
+    ];
+    for (const other of respelled) expect(ids.unwrap(other, 'alice')).toBeUndefined();
+    expect(ids.unwrap(id, 'alice')).toEqual({ server: 's.1', taskId: 'x.yé' });
+  });
 });
