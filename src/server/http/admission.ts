@@ -73,6 +73,8 @@ export class Admission {
   readonly #burst: number;
   readonly #maxInFlight: number;
   readonly #maxTracked: number;
+  /** The principal seen last (the map's last key): seeing it again needs no re-insert. */
+  #newest: string | undefined;
 
   /** @throws RangeError when a limit is not a positive number (NaN would silently turn it off). */
   constructor(limits: PrincipalLimits = {}) {
@@ -152,6 +154,8 @@ export class Admission {
 
   #entry(principal: string): Entry {
     let entry = this.#entries.get(principal);
+    if (entry && principal === this.#newest) return entry;
+    this.#newest = principal;
     if (entry) {
       this.#entries.delete(principal); // re-insert: the map's order is recency
       this.#entries.set(principal, entry);
@@ -168,6 +172,7 @@ export class Admission {
     for (const [key, entry] of this.#entries) {
       if (entry.inFlight === 0) {
         this.#entries.delete(key);
+        if (key === this.#newest) this.#newest = undefined;
         return;
       }
     }
