@@ -3,7 +3,7 @@
  * echo in one invocation and prints a markdown report on stdout (progress on stderr).
  * Flags: `--quick` (about a minute), `--cpu-prof` (profile mcpkit's servers into
  * bench/profiles and summarise), `--only <tags>` (comma-separated: stdio, http, modern,
- * legacy, throughput, payload, startup, memory, sessions, listen). See bench/README.md.
+ * legacy, throughput, payload, startup, first-result, memory, sessions, listen). See bench/README.md.
  */
 import { readdirSync, statSync } from 'node:fs';
 import { cpus } from 'node:os';
@@ -15,6 +15,7 @@ import { modeName } from './harness/targets.js';
 import { summarize } from './profile-summary.js';
 import { ratioTable } from './ratios.js';
 import { footprintTable, listenTable, payloadTable, throughputTable } from './report.js';
+import { firstResult, firstResultTable } from './scenarios/first-result.js';
 import { gateway, gatewayTable } from './scenarios/gateway.js';
 import { listen } from './scenarios/listen.js';
 import { middleware, middlewareTable } from './scenarios/middleware.js';
@@ -37,6 +38,7 @@ const SECTIONS: Section[] = [
   })),
   { name: 'payload', tags: ['payload', 'stdio'], run: payload },
   { name: 'startup and idle RSS', tags: ['startup', 'memory', 'stdio'], run: startup },
+  { name: 'first result', tags: ['first-result', 'stdio'], run: firstResult },
   { name: 'legacy sessions RSS', tags: ['sessions', 'memory', 'http', 'legacy'], run: sessions },
   { name: 'listen fan-out', tags: ['listen', 'http', 'modern'], run: listen },
   { name: 'gateway overhead', tags: ['gateway', 'stdio'], run: gateway },
@@ -72,6 +74,15 @@ function report(config: Config, results: Results, seconds: number): string {
       'Startup (spawn → first `tools/list` reply over stdio) and memory',
       [],
       footprintTable(config, results),
+    ),
+    ...section(
+      'Time to the first result: spawn → first `tools/call` result over stdio',
+      [
+        'Each server spawned alone (pinned to CPU 1 when taskset is there) and sent its opening messages at once;',
+        'CPU is the child’s (all threads) when the result arrived; idle RSS 1 s later. Servers alternate round by round.',
+        '',
+      ],
+      firstResultTable(results),
     ),
     ...section(
       `subscriptions/listen fan-out: HTTP modern, ${config.listeners} listeners, ${config.triggers} list changes`,

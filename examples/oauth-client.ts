@@ -9,8 +9,7 @@
  */
 import { createInterface } from 'node:readline/promises';
 import { oauthClient } from '../src/auth/index.js';
-import { streamableHttp } from '../src/client/http/index.js';
-import { createClient } from '../src/client/index.js';
+import { createClient, streamableHttp } from '../src/client/index.js';
 
 const url = process.argv[2] ?? 'http://127.0.0.1:3000/mcp';
 const input = createInterface({ input: process.stdin, output: process.stderr });

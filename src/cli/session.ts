@@ -5,7 +5,6 @@
  * the server and, for a server that exited, the tail of its stderr.
  */
 import { existsSync, readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import { createClient, type Client, type EraPreference } from '../client/index.js';
 import { ERROR_TABLE, McpError, McpkitError, type Transport } from '../core/index.js';
 import { spawnStdio } from '../integrations/stdio/index.js';
@@ -13,10 +12,7 @@ import type { ClientFlags } from './args.js';
 import { CliError, describeError, systemCodeOf, tailLines } from './errors.js';
 import { httpTransport } from './http.js';
 import { browserAuth, tokenAuth } from './auth-flow.js';
-
-/** The compiled everything server, relative to this file in `dist/src/cli/`. */
-const EVERYTHING_MAIN = new URL('../../servers/everything/main.js', import.meta.url);
-const PACKAGE_JSON = new URL('../../../package.json', import.meta.url);
+import { packagePath } from './package-root.js';
 
 /** Default longest wait for a connection, in milliseconds (probe and handshake included). */
 const CONNECT_TIMEOUT_MS = 15_000;
@@ -41,7 +37,7 @@ interface Opened {
 /** This package's version, from its package.json. */
 export function cliVersion(): string {
   try {
-    const parsed = JSON.parse(readFileSync(PACKAGE_JSON, 'utf8')) as { version?: unknown };
+    const parsed = JSON.parse(readFileSync(packagePath('package.json'), 'utf8')) as { version?: unknown };
     return typeof parsed.version === 'string' ? parsed.version : '0.0.0';
   } catch {
     return '0.0.0';
@@ -142,7 +138,7 @@ async function open(flags: ClientFlags): Promise<Opened> {
 }
 
 function builtin(): { command: string; args: string[] } {
-  const main = fileURLToPath(EVERYTHING_MAIN);
+  const main = packagePath('dist', 'servers', 'everything', 'main.js');
   if (!existsSync(main)) {
     throw new CliError(`the built-in everything server is missing (${main}); run \`npm run build\``, {
       kind: 'failure',

@@ -56,7 +56,10 @@ export function assembleServer(input: AssembleInput): ServerParts {
   };
   const eventBus = options.eventBus ?? createMemoryEventBus();
   const supportedVersions = [...modern, ...legacy];
-  const subscriptions = new ResourceSubscriptions(options.resourceSubscriptions);
+  const subscriptions = new ResourceSubscriptions(
+    options.resourceSubscriptions,
+    options.limits?.subscriptionHookTimeoutMs,
+  );
   const rs = options.requestState;
   const sealer = rs && 'seal' in rs ? rs : createStateSealer(rs);
   const tasks = new ServerTasks({

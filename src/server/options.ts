@@ -70,6 +70,13 @@ export interface ServerLimits {
   maxTasksPerPrincipal?: number;
   /** Most URIs in one listen request's `resourceSubscriptions` (default 1 000). */
   maxResourceSubscriptions?: number;
+  /**
+   * Longest wait for one `resourceSubscriptions` hook call, in milliseconds (default 30 000;
+   * Infinity waits forever). A `subscribe` still pending then fails its subscribers with
+   * -32603 naming this limit and frees the URI; a pending `unsubscribe` no longer holds up
+   * the URI's next hook. RangeError from `createServer` when not a positive number.
+   */
+  subscriptionHookTimeoutMs?: number;
   /** Most requests one stdio (or other stream) connection has in flight at once (default 256). */
   maxConcurrentRequests?: number;
   /** Deepest JSON nesting accepted in one message, every transport (default 256). */

@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { Peer } from '../core/peer.js';
 import { createLinkedPair } from '../testing/linked-pair.js';
 import { validateWire } from '../testing/wire-tap.js';
@@ -166,5 +166,100 @@ describe('ResourceSubscriptions', () => {
     counts.releaseAll(replica);
     expect(counts.count('u')).toBe(1);
     expect(edges).toEqual(['+u', '+u']);
+  });
+});
+
+describe('hung subscription hooks (hostile: user code that never settles)', () => {
+  afterEach(() => void vi.useRealTimers());
+
+  it('fails the waiting subscribers of a subscribe hook that never settles, then frees the URI', async () => {
+    vi.useFakeTimers();
+    let hang = true;
+    const counts = new ResourceSubscriptions(
+      { subscribe: () => (hang ? new Promise<boolean>(() => undefined) : true) },
+      1_000,
+    );
+    const first = counts.acquire('u');
+    const second = counts.acquire('u');
+    const outcomes = Promise.allSettled([first, second]);
+    await vi.advanceTimersByTimeAsync(1_000);
+    for (const outcome of await outcomes) {
+      expect(outcome).toMatchObject({ status: 'rejected', reason: { code: -32603 } });
+      expect(String((outcome as PromiseRejectedResult).reason.message)).toMatch(/subscriptionHookTimeoutMs/);
+    }
+    expect(counts.count('u')).toBe(0);
+    hang = false;
+    expect(await counts.acquire('u')).toBe(true);
+    expect(counts.count('u')).toBe(1);
+  });
+
+  it('does not let an unsubscribe hook that never settles hold up the URI’s next subscribe', async () => {
+    vi.useFakeTimers();
+    const edges: string[] = [];
+    const counts = new ResourceSubscriptions(
+      {
+        subscribe: (uri) => void edges.push(`+${uri}`),
+        unsubscribe: (uri) => {
+          edges.push(`-${uri}`);
+          return new Promise<void>(() => undefined);
+        },
+      },
+      1_000,
+    );
+    expect(await counts.acquire('u')).toBe(true);
+    counts.release('u');
+    const again = counts.acquire('u');
+    await vi.advanceTimersByTimeAsync(1_000);
+    expect(await again).toBe(true);
+    expect(edges).toEqual(['+u', '-u', '+u']);
+  });
+
+  it('balances an abandoned subscribe that accepts later with unsubscribe, when nobody subscribes then', async () => {
+    vi.useFakeTimers();
+    const late = deferred<boolean>();
+    const edges: string[] = [];
+    const counts = new ResourceSubscriptions(
+      {
+        subscribe: async (uri) => {
+          edges.push(`+${uri}`);
+          return late.promise;
+        },
+        unsubscribe: (uri) => void edges.push(`-${uri}`),
+      },
+      1_000,
+    );
+    const first = counts.acquire('u').catch((error: unknown) => error);
+    await vi.advanceTimersByTimeAsync(1_000);
+    expect(await first).toMatchObject({ code: -32603 });
+    late.resolve(true);
+    await vi.advanceTimersByTimeAsync(0);
+    expect(edges).toEqual(['+u', '-u']);
+  });
+
+  it.each([Number.NaN, 0, -1])('refuses limits.subscriptionHookTimeoutMs = %s', (value) => {
+    expect(() =>
+      createServer({ name: 's', version: '1', limits: { subscriptionHookTimeoutMs: value } }),
+    ).toThrow(RangeError);
+  });
+
+  it('answers a legacy subscribe whose hook hangs with -32603, keeps serving, and serves the URI to the next session', async () => {
+    let hang = true;
+    const server = createServer({
+      name: 's',
+      version: '1',
+      limits: { subscriptionHookTimeoutMs: 50 },
+      resourceSubscriptions: { subscribe: () => (hang ? new Promise<boolean>(() => undefined) : true) },
+    });
+    server.resource('test://a', { name: 'a' }, (uri) => [{ uri, text: 'a' }]);
+    const one = await legacyClient(server);
+    const two = await legacyClient(server);
+    const failed = one.request('resources/subscribe', { uri: 'test://a' });
+    await expect(failed).rejects.toMatchObject({ code: -32603 });
+    await expect(failed).rejects.toThrow(/subscriptionHookTimeoutMs/);
+    await expect(one.request('ping', {})).resolves.toEqual({});
+    hang = false;
+    await expect(two.request('resources/subscribe', { uri: 'test://a' })).resolves.toEqual({});
+    expect(server.subscribers('test://a')).toBe(1);
+    await Promise.all([one.close(), two.close()]);
   });
 });

@@ -5,8 +5,18 @@
  * ends). The server author's hooks hear only the edges: `subscribe(uri)` when the first
  * subscriber of a URI arrives, `unsubscribe(uri)` when the last one leaves — the moments
  * to start and stop watching the underlying data.
+ *
+ * Every hook call is bounded (`limits.subscriptionHookTimeoutMs`, default 30 s): a hook that
+ * has not settled by then is abandoned, so one hung hook never holds a URI for later
+ * subscribers. An abandoned `subscribe` fails its waiting subscribers with -32603 naming the
+ * limit and the URI is free again; if it later accepts while nobody subscribes to the URI,
+ * `unsubscribe` is called to balance it. An abandoned `unsubscribe` lets the next hook run.
  * Source: 2025-11-25 server/resources "Subscriptions"; 2026-07-28 basic/patterns/subscriptions.
  */
+import { McpError } from '../core/errors.js';
+
+/** Default bound on one subscription hook call, in milliseconds. */
+const HOOK_TIMEOUT_MS = 30_000;
 
 /**
  * Hooks on resource subscriptions (`createServer({ resourceSubscriptions })`). Counts are
@@ -18,10 +28,15 @@ export interface ResourceSubscriptionHooks {
    * The first client subscribed to `uri`. Resolve `false` (or reject) to refuse it: a
    * legacy `resources/subscribe` then gets an error (the rejection's McpError, else
    * -32602), and a listen request leaves the URI out of its acknowledged filter. While
-   * this runs, other subscribers of the same URI wait for its outcome.
+   * this runs, other subscribers of the same URI wait for its outcome, at most
+   * `limits.subscriptionHookTimeoutMs` (then -32603, and the URI is free again).
    */
   subscribe?(uri: string): boolean | void | Promise<boolean | void>;
-  /** The last subscriber of `uri` is gone (unsubscribed, its listen ended, its session closed). Errors are ignored. */
+  /**
+   * The last subscriber of `uri` is gone (unsubscribed, its listen ended, its session
+   * closed). Errors are ignored; the next hook of `uri` waits for it at most
+   * `limits.subscriptionHookTimeoutMs`.
+   */
   unsubscribe?(uri: string): void | Promise<void>;
 }
 
@@ -38,8 +53,19 @@ export class ResourceSubscriptions {
   /** The last hook call per URI, so subscribe and unsubscribe of one URI run in order. */
   readonly #order = new Map<string, Promise<unknown>>();
 
-  constructor(hooks: ResourceSubscriptionHooks = {}) {
+  readonly #timeoutMs: number;
+
+  /**
+   * `timeoutMs` bounds each hook call (default 30 000; Infinity waits forever).
+   * @throws RangeError when `timeoutMs` is not a positive number.
+   */
+  constructor(hooks: ResourceSubscriptionHooks = {}, timeoutMs = HOOK_TIMEOUT_MS) {
+    if (!(typeof timeoutMs === 'number' && timeoutMs > 0))
+      throw new RangeError(
+        `limits.subscriptionHookTimeoutMs must be a positive number, not ${String(timeoutMs)}`,
+      );
     this.#hooks = hooks;
+    this.#timeoutMs = timeoutMs;
   }
 
   /** How many subscribers `uri` has now. */
@@ -79,7 +105,7 @@ export class ResourceSubscriptions {
     if (!entry) {
       entry = {
         count: 0,
-        accepted: this.#run(uri, () => this.#hooks.subscribe?.(uri)).then((r) => r !== false),
+        accepted: this.#run(uri, 'subscribe').then((r) => r !== false),
       };
       this.#entries.set(uri, entry);
     }
@@ -101,7 +127,7 @@ export class ResourceSubscriptions {
     if (!entry) return;
     if (--entry.count > 0) return;
     this.#entries.delete(uri);
-    void this.#run(uri, () => this.#hooks.unsubscribe?.(uri)).catch(() => undefined);
+    void this.#run(uri, 'unsubscribe').catch(() => undefined);
   }
 
   /** Gives back every subscription in `held` (a legacy session's) and empties it. */
@@ -137,14 +163,41 @@ export class ResourceSubscriptions {
     if (--entry.count === 0 && this.#entries.get(uri) === entry) this.#entries.delete(uri);
   }
 
-  #run<T>(uri: string, hook: () => T | Promise<T>): Promise<T> {
+  /** Calls hook `name` of `uri` after the previous one of `uri` settled (or was abandoned). */
+  #run(uri: string, name: 'subscribe' | 'unsubscribe'): Promise<boolean | void> {
     const previous = this.#order.get(uri) ?? Promise.resolve();
-    const next = previous.catch(() => undefined).then(hook);
+    const next = previous.then(() => this.#bounded(uri, name));
     const settled = next.catch(() => undefined);
     this.#order.set(uri, settled);
     void settled.then(() => {
       if (this.#order.get(uri) === settled) this.#order.delete(uri);
     });
     return next;
+  }
+
+  /** One hook call, rejected with -32603 once it has taken longer than the timeout. */
+  #bounded(uri: string, name: 'subscribe' | 'unsubscribe'): Promise<boolean | void> {
+    const work = Promise.resolve().then(() => this.#hooks[name]?.(uri));
+    if (this.#timeoutMs === Infinity) return work;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const timeout = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => {
+        if (name === 'subscribe') this.#balanceLate(uri, work);
+        const why = `the ${name} hook of ${uri} did not settle within ${this.#timeoutMs} ms`;
+        reject(McpError.of('InternalError', `${why} (limits.subscriptionHookTimeoutMs)`));
+      }, this.#timeoutMs);
+    });
+    return Promise.race([work, timeout]).finally(() => clearTimeout(timer));
+  }
+
+  /** An abandoned subscribe that accepts later, with nobody subscribed then: unsubscribe it. */
+  #balanceLate(uri: string, work: Promise<boolean | void>): void {
+    void work.then(
+      (accepted) => {
+        if (accepted !== false && !this.#entries.has(uri))
+          void this.#run(uri, 'unsubscribe').catch(() => undefined);
+      },
+      () => undefined,
+    );
   }
 }

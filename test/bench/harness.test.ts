@@ -12,6 +12,7 @@ import { echoOnce, MODES } from '../../bench/scenarios/throughput.js';
 import { parseArgs } from '../../bench/harness/config.js';
 import { Results } from '../../bench/harness/results.js';
 import { LISTEN_IMPLS, LISTEN_RATE, listen } from '../../bench/scenarios/listen.js';
+import { firstResult, firstResultTable } from '../../bench/scenarios/first-result.js';
 
 const CASES = MODES.flatMap((mode) =>
   implsFor(mode.era).map((impl) => ({ mode, impl, name: modeName(mode) })),
@@ -56,5 +57,19 @@ describe('bench listen fan-out', () => {
     await listen(config, results);
     expect(results.notes).toEqual([]);
     for (const impl of LISTEN_IMPLS) expect(results.spread(LISTEN_RATE, impl)?.median).toBeGreaterThan(0);
+  });
+});
+
+describe('bench first result', () => {
+  it('spawns each of the repository’s first-result servers in both eras and gets the echo back', async () => {
+    const results = new Results();
+    await firstResult(parseArgs(['--quick']), results, { rounds: 1, settleMs: 0, useReferee: false });
+    const lines = firstResultTable(results);
+    const figures = lines.slice(2, lines.indexOf('')); // the first table: one row per server and era
+    const servers = ['bare echo', 'bare echo + `import zod`', 'mcpkit, JSON Schema tool', 'mcpkit, zod tool'];
+    expect(figures.map((row) => row.split(' | ').slice(0, 2).join(' | '))).toEqual(
+      ['legacy', 'modern'].flatMap((era) => servers.map((server) => `| ${era} | ${server}`)),
+    );
+    expect(results.notes.join('\n')).toContain('no referee found');
   });
 });

@@ -5,8 +5,7 @@
  * MCP_CONFORMANCE_CONTEXT set; see scripts/conformance/README.md "What the client under
  * test must do". Exits 0 when the scenario ran through, 1 with the error on stderr.
  */
-import { createClient, type Client, type ClientHandlers } from '../../src/client/index.js';
-import { streamableHttp } from '../../src/client/http/index.js';
+import { createClient, streamableHttp, type Client, type ClientHandlers } from '../../src/client/index.js';
 import type { ElicitResult } from '../../src/core/types/index.js';
 import { oauthClient, type OAuthClientOptions } from '../../src/auth/index.js';
 

@@ -6,10 +6,7 @@
 import { readFile } from 'node:fs/promises';
 import type { ServerResponse } from 'node:http';
 import { extname, join, normalize, sep } from 'node:path';
-import { fileURLToPath } from 'node:url';
-
-/** The built app: `dist/ui`, seen from `dist/src/cli/ui/`. */
-const UI_ROOT = fileURLToPath(new URL('../../../ui/', import.meta.url));
+import { packagePath } from '../package-root.js';
 
 const TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
@@ -25,7 +22,7 @@ const CSP =
   "default-src 'self'; img-src 'self' data:; media-src 'self' data:; style-src 'self' 'unsafe-inline'; " +
   "connect-src 'self'; frame-ancestors 'none'";
 
-/** Writes the file at `pathname` under {@link UI_ROOT} (or index.html), or 404. */
+/** Writes the file at `pathname` under the built app's folder `dist/ui` (or index.html), or 404. */
 export async function serveAsset(pathname: string, res: ServerResponse): Promise<void> {
   let relative: string;
   try {
@@ -33,8 +30,9 @@ export async function serveAsset(pathname: string, res: ServerResponse): Promise
   } catch {
     return void res.writeHead(400).end();
   }
-  const file = join(UI_ROOT, relative === '' || !extname(relative) ? 'index.html' : relative);
-  if (!file.startsWith(UI_ROOT.endsWith(sep) ? UI_ROOT : UI_ROOT + sep)) return void res.writeHead(404).end();
+  const ui = packagePath('dist', 'ui');
+  const file = join(ui, relative === '' || !extname(relative) ? 'index.html' : relative);
+  if (!file.startsWith(ui + sep)) return void res.writeHead(404).end();
   try {
     const body = await readFile(file);
     res

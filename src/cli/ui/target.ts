@@ -4,11 +4,11 @@
  * an Authorization header), or the built-in everything server.
  */
 import { existsSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import { streamableHttp } from '../../client/index.js';
 import type { Transport } from '../../core/index.js';
 import { spawnStdio } from '../../integrations/stdio/index.js';
 import { tokenAuth } from '../auth-flow.js';
+import { packagePath } from '../package-root.js';
 import type { InspectorLogin } from './login.js';
 
 /**
@@ -19,8 +19,6 @@ export type InspectorTarget =
   | { kind: 'stdio'; command: string; args: string[] }
   | { kind: 'http'; url: string; headers: Record<string, string>; clientId?: string }
   | { kind: 'builtin' };
-
-const EVERYTHING_MAIN = new URL('../../../servers/everything/main.js', import.meta.url);
 
 /** How HTTP targets are authorized: the OAuth login, and a bearer token (`--token`) for one URL. */
 export interface TargetAuth {
@@ -40,7 +38,7 @@ export function openTransport(target: InspectorTarget, auth: TargetAuth = {}): T
     const chosen = typed ? undefined : (fixed ?? auth.login?.authFor(target.url, target.clientId));
     return streamableHttp(target.url, { headers: target.headers, ...(chosen ? { auth: chosen } : {}) });
   }
-  const builtin = fileURLToPath(EVERYTHING_MAIN);
+  const builtin = packagePath('dist', 'servers', 'everything', 'main.js');
   if (target.kind === 'builtin' && !existsSync(builtin))
     throw new Error(`the built-in everything server is missing (${builtin}); run \`npm run build\``);
   const { command, args } = target.kind === 'stdio' ? target : { command: process.execPath, args: [builtin] };

@@ -1,0 +1,120 @@
+#!/usr/bin/env node
+// Second step of `npm run build`, after tsc: bundles the package's entry points with rolldown
+// so a spawned server loads a few files instead of ~60 modules.
+//
+// - Entries: every package.json "exports" target, the "bin", dist/servers/*/{main,server}.js, each
+//   written at the very path tsc gave it (so `mcpkit/server`, `node dist/servers/everything/
+//   main.js` and every import of dist/src/<entry>.js keep working). One build for all of them:
+//   code they share sits in shared chunks under dist/src/chunks/, so a module (and each of its
+//   classes: `instanceof McpError`) exists once however many entry points a program imports.
+// - Dependencies stay external (npm installs them); lazy `import()`s stay lazy chunks.
+// - The chunks live inside the package, so their bare imports resolve from its node_modules.
+// - tsc's .d.ts files stay as they are. The .js files tsc wrote for internal modules of
+//   dist/src and dist/servers are deleted: nothing in the package imports them any more, and a
+//   program that loaded one next to a bundle would hold two copies of that module (two
+//   McpError classes). A stale import of one now fails loudly (ERR_MODULE_NOT_FOUND).
+//   dist/bench, dist/examples and dist/test stay tsc's output and import only entry points
+//   (except test/support's client- and http-harness, which only vitest loads, from sources).
+import { readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { dirname, join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { build } from 'rolldown';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const dist = join(root, 'dist');
+const CHUNKS = 'src/chunks';
+
+/** Entry name (its path under dist/ without .js) -> its TypeScript source. */
+function entries() {
+  const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
+  const targets = [...Object.values(pkg.exports).map((e) => e.default), ...Object.values(pkg.bin)];
+  // A reference server: its executable main.js and its factory server.js (examples import it).
+  for (const name of readdirSync(join(root, 'servers'))) {
+    targets.push(`./dist/servers/${name}/main.js`, `./dist/servers/${name}/server.js`);
+  }
+  const out = {};
+  for (const target of targets) {
+    const name = target.replace(/^\.\/dist\//, '').replace(/\.js$/, '');
+    out[name] = join(root, `${name}.ts`);
+  }
+  return out;
+}
+
+/**
+ * Stops the build when bundling renamed a class (two modules declaring the same class name):
+ * its `name` would change, and error names and stack traces with it. Functions may be renamed.
+ */
+function renamedClasses(output) {
+  for (const file of output) {
+    const renamed = file.type === 'chunk' && /\bclass ([A-Za-z_$][\w$]*\$\d+)\b/.exec(file.code);
+    if (renamed)
+      throw new Error(
+        `bundle: class ${renamed[1]} in ${file.fileName} was renamed; rename one of the classes`,
+      );
+  }
+}
+
+/** Every file under `dir`, recursively. */
+function walk(dir) {
+  return readdirSync(dir).flatMap((name) => {
+    const path = join(dir, name);
+    return statSync(path).isDirectory() ? walk(path) : [path];
+  });
+}
+
+const input = entries();
+rmSync(join(dist, CHUNKS), { recursive: true, force: true });
+const result = await build({
+  input,
+  cwd: root,
+  platform: 'node',
+  // Bare specifiers and node: builtins: installed dependencies, loaded at run time.
+  external: /^[^./]/,
+  resolve: { extensionAlias: { '.js': ['.ts', '.js'] } },
+  tsconfig: join(root, 'tsconfig.json'),
+  transform: { target: 'es2022' },
+  logLevel: 'warn',
+  output: {
+    dir: dist,
+    format: 'esm',
+    entryFileNames: '[name].js',
+    chunkFileNames: `${CHUNKS}/[name]-[hash].js`,
+    sourcemap: true,
+    // Few, large shared chunks: a server on stdio loads two entry files and two chunks
+    // (core, server). Only modules loaded at import ('$initial') are grouped, so lazy
+    // `import()`s (safe-regexp, safe-formats, CLI commands) stay chunks of their own.
+    codeSplitting: {
+      groups: [
+        { name: 'core', test: /[\\/]src[\\/](core|validation)[\\/]/, tags: ['$initial'], priority: 3 },
+        {
+          name: 'http',
+          test: /[\\/]src[\\/](server[\\/]http|integrations[\\/]node)[\\/]/,
+          tags: ['$initial'],
+          priority: 2,
+        },
+        {
+          name: 'server',
+          test: /[\\/]src[\\/](server|integrations[\\/]stdio)[\\/]/,
+          tags: ['$initial'],
+          priority: 1,
+        },
+      ],
+    },
+  },
+});
+renamedClasses(result.output);
+const written = new Set(result.output.map((file) => join(dist, file.fileName)));
+let removed = 0;
+for (const folder of ['src', 'servers']) {
+  for (const path of walk(join(dist, folder))) {
+    const js = path.endsWith('.js') ? path : path.endsWith('.js.map') ? path.slice(0, -4) : undefined;
+    if (js === undefined || written.has(js)) continue;
+    rmSync(path);
+    removed += 1;
+  }
+}
+const chunks = result.output.filter((file) => file.type === 'chunk');
+console.error(
+  `bundle: ${Object.keys(input).length} entries, ${chunks.length - Object.keys(input).length} shared/lazy chunks ` +
+    `in ${relative(root, join(dist, CHUNKS))}/, ${removed} unbundled tsc files removed`,
+);
