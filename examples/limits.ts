@@ -21,6 +21,7 @@ async function main(): Promise<void> {
       maxTasksPerPrincipal: 20,
       maxConcurrentRequests: 64,
       maxJsonDepth: 64,
+      subscriptionHookTimeoutMs: 10_000,
       schema: { maxBytes: 64 * 1024, maxPatternLength: 256, maxPatternProgram: 5000, maxUrlLength: 1024 },
     },
   });
@@ -41,8 +42,15 @@ async function main(): Promise<void> {
       maxBodyBytes: 1024 * 1024,
       maxSessions: 100,
       maxStreamBufferBytes: 1024 * 1024,
-      // Per client (the verified identity, else the peer's address): over these → 429 + Retry-After.
-      principals: { requestsPerSecond: 50, burst: 100, maxConcurrentRequests: 20, maxSessions: 5 },
+      // Per client (the verified identity, else the peer's address; IPv6 by /64): over these → 429 + Retry-After.
+      principals: {
+        requestsPerSecond: 50,
+        burst: 100,
+        maxConcurrentRequests: 20,
+        maxSessions: 5,
+        maxTracked: 50_000,
+        maxKeyLength: 256,
+      },
     },
   });
 

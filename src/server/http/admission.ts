@@ -5,9 +5,18 @@
  * JSON-RPC error body, before its body is read; other principals are not affected.
  *
  * The principal is who the auth guard verified (`auth:<subject or client id>`), else the
- * peer's address (`addr:<ip>`, when the adapter knows it), else nobody in particular: an
- * unidentified request is held only to the global bounds. Behind a reverse proxy every
- * client has the proxy's address: give `principal` to read a forwarded header instead.
+ * peer's address group (`addr:<ip>`, when the adapter knows it: an IPv4 address, an IPv6
+ * address's /64 network `addr:2001:db8:1:2::/64`, an IPv4-mapped IPv6 address as IPv4),
+ * else nobody in particular: an unidentified request is held only to the global bounds.
+ * Behind a reverse proxy every client has the proxy's address: give `principal` to read a
+ * forwarded header instead. A principal key longer than `maxKeyLength` is refused (400).
+ *
+ * At most `maxTracked` principals have their own budgets. A new principal takes the place
+ * of a tracked one only if that one is idle with a full bucket (forgetting it hands out
+ * nothing it would not have anyway); when none is, the new principal shares one overflow
+ * budget with every other untracked principal. So a flood of fresh keys (many addresses)
+ * never gets fresh budgets by pushing out the ones it has spent, and tracked principals
+ * keep theirs.
  *
  * With an auth guard, a request whose credentials fail is charged to the principal it has
  * without them (its address, by default) against the same request rate; once failures
@@ -18,6 +27,7 @@
  */
 import type { AuthInfo } from '../context.js';
 import type { HeaderReader, HttpRequest, HttpResponse } from './exchange.js';
+import { addressGroup } from './address-group.js';
 import { principalOf } from './auth-guard.js';
 import { rpcError } from './responses.js';
 
@@ -49,15 +59,23 @@ export interface PrincipalLimits {
   maxConcurrentRequests?: number;
   /** Legacy sessions one principal may hold open (default 1 000; the global bound is `maxSessions`). */
   maxSessions?: number;
-  /** Principals tracked at once; the least recently seen idle one is forgotten first (default 10 000). */
+  /**
+   * Principals with budgets of their own at once (default 10 000). Beyond it, new principals
+   * share one budget until a tracked one is idle with a full bucket (see the module comment).
+   */
   maxTracked?: number;
+  /** Longest principal key, in UTF-16 code units (default 512); a longer one is refused with 400. */
+  maxKeyLength?: number;
 }
 
-/** The default principal: verified identity, else remote address. */
+/** The default principal: verified identity, else the remote address's group (IPv6: its /64). */
 function defaultPrincipal(request: PrincipalSource): string | undefined {
   if (request.auth) return `auth:${principalOf(request.auth)}`;
-  return request.remoteAddress === undefined ? undefined : `addr:${request.remoteAddress}`;
+  return request.remoteAddress === undefined ? undefined : `addr:${addressGroup(request.remoteAddress)}`;
 }
+
+/** Tracked entries examined for one new principal when the table is full. */
+const SWEEP = 8;
 
 interface Entry {
   tokens: number;
@@ -73,6 +91,9 @@ export class Admission {
   readonly #burst: number;
   readonly #maxInFlight: number;
   readonly #maxTracked: number;
+  readonly #maxKeyLength: number;
+  /** The budget shared by principals beyond `maxTracked`. */
+  readonly #overflow: Entry;
 
   /** @throws RangeError when a limit is not a positive number (NaN would silently turn it off). */
   constructor(limits: PrincipalLimits = {}) {
@@ -81,6 +102,9 @@ export class Admission {
     this.#burst = positive('burst', limits.burst ?? Math.max(1, Math.ceil(2 * this.#rate)));
     this.#maxInFlight = positive('maxConcurrentRequests', limits.maxConcurrentRequests ?? 100);
     this.#maxTracked = positive('maxTracked', limits.maxTracked ?? 10_000);
+    this.#maxKeyLength = positive('maxKeyLength', limits.maxKeyLength ?? 512);
+    if (limits.maxSessions !== undefined) positive('maxSessions', limits.maxSessions); // counted by the session table
+    this.#overflow = { tokens: this.#burst, refilledAt: performance.now(), inFlight: 0 };
   }
 
   /** The principal key of a request ('' when unidentified). */
@@ -96,6 +120,7 @@ export class Admission {
    */
   admit(principal: string): { release: () => void } | { response: HttpResponse } {
     if (principal === '') return { release: noop };
+    if (principal.length > this.#maxKeyLength) return { response: this.#tooLong() };
     const entry = this.#entry(principal);
     if (entry.inFlight >= this.#maxInFlight)
       return {
@@ -118,8 +143,12 @@ export class Admission {
    * undefined. Used before credentials are checked, with the unauthenticated principal.
    */
   spent(principal: string): HttpResponse | undefined {
-    if (principal === '' || this.#rate === Infinity || !this.#entries.has(principal)) return undefined;
-    const waitS = this.#wait(this.#entry(principal));
+    if (principal.length > this.#maxKeyLength) return this.#tooLong();
+    if (principal === '' || this.#rate === Infinity) return undefined;
+    const entry =
+      this.#entries.get(principal) ?? (this.#entries.size >= this.#maxTracked ? this.#overflow : undefined);
+    if (!entry) return undefined;
+    const waitS = this.#wait(entry);
     return waitS > 0 ? overRate(this.#rate, waitS) : undefined;
   }
 
@@ -150,27 +179,30 @@ export class Admission {
     return Math.min(MAX_RETRY_AFTER_S, Math.max(1, Math.ceil((1 - entry.tokens) / this.#rate)));
   }
 
+  /** The entry of `principal`: its own, a new one, or the shared overflow (module comment). */
   #entry(principal: string): Entry {
-    let entry = this.#entries.get(principal);
-    if (entry) {
-      this.#entries.delete(principal); // re-insert: the map's order is recency
-      this.#entries.set(principal, entry);
-      return entry;
-    }
-    entry = { tokens: this.#burst, refilledAt: performance.now(), inFlight: 0 };
+    const known = this.#entries.get(principal);
+    if (known) return known;
+    if (this.#entries.size >= this.#maxTracked && !this.#forgetOne()) return this.#overflow;
+    const entry = { tokens: this.#burst, refilledAt: performance.now(), inFlight: 0 };
     this.#entries.set(principal, entry);
-    if (this.#entries.size > this.#maxTracked) this.#forgetOne();
     return entry;
   }
 
-  // Forgets the least recently seen principal with nothing in progress.
-  #forgetOne(): void {
-    for (const [key, entry] of this.#entries) {
-      if (entry.inFlight === 0) {
-        this.#entries.delete(key);
-        return;
-      }
+  // Forgets one of the first SWEEP entries that is idle with a full bucket (the others go to the back).
+  #forgetOne(): boolean {
+    for (let i = 0; i < SWEEP; i++) {
+      const [key, entry] = this.#entries.entries().next().value!;
+      this.#entries.delete(key);
+      if (entry.inFlight === 0 && this.#wait(entry) === 0 && entry.tokens >= this.#burst) return true;
+      this.#entries.set(key, entry);
     }
+    return false;
+  }
+
+  #tooLong(): HttpResponse {
+    const why = `principal key longer than ${this.#maxKeyLength} characters (principals.maxKeyLength)`;
+    return rpcError('InvalidRequest', `Bad Request: ${why}`, { status: 400 });
   }
 }
 

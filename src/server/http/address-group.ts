@@ -1,0 +1,58 @@
+/**
+ * The group of addresses one network holder controls, as the key of an address-derived
+ * principal: an IPv4 address by itself, an IPv6 address by its /64 network (the smallest
+ * block routinely assigned to one subscriber, so one holder gets 2^64 addresses), an
+ * IPv4-mapped IPv6 address (`::ffff:192.0.2.1`, how a dual-stack socket reports IPv4
+ * peers) as the IPv4 address. Source: RFC 4291 §2.2 and §2.5.5.2 (text forms, mapped
+ * addresses), RFC 6177 (/48 to /64 assignments per end site).
+ */
+
+/** Longest address text parsed; anything longer is kept as given. */
+const MAX_ADDRESS_CHARS = 64;
+
+/**
+ * `192.0.2.1` → itself; `::ffff:192.0.2.1` → `192.0.2.1`; `2001:db8:1:2:3:4:5:6%eth0` →
+ * `2001:db8:1:2::/64`. Text that is not an IP address is returned as given.
+ */
+export function addressGroup(address: string): string {
+  if (!address.includes(':') || address.length > MAX_ADDRESS_CHARS) return address;
+  const h = ipv6Hextets(address);
+  if (!h) return address;
+  if (h.slice(0, 5).every((x) => x === 0) && h[5] === 0xffff) {
+    return [h[6]! >> 8, h[6]! & 255, h[7]! >> 8, h[7]! & 255].join('.');
+  }
+  return `${h
+    .slice(0, 4)
+    .map((x) => x.toString(16))
+    .join(':')}::/64`;
+}
+
+/** The eight 16-bit groups of an IPv6 address (zone and brackets dropped), or undefined. */
+function ipv6Hextets(address: string): number[] | undefined {
+  const text = withHexTail(address.replace(/^\[|\]$/g, '').split('%')[0]!);
+  if (text === undefined) return undefined;
+  const halves = text.split('::');
+  if (halves.length > 2) return undefined;
+  const head = groups(halves[0]!);
+  const tail = halves.length === 2 ? groups(halves[1]!) : [];
+  if (!head || !tail) return undefined;
+  const missing = 8 - head.length - tail.length;
+  if (halves.length === 2 ? missing < 1 : missing !== 0) return undefined;
+  return [...head, ...Array<number>(missing).fill(0), ...tail];
+}
+
+/** The address with a dotted IPv4 tail written as two hex groups; undefined if that tail is malformed. */
+function withHexTail(text: string): string | undefined {
+  const dotted = /^(.*:)(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})$/.exec(text);
+  if (!dotted) return text.includes('.') ? undefined : text;
+  const [a, b, c, d] = dotted.slice(2).map(Number) as [number, number, number, number];
+  if (Math.max(a, b, c, d) > 255) return undefined;
+  return `${dotted[1]!}${((a << 8) | b).toString(16)}:${((c << 8) | d).toString(16)}`;
+}
+
+function groups(text: string): number[] | undefined {
+  if (text === '') return [];
+  const parts = text.split(':');
+  if (!parts.every((p) => /^[0-9a-f]{1,4}$/i.test(p))) return undefined;
+  return parts.map((p) => parseInt(p, 16));
+}
