@@ -60,7 +60,9 @@ export type CallTool = (name: string, args: Params, ctx: RequestContext) => Prom
  */
 export class TaskRunner {
   readonly store: TaskStore;
-  readonly #options: Required<Omit<TaskOptions, 'store'>>;
+  readonly #options: Required<Omit<TaskOptions, 'store' | 'instanceId'>>;
+  // Minted on first use: the first `crypto` access loads Node's WebCrypto (~3 ms of a spawn).
+  #instanceId: string | undefined;
   /** The server's `limits.schema`, applied to elicitations a task's handler sends. */
   schemaLimits: SchemaLimits | undefined;
   readonly #callTool: CallTool;
@@ -79,8 +81,13 @@ export class TaskRunner {
       ttlMs: options.ttlMs === undefined ? 3_600_000 : options.ttlMs,
       pollIntervalMs: options.pollIntervalMs ?? 1000,
       leaseMs: options.leaseMs ?? 30_000,
-      instanceId: options.instanceId ?? crypto.randomUUID(),
     };
+    this.#instanceId = options.instanceId;
+  }
+
+  /** This instance's name in leases (`options.instanceId`, else a random id minted once). */
+  #me(): string {
+    return (this.#instanceId ??= crypto.randomUUID());
   }
 
   /** Creates the task (durably), starts its handler, and returns the `CreateTaskResult`. */
@@ -106,7 +113,7 @@ export class TaskRunner {
       pollIntervalMs: this.#options.pollIntervalMs,
       internal: {
         answers: call.answers,
-        owner: this.#options.instanceId,
+        owner: this.#me(),
         leaseUntil: Date.now() + this.#options.leaseMs,
         call: { name: call.name, arguments: call.arguments, meta: call.meta.meta as Params },
         retrySafe: call.retrySafe,
@@ -203,7 +210,7 @@ export class TaskRunner {
 
   async #settle(taskId: string, outcome: Parameters<typeof settle>[1]): Promise<void> {
     const now = new Date();
-    const me = this.#options.instanceId;
+    const me = this.#me();
     const next = await this.store
       .update(taskId, (t) =>
         t.internal.owner === undefined || t.internal.owner === me ? settle(t, outcome, now) : undefined,
@@ -221,7 +228,7 @@ export class TaskRunner {
   }
 
   async #renew(running: RunningTask, until: number): Promise<void> {
-    const me = this.#options.instanceId;
+    const me = this.#me();
     const renewed = (t: TaskState): TaskState | undefined =>
       t.internal.owner === me && !isTerminalStatus(t.status)
         ? { ...t, internal: { ...t.internal, leaseUntil: until } }
@@ -246,7 +253,7 @@ export class TaskRunner {
       if (next && isTerminalStatus(next.status)) this.changed(next);
       return;
     }
-    if (next.internal.owner === this.#options.instanceId && next.internal.leaseUntil > now) {
+    if (next.internal.owner === this.#me() && next.internal.leaseUntil > now) {
       this.changed(next);
       this.#run(next, `${id}-retry`, undefined);
     }
@@ -275,7 +282,7 @@ export class TaskRunner {
     }
     const internal = {
       ...task.internal,
-      owner: this.#options.instanceId,
+      owner: this.#me(),
       leaseUntil: now + this.#options.leaseMs,
     };
     const statusMessage = 'Restarted on another server instance after its instance stopped';

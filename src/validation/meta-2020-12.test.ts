@@ -1,0 +1,42 @@
+import { writeFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { META_2020_12 } from './meta-2020-12.js';
+
+const META = 'https://json-schema.org/draft/2020-12/schema';
+
+/** ajv's 2020-12 meta-schema documents, as its CommonJS module adds them to an ajv instance. */
+async function ajvDocuments(): Promise<object[]> {
+  const refs = await import('ajv/dist/refs/json-schema-2020-12/index.js');
+  type AddMetaSchema = (this: unknown, $data: boolean) => void;
+  const exported = refs.default as unknown as AddMetaSchema | { default: AddMetaSchema };
+  const addMetaSchema2020 = typeof exported === 'function' ? exported : exported.default; // CJS interop
+  const documents: object[] = [];
+  addMetaSchema2020.call({ addMetaSchema: (document: object) => void documents.push(document) }, false);
+  return documents;
+}
+
+/** Every `$dynamicRef` keyword (a string; not the property of that name) becomes a `$ref` to the meta-schema. */
+function staticReferences(node: unknown): unknown {
+  if (Array.isArray(node)) return node.map(staticReferences);
+  if (typeof node !== 'object' || node === null) return node;
+  const entries = Object.entries(node).map(([key, value]) =>
+    key === '$dynamicRef' && typeof value === 'string' ? ['$ref', META] : [key, staticReferences(value)],
+  );
+  return Object.fromEntries(entries);
+}
+
+describe('the 2020-12 meta-schema the interpreter checks schemas against', () => {
+  it('is the installed ajv’s, with $dynamicRef keywords made static (MCPKIT_UPDATE_META=1 rewrites it)', async () => {
+    const expected = (await ajvDocuments()).map(staticReferences);
+    if (process.env.MCPKIT_UPDATE_META === '1') {
+      // Then run `npx prettier --write src/validation/meta-2020-12.json`.
+      writeFileSync(
+        new URL('./meta-2020-12.json', import.meta.url),
+        JSON.stringify(expected, null, 2) + '\n',
+      );
+    }
+    expect(META_2020_12).toEqual(expected);
+    expect((META_2020_12[0] as { $id: string }).$id).toBe(META);
+    expect(JSON.stringify(META_2020_12)).not.toContain('"$dynamicRef":"#');
+  });
+});
