@@ -61,10 +61,12 @@ describe('task leases (hostile: a store call that hangs or fails for one task)',
       const bad = await start();
       const good = await start();
       (fault === 'hang' ? hang : fail).add(bad);
+      const badLease = await leaseOf(inner, bad);
       const before = await leaseOf(inner, good);
       await until(async () => (await leaseOf(inner, good)) > before);
       const renewed = await leaseOf(inner, good);
       await until(async () => (await leaseOf(inner, good)) > renewed);
+      expect(await leaseOf(inner, bad)).toBe(badLease); // its store calls never went through
       done.resolve();
       server.stopTasks();
     },
