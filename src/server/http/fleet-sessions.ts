@@ -16,9 +16,10 @@ import type { SessionTable } from './sessions.js';
 /** The fleet-wide sessions of one HTTP handler. */
 export class FleetSessions {
   readonly fleet: SessionFleet;
+  /** The handler's session settings with this fleet: what its sessions are opened with. */
+  readonly settings: HttpSessionOptions;
   readonly #server: McpServer;
   readonly #table: SessionTable;
-  readonly #options: HttpSessionOptions;
   readonly #adopting = new Map<string, Promise<HttpSession>>();
   readonly #timer: ReturnType<typeof setInterval>;
 
@@ -30,9 +31,9 @@ export class FleetSessions {
   }) {
     this.#server = init.server;
     this.#table = init.table;
-    this.#options = init.options;
     const tag = crypto.randomUUID().slice(0, 8);
     this.fleet = { store: init.store, tag, ended: (id) => void this.#table.delete(id) };
+    this.settings = { ...init.options, fleet: this.fleet };
     // An open GET stream is use too: keep such sessions alive while no POST comes.
     const every = Math.max(1000, Math.min(init.store.ttlMs / 3, 60_000));
     this.#timer = setInterval(() => this.#refreshOpen(), every);
@@ -91,7 +92,7 @@ export class FleetSessions {
       clientInfo: record.clientInfo,
       clientCapabilities: record.clientCapabilities,
     };
-    const session = new HttpSession(this.#server, init, { ...this.#options, fleet: this.fleet, record });
+    const session = new HttpSession(this.#server, init, { settings: this.settings, record });
     try {
       await session.replica?.join();
     } catch (error) {

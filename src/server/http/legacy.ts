@@ -11,9 +11,12 @@ import {
   type Decoded,
   type JsonRpcRequest,
   type JsonRpcResponse,
+  type Params,
 } from '../../core/jsonrpc.js';
 import { isLegacyRevision, isModernRevision } from '../../core/revisions.js';
-import type { RequestChannel } from '../channel.js';
+import type { HeaderReader, RequestChannel, SessionInit } from '../channel.js';
+import type { AuthInfo } from '../context.js';
+import type { LegacySession } from '../session.js';
 import type { McpServer } from '../server.js';
 import { accepts } from './accept.js';
 import { PostReply, answer, plainStream } from './reply.js';
@@ -143,24 +146,12 @@ async function initialize(
     });
   }
   if (refusal) return sessionQuota(message);
-  let created: HttpSession | undefined;
   const reply = new PostReply(
     plainStream(ctx.session.keepAliveMs, () => undefined, ctx.session.maxBufferedBytes),
   );
-  const channel: RequestChannel = {
-    signal: new AbortController().signal,
-    notify: (method, params) => reply.send({ jsonrpc: '2.0', method, params }),
-    openSession: (init) =>
-      (created = new HttpSession(ctx.server, init, {
-        ...ctx.session,
-        owner: principalOf(request.auth),
-        fleet: ctx.fleet?.fleet,
-        principal: request.principal,
-      })).legacy,
-    authInfo: request.auth,
-    headers: request.headers,
-  };
+  const channel = new OpeningChannel(ctx, request, reply);
   const outcome = await answer(ctx.server, message, channel);
+  const created = channel.created;
   if (created && 'result' in outcome.response) {
     const failed = await register(ctx, created, { id: message.id, principal: request.principal });
     if (failed) {
@@ -171,6 +162,45 @@ async function initialize(
   } else created?.end();
   reply.finish(outcome.response, 200);
   return reply.response;
+}
+
+/** The channel of an `initialize`: it may open the session; its signal is made on first use. */
+class OpeningChannel implements RequestChannel {
+  readonly authInfo: AuthInfo | undefined;
+  readonly headers: HeaderReader;
+  /** The session the `initialize` opened, if it did. */
+  created: HttpSession | undefined;
+  readonly #ctx: LegacyContext;
+  readonly #request: HttpRequest;
+  readonly #reply: PostReply;
+  #controller: AbortController | undefined;
+
+  constructor(ctx: LegacyContext, request: HttpRequest, reply: PostReply) {
+    this.#ctx = ctx;
+    this.#request = request;
+    this.#reply = reply;
+    this.authInfo = request.auth;
+    this.headers = request.headers;
+  }
+
+  get signal(): AbortSignal {
+    return (this.#controller ??= new AbortController()).signal;
+  }
+
+  notify(method: string, params: Params): void {
+    this.#reply.send({ jsonrpc: '2.0', method, params });
+  }
+
+  openSession(init: SessionInit): LegacySession {
+    const settings = this.#ctx.fleet?.settings ?? this.#ctx.session;
+    const owner = principalOf(this.#request.auth);
+    this.created = new HttpSession(this.#ctx.server, init, {
+      settings,
+      owner,
+      principal: this.#request.principal,
+    });
+    return this.created.legacy;
+  }
 }
 
 /** Starts serving a new session: here, or stored for the fleet (503 when the store fails). */

@@ -1,11 +1,15 @@
 /**
  * One legacy session on Streamable HTTP: the {@link LegacySession} the server reads,
- * the SSE streams of the session, and a core {@link Peer} for server-initiated requests
- * whose transport writes to the right stream and whose incoming frames are the
- * client's POSTed responses.
+ * the SSE streams of the session, and, once the server first sends the client a request,
+ * a core {@link Peer} whose transport writes to the right stream and whose incoming frames
+ * are the client's POSTed responses.
+ *
+ * An idle session holds little: its streams (the GET stream included), the peer, the map
+ * of running requests and their AbortControllers are all made on first use, so a session
+ * that only answers a few requests allocates and keeps a few small objects.
  * Source: 2025-11-25 basic/transports "Streamable HTTP" (streams, sessions).
  */
-import { ERROR_TABLE } from '../../core/errors.js';
+import { ERROR_TABLE, McpkitError } from '../../core/errors.js';
 import {
   errorResponse,
   isRequestId,
@@ -13,39 +17,56 @@ import {
   type JsonRpcNotification,
   type JsonRpcRequest,
   type JsonRpcResponse,
+  type Params,
   type RequestId,
 } from '../../core/jsonrpc.js';
-import { Peer } from '../../core/peer.js';
+import { Peer, type RequestOptions } from '../../core/peer.js';
 import type { Transport, TransportSink } from '../../core/transport.js';
-import type { HeaderReader, RequestChannel, SessionInit } from '../channel.js';
+import type { HeaderReader, SessionInit } from '../channel.js';
 import type { AuthInfo } from '../context.js';
 import { watchEvents } from '../connect.js';
 import { methodNotFound } from '../modern.js';
 import type { McpServer } from '../server.js';
-import { LegacySession } from '../session.js';
+import { LegacySession, type SessionLink } from '../session.js';
 import type { EventStore } from './event-store.js';
 import { answer, type MessageSink, type OpenStream, type Outcome } from './reply.js';
 import { ResumableStream } from './resumable.js';
 import { FleetReplica, applyRecord, type ReplicaHost, type SessionFleet } from './fleet-session.js';
 import type { SessionRecord } from './session-store.js';
+import { SessionRequest } from './session-request.js';
 
 /** How many ended POST streams a session keeps for resumption. */
 const KEPT_STREAMS = 100;
 
-/** Settings a session takes from the handler options. */
+/** Settings the sessions of one handler share (one object for all of them). */
 export interface HttpSessionOptions {
   store: EventStore;
   keepAliveMs: number;
   /** Most bytes queued on a stream for a client that does not read. */
   maxBufferedBytes?: number;
+  /** The fleet sharing the sessions (through a session store), if any. */
+  fleet?: SessionFleet | undefined;
+}
+
+/** What one session is opened with. */
+export interface HttpSessionOpening {
+  /** The handler's settings, shared by its sessions. */
+  settings: HttpSessionOptions;
   /** The principal that opened the session ('' when anonymous); others get 404. */
   owner?: string;
-  /** The fleet sharing the session (through a session store), if any. */
-  fleet?: SessionFleet | undefined;
   /** The stored session this instance serves a replica of (fleet only). */
   record?: SessionRecord;
   /** Whom per-principal bounds (stored events) count this session against ('' for nobody). */
   principal?: string | undefined;
+}
+
+/**
+ * A random id as one flat string. `randomUUID` builds its result by concatenation, a tree
+ * of ~20 string pieces (~480 bytes) for as long as the id is kept; reading it as a whole
+ * (lower-casing an already lower-case id) leaves one ~60-byte string instead.
+ */
+function newId(): string {
+  return crypto.randomUUID().toLowerCase();
 }
 
 /** The state of one `Mcp-Session-Id`. */
@@ -54,44 +75,45 @@ export class HttpSession {
   readonly legacy: LegacySession;
   /** The principal that opened the session ('' when anonymous). */
   readonly owner: string;
-  /** The stream a GET opens: messages not related to any request. */
-  readonly standalone: ResumableStream;
   /** When the client last sent something (ms since epoch). */
   lastActive = Date.now();
-  readonly #server: McpServer;
-  readonly #options: HttpSessionOptions;
-  readonly #peer: Peer;
-  readonly #streams = new Map<string, ResumableStream>();
-  readonly #inFlight = new Map<RequestId, AbortController>();
-  readonly #sinkOf = new WeakMap<AbortSignal, MessageSink>();
-  readonly #unwatch: () => void;
   /** The fleet side of this session, when a session store shares it. */
   readonly replica: FleetReplica | undefined;
+  /** The principal a {@link SessionTable} counts this session against (set when it is added). */
+  countedAs: string | undefined;
+  readonly #server: McpServer;
+  readonly #settings: HttpSessionOptions;
+  readonly #principal: string | undefined;
+  readonly #unwatch: () => void;
+  #standaloneId: string | undefined;
+  #standalone: ResumableStream | undefined;
+  #streams: Map<string, ResumableStream> | undefined;
+  #inFlight: Map<RequestId, SessionRequest> | undefined;
+  #peer: Peer | undefined;
   #frames: TransportSink | undefined;
   #target: MessageSink | undefined;
   #receiving: HeaderReader | undefined;
+  #ended = false;
 
-  constructor(server: McpServer, init: SessionInit, options: HttpSessionOptions) {
+  constructor(server: McpServer, init: SessionInit, opening: HttpSessionOpening) {
     this.#server = server;
-    this.#options = options;
-    const { record, fleet } = options;
-    this.id = record?.id ?? crypto.randomUUID();
-    this.owner = record?.owner ?? options.owner ?? '';
+    this.#settings = opening.settings;
+    this.#principal = opening.principal;
+    const { record } = opening;
+    const fleet = opening.settings.fleet;
+    this.id = record?.id ?? newId();
+    this.owner = record?.owner ?? opening.owner ?? '';
+    this.#standaloneId = record?.standaloneStreamId;
     this.legacy = new LegacySession({ ...init, id: this.id, link: this.#link() });
-    this.standalone = this.#newStream(record?.standaloneStreamId);
     const replica = fleet && new FleetReplica(this.#replicaHost(), fleet);
     this.replica = replica;
     if (record) this.apply(record);
-    this.#peer = new Peer(
-      this.#transport(),
-      {
-        request: (request) => Promise.reject(methodNotFound(request.method)),
-        notification: (n) => server.handleNotification(n, this.legacy, this.#receiving),
-      },
-      fleet ? { requestIdPrefix: `${fleet.tag}.` } : {},
-    );
-    void this.#peer.start();
     this.#unwatch = watchEvents(server, this.legacy, replica && (() => replica.holdsStandalone));
+  }
+
+  /** The stream a GET opens: messages not related to any request (made on first use). */
+  get standalone(): ResumableStream {
+    return (this.#standalone ??= this.#newStream(this.#standaloneId));
   }
 
   /** Takes the state the fleet stored (a replica made or refreshed from the store). */
@@ -101,12 +123,14 @@ export class HttpSession {
 
   /** True while a request runs or a client connection is attached (the session is in use). */
   get busy(): boolean {
-    return this.#inFlight.size > 0 || [...this.#streams.values()].some((s) => s.connected);
+    if (this.#inFlight !== undefined && this.#inFlight.size > 0) return true;
+    if (this.#streams) for (const stream of this.#streams.values()) if (stream.connected) return true;
+    return false;
   }
 
   /** A stream of this session by id (for `Last-Event-ID`). */
   stream(streamId: string): ResumableStream | undefined {
-    return this.#streams.get(streamId);
+    return streamId === this.#standaloneId ? this.standalone : this.#streams?.get(streamId);
   }
 
   /**
@@ -137,26 +161,17 @@ export class HttpSession {
     from: { auth?: AuthInfo | undefined; headers?: HeaderReader } = {},
   ): Promise<Outcome | undefined> {
     this.lastActive = Date.now();
-    if (this.#inFlight.has(request.id)) return duplicateId(request.id);
-    const controller = new AbortController();
-    this.#inFlight.set(request.id, controller);
-    this.#sinkOf.set(controller.signal, sink);
-    const channel: RequestChannel = {
-      signal: controller.signal,
-      session: this.legacy,
-      authInfo: from.auth,
-      headers: from.headers,
-      notify: (method, params) => {
-        if (!controller.signal.aborted) sink.send({ jsonrpc: '2.0', method, params });
-      },
-    };
+    const inFlight = (this.#inFlight ??= new Map());
+    if (inFlight.has(request.id)) return duplicateId(request.id);
+    const running = new SessionRequest(this.legacy, sink, from);
+    inFlight.set(request.id, running);
     try {
-      const outcome = await answer(this.#server, request, channel);
+      const outcome = await answer(this.#server, request, running);
       if (this.replica && 'result' in outcome.response)
         await this.replica.persist(request.method, request.params);
-      return controller.signal.aborted ? undefined : outcome;
+      return running.aborted ? undefined : outcome;
     } finally {
-      this.#inFlight.delete(request.id);
+      inFlight.delete(request.id);
       this.lastActive = Date.now();
     }
   }
@@ -171,7 +186,7 @@ export class HttpSession {
     const replica = this.replica;
     if ('method' in message && message.method === 'notifications/cancelled') {
       const id = message.params?.requestId;
-      const local = isRequestId(id) ? this.#inFlight.get(id) : undefined;
+      const local = isRequestId(id) ? this.#inFlight?.get(id) : undefined;
       if (local || !replica || !isRequestId(id)) return void local?.abort(message.params?.reason);
       return replica.forwardCancel(id, message.params?.reason);
     }
@@ -185,22 +200,39 @@ export class HttpSession {
     return undefined;
   }
 
+  // With a peer (the server sent requests), the frame goes through it: responses settle
+  // its requests, progress resets their timeouts. Without one there is nothing to answer.
   #frame(message: JsonRpcNotification | JsonRpcResponse, headers: HeaderReader | undefined): void {
+    if (!this.#frames) {
+      if ('method' in message) this.#notified(message, headers);
+      return;
+    }
     // The Peer handles the frame synchronously: its notification reaches the server with
     // the headers of the POST that carried it.
     this.#receiving = headers;
     try {
-      this.#frames?.frame(JSON.stringify(message));
+      this.#frames.frame(JSON.stringify(message));
     } finally {
       this.#receiving = undefined;
+    }
+  }
+
+  // As the peer does: a failing notification handler is not the client's concern.
+  #notified(message: JsonRpcNotification, headers: HeaderReader | undefined): void {
+    try {
+      this.#server.handleNotification(message, this.legacy, headers);
+    } catch {
+      // ignored, as on a peer without an internalError handler
     }
   }
 
   /** Ends the session: cancels its requests, fails pending server requests, closes streams. */
   end(): void {
     this.#close();
-    for (const stream of this.#streams.values())
-      void Promise.resolve(this.#options.store.deleteStream(stream.id)).catch(() => undefined);
+    // A fleet's GET stream may hold stored events even where it was never opened.
+    if (!this.#standalone && this.#standaloneId !== undefined) this.#forgetStream(this.#standaloneId);
+    if (!this.#streams) return;
+    for (const id of this.#streams.keys()) this.#forgetStream(id);
     this.#streams.clear();
   }
 
@@ -214,11 +246,13 @@ export class HttpSession {
   }
 
   #close(): void {
+    this.#ended = true;
     this.replica?.leave();
     this.#unwatch();
-    for (const controller of this.#inFlight.values()) controller.abort(new Error('session ended'));
-    void this.#peer.close();
-    for (const stream of this.#streams.values()) stream.end();
+    if (this.#inFlight)
+      for (const running of this.#inFlight.values()) running.abort(new Error('session ended'));
+    if (this.#peer) void this.#peer.close();
+    if (this.#streams) for (const stream of this.#streams.values()) stream.end();
   }
 
   #replicaHost(): ReplicaHost {
@@ -228,61 +262,96 @@ export class HttpSession {
       sendStandalone: (message) => this.standalone.send(message),
       dropStandalone: () => this.standalone.disconnect(),
       frame: (message) => this.#frames?.frame(JSON.stringify(message)),
-      abort: (id, reason) => this.#inFlight.get(id)?.abort(reason),
+      abort: (id, reason) => this.#inFlight?.get(id)?.abort(reason),
       syncSubscriptions: (uris) => this.#server.syncSessionSubscriptions(this.legacy, uris),
     };
   }
 
-  #link(): LegacySession['link'] {
+  #link(): SessionLink {
     return {
-      request: (method, params, options) => {
-        this.#target = options?.signal ? this.#sinkOf.get(options.signal) : undefined;
-        try {
-          return this.#peer.request(method, params, options);
-        } finally {
-          this.#target = undefined;
-        }
+      request: (method, params, options) => this.#request(method, params, options),
+      notify: (method, params) => {
+        if (!this.#ended)
+          this.#send(params === undefined ? { jsonrpc: '2.0', method } : { jsonrpc: '2.0', method, params });
       },
-      notify: (method, params) => this.#peer.notify(method, params),
     };
   }
 
-  #transport(): Transport {
-    return {
+  #request(method: string, params: Params, options: RequestOptions | undefined): Promise<Params> {
+    if (this.#ended)
+      return Promise.reject(new McpkitError('CONNECTION_CLOSED', 'Connection closed: the session ended'));
+    const signal = options?.signal;
+    this.#target = signal ? this.#sinkOf(signal) : undefined;
+    try {
+      return this.#peerFor().request(method, params, options);
+    } finally {
+      this.#target = undefined;
+    }
+  }
+
+  /** The sink of the running request whose signal this is. */
+  #sinkOf(signal: AbortSignal): MessageSink | undefined {
+    if (this.#inFlight)
+      for (const running of this.#inFlight.values()) if (running.owns(signal)) return running.sink;
+    return undefined;
+  }
+
+  #peerFor(): Peer {
+    if (this.#peer) return this.#peer;
+    const fleet = this.#settings.fleet;
+    const transport: Transport = {
       start: (sink) => {
         this.#frames = sink;
       },
       send: (message) => {
-        const sink = this.#target ?? this.replica ?? this.standalone;
-        for (const m of [message].flat() as JsonRpcMessage[]) sink.send(m);
+        for (const m of [message].flat() as JsonRpcMessage[]) this.#send(m);
       },
       close: async () => undefined,
     };
+    this.#peer = new Peer(
+      transport,
+      {
+        request: (request) => Promise.reject(methodNotFound(request.method)),
+        notification: (n) => this.#server.handleNotification(n, this.legacy, this.#receiving),
+      },
+      fleet ? { requestIdPrefix: `${fleet.tag}.` } : {},
+    );
+    void this.#peer.start();
+    return this.#peer;
+  }
+
+  /** Sends a server-initiated message: on the stream of the request it relates to, else the GET stream. */
+  #send(message: JsonRpcMessage): void {
+    (this.#target ?? this.replica ?? this.standalone).send(message);
   }
 
   /** A new stream; in a fleet its id starts with the session id (any instance can tell whose it is). */
   #newStream(id?: string): ResumableStream {
-    const streamId = id ?? (this.replica ? `${this.id}.${crypto.randomUUID()}` : crypto.randomUUID());
+    const streamId = id ?? (this.replica ? `${this.id}.${newId()}` : newId());
+    const settings = this.#settings;
     const stream = new ResumableStream(streamId, {
-      store: this.#options.store,
-      keepAliveMs: this.#options.keepAliveMs,
-      ...(this.#options.maxBufferedBytes === undefined
-        ? {}
-        : { maxBufferedBytes: this.#options.maxBufferedBytes }),
+      store: settings.store,
+      keepAliveMs: settings.keepAliveMs,
+      ...(settings.maxBufferedBytes === undefined ? {} : { maxBufferedBytes: settings.maxBufferedBytes }),
       prime: this.legacy.protocolVersion >= '2025-11-25',
-      owner: this.#options.principal,
+      owner: this.#principal,
     });
-    this.#streams.set(stream.id, stream);
-    if (this.#streams.size > KEPT_STREAMS) this.#forgetOldestEnded();
+    const streams = (this.#streams ??= new Map());
+    streams.set(stream.id, stream);
+    if (streams.size > KEPT_STREAMS) this.#forgetOldestEnded(streams);
     return stream;
   }
 
-  #forgetOldestEnded(): void {
-    for (const stream of this.#streams.values()) {
-      if (!stream.ended) continue;
-      this.#streams.delete(stream.id);
-      void Promise.resolve(this.#options.store.deleteStream(stream.id)).catch(() => undefined);
-      return;
+  /** Drops a stream's stored events (a failing store is not the client's concern). */
+  #forgetStream(id: string): void {
+    void Promise.resolve(this.#settings.store.deleteStream(id)).catch(() => undefined);
+  }
+
+  #forgetOldestEnded(streams: Map<string, ResumableStream>): void {
+    for (const stream of streams.values()) {
+      if (!stream.ended || stream === this.#standalone) continue;
+      streams.delete(stream.id);
+      return this.#forgetStream(stream.id);
     }
   }
 }

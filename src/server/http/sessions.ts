@@ -19,7 +19,6 @@ export interface SessionTableOptions {
 /** Sessions by id; a session idle longer than `idleMs` and not in use is ended. */
 export class SessionTable {
   readonly #sessions = new Map<string, HttpSession>();
-  readonly #principals = new Map<string, string>();
   readonly #perPrincipal = new Map<string, number>();
   readonly #idleMs: number;
   readonly #maxSessions: number;
@@ -55,7 +54,7 @@ export class SessionTable {
     this.#sweep();
     this.#sessions.set(session.id, session);
     if (principal === '') return;
-    this.#principals.set(session.id, principal);
+    session.countedAs = principal;
     this.#perPrincipal.set(principal, this.#countOf(principal) + 1);
   }
 
@@ -81,9 +80,9 @@ export class SessionTable {
     const session = this.#sessions.get(id);
     if (!session) return undefined;
     this.#sessions.delete(id);
-    const principal = this.#principals.get(id);
+    const principal = session.countedAs;
     if (principal !== undefined) {
-      this.#principals.delete(id);
+      session.countedAs = undefined;
       const left = this.#countOf(principal) - 1;
       if (left > 0) this.#perPrincipal.set(principal, left);
       else this.#perPrincipal.delete(principal);
