@@ -12,7 +12,7 @@
 //   tools/call goes into that lazy chunk (9 ESM files cost ~7 ms of CPU; one chunk ~1.5 ms),
 //   with its MIT notice on the chunk.
 // - The chunks live inside the package, so their bare imports resolve from its node_modules.
-// - tsc's .d.ts files stay as they are. The .js files tsc wrote for internal modules of
+// - tsc's .d.ts files stay as they are. The .js (and .json) files tsc wrote for modules of
 //   dist/src and dist/servers are deleted: nothing in the package imports them any more, and a
 //   program that loaded one next to a bundle would hold two copies of that module (two
 //   McpError classes). A stale import of one now fails loudly (ERR_MODULE_NOT_FOUND).
@@ -141,8 +141,9 @@ const written = new Set(result.output.map((file) => join(dist, file.fileName)));
 let removed = 0;
 for (const folder of ['src', 'servers']) {
   for (const path of walk(join(dist, folder))) {
-    // tsc's .js and .js.map that rolldown did not write (a pure re-export entry has no map).
-    if (!/\.js(\.map)?$/.test(path) || written.has(path)) continue;
+    // Keeps tsc's declarations and what rolldown wrote; drops tsc's .js, .js.map (a pure
+    // re-export entry has no map of its own) and the .json it copied (bundled now).
+    if (path.endsWith('.d.ts') || written.has(path)) continue;
     rmSync(path);
     removed += 1;
   }
