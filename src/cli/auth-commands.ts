@@ -4,7 +4,6 @@
  * every resource that covers URL.
  */
 import { parseArgs } from 'node:util';
-import { browserAuth } from './auth-flow.js';
 import { fileStore, tokenFile } from './auth-store.js';
 import { CliError } from './errors.js';
 
@@ -53,6 +52,8 @@ export async function runAuthCommand(command: AuthCommand): Promise<string> {
   if ('help' in command) return AUTH_USAGE;
   const url = new URL(command.url);
   if (command.name === 'logout') return logout(url);
+  // The OAuth client loads only for login: the command-line parser imports this module.
+  const { browserAuth } = await import('./auth-flow.js');
   const auth = await browserAuth();
   try {
     await auth.login(url);

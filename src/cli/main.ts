@@ -8,7 +8,8 @@ import { parseCommandLine, type Command } from './args.js';
 import { describeError, errorJson, EXIT_CODES, kindOf } from './errors.js';
 import { formatInspection, inspect } from './inspect.js';
 import { callTool, getPrompt, readResource, type Output } from './results.js';
-import { cliVersion, withSession } from './session.js';
+import type { ClientFlags } from './args.js';
+import type { Session } from './session.js';
 import { usage } from './usage.js';
 
 /** Runs one command line; resolves with the exit code. */
@@ -41,7 +42,7 @@ async function execute(command: Command): Promise<Output | undefined> {
     case 'help':
       return { text: usage(command.topic), failed: false };
     case 'version':
-      return { text: cliVersion(), failed: false };
+      return { text: (await import('./session.js')).cliVersion(), failed: false };
     case 'serve': {
       const { serveEverything } = await import('./serve.js');
       await serveEverything(command);
@@ -71,6 +72,14 @@ async function execute(command: Command): Promise<Output | undefined> {
     case 'prompt':
       return withSession(command, ({ client, signal }) => getPrompt(client, { ...command, signal }));
   }
+}
+
+/**
+ * The session module (client, transports, OAuth) loads only for client commands, so
+ * `mcpkit serve everything` on stdio starts without them.
+ */
+async function withSession<T>(flags: ClientFlags, use: (session: Session) => Promise<T>): Promise<T> {
+  return (await import('./session.js')).withSession(flags, use);
 }
 
 void run(process.argv.slice(2)).then((code) => {

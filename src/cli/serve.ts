@@ -3,13 +3,15 @@
  * `--port`. HTTP mode prints the endpoint URL to stderr and stops on SIGINT or SIGTERM.
  */
 import { createServer as createNetServer, type AddressInfo } from 'node:net';
-import { jwtVerifier, protectedResource } from '../auth/index.js';
-import { serve } from '../integrations/node/index.js';
 import { serveStdio } from '../integrations/stdio/index.js';
 import { createEverythingServer } from '../../servers/everything/server.js';
 import { signalled } from './signals.js';
 
-/** Serves until the client goes away (stdio) or a signal arrives (HTTP); `authIssuer` protects it. */
+/**
+ * Serves until the client goes away (stdio) or a signal arrives (HTTP); `authIssuer` protects it.
+ * HTTP and authorization load only when asked for: a host that spawns the stdio server waits
+ * for neither node:http nor the JWT libraries.
+ */
 export async function serveEverything(options: {
   port?: number;
   host?: string;
@@ -25,8 +27,9 @@ export async function serveEverything(options: {
   const host = options.host ?? '127.0.0.1';
   const port = options.authIssuer && options.port === 0 ? await freePort(host) : options.port;
   const auth = options.authIssuer
-    ? protect(`http://${host.includes(':') ? `[${host}]` : host}:${port}/mcp`, options.authIssuer)
+    ? await protect(`http://${host.includes(':') ? `[${host}]` : host}:${port}/mcp`, options.authIssuer)
     : undefined;
+  const { serve } = await import('../integrations/node/index.js');
   const served = await serve(server, { port, host, ...(auth ? { http: { auth } } : {}) });
   process.stderr.write(`mcpkit: serving everything at ${served.url} (Ctrl-C to stop)\n`);
   await signalled();
@@ -34,7 +37,8 @@ export async function serveEverything(options: {
 }
 
 /** The guard of `--auth-issuer`: JWT access tokens from `issuer` for exactly `url`. */
-function protect(url: string, issuer: string) {
+async function protect(url: string, issuer: string) {
+  const { jwtVerifier, protectedResource } = await import('../auth/index.js');
   return protectedResource({
     resource: url,
     authorizationServers: [issuer],

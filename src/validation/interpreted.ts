@@ -7,7 +7,7 @@
  * - The interpreter decides only "valid". A value it rejects goes to ajv, so every error
  *   message (and the verdict on a rejected value) is ajv's, hot or not.
  * - The schema itself is checked against the 2020-12 meta-schema (the interpreter reads
- *   ajv's copy, see meta-2020-12.ts), as ajv does before compiling; a schema that fails goes to ajv, which
+ *   ajv's copy, see lazy-interpreter.ts), as ajv does before compiling; a schema that fails goes to ajv, which
  *   refuses it with its own INVALID_DEFINITION error.
  * - Only schemas where the two cannot differ in safety take this path: no `pattern`,
  *   `patternProperties` or `format` (those run on RE2 in ajv, never on V8's regex engine),
@@ -44,24 +44,15 @@ export function interpretable(schema: unknown): boolean {
 
 let loading: Promise<{ Interpreter: InterpreterClass; meta: Interpreter }> | undefined;
 
-/**
- * Loads the interpreter and the 2020-12 meta-schema once. The meta-schema documents come
- * from meta-2020-12.json: ajv's copies (ajv/dist/refs/json-schema-2020-12), kept equal to
- * them by meta-2020-12.test.ts, with each `$dynamicRef: "#meta"` made a plain `$ref` to the
- * 2020-12 meta-schema (for any plain 2020-12 schema it points there; the interpreter does
- * not follow it into nested subschemas). A JSON module, not ajv's CommonJS loader of them:
- * ~0.3 ms against ~8 ms on the first call.
- */
+/** Loads the interpreter and the 2020-12 meta-schema once (see lazy-interpreter.ts). */
 function loadInterpreter(): Promise<{ Interpreter: InterpreterClass; meta: Interpreter }> {
-  loading ??= Promise.all([import('@cfworker/json-schema'), import('./meta-2020-12.js')]).then(
-    ([{ Validator }, { META_2020_12 }]) => {
-      const Interpreter = Validator as unknown as InterpreterClass;
-      const [root, ...vocabularies] = META_2020_12;
-      const meta = new Interpreter(root as object, '2020-12', true);
-      for (const document of vocabularies) meta.addSchema(document);
-      return { Interpreter, meta };
-    },
-  );
+  loading ??= import('./lazy-interpreter.js').then(({ Validator, META_2020_12 }) => {
+    const Interpreter = Validator as unknown as InterpreterClass;
+    const [root, ...vocabularies] = META_2020_12;
+    const meta = new Interpreter(root as object, '2020-12', true);
+    for (const document of vocabularies) meta.addSchema(document);
+    return { Interpreter, meta };
+  });
   return loading;
 }
 

@@ -1,16 +1,23 @@
+import { createServer as createHttpServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { McpServer as V1Server } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { SSEServerTransport } from '@modelcontextprotocol/sdk/server/sse.js';
 import { afterEach, describe, expect, it } from 'vitest';
+import { z } from 'zod';
 import { createServer } from '../../server/index.js';
 import { serve, type Served } from '../../integrations/node/index.js';
 import { createClient, type Client } from '../index.js';
-import { streamableHttp } from './index.js';
+import { sseTransport, streamableHttp } from './index.js';
 import { retryDelayMs } from './retry.js';
 
 let served: Served | undefined;
 let client: Client | undefined;
+let closeSse: (() => Promise<void>) | undefined;
 afterEach(async () => {
   await client?.close();
   await served?.close();
-  client = served = undefined;
+  await closeSse?.();
+  client = served = closeSse = undefined;
 });
 
 /** A real server that lets each client address make one request per second (no burst). */
@@ -66,5 +73,75 @@ describe('429 Too Many Requests', () => {
   ])('Retry-After %j on attempt %i → %i ms', (headers, attempt, ms) => {
     const response = new Response(null, { status: 429, headers });
     expect(retryDelayMs(response, attempt, Date.UTC(2030, 0, 1))).toBe(ms);
+  });
+});
+
+/**
+ * A real deprecated HTTP+SSE server (the official v1 SDK's SSEServerTransport on node:http,
+ * 127.0.0.1) whose POSTs of `tools/call` get 429 (Retry-After: 0, a JSON-RPC error body)
+ * while `refusals.left` > 0; `posts` counts the tools/call POSTs that reached the gate.
+ */
+async function throttledSse(refusals: { left: number }): Promise<{ url: string; posts: () => number }> {
+  let posts = 0;
+  const transports = new Map<string, SSEServerTransport>();
+  const build = (): V1Server => {
+    const server = new V1Server({ name: 'v1-sse', version: '1' });
+    server.registerTool('echo', { inputSchema: { text: z.string() } }, ({ text }) => ({
+      content: [{ type: 'text', text }],
+    }));
+    return server;
+  };
+  const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+    const url = new URL(req.url ?? '/', 'http://127.0.0.1');
+    if (req.method === 'GET') {
+      const transport = new SSEServerTransport('/messages', res);
+      transports.set(transport.sessionId, transport);
+      return build().connect(transport);
+    }
+    const transport = transports.get(url.searchParams.get('sessionId') ?? '');
+    if (url.pathname !== '/messages' || !transport) return void res.writeHead(405).end();
+    const chunks: Buffer[] = [];
+    for await (const chunk of req) chunks.push(chunk as Buffer);
+    const message = JSON.parse(Buffer.concat(chunks).toString()) as { id?: number; method?: string };
+    if (message.method === 'tools/call' && (posts++, refusals.left-- > 0)) {
+      const error = { jsonrpc: '2.0', id: message.id, error: { code: -32600, message: 'Too Many Requests' } };
+      return void res
+        .writeHead(429, { 'retry-after': '0', 'content-type': 'application/json' })
+        .end(JSON.stringify(error));
+    }
+    return transport.handlePostMessage(req, res, message);
+  };
+  const server = createHttpServer((req, res) => void handle(req, res).catch(() => res.writeHead(500).end()));
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  closeSse = () =>
+    new Promise((resolve) => {
+      server.closeAllConnections();
+      server.close(() => resolve());
+    });
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/sse`, posts: () => posts };
+}
+
+describe('429 on the deprecated HTTP+SSE transport, like Streamable HTTP', () => {
+  it('sends a refused POST again after Retry-After: the call succeeds', async () => {
+    const sse = await throttledSse({ left: 2 });
+    client = createClient({ name: 'c', version: '1' });
+    await client.connect(sseTransport(sse.url));
+    const result = await client.callTool('echo', { text: 'through' });
+    expect(result.content).toEqual([{ type: 'text', text: 'through' }]);
+    expect(sse.posts()).toBe(3);
+  });
+
+  it('gives up after maxRetries with the server’s JSON-RPC error, and keeps serving', async () => {
+    const refusals = { left: Infinity };
+    const sse = await throttledSse(refusals);
+    client = createClient({ name: 'c', version: '1' });
+    await client.connect(sseTransport(sse.url, { retry: { maxRetries: 1 } }));
+    await expect(client.callTool('echo', { text: 'x' })).rejects.toMatchObject({
+      code: -32600,
+      message: expect.stringContaining('Too Many Requests'),
+    });
+    expect(sse.posts()).toBe(2);
+    refusals.left = 0;
+    expect((await client.callTool('echo', { text: 'y' })).content).toEqual([{ type: 'text', text: 'y' }]);
   });
 });

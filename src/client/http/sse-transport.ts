@@ -11,6 +11,7 @@ import { createParser } from 'eventsource-parser';
 import type { JsonRpcMessage, RequestId } from '../../core/jsonrpc.js';
 import type { Transport, TransportSink } from '../../core/transport.js';
 import { failureFrame, isResponseObject, mediaTypeOf, parseObject, statusFrame } from './frames.js';
+import { sendRetrying, type RetryOptions } from './retry.js';
 import type { HeaderSource } from './transport.js';
 
 /** Options of {@link sseTransport}. */
@@ -21,6 +22,11 @@ export interface SseTransportOptions {
   headers?: HeaderSource;
   /** Told about things worth logging: refused notifications and responses. */
   onWarning?: (message: string) => void;
+  /**
+   * How a 429 to the GET or a POST is answered: sent again after `Retry-After`, as Streamable
+   * HTTP does (default 2 retries, waits up to 10 s; the POSTs after it wait, keeping order).
+   */
+  retry?: RetryOptions;
 }
 
 /** Longest wait, in milliseconds, for the `endpoint` event once the GET was answered. */
@@ -93,7 +99,11 @@ export class SseTransport implements Transport {
   async #open(): Promise<URL> {
     const headers = await this.#headers();
     headers.set('Accept', 'text/event-stream');
-    const response = await this.#fetch(this.#url, { method: 'GET', headers, signal: this.#stream.signal });
+    const signal = this.#stream.signal;
+    const response = await this.#retrying(
+      () => this.#fetch(this.#url, { method: 'GET', headers, signal }),
+      signal,
+    );
     if (!response.ok || mediaTypeOf(response) !== 'text/event-stream' || !response.body) {
       await response.body?.cancel().catch(() => undefined);
       throw Object.assign(new Error(`the HTTP+SSE stream was refused: HTTP ${response.status}`), {
@@ -167,8 +177,11 @@ export class SseTransport implements Transport {
       const endpoint = await this.connect();
       const headers = await this.#headers();
       headers.set('Content-Type', 'application/json');
-      const signal = AbortSignal.any([this.#posts.signal, AbortSignal.timeout(POST_TIMEOUT_MS)]);
-      const response = await this.#fetch(endpoint, { method: 'POST', headers, body, signal });
+      const attempt = (): Promise<Response> => {
+        const signal = AbortSignal.any([this.#posts.signal, AbortSignal.timeout(POST_TIMEOUT_MS)]);
+        return this.#fetch(endpoint, { method: 'POST', headers, body, signal });
+      };
+      const response = await this.#retrying(attempt, this.#posts.signal);
       const text = await response.text().catch(() => '');
       if (!response.ok) this.#refused(message, response, text);
     } catch (error) {
@@ -189,6 +202,10 @@ export class SseTransport implements Transport {
       if (isResponseObject(answer) && ids.length === 1) this.#sink?.frame(JSON.stringify({ ...answer, id }));
       else this.#sink?.frame(statusFrame(id, response, text));
     }
+  }
+
+  #retrying(send: () => Promise<Response>, signal: AbortSignal): Promise<Response> {
+    return sendRetrying(send, this.#options.retry ?? {}, signal);
   }
 
   async #headers(): Promise<Headers> {

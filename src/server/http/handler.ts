@@ -126,6 +126,7 @@ export function createHttpEndpoint(server: McpServer, options: HttpHandlerOption
     idleMs: options.sessionIdleMs ?? 30 * 60_000,
     maxSessions: options.maxSessions ?? 10_000,
     maxPerPrincipal: options.principals?.maxSessions ?? 1000,
+    events: server.eventBus,
   });
   const params = paramHeaderCheck(server);
   const session = { store: options.eventStore ?? createMemoryEventStore(), keepAliveMs, maxBufferedBytes };

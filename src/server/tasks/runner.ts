@@ -67,6 +67,10 @@ export class TaskRunner {
   schemaLimits: SchemaLimits | undefined;
   readonly #callTool: CallTool;
   readonly #running = new Map<string, RunningTask>();
+  /** Tasks with a lease store call (renewal, take-over) still pending. */
+  readonly #storeBusy = new Set<string>();
+  /** Until when the store last confirmed each running task's lease (ms). */
+  readonly #confirmed = new Map<string, number>();
   readonly #timers: ReturnType<typeof setInterval>[] = [];
   #unsubscribe: (() => void) | undefined;
   readonly #quota: PrincipalQuota;
@@ -194,6 +198,7 @@ export class TaskRunner {
       changed: (t) => this.changed(t),
     });
     this.#running.set(task.taskId, running);
+    this.#confirmed.set(task.taskId, task.internal.leaseUntil ?? Infinity);
     const call = task.internal.call!;
     void this.#callTool(call.name, call.arguments, createContext(running.channel()))
       .then(
@@ -202,6 +207,7 @@ export class TaskRunner {
       )
       .finally(() => {
         this.#running.delete(task.taskId);
+        this.#confirmed.delete(task.taskId);
         release();
       });
   }
@@ -217,32 +223,61 @@ export class TaskRunner {
     if (next && next.lastUpdatedAt === now.toISOString() && isTerminalStatus(next.status)) this.changed(next);
   }
 
+  // Each task's renewal runs by itself: a store call that hangs or fails for one task holds
+  // up no other's, and is not started again for that task while it is still pending. A task
+  // whose lease ended unconfirmed stops here: another instance may be running it by now.
   async #renewLeases(): Promise<void> {
-    const until = Date.now() + this.#options.leaseMs;
+    const now = Date.now();
+    for (const running of this.#running.values())
+      if ((this.#confirmed.get(running.id) ?? Infinity) <= now)
+        running.controller.abort(new Error('lease lost: the task store did not confirm its renewal in time'));
+    const until = now + this.#options.leaseMs;
+    const idle = [...this.#running.values()].filter((running) => !this.#storeBusy.has(running.id));
+    await Promise.all(idle.map((running) => this.#renew(running, until)));
+  }
+
+  async #renew(running: RunningTask, until: number): Promise<void> {
     const me = this.#me();
-    for (const running of [...this.#running.values()]) {
-      const t = await this.store.update(running.id, (t) =>
-        t.internal.owner === me && !isTerminalStatus(t.status)
-          ? { ...t, internal: { ...t.internal, leaseUntil: until } }
-          : undefined,
-      );
-      if (!t || t.internal.owner !== me) running.controller.abort(new Error('lease lost'));
+    const renewed = (t: TaskState): TaskState | undefined =>
+      t.internal.owner === me && !isTerminalStatus(t.status)
+        ? { ...t, internal: { ...t.internal, leaseUntil: until } }
+        : undefined;
+    const t = await this.#alone(running.id, () => this.store.update(running.id, renewed));
+    if (t === 'failed') return; // the store did not answer: try again next time
+    if (!t || t.internal.owner !== me) running.controller.abort(new Error('lease lost'));
+    else if (this.#confirmed.has(running.id)) this.#confirmed.set(running.id, until);
+  }
+
+  // Tasks whose instance died: run them again here when retry-safe, else fail them. Like
+  // renewals, one task's hung or failing store call holds up no other's.
+  async #sweep(): Promise<void> {
+    const now = Date.now();
+    const expired = (await this.store.expiredLeases!(now)).filter((id) => !this.#storeBusy.has(id));
+    await Promise.all(expired.map((id) => this.#takeOverExpired(id, now)));
+  }
+
+  async #takeOverExpired(id: string, now: number): Promise<void> {
+    const next = await this.#alone(id, () => this.store.update(id, (t) => this.#takeOver(t, now)));
+    if (next === 'failed') return;
+    if (!next || next.internal.leaseUntil === undefined || this.#running.has(id)) {
+      if (next && isTerminalStatus(next.status)) this.changed(next);
+      return;
+    }
+    if (next.internal.owner === this.#me() && next.internal.leaseUntil > now) {
+      this.changed(next);
+      this.#run(next, `${id}-retry`, undefined);
     }
   }
 
-  // Tasks whose instance died: run them again here when retry-safe, else fail them.
-  async #sweep(): Promise<void> {
-    const now = Date.now();
-    for (const id of await this.store.expiredLeases!(now)) {
-      const next = await this.store.update(id, (t) => this.#takeOver(t, now));
-      if (!next || next.internal.leaseUntil === undefined || this.#running.has(id)) {
-        if (next && isTerminalStatus(next.status)) this.changed(next);
-        continue;
-      }
-      if (next.internal.owner === this.#me() && next.internal.leaseUntil > now) {
-        this.changed(next);
-        this.#run(next, `${id}-retry`, undefined);
-      }
+  /** Runs a lease store call for task `id`, marked busy until it settles; 'failed' if it rejects. */
+  async #alone<T>(id: string, work: () => Promise<T>): Promise<T | 'failed'> {
+    this.#storeBusy.add(id);
+    try {
+      return await work();
+    } catch {
+      return 'failed';
+    } finally {
+      this.#storeBusy.delete(id);
     }
   }
 

@@ -1,6 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import { McpError } from '../../core/errors.js';
+import { createMemoryTaskStore } from '../../core/task-store.js';
 import type { Params } from '../../core/jsonrpc.js';
 import type { RequestChannel } from '../channel.js';
 import { createServer, type McpServer } from '../index.js';
@@ -87,6 +88,27 @@ describe('the Tasks extension on the server', () => {
     const { server } = build();
     const result = await call(server, 'tools/call', { name: 'maybe', arguments: { n: 1 } }, { caps: {} });
     expect(result).toMatchObject({ resultType: 'complete', content: [{ type: 'text', text: 'n=1' }] });
+  });
+
+  it('names one instance in every task lease: tasks.instanceId, else a random id minted on first use', async () => {
+    const owners = async (instanceId?: string): Promise<unknown[]> => {
+      const store = createMemoryTaskStore();
+      const tasks = instanceId === undefined ? { store } : { store, instanceId };
+      const server = createServer({ name: 't', version: '1', tasks });
+      let release = (): void => undefined;
+      const held = new Promise<void>((resolve) => (release = resolve));
+      server.tool('held', { task: 'optional' }, async () => (await held, 'ok')); // running: its lease stands
+      const ids: unknown[] = [];
+      for (let i = 0; i < 2; i++) ids.push((await call(server, 'tools/call', { name: 'held' })).taskId);
+      const leased = await Promise.all(ids.map(async (id) => (await store.get(String(id)))?.internal.owner));
+      release();
+      return leased;
+    };
+    expect(await owners('replica-7')).toEqual(['replica-7', 'replica-7']);
+    const [a, b] = await owners();
+    expect(a).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+    expect(b).toBe(a);
+    expect((await owners())[0]).not.toBe(a);
   });
 
   it('returns a task that tasks/get resolves at once, then the inlined result', async () => {

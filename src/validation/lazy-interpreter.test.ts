@@ -1,6 +1,6 @@
 import { writeFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { META_2020_12 } from './meta-2020-12.js';
+import { META_2020_12 } from './lazy-interpreter.js';
 
 const META = 'https://json-schema.org/draft/2020-12/schema';
 
