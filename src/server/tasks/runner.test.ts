@@ -71,4 +71,24 @@ describe('task leases (hostile: a store call that hangs or fails for one task)',
       server.stopTasks();
     },
   );
+
+  it('stops a task here once its lease ended without the store confirming a renewal', async () => {
+    const { store, hang } = faultyStore();
+    const stopped = deferred<string>();
+    const server = createServer({ name: 't', version: '1', tasks: { store, leaseMs: 150 } });
+    server.tool('work', { task: 'required' }, async (_args, ctx) => {
+      ctx.signal.addEventListener('abort', () =>
+        stopped.resolve(String((ctx.signal.reason as Error)?.message)),
+      );
+      await stopped.promise;
+      return 'stopped';
+    });
+    const created = await server.handle(
+      { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'work', _meta: META } },
+      { signal: new AbortController().signal, notify: () => undefined, era: 'modern' },
+    );
+    hang.add(String((created as Params).taskId));
+    expect(await stopped.promise).toMatch(/lease lost/);
+    server.stopTasks();
+  });
 });

@@ -69,6 +69,8 @@ export class TaskRunner {
   readonly #running = new Map<string, RunningTask>();
   /** Tasks with a lease store call (renewal, take-over) still pending. */
   readonly #storeBusy = new Set<string>();
+  /** Until when the store last confirmed each running task's lease (ms). */
+  readonly #confirmed = new Map<string, number>();
   readonly #timers: ReturnType<typeof setInterval>[] = [];
   #unsubscribe: (() => void) | undefined;
   readonly #quota: PrincipalQuota;
@@ -196,6 +198,7 @@ export class TaskRunner {
       changed: (t) => this.changed(t),
     });
     this.#running.set(task.taskId, running);
+    this.#confirmed.set(task.taskId, task.internal.leaseUntil ?? Infinity);
     const call = task.internal.call!;
     void this.#callTool(call.name, call.arguments, createContext(running.channel()))
       .then(
@@ -204,6 +207,7 @@ export class TaskRunner {
       )
       .finally(() => {
         this.#running.delete(task.taskId);
+        this.#confirmed.delete(task.taskId);
         release();
       });
   }
@@ -220,9 +224,14 @@ export class TaskRunner {
   }
 
   // Each task's renewal runs by itself: a store call that hangs or fails for one task holds
-  // up no other's, and is not started again for that task while it is still pending.
+  // up no other's, and is not started again for that task while it is still pending. A task
+  // whose lease ended unconfirmed stops here: another instance may be running it by now.
   async #renewLeases(): Promise<void> {
-    const until = Date.now() + this.#options.leaseMs;
+    const now = Date.now();
+    for (const running of this.#running.values())
+      if ((this.#confirmed.get(running.id) ?? Infinity) <= now)
+        running.controller.abort(new Error('lease lost: the task store did not confirm its renewal in time'));
+    const until = now + this.#options.leaseMs;
     const idle = [...this.#running.values()].filter((running) => !this.#storeBusy.has(running.id));
     await Promise.all(idle.map((running) => this.#renew(running, until)));
   }
@@ -236,6 +245,7 @@ export class TaskRunner {
     const t = await this.#alone(running.id, () => this.store.update(running.id, renewed));
     if (t === 'failed') return; // the store did not answer: try again next time
     if (!t || t.internal.owner !== me) running.controller.abort(new Error('lease lost'));
+    else if (this.#confirmed.has(running.id)) this.#confirmed.set(running.id, until);
   }
 
   // Tasks whose instance died: run them again here when retry-safe, else fail them. Like
