@@ -106,9 +106,7 @@ class StreamChannel implements RequestChannel {
  */
 export function watchEvents(server: McpServer, session: LegacySession, delivers?: () => boolean): () => void {
   const unsubscribe = server.eventBus.subscribe((event) => {
-    if (delivers && !delivers()) return;
-    const notification = toNotification(event, session);
-    if (notification && session.initialized) session.link.notify(notification.method, notification.params);
+    if (!delivers || delivers()) forwardEvent(event, session);
   });
   return () => {
     unsubscribe();
@@ -116,11 +114,13 @@ export function watchEvents(server: McpServer, session: LegacySession, delivers?
   };
 }
 
-function toNotification(
-  event: ServerEvent,
-  session: LegacySession,
-): { method: string; params?: { uri: string } } | undefined {
+/**
+ * Sends a server event to an initialized legacy session as its notification (a resource
+ * update only when the session subscribed to that URI).
+ */
+export function forwardEvent(event: ServerEvent, session: LegacySession): void {
+  if (!session.initialized) return;
   const method = EVENT_METHOD[event.type];
-  if (event.type !== 'resourceUpdated') return { method };
-  return session.subscriptions.has(event.uri) ? { method, params: { uri: event.uri } } : undefined;
+  if (event.type !== 'resourceUpdated') session.link.notify(method);
+  else if (session.subscriptions.has(event.uri)) session.link.notify(method, { uri: event.uri });
 }

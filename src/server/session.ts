@@ -37,8 +37,7 @@ export class LegacySession {
   logLevel: LoggingLevel = 'debug';
   /** Set once `notifications/initialized` arrives. */
   initialized = false;
-  /** URIs the client subscribed to with `resources/subscribe`. */
-  readonly subscriptions = new Set<string>();
+  #subscriptions: Set<string> | undefined;
 
   constructor(init: {
     id?: string;
@@ -52,6 +51,11 @@ export class LegacySession {
     this.clientInfo = init.clientInfo;
     this.clientCapabilities = init.clientCapabilities;
     this.link = init.link;
+  }
+
+  /** URIs the client subscribed to with `resources/subscribe` (the set is made on first use). */
+  get subscriptions(): Set<string> {
+    return (this.#subscriptions ??= new Set());
   }
 }
 

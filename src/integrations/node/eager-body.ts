@@ -7,6 +7,9 @@
  * endpoint's own when it asks, before more than one read of data can have arrived.
  */
 import type { IncomingMessage } from 'node:http';
+import type { BodyResult } from '../../server/http/index.js';
+
+const utf8 = new TextDecoder('utf-8');
 
 /** The bound until the endpoint sets its own: the endpoint's default (4 MiB). */
 const FIRST_CAP = 4 * 1024 * 1024;
@@ -18,33 +21,45 @@ export class EagerBody {
   #size = 0;
   #chunks: Buffer[] = [];
   #over = false;
-  readonly #ended: Promise<boolean>;
+  /** True once the body ended, false once it failed; undefined while it is arriving. */
+  #complete: boolean | undefined;
+  // Settles `read` when it had to wait: no promise is made until someone waits.
+  #settle: ((complete: boolean) => void) | undefined;
 
   /** Starts reading `req`, keeping at most `cap` bytes until {@link read} sets the bound. */
   constructor(req: IncomingMessage, cap = FIRST_CAP) {
     this.#req = req;
     this.#cap = cap;
-    this.#ended = new Promise((resolve) => {
-      req.on('data', (chunk: Buffer) => {
-        this.#size += chunk.length;
-        if (this.#size > this.#cap) return resolve(this.#overflow());
-        this.#chunks.push(chunk);
-      });
-      req.once('end', () => resolve(true));
-      req.once('error', () => resolve(false));
+    req.on('data', (chunk: Buffer) => {
+      this.#size += chunk.length;
+      if (this.#size > this.#cap) return this.#done(this.#overflow());
+      this.#chunks.push(chunk);
     });
+    req.once('end', () => this.#done(true));
+    req.once('error', () => this.#done(false));
   }
 
   /**
-   * The whole body, or undefined when it is larger than `maxBytes` (the caller answers
-   * 413) or the client went away.
+   * The whole body as text, or too-large when it is larger than `maxBytes` (the caller
+   * answers 413) or the client went away.
    */
-  async read(maxBytes: number): Promise<Uint8Array | undefined> {
+  read(maxBytes: number): Promise<BodyResult> {
     this.#cap = maxBytes;
     if (Number(this.#req.headers['content-length']) > maxBytes || this.#size > maxBytes) this.#overflow();
-    const complete = await this.#ended;
-    if (!complete || this.#over) return undefined;
-    return this.#chunks.length === 1 ? this.#chunks[0] : Buffer.concat(this.#chunks, this.#size);
+    if (this.#complete !== undefined) return Promise.resolve(this.#result(this.#complete));
+    return new Promise((resolve) => (this.#settle = (complete) => resolve(this.#result(complete))));
+  }
+
+  #done(complete: boolean): void {
+    if (this.#complete !== undefined) return;
+    this.#complete = complete;
+    this.#settle?.(complete);
+  }
+
+  #result(complete: boolean): BodyResult {
+    if (!complete || this.#over) return { kind: 'too-large' };
+    const bytes = this.#chunks.length === 1 ? this.#chunks[0]! : Buffer.concat(this.#chunks, this.#size);
+    return { kind: 'text', text: utf8.decode(bytes) };
   }
 
   // Too large: drop what was kept and drain the rest without keeping it.

@@ -10,8 +10,6 @@ import type { NodeListener } from './listener.js';
 import { pipeBody } from './listener.js';
 import { EagerBody } from './eager-body.js';
 
-const utf8 = new TextDecoder('utf-8');
-
 /**
  * An {@link HttpRequest} over a node request. Its signal (aborted when the client goes
  * away before the response is finished) is made on first use: most calls never ask.
@@ -55,21 +53,33 @@ class NodeRequest implements HttpRequest {
     return this.#req.socket.remoteAddress;
   }
 
-  async body(maxBytes: number): Promise<BodyResult> {
-    const bytes = await (this.#body ?? new EagerBody(this.#req, maxBytes)).read(maxBytes);
-    return bytes === undefined ? { kind: 'too-large' } : { kind: 'text', text: utf8.decode(bytes) };
+  body(maxBytes: number): Promise<BodyResult> {
+    return (this.#body ?? new EagerBody(this.#req, maxBytes)).read(maxBytes);
   }
 }
 
 /**
  * Writes an endpoint response: a text body in one write with its length, a stream as it
- * comes (until `signal`, or the request's signal, aborts).
+ * comes (until `signal`, or the request's signal, aborts). Settles once written.
  */
-export async function writeResponse(
+export function writeResponse(
   response: HttpResponse,
   res: ServerResponse,
   signal: AbortSignal | { readonly signal: AbortSignal },
 ): Promise<void> {
+  try {
+    return write(response, res, signal) ?? Promise.resolve();
+  } catch (error) {
+    return Promise.reject(error as Error);
+  }
+}
+
+// As writeResponse; a promise only for a stream (the usual JSON reply needs none).
+function write(
+  response: HttpResponse,
+  res: ServerResponse,
+  signal: AbortSignal | { readonly signal: AbortSignal },
+): Promise<void> | undefined {
   const { body } = response;
   if (body === null || typeof body === 'string') {
     let headers = response.headers;
@@ -80,8 +90,17 @@ export async function writeResponse(
       headers['content-length'] = String(Buffer.byteLength(body));
     }
     res.writeHead(response.status, headers).end(body ?? undefined);
-    return;
+    return undefined;
   }
+  return writeStream(body, response, res, signal);
+}
+
+async function writeStream(
+  body: ReadableStream<Uint8Array>,
+  response: HttpResponse,
+  res: ServerResponse,
+  signal: AbortSignal | { readonly signal: AbortSignal },
+): Promise<void> {
   res.writeHead(response.status, response.headers);
   res.flushHeaders();
   const aborted = signal instanceof AbortSignal ? signal : signal.signal; // read only for a stream
@@ -89,16 +108,24 @@ export async function writeResponse(
   res.end();
 }
 
+function failed(res: ServerResponse): void {
+  if (!res.headersSent) res.writeHead(500);
+  res.end();
+}
+
 /** Adapts an endpoint (from `createHttpEndpoint`) to node:http. */
 export function toEndpointListener(endpoint: HttpEndpoint): NodeListener {
   return (req, res) => {
     const request = new NodeRequest(req, res);
-    void endpoint
-      .handle(request)
-      .then((response) => writeResponse(response, res, request))
-      .catch(() => {
-        if (!res.headersSent) res.writeHead(500);
-        res.end();
-      });
+    endpoint.handle(request).then(
+      (response) => {
+        try {
+          write(response, res, request)?.catch(() => failed(res));
+        } catch {
+          failed(res);
+        }
+      },
+      () => failed(res),
+    );
   };
 }

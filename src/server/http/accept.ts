@@ -63,17 +63,23 @@ function specificity(range: MediaRange, type: string, subtype: string): number {
  * because MCP requires clients to send one.
  */
 export function accepts(header: string | null, mediaType: string): boolean {
-  // Clients send the same Accept header on every request: remember the answer (bounded).
+  // Clients send the same Accept header on every request: the last answer per media type
+  // is compared first (no key to build or hash), then a bounded table of answers.
+  const last = lastAnswer.get(mediaType);
+  if (last !== undefined && last.header === header) return last.answer;
   const key = `${mediaType}\n${header ?? ''}`;
-  const known = remembered.get(key);
-  if (known !== undefined) return known;
-  const answer = negotiate(header, mediaType);
-  if (remembered.size >= 256) remembered.clear();
-  remembered.set(key, answer);
+  let answer = remembered.get(key);
+  if (answer === undefined) {
+    answer = negotiate(header, mediaType);
+    if (remembered.size >= 256) remembered.clear();
+    remembered.set(key, answer);
+  }
+  if (last !== undefined || lastAnswer.size < 16) lastAnswer.set(mediaType, { header, answer });
   return answer;
 }
 
 const remembered = new Map<string, boolean>();
+const lastAnswer = new Map<string, { header: string | null; answer: boolean }>();
 
 function negotiate(header: string | null, mediaType: string): boolean {
   const [type = '', subtype = ''] = mediaType.toLowerCase().split('/');

@@ -71,7 +71,19 @@ export interface PrincipalLimits {
 /** The default principal: verified identity, else the remote address's group (IPv6: its /64). */
 function defaultPrincipal(request: PrincipalSource): string | undefined {
   if (request.auth) return `auth:${principalOf(request.auth)}`;
-  return request.remoteAddress === undefined ? undefined : `addr:${addressGroup(request.remoteAddress)}`;
+  return request.remoteAddress === undefined ? undefined : addressPrincipal(request.remoteAddress);
+}
+
+// The last address's key: a keep-alive connection (and a local client) repeats it.
+let lastAddress: string | undefined;
+let lastAddressKey = '';
+
+function addressPrincipal(address: string): string {
+  if (address !== lastAddress) {
+    lastAddressKey = `addr:${addressGroup(address)}`;
+    lastAddress = address;
+  }
+  return lastAddressKey;
 }
 
 /** Tracked entries examined for one new principal when the table is full. */

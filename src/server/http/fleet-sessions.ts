@@ -59,10 +59,10 @@ export class FleetSessions {
   }
 
   /** Stores a session that `initialize` just opened here and starts serving it. */
-  async open(session: HttpSession, principal?: string): Promise<void> {
+  async open(session: HttpSession): Promise<void> {
     await this.fleet.store.create(recordOf(session));
     await session.replica?.join();
-    this.#table.add(session, principal);
+    this.#table.add(session);
   }
 
   /** Ends a session everywhere (DELETE). */

@@ -8,14 +8,14 @@ import { DEFAULT_MAX_BUFFERED_BYTES } from './sse.js';
 import { isModernRevision } from '../../core/revisions.js';
 import type { McpServer } from '../server.js';
 import { accepts } from './accept.js';
-import { DEFAULT_MAX_BODY_BYTES, readBody } from './body.js';
+import { DEFAULT_MAX_BODY_BYTES, readBody, type BodyResult } from './body.js';
 import { createMemoryEventStore, type EventStore } from './event-store.js';
 import { legacyDelete, legacyGet, legacyPost, type LegacyContext } from './legacy.js';
 import { isModernPost, modernPost, type ModernContext } from './modern.js';
 import { paramHeaderCheck } from './param-headers.js';
 import { jsonResponse, methodNotAllowed, rpcError } from './responses.js';
 import { toWebResponse, type HttpRequest, type HttpResponse } from './exchange.js';
-import { rebindingViolation, type OriginPolicy } from './security.js';
+import { LOOPBACK_HOSTS, rebindingViolation, type OriginPolicy } from './security.js';
 import { SessionTable } from './sessions.js';
 import { FleetSessions } from './fleet-sessions.js';
 import type { SessionStore } from './session-store.js';
@@ -126,6 +126,7 @@ export function createHttpEndpoint(server: McpServer, options: HttpHandlerOption
     idleMs: options.sessionIdleMs ?? 30 * 60_000,
     maxSessions: options.maxSessions ?? 10_000,
     maxPerPrincipal: options.principals?.maxSessions ?? 1000,
+    events: server.eventBus,
   });
   const params = paramHeaderCheck(server);
   const session = { store: options.eventStore ?? createMemoryEventStore(), keepAliveMs, maxBufferedBytes };
@@ -139,14 +140,19 @@ export function createHttpEndpoint(server: McpServer, options: HttpHandlerOption
     auth: options.auth,
     admission: new Admission(options.principals),
     maxBodyBytes: options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES,
-    policy: options,
+    // Read once (a copy): the per-request checks remember their last verdict.
+    policy: {
+      allowedHosts: copied(options.allowedHosts ?? LOOPBACK_HOSTS),
+      allowedOrigins: copied(options.allowedOrigins ?? LOOPBACK_HOSTS),
+    },
     modern: { server, keepAliveMs, maxBufferedBytes, paramHeaders: params.check },
   };
-  const handle = async (request: HttpRequest): Promise<HttpResponse> => {
+  const handle = (request: HttpRequest): Promise<HttpResponse> => {
     try {
-      return await route(ctx, request);
+      const response = route(ctx, request);
+      return response instanceof Promise ? response.catch(internalError) : Promise.resolve(response);
     } catch {
-      return rpcError('InternalError', 'Internal error', { status: 500 });
+      return Promise.resolve(internalError());
     }
   };
   const close = (): void => {
@@ -157,29 +163,62 @@ export function createHttpEndpoint(server: McpServer, options: HttpHandlerOption
   return { handle, close };
 }
 
+function copied<T>(list: readonly string[] | T): readonly string[] | T {
+  return Array.isArray(list) ? [...(list as readonly string[])] : list;
+}
+
+function internalError(): HttpResponse {
+  return rpcError('InternalError', 'Internal error', { status: 500 });
+}
+
 /** A request on the modern wire: by its header, or because the server serves no legacy sessions. */
 function modernOnly(ctx: Context, request: HttpRequest): boolean {
   return !ctx.server.servesLegacy || isModernRevision(request.headers.get('mcp-protocol-version')?.trim());
 }
 
-async function route(ctx: Context, request: HttpRequest): Promise<HttpResponse> {
+// route, admitted and post are plain functions that return a promise only once one is
+// needed (the body read): each async frame, and each promise returned from one, costs
+// promise allocations and microtask turns on every call.
+function route(ctx: Context, request: HttpRequest): Promise<HttpResponse> | HttpResponse {
   const violation = rebindingViolation(request, ctx.policy);
   if (violation) return rpcError('InvalidRequest', `Forbidden: ${violation}`, { status: 403 });
-  if (ctx.auth) {
-    if (ctx.auth.paths.includes(pathOf(request))) return ctx.auth.serve(request) ?? methodNotAllowed('GET');
-    const outcome = await authenticate(ctx, ctx.auth, request);
-    if ('response' in outcome) return outcome.response;
-    request.auth = outcome.auth;
-  }
+  if (ctx.auth) return authenticated(ctx, ctx.auth, request);
+  return admitted(ctx, request);
+}
+
+async function authenticated(
+  ctx: Context,
+  guard: HttpAuthGuard,
+  request: HttpRequest,
+): Promise<HttpResponse> {
+  if (guard.paths.includes(pathOf(request))) return guard.serve(request) ?? methodNotAllowed('GET');
+  const outcome = await authenticate(ctx, guard, request);
+  if ('response' in outcome) return outcome.response;
+  request.auth = outcome.auth;
+  return await admitted(ctx, request);
+}
+
+/** Admits the request for its principal and answers it; the admission ends with the response. */
+function admitted(ctx: Context, request: HttpRequest): Promise<HttpResponse> | HttpResponse {
   const principal = (request.principal = ctx.admission.principalOf(request));
-  const admitted = ctx.admission.admit(principal);
-  if ('response' in admitted) return admitted.response;
+  const admission = ctx.admission.admit(principal);
+  if ('response' in admission) return admission.response;
+  const { release } = admission;
+  let response: Promise<HttpResponse> | HttpResponse;
   try {
-    return releasedWith(await byMethod(ctx, request), admitted.release);
+    response = byMethod(ctx, request);
   } catch (error) {
-    admitted.release();
+    release();
     throw error;
   }
+  if (!(response instanceof Promise)) return releasedWith(response, release);
+  return response.then(
+    (answered) => releasedWith(answered, release),
+    (error: unknown) => {
+      release();
+      throw error;
+    },
+  );
 }
 
 /**
@@ -226,10 +265,11 @@ function scopeRefusal(
 }
 
 function isJsonContent(contentType: string | null): boolean {
+  if (contentType === 'application/json') return true; // what clients send, without parameters
   return contentType?.split(';')[0]?.trim().toLowerCase() === 'application/json';
 }
 
-async function post(ctx: Context, request: HttpRequest): Promise<HttpResponse> {
+function post(ctx: Context, request: HttpRequest): Promise<HttpResponse> | HttpResponse {
   const accept = request.headers.get('accept');
   if (!accepts(accept, 'application/json') || !accepts(accept, 'text/event-stream'))
     return rpcError(
@@ -243,7 +283,14 @@ async function post(ctx: Context, request: HttpRequest): Promise<HttpResponse> {
     return rpcError('InvalidRequest', 'Unsupported Media Type: Content-Type must be application/json', {
       status: 415,
     });
-  const body = await request.body(ctx.maxBodyBytes);
+  return request.body(ctx.maxBodyBytes).then((body) => withBody(ctx, request, body));
+}
+
+function withBody(
+  ctx: Context,
+  request: HttpRequest,
+  body: BodyResult,
+): Promise<HttpResponse> | HttpResponse {
   if (body.kind === 'too-large')
     return rpcError('InvalidRequest', `Payload Too Large: the limit is ${ctx.maxBodyBytes} bytes`, {
       status: 413,

@@ -8,6 +8,7 @@
 import { allowsBatch } from '../../core/wire.js';
 import {
   checkEnvelope,
+  type Checked,
   type Decoded,
   type JsonRpcRequest,
   type JsonRpcResponse,
@@ -81,26 +82,43 @@ export async function legacyPost(
 ): Promise<HttpResponse> {
   const problem = versionProblem(request);
   if (problem) return problem;
-  if (decoded.kind === 'single') {
-    const checked = checkEnvelope(decoded.value);
-    if (checked.kind === 'invalid') return jsonResponse(checked.error, 400);
-    const isInit = checked.kind === 'request' && checked.message.method === 'initialize';
-    if (isInit && request.headers.get('mcp-session-id') === null)
-      return initialize(ctx, checked.message, request);
-  }
+  const checked = decoded.kind === 'single' ? checkEnvelope(decoded.value) : undefined;
+  if (checked?.kind === 'invalid') return jsonResponse(checked.error, 400);
+  const isInit = checked?.kind === 'request' && checked.message.method === 'initialize';
+  if (isInit && request.headers.get('mcp-session-id') === null)
+    return initialize(ctx, checked.message, request);
   const session = await findSession(ctx, request);
   if (!(session instanceof HttpSession)) return session;
-  if (decoded.kind === 'single') return deliver(session, [decoded.value], false, request);
+  if (checked) return deliverOne(session, checked, request);
   if (decoded.kind !== 'batch' || decoded.values.length === 0 || !allowsBatch(session.legacy.protocolVersion))
     return rpcError('InvalidRequest', 'Invalid request: batches are not supported by this protocol revision');
-  return deliver(session, decoded.values, true, request);
+  return deliver(session, decoded.values, request);
 }
 
-/** Hands notifications and responses to the session and runs the requests on one reply. */
+/** Hands one notification or response to the session, or runs one request on its own reply. */
+function deliverOne(
+  session: HttpSession,
+  checked: Exclude<Checked, { kind: 'invalid' }>,
+  request: HttpRequest,
+): Promise<HttpResponse> | HttpResponse {
+  if (checked.kind !== 'request') {
+    const pending = session.receive(checked.message, request.headers);
+    return pending
+      ? pending.then(
+          () => emptyResponse(202),
+          (e: unknown) => storeFailure(e),
+        )
+      : emptyResponse(202);
+  }
+  const reply = new PostReply(session);
+  void session.run(checked.message, reply, request).then((outcome) => reply.finish(outcome?.response, 200));
+  return reply.response;
+}
+
+/** Hands a batch's notifications and responses to the session and runs its requests on one reply. */
 function deliver(
   session: HttpSession,
   values: unknown[],
-  batch: boolean,
   request: HttpRequest,
 ): Promise<HttpResponse> | HttpResponse {
   const requests: JsonRpcRequest[] = [];
@@ -124,10 +142,10 @@ function deliver(
           (e: unknown) => storeFailure(e),
         );
   }
-  const reply = new PostReply(session.openStream);
+  const reply = new PostReply(session);
   void Promise.all(requests.map((r) => session.run(r, reply, request))).then((outcomes) => {
     const responses = [...outcomes.flatMap((o) => (o ? [o.response] : [])), ...invalid];
-    reply.finish(batch ? (responses.length > 0 ? responses : undefined) : responses[0], 200);
+    reply.finish(responses.length > 0 ? responses : undefined, 200);
   });
   return reply.response;
 }
@@ -153,7 +171,7 @@ async function initialize(
   const outcome = await answer(ctx.server, message, channel);
   const created = channel.created;
   if (created && 'result' in outcome.response) {
-    const failed = await register(ctx, created, { id: message.id, principal: request.principal });
+    const failed = await register(ctx, created, message.id);
     if (failed) {
       created.end();
       return failed;
@@ -207,14 +225,14 @@ class OpeningChannel implements RequestChannel {
 async function register(
   ctx: LegacyContext,
   session: HttpSession,
-  from: { id: JsonRpcRequest['id']; principal: string | undefined },
+  id: JsonRpcRequest['id'],
 ): Promise<HttpResponse | undefined> {
-  if (!ctx.fleet) return void ctx.sessions.add(session, from.principal);
+  if (!ctx.fleet) return void ctx.sessions.add(session);
   try {
-    await ctx.fleet.open(session, from.principal);
+    await ctx.fleet.open(session);
     return undefined;
   } catch (error) {
-    return storeFailure(error, from.id);
+    return storeFailure(error, id);
   }
 }
 

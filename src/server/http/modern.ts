@@ -26,8 +26,11 @@ export interface ModernContext {
   keepAliveMs: number;
   /** Most bytes queued on a stream for a client that does not read. */
   maxBufferedBytes: number;
-  /** Checks `Mcp-Param-*` headers of a `tools/call` (see param-headers.ts). */
-  paramHeaders: (headers: HeaderReader, request: JsonRpcRequest) => Promise<McpError | undefined>;
+  /** Checks `Mcp-Param-*` headers of a `tools/call` (see param-headers.ts); a promise only while tools are being listed. */
+  paramHeaders: (
+    headers: HeaderReader,
+    request: JsonRpcRequest,
+  ) => McpError | undefined | Promise<McpError | undefined>;
 }
 
 /**
@@ -74,12 +77,23 @@ export function modernPost(
   }
 }
 
-async function checkThenRun(
+function checkThenRun(
   ctx: ModernContext,
   request: HttpRequest,
   message: JsonRpcRequest,
-): Promise<HttpResponse> {
-  const mismatch = await ctx.paramHeaders(request.headers, message);
+): Promise<HttpResponse> | HttpResponse {
+  const checked = ctx.paramHeaders(request.headers, message);
+  if (checked instanceof Promise)
+    return checked.then((mismatch) => runChecked(ctx, request, message, mismatch));
+  return runChecked(ctx, request, message, checked);
+}
+
+function runChecked(
+  ctx: ModernContext,
+  request: HttpRequest,
+  message: JsonRpcRequest,
+  mismatch: McpError | undefined,
+): Promise<HttpResponse> | HttpResponse {
   if (mismatch) return jsonResponse(errorResponse(message.id, mismatch.toJSON()), mismatch.httpStatus);
   return runModern(ctx, request, message);
 }

@@ -68,20 +68,38 @@ async function listTools(server: McpServer): Promise<Map<string, HeaderAnnotatio
  * again after each tool list change; `close` stops watching for changes.
  */
 export function paramHeaderCheck(server: McpServer): {
-  check(headers: HeaderReader, request: JsonRpcRequest): Promise<McpError | undefined>;
+  /** The mismatch, if any; a promise only while the tool list is being read. */
+  check(headers: HeaderReader, request: JsonRpcRequest): McpError | undefined | Promise<McpError | undefined>;
   close(): void;
 } {
-  let tools: Promise<Map<string, HeaderAnnotation[]>> | undefined;
+  let listing: Promise<Map<string, HeaderAnnotation[]>> | undefined;
+  let tools: Map<string, HeaderAnnotation[]> | undefined; // once listed: checked without a promise
   const close = server.eventBus.subscribe((event) => {
-    if (event.type === 'toolsListChanged') tools = undefined;
+    if (event.type === 'toolsListChanged') listing = tools = undefined;
   });
+  const checkWith = (
+    known: Map<string, HeaderAnnotation[]>,
+    headers: HeaderReader,
+    params: Params & { name: string },
+  ): McpError | undefined => {
+    const annotated = known.get(params.name) ?? [];
+    return annotated.length === 0 ? undefined : checkParamHeaders(headers, params, annotated);
+  };
   return {
     close,
-    async check(headers, request) {
-      if (request.method !== 'tools/call' || typeof request.params?.name !== 'string') return undefined;
-      tools ??= listTools(server).catch(() => new Map<string, HeaderAnnotation[]>());
-      const annotated = (await tools).get(request.params.name) ?? [];
-      return annotated.length === 0 ? undefined : checkParamHeaders(headers, request.params, annotated);
+    check(headers, request) {
+      const params = request.params;
+      if (request.method !== 'tools/call' || typeof params?.name !== 'string') return undefined;
+      const named = params as Params & { name: string };
+      if (tools) return checkWith(tools, headers, named);
+      if (!listing) {
+        const started = listTools(server).catch(() => new Map<string, HeaderAnnotation[]>());
+        listing = started;
+        void started.then((listed) => {
+          if (listing === started) tools = listed; // not when the list changed meanwhile
+        });
+      }
+      return listing.then((listed) => checkWith(listed, headers, named));
     },
   };
 }

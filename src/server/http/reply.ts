@@ -17,7 +17,7 @@ import type { RequestChannel } from '../channel.js';
 import type { McpServer } from '../server.js';
 import { jsonResponse, sseResponse, type HeaderMap } from './responses.js';
 import type { HttpResponse } from './exchange.js';
-import { SseWriter } from './sse.js';
+import { SseWriter, type SseWriterOptions } from './sse.js';
 
 /** Where messages related to a request go. */
 export interface MessageSink {
@@ -31,18 +31,20 @@ export interface StreamSink extends MessageSink {
 }
 
 /** Opens the SSE stream a reply switches to: the body for the `Response`, and its sink. */
-export type OpenStream = () => { body: ReadableStream<Uint8Array>; sink: StreamSink };
+export interface StreamOpener {
+  openStream(): { body: ReadableStream<Uint8Array>; sink: StreamSink };
+}
 
 /** The reply to one POST; `response` settles on the first message or on `finish`. */
 export class PostReply implements MessageSink {
   readonly response: Promise<HttpResponse>;
-  readonly #open: OpenStream;
+  readonly #open: StreamOpener;
   readonly #headers: HeaderMap = {};
   #resolve!: (response: HttpResponse) => void;
   #stream: StreamSink | undefined;
   #done = false;
 
-  constructor(open: OpenStream) {
+  constructor(open: StreamOpener) {
     this.#open = open;
     this.response = new Promise((resolve) => (this.#resolve = resolve));
   }
@@ -75,7 +77,7 @@ export class PostReply implements MessageSink {
 
   #streamSink(): StreamSink {
     if (this.#stream) return this.#stream;
-    const { body, sink } = this.#open();
+    const { body, sink } = this.#open.openStream();
     this.#stream = sink;
     this.#resolve(sseResponse(body, this.#headers));
     return sink;
@@ -113,24 +115,32 @@ export async function answer(
 }
 
 /**
- * An {@link OpenStream} for a stream that cannot be resumed (modern requests, a legacy
+ * A {@link StreamOpener} for a stream that cannot be resumed (modern requests, a legacy
  * `initialize`): events carry no ids; `onCancel` runs when the client closes it.
  */
 export function plainStream(
   keepAliveMs: number,
   onCancel: () => void,
   maxBufferedBytes?: number,
-): OpenStream {
-  return () => {
-    const writer = new SseWriter(
-      maxBufferedBytes === undefined
-        ? { keepAliveMs, onCancel }
-        : { keepAliveMs, onCancel, maxBufferedBytes },
-    );
+): StreamOpener {
+  return new PlainStreamOpener(
+    maxBufferedBytes === undefined ? { keepAliveMs, onCancel } : { keepAliveMs, onCancel, maxBufferedBytes },
+  );
+}
+
+class PlainStreamOpener implements StreamOpener {
+  readonly #options: SseWriterOptions;
+
+  constructor(options: SseWriterOptions) {
+    this.#options = options;
+  }
+
+  openStream(): { body: ReadableStream<Uint8Array>; sink: StreamSink } {
+    const writer = new SseWriter(this.#options);
     const sink: StreamSink = {
       send: (message) => void writer.send({ data: JSON.stringify(message) }),
       end: () => writer.close(),
     };
     return { body: writer.body, sink };
-  };
+  }
 }

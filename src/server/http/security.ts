@@ -27,7 +27,20 @@ function hostnameOf(host: string): string {
   return colon === -1 ? h : h.slice(0, colon);
 }
 
+// The last verdict: a client sends the same Host on every request.
+let lastHost = '';
+let lastAllowed: readonly string[] | undefined;
+let lastVerdict = false;
+
 function hostAllowed(host: string, allowed: readonly string[]): boolean {
+  if (host === lastHost && allowed === lastAllowed) return lastVerdict;
+  lastVerdict = hostMatches(host, allowed);
+  lastHost = host;
+  lastAllowed = allowed;
+  return lastVerdict;
+}
+
+function hostMatches(host: string, allowed: readonly string[]): boolean {
   const full = host.trim().toLowerCase();
   const name = hostnameOf(full);
   return allowed.some((entry) => {

@@ -4,7 +4,9 @@
  * and DELETE hands the principal its share of the session bound back.
  */
 import { describe, expect, it } from 'vitest';
+import { createMemoryEventBus, type EventBus } from '../../core/event-bus.js';
 import type { JsonRpcMessage } from '../../core/jsonrpc.js';
+import { createServer } from '../index.js';
 import { createHttpHandler, createMemoryEventStore, type EventStore } from './index.js';
 import { HttpSession } from './session.js';
 import { SessionTable } from './sessions.js';
@@ -131,7 +133,7 @@ describe('what a legacy session keeps', () => {
     for (let i = 0; i < 20; i++) {
       const session = new HttpSession(server, init, { settings, principal: 'p' });
       expect(table.refusal('p')).toBeUndefined();
-      table.add(session, 'p');
+      table.add(session);
       expect(table.refusal('p')).toBe('principals.maxSessions');
       expect(table.delete(session.id)).toBe(true);
       ids.push(session.id);
@@ -139,5 +141,35 @@ describe('what a legacy session keeps', () => {
     expect([...table.values()]).toEqual([]);
     expect(new Set(ids).size).toBe(20);
     for (const id of ids) expect(table.get(id)).toBeUndefined();
+  });
+
+  it('subscribes to server events once for all its sessions, and lets go on close', async () => {
+    const inner = createMemoryEventBus();
+    let listeners = 0;
+    const eventBus: EventBus = {
+      publish: (event) => inner.publish(event),
+      subscribe(listener) {
+        listeners++;
+        const unsubscribe = inner.subscribe(listener);
+        return () => {
+          listeners--;
+          unsubscribe();
+        };
+      },
+    };
+    const server = createServer({ name: 'bus', version: '1.0.0', eventBus });
+    server.tool('echo', { description: 'Echo' }, () => 'hi');
+    const { store, live } = recordingStore();
+    const handler = createHttpHandler(server, { keepAliveMs: 0, eventStore: store });
+    const before = listeners;
+    const sessions = [];
+    for (let i = 0; i < 5; i++) sessions.push(await openSession(handler));
+    expect(listeners).toBe(before);
+    expect(await sessions[0]!.remove()).toBe(200);
+    server.notifyToolsChanged();
+    // The four sessions left got the change on their GET streams; the ended one did not.
+    expect(live.size).toBe(4);
+    handler.close();
+    expect(listeners).toBe(0);
   });
 });

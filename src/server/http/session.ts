@@ -24,12 +24,13 @@ import { Peer, type RequestOptions } from '../../core/peer.js';
 import type { Transport, TransportSink } from '../../core/transport.js';
 import type { HeaderReader, SessionInit } from '../channel.js';
 import type { AuthInfo } from '../context.js';
-import { watchEvents } from '../connect.js';
+import { forwardEvent } from '../connect.js';
+import type { ServerEvent } from '../../core/event-bus.js';
 import { methodNotFound } from '../modern.js';
 import type { McpServer } from '../server.js';
 import { LegacySession, type SessionLink } from '../session.js';
 import type { EventStore } from './event-store.js';
-import { answer, type MessageSink, type OpenStream, type Outcome } from './reply.js';
+import { answer, type MessageSink, type StreamSink, type StreamOpener, type Outcome } from './reply.js';
 import { ResumableStream } from './resumable.js';
 import { FleetReplica, applyRecord, type ReplicaHost, type SessionFleet } from './fleet-session.js';
 import type { SessionRecord } from './session-store.js';
@@ -69,8 +70,11 @@ function newId(): string {
   return crypto.randomUUID().toLowerCase();
 }
 
-/** The state of one `Mcp-Session-Id`. */
-export class HttpSession {
+/**
+ * The state of one `Mcp-Session-Id`. It is its {@link LegacySession}'s link: the way the
+ * server reaches the client.
+ */
+export class HttpSession implements SessionLink, StreamOpener {
   readonly id: string;
   readonly legacy: LegacySession;
   /** The principal that opened the session ('' when anonymous). */
@@ -79,12 +83,13 @@ export class HttpSession {
   lastActive = Date.now();
   /** The fleet side of this session, when a session store shares it. */
   readonly replica: FleetReplica | undefined;
-  /** The principal a {@link SessionTable} counts this session against (set when it is added). */
-  countedAs: string | undefined;
+  /**
+   * Whom per-principal bounds count this session against: the session table's
+   * `principals.maxSessions`, the event store's share per owner ('' or undefined for nobody).
+   */
+  readonly principal: string | undefined;
   readonly #server: McpServer;
   readonly #settings: HttpSessionOptions;
-  readonly #principal: string | undefined;
-  readonly #unwatch: () => void;
   #standaloneId: string | undefined;
   #standalone: ResumableStream | undefined;
   #streams: Map<string, ResumableStream> | undefined;
@@ -98,22 +103,29 @@ export class HttpSession {
   constructor(server: McpServer, init: SessionInit, opening: HttpSessionOpening) {
     this.#server = server;
     this.#settings = opening.settings;
-    this.#principal = opening.principal;
+    this.principal = opening.principal;
     const { record } = opening;
     const fleet = opening.settings.fleet;
     this.id = record?.id ?? newId();
     this.owner = record?.owner ?? opening.owner ?? '';
     this.#standaloneId = record?.standaloneStreamId;
-    this.legacy = new LegacySession({ ...init, id: this.id, link: this.#link() });
-    const replica = fleet && new FleetReplica(this.#replicaHost(), fleet);
-    this.replica = replica;
+    this.legacy = new LegacySession({ ...init, id: this.id, link: this });
+    this.replica = fleet && new FleetReplica(this.#replicaHost(), fleet);
     if (record) this.apply(record);
-    this.#unwatch = watchEvents(server, this.legacy, replica && (() => replica.holdsStandalone));
   }
 
   /** The stream a GET opens: messages not related to any request (made on first use). */
   get standalone(): ResumableStream {
     return (this.#standalone ??= this.#newStream(this.#standaloneId));
+  }
+
+  /**
+   * Forwards a server event (a list change, a resource update) to the client; a fleet's
+   * replica forwards only where the session's GET stream is held. The session table calls
+   * it for the sessions it holds.
+   */
+  hear(event: ServerEvent): void {
+    if (!this.replica || this.replica.holdsStandalone) forwardEvent(event, this.legacy);
   }
 
   /** Takes the state the fleet stored (a replica made or refreshed from the store). */
@@ -146,10 +158,10 @@ export class HttpSession {
   }
 
   /** Opens a new resumable stream for a POST's reply. */
-  readonly openStream: OpenStream = () => {
+  openStream(): { body: ReadableStream<Uint8Array>; sink: StreamSink } {
     const stream = this.#newStream();
     return { body: stream.connect(), sink: stream };
-  };
+  }
 
   /**
    * Runs a client request; related messages (progress, logs, server-initiated requests)
@@ -172,6 +184,8 @@ export class HttpSession {
       return running.aborted ? undefined : outcome;
     } finally {
       inFlight.delete(request.id);
+      // An idle session keeps no map (a new one costs less than one held per idle session).
+      if (inFlight.size === 0 && this.#inFlight === inFlight) this.#inFlight = undefined;
       this.lastActive = Date.now();
     }
   }
@@ -248,7 +262,7 @@ export class HttpSession {
   #close(): void {
     this.#ended = true;
     this.replica?.leave();
-    this.#unwatch();
+    this.#server.sessionEnded(this.legacy);
     if (this.#inFlight)
       for (const running of this.#inFlight.values()) running.abort(new Error('session ended'));
     if (this.#peer) void this.#peer.close();
@@ -267,17 +281,18 @@ export class HttpSession {
     };
   }
 
-  #link(): SessionLink {
-    return {
-      request: (method, params, options) => this.#request(method, params, options),
-      notify: (method, params) => {
-        if (!this.#ended)
-          this.#send(params === undefined ? { jsonrpc: '2.0', method } : { jsonrpc: '2.0', method, params });
-      },
-    };
+  /** Sends a notification not tied to a request: on the GET stream (dropped once ended). */
+  notify(method: string, params?: Params): void {
+    if (!this.#ended)
+      this.#send(params === undefined ? { jsonrpc: '2.0', method } : { jsonrpc: '2.0', method, params });
   }
 
-  #request(method: string, params: Params, options: RequestOptions | undefined): Promise<Params> {
+  /**
+   * Sends a server-initiated request: on the stream of the client request whose signal
+   * `options` carries, else on the GET stream.
+   * @throws McpkitError `CONNECTION_CLOSED` once the session ended (as the promise's rejection).
+   */
+  request(method: string, params: Params, options?: RequestOptions): Promise<Params> {
     if (this.#ended)
       return Promise.reject(new McpkitError('CONNECTION_CLOSED', 'Connection closed: the session ended'));
     const signal = options?.signal;
@@ -334,7 +349,7 @@ export class HttpSession {
       keepAliveMs: settings.keepAliveMs,
       ...(settings.maxBufferedBytes === undefined ? {} : { maxBufferedBytes: settings.maxBufferedBytes }),
       prime: this.legacy.protocolVersion >= '2025-11-25',
-      owner: this.#principal,
+      owner: this.principal,
     });
     const streams = (this.#streams ??= new Map());
     streams.set(stream.id, stream);

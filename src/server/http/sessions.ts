@@ -4,6 +4,7 @@
  * Source: 2025-11-25 basic/transports "Session Management" (a terminated session's id
  * gets 404).
  */
+import type { EventBus } from '../../core/event-bus.js';
 import type { HttpSession } from './session.js';
 
 /** Bounds of a {@link SessionTable}. */
@@ -14,9 +15,14 @@ export interface SessionTableOptions {
   maxSessions?: number;
   /** Most sessions one principal holds at once (default unlimited; '' principals are not counted). */
   maxPerPrincipal?: number;
+  /** The server's events, forwarded to every session held (one subscription for all of them). */
+  events?: EventBus;
 }
 
-/** Sessions by id; a session idle longer than `idleMs` and not in use is ended. */
+/**
+ * Sessions by id; a session idle longer than `idleMs` and not in use is ended. The server's
+ * events reach the sessions held here.
+ */
 export class SessionTable {
   readonly #sessions = new Map<string, HttpSession>();
   readonly #perPrincipal = new Map<string, number>();
@@ -24,8 +30,12 @@ export class SessionTable {
   readonly #maxSessions: number;
   readonly #maxPerPrincipal: number;
   #lastSweep = Date.now();
+  readonly #unsubscribe: (() => void) | undefined;
 
   constructor(options: SessionTableOptions) {
+    this.#unsubscribe = options.events?.subscribe((event) => {
+      for (const session of this.#sessions.values()) session.hear(event);
+    });
     this.#idleMs = options.idleMs;
     this.#maxSessions = options.maxSessions ?? Infinity;
     this.#maxPerPrincipal = options.maxPerPrincipal ?? Infinity;
@@ -49,13 +59,12 @@ export class SessionTable {
     return principal === '' ? 0 : (this.#perPrincipal.get(principal) ?? 0);
   }
 
-  /** Registers a session of `principal` after a successful `initialize`. */
-  add(session: HttpSession, principal = ''): void {
+  /** Registers a session after a successful `initialize` (counted for its `principal`). */
+  add(session: HttpSession): void {
     this.#sweep();
     this.#sessions.set(session.id, session);
-    if (principal === '') return;
-    session.countedAs = principal;
-    this.#perPrincipal.set(principal, this.#countOf(principal) + 1);
+    const principal = session.principal ?? '';
+    if (principal !== '') this.#perPrincipal.set(principal, this.#countOf(principal) + 1);
   }
 
   /** The live session with this id, if any. */
@@ -80,9 +89,8 @@ export class SessionTable {
     const session = this.#sessions.get(id);
     if (!session) return undefined;
     this.#sessions.delete(id);
-    const principal = session.countedAs;
-    if (principal !== undefined) {
-      session.countedAs = undefined;
+    const principal = session.principal ?? '';
+    if (principal !== '') {
       const left = this.#countOf(principal) - 1;
       if (left > 0) this.#perPrincipal.set(principal, left);
       else this.#perPrincipal.delete(principal);
@@ -95,8 +103,9 @@ export class SessionTable {
     return this.#sessions.values();
   }
 
-  /** Lets go of every session (the handler is shutting down). */
+  /** Lets go of every session and stops forwarding events (the handler is shutting down). */
   clear(): void {
+    this.#unsubscribe?.();
     for (const id of [...this.#sessions.keys()]) this.release(id);
   }
 
