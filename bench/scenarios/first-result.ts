@@ -38,6 +38,17 @@ type Figure = 'ms' | 'cpu' | 'rss';
 /** How long after the result idle RSS is read (the referee's `--settle`). */
 const SETTLE_MS = 1000;
 const TEXT = 'first result';
+/** A server that has not answered by then is reported, not waited for. */
+const TIMEOUT_MS = 30_000;
+
+/** `promise`, or a rejection after `ms`. */
+function within<T>(ms: number, promise: Promise<T>): Promise<T> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`first-result: no tools/call result within ${ms} ms`)), ms);
+  });
+  return Promise.race([promise, late]).finally(() => clearTimeout(timer));
+}
 
 const key = (era: Era, who: Contender, what: Figure): string => `first-result/${era}/${who}/${what}`;
 
@@ -125,7 +136,7 @@ async function once(how: Spawn, era: Era): Promise<Record<Figure, number | undef
       peer.send({ jsonrpc: '2.0', id: 'init', ...INITIALIZE });
       peer.send(INITIALIZED);
     }
-    const reply = await peer.request(era === 'modern' ? modern(call) : call);
+    const reply = await within(TIMEOUT_MS, peer.request(era === 'modern' ? modern(call) : call));
     const ms = performance.now() - t0;
     if (echoedText(reply) !== TEXT) throw new Error('first-result: the echo came back changed');
     const pid = child.pid as number;

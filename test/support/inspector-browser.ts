@@ -18,7 +18,7 @@ export const ARTIFACTS = join(ROOT, 'test-artifacts', 'inspector');
 /** The chromium binary: `CHROMIUM_PATH`, else Debian's. */
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
-/** Builds the web app when `dist/ui` is missing (the global setup only runs tsc). */
+/** Builds the web app when `dist/ui` is missing (the global setup builds dist/ without it). */
 export function ensureUiBuilt(): void {
   if (existsSync(join(ROOT, 'dist/ui/index.html'))) return;
   execFileSync('npx', ['vite', 'build', '--config', 'ui/vite.config.ts'], { cwd: ROOT, stdio: 'inherit' });

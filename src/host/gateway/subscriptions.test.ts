@@ -15,7 +15,7 @@ import { serve, type Served } from '../../integrations/node/index.js';
 import { connect, createServer, type McpServer } from '../../server/index.js';
 import { createLinkedPair } from '../../testing/linked-pair.js';
 import { referenceEntry } from '../../../test/interop/helpers.js';
-import { until } from '../../../test/support/wait.js';
+import { deferred, until } from '../../../test/support/wait.js';
 import { whenHost } from '../../../test/support/host-fixtures.js';
 import { createGateway, createHost, type Gateway, type Host } from '../index.js';
 
@@ -177,5 +177,50 @@ describe('resource subscriptions through the gateway', () => {
     await until(() => updates(legacy.got).includes(DOC));
     await legacy.client.callTool('everything__toggle-subscriber-updates');
     listen.close();
+  });
+});
+
+describe('a backend slower than the gateway server’s subscriptionHookTimeoutMs (hostile: a stalling backend)', () => {
+  it('closes the abandoned backend subscription once a later subscriber took the URI over', async () => {
+    const gate = deferred<boolean>();
+    let calls = 0;
+    const backend = createServer({
+      name: 'slow',
+      version: '1',
+      eras: ['modern'],
+      resourceSubscriptions: { subscribe: () => (calls++ === 0 ? gate.promise : true) },
+    });
+    backend.resource(LIVE, { name: 'live' }, (uri) => [{ uri, text: 'now' }]);
+    const served = await serve(backend, { port: 0 });
+    const host = createHost({ servers: { slow: { url: served.url } } });
+    await host.start();
+    const gateway = createGateway(host, { server: { limits: { subscriptionHookTimeoutMs: 1000 } } });
+    const clients: Client[] = [];
+    const front = async (): Promise<Client> => {
+      const [a, b] = createLinkedPair();
+      await connect(gateway.server, b);
+      const client = createClient({ name: 'front', version: '1', era: 'legacy' });
+      await client.connect(a);
+      clients.push(client);
+      return client;
+    };
+    try {
+      const first = await front();
+      await expect(first.subscribeResource(LIVE)).rejects.toMatchObject({ code: -32603 });
+      const second = await front();
+      const subscribed = second.subscribeResource(LIVE);
+      await until(() => backend.subscribers(LIVE) === 2); // the abandoned listen and the new one
+      gate.resolve(true);
+      await subscribed;
+      await until(() => backend.subscribers(LIVE) === 1);
+      await second.unsubscribeResource(LIVE);
+      await until(() => backend.subscribers(LIVE) === 0);
+      expect(gateway.server.subscribers(LIVE)).toBe(0);
+    } finally {
+      for (const c of clients) await c.close();
+      gateway.close();
+      await host.close();
+      await served.close();
+    }
   });
 });

@@ -52,7 +52,13 @@ export class GatewaySubscriptions implements ResourceSubscriptionHooks {
     const backend: Backend = { server: route.server, uri: route.uri, subscription: undefined };
     this.#open.set(uri, backend);
     const honoured = await this.#listen(uri, backend);
-    if (!honoured && this.#open.get(uri) === backend) this.#open.delete(uri);
+    if (this.#open.get(uri) !== backend) {
+      // Superseded: the server gave up waiting for this call (limits.subscriptionHookTimeoutMs)
+      // and a later subscriber's call, or unsubscribe, took the URI over. Nothing is left open.
+      backend.subscription?.close();
+      return false;
+    }
+    if (!honoured) this.#open.delete(uri);
     return honoured;
   }
 
