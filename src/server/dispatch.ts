@@ -77,14 +77,19 @@ export class ServerDispatcher {
   }
 
   /** Answers one request; throws {@link McpError} for a JSON-RPC error. */
-  async dispatch(request: JsonRpcRequest, channel: RequestChannel): Promise<Params> {
-    // `return await`: returning a promise from an async function costs two more microtask steps.
-    if (channel.era === 'modern' || modernVersionOf(request) !== undefined)
-      return await this.#handleModern(request, channel);
-    if (request.method === 'initialize') return this.#initialize(request, channel);
-    if (channel.session) return await this.#handleLegacy(request, channel, channel.session);
-    if (request.method === 'ping' && this.#d.legacy.length > 0) return {};
-    return await this.#handleModern(request, channel);
+  dispatch(request: JsonRpcRequest, channel: RequestChannel): Promise<Params> {
+    // Not an async frame (a promise and a microtask step fewer per call): the era handlers
+    // are async themselves; a synchronous throw here still becomes a rejection.
+    try {
+      if (channel.era === 'modern' || modernVersionOf(request) !== undefined)
+        return this.#handleModern(request, channel);
+      if (request.method === 'initialize') return Promise.resolve(this.#initialize(request, channel));
+      if (channel.session) return this.#handleLegacy(request, channel, channel.session);
+      if (request.method === 'ping' && this.#d.legacy.length > 0) return Promise.resolve({});
+      return this.#handleModern(request, channel);
+    } catch (error) {
+      return Promise.reject(error as Error);
+    }
   }
 
   #initialize(request: JsonRpcRequest, channel: RequestChannel): Params {

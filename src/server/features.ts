@@ -66,7 +66,7 @@ export function copyResult(result: object): Params {
 /** The feature methods by name. */
 export const FEATURE_METHODS: Record<string, FeatureMethod> = {
   'tools/list': (f, p) => page('tools', f.tools.list(), p, f.pageSize, 'tools'),
-  'tools/call': async (f, p, ctx) => copyResult(await f.tools.call(p.name, p.arguments, ctx)),
+  'tools/call': (f, p, ctx) => f.tools.call(p.name, p.arguments, ctx).then(copyResult),
   'resources/list': (f, p) => page('resources', f.resources.listResources(), p, f.pageSize, 'resources'),
   'resources/templates/list': (f, p) =>
     page('templates', f.resources.listTemplates(), p, f.pageSize, 'resourceTemplates'),

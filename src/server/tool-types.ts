@@ -117,7 +117,18 @@ export function bindTool<In extends SchemaInput | undefined, Out extends SchemaI
   structured: boolean,
 ): BoundToolHandler {
   // Only arguments that passed the compiled input schema of `In` reach here.
-  return async (args, context) => toResult(await handler(args as ToolArgs<In>, context), structured);
+  // Not an async frame (one promise fewer per call); a synchronous throw still reaches the
+  // registry's try around the call, as a rejection did.
+  return (args, context) => {
+    const value = handler(args as ToolArgs<In>, context);
+    return isThenable(value)
+      ? Promise.resolve(value).then((v) => toResult(v, structured))
+      : Promise.resolve(toResult(value, structured));
+  };
+}
+
+function isThenable(value: unknown): value is PromiseLike<unknown> {
+  return typeof (value as { then?: unknown } | null)?.then === 'function';
 }
 
 function toResult(value: unknown, structured: boolean): ToolResult | InputRequiredAnswer {

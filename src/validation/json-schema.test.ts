@@ -41,6 +41,22 @@ describe('compileJsonSchema', () => {
     expect(() => compileJsonSchema(wide, { maxSubschemas: 10 })).toThrow(/subschemas/);
   });
 
+  it("refuses a 2020-12 schema that fails the meta-schema on its first validation, with ajv's message", async () => {
+    // Registration accepts it (only dialect, bounds and patterns are checked then), as before;
+    // the first validation rejects, interpreted or not, with what ajv says of the schema.
+    const schema = { type: 'object', properties: { a: { minLength: 'two' } } };
+    const interpreted = compileJsonSchema(schema);
+    const viaAjv = compileJsonSchema({ ...schema, format: undefined } as object); // format: never interpreted
+    const refusal = (validate: typeof interpreted) => Promise.resolve().then(() => validate({ a: 'x' }));
+    const fromAjv = await refusal(viaAjv).catch((error: unknown) => error);
+    expect(fromAjv).toMatchObject({ code: 'INVALID_DEFINITION' });
+    expect(String((fromAjv as Error).message)).toContain('minLength must be integer');
+    await expect(refusal(interpreted)).rejects.toMatchObject({
+      code: 'INVALID_DEFINITION',
+      message: (fromAjv as Error).message,
+    });
+  });
+
   it('never fetches a network $ref: validation fails with INVALID_DEFINITION instead', async () => {
     const validate = compileJsonSchema({ $ref: 'https://example.com/schema.json' });
     await expect(Promise.resolve().then(() => validate({}))).rejects.toMatchObject({

@@ -1,6 +1,6 @@
 import { writeFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { META_2020_12 } from './lazy-interpreter.js';
+import { META_2020_12, Validator } from './lazy-interpreter.js';
 
 const META = 'https://json-schema.org/draft/2020-12/schema';
 
@@ -38,5 +38,23 @@ describe('the 2020-12 meta-schema the interpreter checks schemas against', () =>
     expect(META_2020_12).toEqual(expected);
     expect((META_2020_12[0] as { $id: string }).$id).toBe(META);
     expect(JSON.stringify(META_2020_12)).not.toContain('"$dynamicRef":"#');
+  });
+
+  it('checks the core keywords ($ref a string) and the vocabularies through the interpreter', () => {
+    const [root, ...vocabularies] = META_2020_12;
+    const meta = new Validator(root as object, '2020-12', true);
+    for (const document of vocabularies) meta.addSchema(document);
+    const verdict = (schema: object) => meta.validate(schema).valid;
+    expect(
+      verdict({
+        type: 'object',
+        $defs: { n: { type: 'integer' } },
+        properties: { a: { $ref: '#/$defs/n' } },
+      }),
+    ).toBe(true);
+    expect(verdict({ properties: { a: { $ref: 5 } } })).toBe(false); // core: $ref is a URI reference string
+    expect(verdict({ properties: { a: { minLength: 'two' } } })).toBe(false); // validation vocabulary
+    expect(verdict({ items: { items: { type: 'nope' } } })).toBe(false); // applicator, nested
+    expect(verdict({ properties: { $ref: { type: 'string' } } })).toBe(true); // a property named $ref
   });
 });

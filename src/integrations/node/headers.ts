@@ -14,7 +14,7 @@ export class NodeHeaders implements HeaderReader {
   }
 
   get(name: string): string | null {
-    const value = this.#raw[name.toLowerCase()];
+    const value = this.#raw[name] ?? this.#raw[name.toLowerCase()]; // callers mostly pass lower case
     return value === undefined ? null : Array.isArray(value) ? value.join(', ') : value;
   }
 

@@ -74,7 +74,8 @@ export async function serve(target: FetchHandler | McpServer, options: ServeOpti
   const paths = new Set([path, ...(typeof target === 'function' ? [] : (options.http?.auth?.paths ?? []))]);
   // node:http checks the two timeouts every `connectionsCheckingInterval`; keep it short.
   const server = createNodeServer({ connectionsCheckingInterval: 1000 }, (req, res) => {
-    if (paths.has((req.url ?? '/').split('?', 1)[0]!)) listener(req, res);
+    const url = req.url ?? '/';
+    if (paths.has(url) || paths.has(url.split('?', 1)[0]!)) listener(req, res);
     else res.writeHead(404).end();
   });
   server.headersTimeout = options.headersTimeoutMs ?? 10_000;

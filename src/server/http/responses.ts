@@ -16,13 +16,19 @@ const SSE_HEADERS: HeaderMap = {
   'x-accel-buffering': 'no',
 };
 
+const NO_HEADERS: HeaderMap = Object.freeze({});
+
 /** A `application/json` response holding `body`. */
 export function jsonResponse(
   body: JsonRpcMessage | JsonRpcMessage[],
   status: number,
-  headers: HeaderMap = {},
+  headers: HeaderMap = NO_HEADERS,
 ): HttpResponse {
-  return { status, headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) };
+  const all =
+    headers === NO_HEADERS
+      ? { 'content-type': 'application/json' }
+      : { 'content-type': 'application/json', ...headers };
+  return { status, headers: all, body: JSON.stringify(body) };
 }
 
 /**
