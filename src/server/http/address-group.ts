@@ -11,6 +11,8 @@
 const MAX_ADDRESS_CHARS = 64;
 
 /**
+ * The group of `address`, as the default principal keys it (`addr:<group>`); use it in a
+ * `principals.principal` function that reads the client's address from a forwarded header.
  * `192.0.2.1` → itself; `::ffff:192.0.2.1` → `192.0.2.1`; `2001:db8:1:2:3:4:5:6%eth0` →
  * `2001:db8:1:2::/64`. Text that is not an IP address is returned as given.
  */

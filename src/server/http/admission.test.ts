@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { buildServer, modernPost } from '../../../test/support/http-harness.js';
 import { addressGroup } from './address-group.js';
 import { Admission } from './admission.js';
-import { createHttpHandler } from './index.js';
+import { addressGroup as publicAddressGroup, createHttpHandler } from './index.js';
 
 describe('Admission options and Retry-After (hostile configuration)', () => {
   it.each([
@@ -70,6 +70,27 @@ describe('address principals (hostile: one holder of many addresses)', () => {
       expect(await handler(echo(), { remoteAddress: '::ffff:198.51.100.1' }).then(statusOf)).toBe(200);
       expect(await handler(echo(), { remoteAddress: '198.51.100.1' }).then(statusOf)).toBe(200);
       expect(await handler(echo(), { remoteAddress: '198.51.100.1' }).then(statusOf)).toBe(429);
+    } finally {
+      handler.close();
+    }
+  });
+});
+
+describe('an address read from a forwarded header', () => {
+  it('groups like the default with the exported addressGroup', async () => {
+    const handler = createHttpHandler(buildServer(), {
+      principals: {
+        requestsPerSecond: 0.001,
+        burst: 1,
+        principal: (r) => `fwd:${publicAddressGroup(r.headers.get('x-real-ip') ?? '')}`,
+      },
+    });
+    try {
+      const from = (ip: string) =>
+        handler(modernPost('tools/call', { name: 'echo', arguments: { text: 'x' } }, { 'x-real-ip': ip }));
+      expect(await from('2001:db8:9:9::1').then(statusOf)).toBe(200);
+      expect(await from('2001:db8:9:9:ffff::2').then(statusOf)).toBe(429);
+      expect(await from('2001:db8:9:a::1').then(statusOf)).toBe(200);
     } finally {
       handler.close();
     }

@@ -14,6 +14,7 @@ export {
   type RequestInfo,
 } from './handler.js';
 export type { PrincipalKey, PrincipalLimits, PrincipalSource } from './admission.js';
+export { addressGroup } from './address-group.js';
 export {
   toWebResponse,
   type HeaderMap,

@@ -59,27 +59,34 @@ function versionProblem(request: HttpRequest): HttpResponse | undefined {
  * The session a request names: 400 without `Mcp-Session-Id`, 404 for an unknown or ended
  * one, and 404 too when another principal opened it (a session is its opener's).
  */
-async function findSession(ctx: LegacyContext, request: HttpRequest): Promise<HttpSession | HttpResponse> {
+function findSession(
+  ctx: LegacyContext,
+  request: HttpRequest,
+): Promise<HttpSession | HttpResponse> | HttpSession | HttpResponse {
   const id = request.headers.get('mcp-session-id')?.trim();
   if (id === undefined || id === '')
     return rpcError('InvalidRequest', 'Bad Request: Mcp-Session-Id header is required');
-  let session: HttpSession | undefined;
+  // Held here: found without a promise (the usual case, and a per-call cost otherwise).
+  if (!ctx.fleet) return ownedBy(ctx.sessions.get(id), request);
   try {
-    session = ctx.fleet ? await ctx.fleet.find(id) : ctx.sessions.get(id);
+    return ctx.fleet.find(id).then((session) => ownedBy(session, request), storeFailure);
   } catch (error) {
     return storeFailure(error);
   }
+}
+
+function ownedBy(session: HttpSession | undefined, request: HttpRequest): HttpSession | HttpResponse {
   if (!session || session.owner !== principalOf(request.auth))
     return rpcError('InvalidRequest', 'Session not found', { status: 404 });
   return session;
 }
 
 /** Answers a legacy POST (one message, or a batch in a 2025-03-26 session). */
-export async function legacyPost(
+export function legacyPost(
   ctx: LegacyContext,
   request: HttpRequest,
   decoded: Decoded,
-): Promise<HttpResponse> {
+): Promise<HttpResponse> | HttpResponse {
   const problem = versionProblem(request);
   if (problem) return problem;
   const checked = decoded.kind === 'single' ? checkEnvelope(decoded.value) : undefined;
@@ -87,8 +94,23 @@ export async function legacyPost(
   const isInit = checked?.kind === 'request' && checked.message.method === 'initialize';
   if (isInit && request.headers.get('mcp-session-id') === null)
     return initialize(ctx, checked.message, request);
-  const session = await findSession(ctx, request);
+  const found = findSession(ctx, request);
+  return found instanceof Promise
+    ? found.then((session) => postTo(session, { checked, decoded, request }))
+    : postTo(found, { checked, decoded, request });
+}
+
+/** Delivers a POST's message(s) to the session it names (or answers the lookup's refusal). */
+function postTo(
+  session: HttpSession | HttpResponse,
+  post: {
+    checked: Exclude<Checked, { kind: 'invalid' }> | undefined;
+    decoded: Decoded;
+    request: HttpRequest;
+  },
+): Promise<HttpResponse> | HttpResponse {
   if (!(session instanceof HttpSession)) return session;
+  const { checked, decoded, request } = post;
   if (checked) return deliverOne(session, checked, request);
   if (decoded.kind !== 'batch' || decoded.values.length === 0 || !allowsBatch(session.legacy.protocolVersion))
     return rpcError('InvalidRequest', 'Invalid request: batches are not supported by this protocol revision');
