@@ -15,7 +15,7 @@ import {
   type RequestContext,
   type ServerOptions,
 } from '../../server/index.js';
-import { McpError, type Params, type ResourceTemplate, type Tool } from '../../core/index.js';
+import { McpError, McpkitError, type Params, type ResourceTemplate, type Tool } from '../../core/index.js';
 import type { Host } from '../host.js';
 import type { ListKind } from '../lists.js';
 import { FrontCalls, forward, frontError, type ForwardSetup } from './forward.js';
@@ -195,12 +195,26 @@ class RegistrySync {
     return added;
   }
 
+  /**
+   * Serves a backend tool with its schemas as declared, `$schema` included; a dialect the
+   * front cannot compile (draft-04 from older servers) is served without `$schema`: the
+   * gateway passes arguments on and the backend checks them.
+   */
   #addTool(name: string, tool: Tool, server: string): void {
+    try {
+      this.#serveTool(name, tool, server, (schema) => schema);
+    } catch (error) {
+      if (!(error instanceof McpkitError && error.code === 'INVALID_DEFINITION')) throw error;
+      this.#serveTool(name, tool, server, withoutDialect);
+    }
+  }
+
+  #serveTool(name: string, tool: Tool, server: string, schemaOf: (s: Schema) => Schema): void {
     const { name: _n, inputSchema, outputSchema, ...rest } = tool;
     const definition = {
       ...rest,
-      inputSchema: withoutDialect(inputSchema),
-      ...(outputSchema ? { outputSchema: withoutDialect(outputSchema) } : {}),
+      inputSchema: schemaOf(inputSchema),
+      ...(outputSchema ? { outputSchema: schemaOf(outputSchema) } : {}),
     };
     this.#server.tool(
       name,
@@ -280,8 +294,10 @@ class RegistrySync {
   }
 }
 
-/** A backend's schema without `$schema` (draft-07 from many servers): the gateway passes arguments on, the backend checks them. */
-function withoutDialect(schema: Record<string, unknown>): Record<string, unknown> {
+type Schema = Record<string, unknown>;
+
+/** A backend's schema without `$schema`. */
+function withoutDialect(schema: Schema): Schema {
   const { $schema: _s, ...rest } = schema;
   return rest;
 }
