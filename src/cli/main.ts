@@ -5,6 +5,7 @@
  * `--json`) and an exit code per kind of failure (see `EXIT_CODES`).
  */
 import { parseCommandLine, type Command } from './args.js';
+import { runAuthCommand } from './auth-commands.js';
 import { describeError, errorJson, EXIT_CODES, kindOf } from './errors.js';
 import { formatInspection, inspect } from './inspect.js';
 import { callTool, getPrompt, readResource, type Output } from './results.js';
@@ -49,10 +50,9 @@ async function execute(command: Command): Promise<Output | undefined> {
       return undefined;
     }
     case 'login':
-    case 'logout': {
-      const { runAuthCommand } = await import('./auth-commands.js');
+    case 'logout':
+      // args.ts parses these commands, so the module is loaded already; its OAuth code is lazy.
       return { text: await runAuthCommand(command), failed: false };
-    }
     case 'gateway':
     case 'proxy': {
       const { runHostCommand } = await import('./host-commands.js');
