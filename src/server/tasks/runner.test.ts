@@ -91,4 +91,32 @@ describe('task leases (hostile: a store call that hangs or fails for one task)',
     expect(await stopped.promise).toMatch(/lease lost/);
     server.stopTasks();
   });
+
+  it('asks the store for expired leases again only once its last answer came (a hung listing does not pile up)', async () => {
+    const { store, inner } = faultyStore();
+    let listings = 0;
+    store.expiredLeases = () => {
+      listings += 1;
+      return new Promise<never>(() => undefined);
+    };
+    const done = deferred();
+    const server = createServer({ name: 't', version: '1', tasks: { store, leaseMs: 150 } });
+    server.tool('work', { task: 'required' }, async () => {
+      await done.promise;
+      return 'done';
+    });
+    const created = await server.handle(
+      { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'work', _meta: META } },
+      { signal: new AbortController().signal, notify: () => undefined, era: 'modern' },
+    );
+    const id = String((created as Params).taskId);
+    // Four renewals (every 50 ms) span at least two sweep periods (every 75 ms).
+    for (let i = 0; i < 4; i++) {
+      const lease = await leaseOf(inner, id);
+      await until(async () => (await leaseOf(inner, id)) > lease);
+    }
+    expect(listings).toBe(1);
+    done.resolve();
+    server.stopTasks();
+  });
 });

@@ -72,6 +72,7 @@ export class TaskRunner {
   /** Until when the store last confirmed each running task's lease (ms). */
   readonly #confirmed = new Map<string, number>();
   readonly #timers: ReturnType<typeof setInterval>[] = [];
+  #listing = false;
   #unsubscribe: (() => void) | undefined;
   readonly #quota: PrincipalQuota;
 
@@ -250,9 +251,14 @@ export class TaskRunner {
 
   // Tasks whose instance died: run them again here when retry-safe, else fail them. Like
   // renewals, one task's hung or failing store call holds up no other's.
+  // A listing the store has not answered yet is not asked again, so a hung store gets one
+  // pending call, not one more per period.
   async #sweep(): Promise<void> {
+    if (this.#listing) return;
     const now = Date.now();
-    const expired = (await this.store.expiredLeases!(now)).filter((id) => !this.#storeBusy.has(id));
+    this.#listing = true;
+    const listed = await this.store.expiredLeases!(now).finally(() => (this.#listing = false));
+    const expired = listed.filter((id) => !this.#storeBusy.has(id));
     await Promise.all(expired.map((id) => this.#takeOverExpired(id, now)));
   }
 
