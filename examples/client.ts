@@ -2,7 +2,7 @@
  * A client that launches a server over stdio, detects its era by itself, lists and calls
  * tools, and answers elicitation (legacy requests and modern input_required alike).
  *
- * Run: npx tsc && node dist/examples/client.js
+ * Run: npm run build && node dist/examples/client.js
  * In your project, import from 'mcpkit/client' and 'mcpkit/stdio' instead.
  */
 import { fileURLToPath } from 'node:url';

@@ -4,7 +4,7 @@
  * (JWT access tokens for the resource asked for), refresh tokens and DPoP. Its development
  * login page accepts any user name. Not for production.
  *
- * Run: npx tsc && node dist/examples/dev-issuer.js [PORT]   (default 4000)
+ * Run: npm run build && node dist/examples/dev-issuer.js [PORT]   (default 4000)
  */
 import { exportJWK, generateKeyPair } from 'jose';
 // @ts-expect-error oidc-provider ships no type declarations

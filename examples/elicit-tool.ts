@@ -4,7 +4,7 @@
  * `input_required` with a sealed `requestState` and runs the handler again on the retry.
  *
  * It is a stdio server, so it waits for a client on stdin. Run the client example, which
- * starts it:  npx tsc && node dist/examples/client.js
+ * starts it:  npm run build && node dist/examples/client.js
  * (The CLI cannot call book-table: it declares no elicitation support, and the server
  * answers -32021 naming the missing capability.)
  */

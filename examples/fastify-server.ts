@@ -2,7 +2,7 @@
  * The everything server on a Fastify app, at /mcp, next to the app's own JSON routes.
  * The conformance script runs the official server suite against it.
  *
- * Run: npx tsc && node dist/examples/fastify-server.js --port 3000
+ * Run: npm run build && node dist/examples/fastify-server.js --port 3000
  * In your project, import from 'mcpkit/fastify' instead.
  */
 import Fastify from 'fastify';

@@ -3,7 +3,7 @@
  * Hono's bodyLimit in front of it. The conformance script runs the official server suite
  * against it.
  *
- * Run: npx tsc && node dist/examples/hono-server.js --port 3000
+ * Run: npm run build && node dist/examples/hono-server.js --port 3000
  * In your project, import from 'mcpkit/hono' instead.
  */
 import { serve } from '@hono/node-server';

@@ -4,7 +4,7 @@
  * bounds what a server may send it. Every value here is an option with a default; see the
  * README's "Security" section for the full list.
  *
- * Run: npx tsc && node dist/examples/limits.js
+ * Run: npm run build && node dist/examples/limits.js
  * In your project, import from 'mcpkit/server', 'mcpkit/node' and 'mcpkit/client' instead.
  */
 import { createClient, streamableHttp } from '../src/client/index.js';

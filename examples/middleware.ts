@@ -3,7 +3,7 @@
  * call of a tool with a JSON-RPC error; the client adds a `_meta` field to what it sends.
  * Client and server run in one process over the in-memory pair.
  *
- * Run: npx tsc && node dist/examples/middleware.js
+ * Run: npm run build && node dist/examples/middleware.js
  * In your project, import from 'mcpkit', 'mcpkit/server', 'mcpkit/client' and 'mcpkit/testing'.
  */
 import { McpError, type Middleware } from '../src/core/index.js';

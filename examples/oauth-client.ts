@@ -4,7 +4,7 @@
  * authorization URL; paste the URL your browser was redirected to (it need not load).
  * Then it lists the notes, and adding one steps up to scope `notes:write` on the 403.
  *
- * Run: npx tsc && node dist/examples/oauth-client.js http://127.0.0.1:3000/mcp
+ * Run: npm run build && node dist/examples/oauth-client.js http://127.0.0.1:3000/mcp
  * In your project, import from 'mcpkit/client' and 'mcpkit/auth' instead.
  */
 import { createInterface } from 'node:readline/promises';

@@ -4,7 +4,7 @@
  * answers anyone with a valid token, `add-note` needs scope `notes:write` (callers
  * without it get 403 insufficient_scope and step up). The caller is `ctx.auth`.
  *
- * Run: npx tsc && node dist/examples/protected-server.js ISSUER [PORT]
+ * Run: npm run build && node dist/examples/protected-server.js ISSUER [PORT]
  *      (try it with `node dist/examples/dev-issuer.js`, which prints an ISSUER)
  * In your project, import from 'mcpkit/server', 'mcpkit/node' and 'mcpkit/auth' instead.
  */

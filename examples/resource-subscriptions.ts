@@ -4,7 +4,7 @@
  * `resources/subscribe` or a modern listen's `resourceSubscriptions`) and stop it when the
  * last one leaves. Each change of the file becomes `notifications/resources/updated`.
  *
- * Try it: npx tsc && node dist/examples/resource-subscriptions.js /tmp/notes.txt
+ * Try it: npm run build && node dist/examples/resource-subscriptions.js /tmp/notes.txt
  */
 import { watch, type FSWatcher } from 'node:fs';
 import { readFile } from 'node:fs/promises';

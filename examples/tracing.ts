@@ -5,7 +5,7 @@
  * span (its parent, found through `traceparent` in `_meta`), and the span of the log
  * notification the tool sends back. Each finished span is printed as one line.
  *
- * Run: npx tsc && node dist/examples/tracing.js
+ * Run: npm run build && node dist/examples/tracing.js
  * In your project, import from 'mcpkit/server', 'mcpkit/client', 'mcpkit/otel' and
  * 'mcpkit/testing', and install @opentelemetry/api with the SDK packages you use.
  */

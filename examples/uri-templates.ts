@@ -5,7 +5,7 @@
  * produces it (`notes://caf%C3%A9/1`) or raw (`notes://café/1`); both match, and the
  * handler gets the variables decoded. `compileUriTemplate` expands templates too.
  *
- * Try it: npx tsc && node dist/src/cli/main.js read 'notes://caf%C3%A9/7' -- node dist/examples/uri-templates.js
+ * Try it: npm run build && node dist/src/cli/main.js read 'notes://caf%C3%A9/7' -- node dist/examples/uri-templates.js
  */
 import { compileUriTemplate, createServer } from '../src/server/index.js';
 import { serveStdio } from '../src/integrations/stdio/index.js';

@@ -3,7 +3,7 @@
  * resource, a resource template with completion, and a prompt. Serves modern and legacy
  * clients from the same definition.
  *
- * Run: npx tsc && node dist/examples/weather-server.js   (then talk to it with
+ * Run: npm run build && node dist/examples/weather-server.js   (then talk to it with
  *      `node dist/src/cli/main.js inspect -- node dist/examples/weather-server.js`)
  * In your project, import from 'mcpkit/server' and 'mcpkit/stdio' instead.
  */

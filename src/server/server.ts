@@ -32,8 +32,22 @@ import {
 import { MiddlewareChains } from './middleware.js';
 import { TASKS_EXTENSION } from '../core/tasks.js';
 
+let revisionOf: (server: McpServer) => number;
+
+/**
+ * How many times `server`'s tool list has changed by `tool()` or `removeTool()`, announced
+ * or not; transports key caches of the tool list on it. Internal to the server layer.
+ */
+export function toolsRevision(server: McpServer): number {
+  return revisionOf(server);
+}
+
 /** An MCP server definition. Register features, then serve it on any transport. */
 export class McpServer {
+  static {
+    revisionOf = (server) => server.#parts.features.tools.revision;
+  }
+
   readonly info: Implementation;
   readonly options: ServerOptions;
   readonly eventBus: EventBus;

@@ -47,6 +47,7 @@ export class ToolRegistry {
     this.#limits = limits;
   }
   #list: Tool[] = [];
+  #revision = 0;
 
   /** Registers a tool. @throws McpkitError `INVALID_DEFINITION` (bad name, duplicate, bad schema). */
   add(
@@ -76,13 +77,22 @@ export class ToolRegistry {
     const task = typeof definition.task === 'string' ? { support: definition.task } : definition.task;
     this.#tools.set(name, { wire, input, output, handler, task });
     this.#list = [...this.#list, wire];
+    this.#revision++;
   }
 
   /** Removes a tool; returns whether it existed. */
   remove(name: string): boolean {
     const existed = this.#tools.delete(name);
-    if (existed) this.#list = this.#list.filter((t) => t.name !== name);
+    if (existed) {
+      this.#list = this.#list.filter((t) => t.name !== name);
+      this.#revision++;
+    }
     return existed;
+  }
+
+  /** Counts tool additions and removals (announced or not): a cache of the list keys on it. */
+  get revision(): number {
+    return this.#revision;
   }
 
   get size(): number {

@@ -10,7 +10,7 @@ const RICH = {
   $defs: { n: { type: 'integer', minimum: 0, maximum: 10 } },
   properties: {
     a: { $ref: '#/$defs/n' },
-    b: { type: 'array', items: { type: 'string', minLength: 1 }, uniqueItems: true, maxItems: 3 },
+    b: { type: 'array', items: { type: 'string', minLength: 1 }, maxItems: 3 },
     c: { oneOf: [{ type: 'null' }, { type: 'boolean' }] },
     d: { enum: ['x', 1, null] },
   },
@@ -29,13 +29,25 @@ function ajvOnly(schema: object): {
 }
 
 describe('the hybrid JSON Schema validator', () => {
-  it('routes only schemas without patterns, formats, outside or dynamic references to the interpreter', () => {
+  it('routes only schemas without patterns, formats, uniqueItems, multipleOf, outside or dynamic references to the interpreter', () => {
     expect(interpretable(ECHO)).toBe(true);
     expect(interpretable(RICH)).toBe(true);
     expect(interpretable({ type: 'string', pattern: '^a' })).toBe(false);
     expect(interpretable({ properties: { e: { type: 'string', format: 'email' } } })).toBe(false);
     expect(interpretable({ $ref: 'https://example.com/s.json' })).toBe(false);
     expect(interpretable({ $dynamicRef: '#node' })).toBe(false);
+    expect(interpretable({ properties: { a: { type: 'array', uniqueItems: true } } })).toBe(false);
+    expect(interpretable({ properties: { x: { type: 'number', multipleOf: 0.1 } } })).toBe(false);
+  });
+
+  it('gives the same multipleOf verdict on the first call and once hot (ajv decides fractional divisors)', async () => {
+    const schema = { type: 'object', properties: { x: { type: 'number', multipleOf: 0.1 } } };
+    const validate = compileJsonSchema(schema);
+    const first = await validate({ x: 0.3 });
+    for (let i = 0; i < HOT_AFTER + 1; i++) await validate({ x: 1 });
+    expect(await validate({ x: 0.3 })).toEqual(first);
+    expect(first).toEqual(await ajvOnly(schema).validate({ x: 0.3 }));
+    expect((await validate({ x: 0.5 })).ok).toBe(true);
   });
 
   it('answers valid values itself and hands rejected ones to ajv for the verdict and message', async () => {

@@ -9,9 +9,12 @@
  * - The schema itself is checked against the 2020-12 meta-schema (the interpreter reads
  *   ajv's copy, see lazy-interpreter.ts), as ajv does before compiling; a schema that fails goes to ajv, which
  *   refuses it with its own INVALID_DEFINITION error.
- * - Only schemas where the two cannot differ in safety take this path: no `pattern`,
- *   `patternProperties` or `format` (those run on RE2 in ajv, never on V8's regex engine),
- *   no reference outside the document, no dynamic references. The rest go to ajv directly.
+ * - Only schemas where the two cannot differ in safety or verdict take this path. These go
+ *   to ajv directly: `pattern`, `patternProperties` and `format` (they run on RE2 in ajv,
+ *   never on V8's regex engine); `uniqueItems` (the interpreter compares every pair of
+ *   items, quadratic in a hostile array; ajv's, replaced in unique-items.ts, is linear);
+ *   `multipleOf` (the two disagree on fractional divisors: 0.3 with multipleOf 0.1, and
+ *   the verdict must be ajv's); references outside the document; dynamic references.
  * Source: 2026-07-28 basic/index "JSON Schema Usage".
  */
 import type { ValidationOutcome } from './types.js';
@@ -28,7 +31,15 @@ type InterpreterClass = new (schema: object, draft: '2020-12', shortCircuit: boo
 /** Validations of one schema after which ajv compiles it (in the background). */
 export const HOT_AFTER = 256;
 
-const ROUTED_TO_AJV = new Set(['pattern', 'patternProperties', 'format', '$dynamicRef', '$dynamicAnchor']);
+const ROUTED_TO_AJV = new Set([
+  'pattern',
+  'patternProperties',
+  'format',
+  '$dynamicRef',
+  '$dynamicAnchor',
+  'uniqueItems',
+  'multipleOf',
+]);
 
 /** True when `schema` may be interpreted: see the module comment for what is excluded. */
 export function interpretable(schema: unknown): boolean {

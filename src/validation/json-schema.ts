@@ -53,22 +53,31 @@ let loaded: Map<string, AjvLike> | undefined;
 function loadAjv(): Promise<Map<string, AjvLike>> {
   loading ??= (async () => {
     // re2js (~260 KB) comes with ajv: the interpreter's schemas have no patterns.
-    const [a2020, a2019, a07, formats, formatTable, { safeRegExp }, { useLinearFormats }] = await Promise.all(
-      [
-        import('ajv/dist/2020.js'),
-        import('ajv/dist/2019.js'),
-        import('ajv'),
-        import('ajv-formats'),
-        import('ajv-formats/dist/formats.js'),
-        import('./safe-regexp.js'),
-        import('./safe-formats.js'),
-      ],
-    );
+    const [
+      a2020,
+      a2019,
+      a07,
+      formats,
+      formatTable,
+      { safeRegExp },
+      { useLinearFormats },
+      { useLinearUniqueItems },
+    ] = await Promise.all([
+      import('ajv/dist/2020.js'),
+      import('ajv/dist/2019.js'),
+      import('ajv'),
+      import('ajv-formats'),
+      import('ajv-formats/dist/formats.js'),
+      import('./safe-regexp.js'),
+      import('./safe-formats.js'),
+      import('./unique-items.js'),
+    ]);
     // Patterns run on RE2 (linear time), never on V8's backtracking engine.
     const options = { strict: false, allErrors: true, validateFormats: true, code: { regExp: safeRegExp } };
     const addFormats = (ajv: AjvLike): void => {
       (formats.default as unknown as (ajv: AjvLike) => void)(ajv);
       useLinearFormats(ajv as never, formatTable.fullFormats);
+      useLinearUniqueItems(ajv as never); // ajv's own is quadratic for object/array items
     };
     const instances = new Map<string, AjvLike>([
       [DRAFT_2020, new a2020.Ajv2020(options)],

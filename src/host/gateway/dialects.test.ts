@@ -1,8 +1,7 @@
 /**
- * The gateway keeps a backend tool's `$schema` when the front can compile that dialect
- * (2020-12, draft-07), so front clients see the schema as the backend declared it; a
- * dialect it cannot compile (draft-04) is served without `$schema` rather than dropped, and
- * the backend still checks the arguments. The backend is the official SDK v1 on stdio.
+ * The gateway lists a backend tool's schema as the backend declared it, `$schema` included,
+ * in any dialect (2020-12, draft-07, draft-04, which mcpkit itself does not compile), and
+ * checks no arguments itself: the backend does. The backend is the official SDK v1 on stdio.
  */
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -34,14 +33,19 @@ describe('the gateway and JSON Schema dialects', () => {
     await host?.close();
   });
 
-  it('lists 2020-12 and draft-07 schemas with their $schema, draft-04 without it', async () => {
+  it('lists every schema with its $schema, as declared', async () => {
     const tools = await client.listTools();
     const dialect = (name: string) =>
       (tools.find((t) => t.name === name)?.inputSchema as { $schema?: string } | undefined)?.$schema;
     expect(tools.map((t) => t.name).sort()).toEqual(['four', 'modern', 'seven']);
     expect(dialect('modern')).toBe('https://json-schema.org/draft/2020-12/schema');
     expect(dialect('seven')).toBe('http://json-schema.org/draft-07/schema#');
-    expect(dialect('four')).toBeUndefined();
+    expect(dialect('four')).toBe('http://json-schema.org/draft-04/schema#');
+    const four = tools.find((t) => t.name === 'four')?.inputSchema as { properties?: object };
+    expect(four.properties).toEqual({
+      text: { type: 'string' },
+      n: { type: 'number', minimum: 0, exclusiveMinimum: true },
+    });
   });
 
   it('calls a tool of each dialect through to the backend', async () => {
@@ -49,5 +53,8 @@ describe('the gateway and JSON Schema dialects', () => {
       const result = await client.callTool(name, { text: name });
       expect(result.content).toEqual([{ type: 'text', text: JSON.stringify({ text: name }) }]);
     }
+    // draft-04 arguments the front could not have checked reach the backend as sent.
+    const result = await client.callTool('four', { text: 'x', n: 3 });
+    expect(result.content).toEqual([{ type: 'text', text: JSON.stringify({ text: 'x', n: 3 }) }]);
   });
 });

@@ -15,7 +15,8 @@ import {
   type RequestContext,
   type ServerOptions,
 } from '../../server/index.js';
-import { McpError, McpkitError, type Params, type ResourceTemplate, type Tool } from '../../core/index.js';
+import { McpError, type Params, type ResourceTemplate, type Tool } from '../../core/index.js';
+import type { StandardJsonSchema } from '../../validation/index.js';
 import type { Host } from '../host.js';
 import type { ListKind } from '../lists.js';
 import { FrontCalls, forward, frontError, type ForwardSetup } from './forward.js';
@@ -196,25 +197,16 @@ class RegistrySync {
   }
 
   /**
-   * Serves a backend tool with its schemas as declared, `$schema` included; a dialect the
-   * front cannot compile (draft-04 from older servers) is served without `$schema`: the
-   * gateway passes arguments on and the backend checks them.
+   * Serves a backend tool with its schemas as the backend declared them (`$schema` and any
+   * dialect included), checking nothing here: the backend checks the arguments, the front
+   * client the structured output.
    */
   #addTool(name: string, tool: Tool, server: string): void {
-    try {
-      this.#serveTool(name, tool, server, (schema) => schema);
-    } catch (error) {
-      if (!(error instanceof McpkitError && error.code === 'INVALID_DEFINITION')) throw error;
-      this.#serveTool(name, tool, server, withoutDialect);
-    }
-  }
-
-  #serveTool(name: string, tool: Tool, server: string, schemaOf: (s: Schema) => Schema): void {
     const { name: _n, inputSchema, outputSchema, ...rest } = tool;
     const definition = {
       ...rest,
-      inputSchema: schemaOf(inputSchema),
-      ...(outputSchema ? { outputSchema: schemaOf(outputSchema) } : {}),
+      inputSchema: asDeclared(inputSchema),
+      ...(outputSchema ? { outputSchema: asDeclared(outputSchema) } : {}),
     };
     this.#server.tool(
       name,
@@ -294,10 +286,13 @@ class RegistrySync {
   }
 }
 
-type Schema = Record<string, unknown>;
-
-/** A backend's schema without `$schema`. */
-function withoutDialect(schema: Schema): Schema {
-  const { $schema: _s, ...rest } = schema;
-  return rest;
+/** A schema listed as given that accepts every value (a Standard Schema describing itself as `schema`). */
+function asDeclared(schema: Record<string, unknown>): StandardJsonSchema {
+  const props = {
+    version: 1,
+    vendor: 'mcpkit-gateway',
+    validate: (value: unknown) => ({ value }),
+    jsonSchema: { input: () => schema, output: () => schema },
+  };
+  return { '~standard': props } as unknown as StandardJsonSchema;
 }

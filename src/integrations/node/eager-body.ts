@@ -45,7 +45,12 @@ export class EagerBody {
    */
   read(maxBytes: number): Promise<BodyResult> {
     this.#cap = maxBytes;
-    if (Number(this.#req.headers['content-length']) > maxBytes || this.#size > maxBytes) this.#overflow();
+    // A declared or already received size over the bound is refused at once, not once the
+    // rest has arrived (the web handler's readBody does the same with Content-Length).
+    if (Number(this.#req.headers['content-length']) > maxBytes || this.#size > maxBytes) {
+      this.#overflow();
+      return Promise.resolve({ kind: 'too-large' });
+    }
     // Memory, measured: the promise is made with the listeners. Made here only when the
     // body had not ended yet (its resolver kept in a field), the referee's 1000 legacy
     // session lifecycles left 400-1000 KB alive per scavenge instead of 25-45 KB; V8 then
@@ -60,6 +65,15 @@ export class EagerBody {
     // TextDecoder does; malformed sequences become U+FFFD either way.
     const bom = bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf;
     return { kind: 'text', text: bytes.toString('utf8', bom ? 3 : 0) };
+  }
+
+  /**
+   * The response is decided: a body still coming is no longer kept (a request refused
+   * before its body was needed - 403, 406, 415, 429 - would otherwise buffer up to the
+   * bound). It is drained, so the connection can carry the next request.
+   */
+  discard(): void {
+    if (!this.#req.complete) this.#overflow();
   }
 
   // Too large: drop what was kept and drain the rest without keeping it.

@@ -56,6 +56,11 @@ class NodeRequest implements HttpRequest {
   body(maxBytes: number): Promise<BodyResult> {
     return (this.#body ?? new EagerBody(this.#req, maxBytes)).read(maxBytes);
   }
+
+  /** The response is decided: a body not yet read is drained, no longer kept. */
+  answered(): void {
+    this.#body?.discard();
+  }
 }
 
 /**
@@ -119,6 +124,7 @@ export function toEndpointListener(endpoint: HttpEndpoint): NodeListener {
     const request = new NodeRequest(req, res);
     endpoint.handle(request).then(
       (response) => {
+        request.answered();
         try {
           write(response, res, request)?.catch(() => failed(res));
         } catch {

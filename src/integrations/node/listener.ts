@@ -92,15 +92,24 @@ export async function pipeBody(
     for (;;) {
       const { done, value } = await reader.read();
       if (done || res.destroyed) break;
-      if (!res.write(value))
-        await new Promise<void>((resolve) => {
-          res.once('drain', resolve);
-          res.once('close', resolve);
-        });
+      if (!res.write(value)) await drained(res);
     }
   } finally {
     signal.removeEventListener('abort', stop);
   }
+}
+
+/** Resolves on the response's next `drain` or its `close`, removing both listeners either way. */
+function drained(res: ServerResponse): Promise<void> {
+  return new Promise<void>((resolve) => {
+    const done = (): void => {
+      res.off('drain', done);
+      res.off('close', done);
+      resolve();
+    };
+    res.on('drain', done);
+    res.on('close', done);
+  });
 }
 
 /**

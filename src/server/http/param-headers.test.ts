@@ -38,6 +38,32 @@ describe('Mcp-Param-* headers', () => {
     const response = await handler(modernPost('tools/call', { name: 'sql', arguments: { region: null } }));
     expect(response.status).toBe(200);
   });
+
+  it.each([
+    ['a mismatching header', { 'mcp-param-region': 'us' }],
+    ['a missing header', {}],
+  ])('checks a tool registered after the first call, unannounced: %s', async (_case, extra) => {
+    const server = buildServer();
+    const handler = createHttpHandler(server, { keepAliveMs: 0 });
+    expect((await handler(modernPost('tools/call', { name: 'sql', arguments: args }, good))).status).toBe(
+      200,
+    );
+    const inputSchema = {
+      type: 'object',
+      properties: { region: { type: 'string', 'x-mcp-header': 'Region' } },
+    };
+    server.tool('late', { inputSchema }, ({ region }) => `late ${String(region)}`);
+    const response = await handler(
+      modernPost('tools/call', { name: 'late', arguments: { region: 'eu' } }, extra),
+    );
+    expect(response.status).toBe(400);
+    expect((await errorOf(response, '2026-07-28')).error.code).toBe(-32020);
+    const matching = { 'mcp-param-region': 'eu' };
+    expect(
+      (await handler(modernPost('tools/call', { name: 'late', arguments: { region: 'eu' } }, matching)))
+        .status,
+    ).toBe(200);
+  });
 });
 
 describe('server.tool() and x-mcp-header annotations', () => {

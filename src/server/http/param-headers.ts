@@ -14,7 +14,7 @@ import {
   valueAtPath,
   type HeaderAnnotation,
 } from '../../core/wire.js';
-import type { McpServer } from '../server.js';
+import { toolsRevision, type McpServer } from '../server.js';
 import type { HeaderReader } from './exchange.js';
 
 /**
@@ -65,7 +65,8 @@ async function listTools(server: McpServer): Promise<Map<string, HeaderAnnotatio
 
 /**
  * The per-handler check of `Mcp-Param-*` headers. Tool annotations are read once and
- * again after each tool list change; `close` stops watching for changes.
+ * again after each tool list change: an announced one (`toolsListChanged`, possibly from
+ * another instance) or a tool added or removed here; `close` stops watching for changes.
  */
 export function paramHeaderCheck(server: McpServer): {
   /** The mismatch, if any; a promise only while the tool list is being read. */
@@ -74,6 +75,7 @@ export function paramHeaderCheck(server: McpServer): {
 } {
   let listing: Promise<Map<string, HeaderAnnotation[]>> | undefined;
   let tools: Map<string, HeaderAnnotation[]> | undefined; // once listed: checked without a promise
+  let revision = toolsRevision(server); // the registry's revision the listing reflects
   const close = server.eventBus.subscribe((event) => {
     if (event.type === 'toolsListChanged') listing = tools = undefined;
   });
@@ -91,6 +93,8 @@ export function paramHeaderCheck(server: McpServer): {
       const params = request.params;
       if (request.method !== 'tools/call' || typeof params?.name !== 'string') return undefined;
       const named = params as Params & { name: string };
+      const now = toolsRevision(server);
+      if (now !== revision) [revision, listing, tools] = [now, undefined, undefined];
       if (tools) return checkWith(tools, headers, named);
       if (!listing) {
         const started = listTools(server).catch(() => new Map<string, HeaderAnnotation[]>());
