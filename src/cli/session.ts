@@ -13,6 +13,7 @@ import { CliError, describeError, systemCodeOf, tailLines } from './errors.js';
 import { httpTransport } from './http.js';
 import { browserAuth, tokenAuth } from './auth-flow.js';
 import { packagePath } from './package-root.js';
+import { setTimer } from '../core/timer.js';
 
 /** Default longest wait for a connection, in milliseconds (probe and handshake included). */
 const CONNECT_TIMEOUT_MS = 15_000;
@@ -89,7 +90,7 @@ export async function withSession<T>(flags: ClientFlags, use: (session: Session)
 async function connectWithin(client: Client, opened: Opened, ms: number): Promise<void> {
   let timer: ReturnType<typeof setTimeout> | undefined;
   const expired = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(connectTimeout(opened, ms)), ms);
+    timer = setTimer(() => reject(connectTimeout(opened, ms)), ms);
   });
   const notice = process.stderr.isTTY
     ? setTimeout(

@@ -15,6 +15,7 @@ import type { ServerCapabilities, SubscriptionFilter } from '../core/types/index
 import type { Connection } from './connection.js';
 import { LegacyResourceSubscriptions, legacyFilter, passesFilter } from './legacy-listen.js';
 import { SubscriptionStream, type Subscription } from './subscription.js';
+import { MAX_TIMER_MS, timerDelay } from '../core/timer.js';
 
 /** Options of `client.listen()`. */
 export interface ListenOptions {
@@ -33,8 +34,8 @@ export interface ListenOptions {
   reconnect?: boolean;
 }
 
-/** `setTimeout`'s largest delay: a listen request has no timeout of its own. */
-const LONG_LIVED_TIMEOUT_MS = 2_147_483_647;
+/** A listen request has no timeout of its own: the longest a timer can wait. */
+const LONG_LIVED_TIMEOUT_MS = MAX_TIMER_MS;
 const FIRST_RETRY_MS = 100;
 const LAST_RETRY_MS = 5_000;
 
@@ -209,7 +210,7 @@ function firstAbort(signals: AbortSignal[]): Promise<void> {
 
 function sleep(ms: number, signal: AbortSignal): Promise<void> {
   return new Promise((resolve) => {
-    const timer = setTimeout(resolve, ms);
+    const timer = setTimeout(resolve, timerDelay(ms));
     signal.addEventListener('abort', () => (clearTimeout(timer), resolve()), { once: true });
   });
 }

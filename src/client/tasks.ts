@@ -11,6 +11,7 @@ import { McpError, McpkitError } from '../core/errors.js';
 import { isObject, type Params } from '../core/jsonrpc.js';
 import type { JsonRpcNotification } from '../core/jsonrpc.js';
 import type { Subscription } from './subscription.js';
+import { timerDelay } from '../core/timer.js';
 
 /** What is needed to pick a task up again (after a restart, in another process). */
 export interface TaskReference {
@@ -164,7 +165,7 @@ function delay(ms: number, signal: AbortSignal | undefined): Promise<void> {
     const timer = setTimeout(() => {
       signal?.removeEventListener('abort', abort);
       resolve();
-    }, ms);
+    }, timerDelay(ms));
     if (signal?.aborted) abort();
     else signal?.addEventListener('abort', abort, { once: true });
   });

@@ -6,6 +6,7 @@ import { McpkitError } from './errors.js';
 import type { Params, RequestId } from './jsonrpc.js';
 import { afterMicrotasks } from './frame-queue.js';
 import { rateBudget } from './rate.js';
+import { setTimer } from './timer.js';
 
 /** Progress updates per second one request delivers to `onprogress` as they come (burst as large). */
 const PROGRESS_PER_SECOND = 100;
@@ -100,7 +101,7 @@ export function createOutgoing(init: {
       options.maxTotalTimeoutMs === undefined
         ? timeoutMs
         : Math.min(timeoutMs, options.maxTotalTimeoutMs - (Date.now() - started));
-    timer = setTimeout(
+    timer = setTimer(
       () => fail('TIMEOUT', `Request ${String(init.id)} (${init.method}) timed out after ${timeoutMs} ms`),
       Math.max(0, left),
     );

@@ -177,6 +177,22 @@ describe('Peer, outgoing', () => {
     expect(first?.id).not.toBe(second?.id);
   });
 
+  it('a timeoutMs beyond what a timer can wait (1e10) is no limit, not 1 ms', async () => {
+    vi.useFakeTimers();
+    const { peer, sent, feed } = await start({}, { timeoutMs: 1e10 });
+    let outcome: unknown = 'pending';
+    const call = peer.request('slow', {}).then(
+      (r) => (outcome = r),
+      (error: unknown) => (outcome = error),
+    );
+    await vi.advanceTimersByTimeAsync(3_600_000);
+    expect(outcome).toBe('pending');
+    const id = (sent[0] as { id: number }).id;
+    feed(JSON.stringify({ jsonrpc: '2.0', id, result: { done: true } }));
+    await call;
+    expect(outcome).toEqual({ done: true });
+  });
+
   it('times out, sends notifications/cancelled, and resets the timeout on progress', async () => {
     vi.useFakeTimers();
     const { peer, sent, feed } = await start({}, { timeoutMs: 60 });

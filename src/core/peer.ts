@@ -32,6 +32,7 @@ import { createOutgoing, type Outgoing, type ProgressUpdate, type RequestOptions
 export type { ProgressUpdate, RequestOptions } from './outgoing.js';
 
 import type { PeerHandlers, PeerOptions } from './peer-types.js';
+import { timerDelay } from './timer.js';
 
 export type { PeerHandlers, PeerOptions } from './peer-types.js';
 
@@ -224,7 +225,7 @@ export class Peer {
     // Only a request that sent progress may have to wait (and only it needs the clock).
     const wait =
       incoming.progressAt === -Infinity ? 0 : incoming.progressAt + this.#gapMs - performance.now();
-    if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
+    if (wait > 0) await new Promise((resolve) => setTimeout(resolve, timerDelay(wait)));
     this.#incoming.delete(request.id);
     if (this.#idle.size > 0) for (const wake of this.#idle) wake();
     this.#idle.clear();

@@ -7,6 +7,7 @@
  */
 import type { Client } from '../client/index.js';
 import { McpError } from '../core/index.js';
+import { setTimer } from '../core/timer.js';
 
 /** How the host checks that a server it is connected to is still there. */
 export interface HealthPolicy {
@@ -45,8 +46,8 @@ export class HealthProbe {
 
   #schedule(): void {
     if (this.#intervalMs === 0 || this.#stop.signal.aborted) return;
-    this.#timer = setTimeout(() => void this.#probe(), this.#intervalMs);
-    this.#timer.unref?.();
+    this.#timer = setTimer(() => void this.#probe(), this.#intervalMs);
+    this.#timer?.unref?.();
   }
 
   async #probe(): Promise<void> {

@@ -15,6 +15,7 @@ import type { LinkSetup, ServerState, ServerStatus } from './link-types.js';
 import { HealthProbe } from './health.js';
 import type { NameFilter } from './names.js';
 import { fetchLists, LIST_METHODS, emptyLists, type ListKind, type ServerLists } from './lists.js';
+import { setTimer, timerDelay } from '../core/timer.js';
 
 export type { LinkSetup, ReconnectPolicy, ServerState, ServerStatus } from './link-types.js';
 
@@ -224,7 +225,7 @@ export class ServerLink {
     if (this.#attempts >= cap) return this.#set('failed', this.#reason);
     this.#set('reconnecting', this.#reason);
     const delay = Math.min(maxMs, baseMs * 2 ** this.#attempts) * (0.5 + Math.random() / 2);
-    this.#timer = setTimeout(() => void this.#attempt('reconnecting'), delay);
+    this.#timer = setTimeout(() => void this.#attempt('reconnecting'), timerDelay(delay));
   }
 
   async #teardown(): Promise<void> {
@@ -273,9 +274,7 @@ function kindsOf(method: string): ListKind[] {
 
 async function withTimeout<T>(work: Promise<T>, ms: number, message: string): Promise<T> {
   let timer: ReturnType<typeof setTimeout> | undefined;
-  const timeout = new Promise<never>(
-    (_, reject) => (timer = setTimeout(() => reject(new Error(message)), ms)),
-  );
+  const timeout = new Promise<never>((_, reject) => (timer = setTimer(() => reject(new Error(message)), ms)));
   work.catch(() => undefined);
   try {
     return await Promise.race([work, timeout]);

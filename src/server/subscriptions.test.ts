@@ -236,6 +236,51 @@ describe('hung subscription hooks (hostile: user code that never settles)', () =
     expect(edges).toEqual(['+u', '-u']);
   });
 
+  it.each([2 ** 31, 1e10, Infinity])(
+    'treats subscriptionHookTimeoutMs = %s (beyond a timer) as no limit, not as 1 ms',
+    async (timeoutMs) => {
+      vi.useFakeTimers();
+      const gate = deferred<boolean>();
+      const counts = new ResourceSubscriptions({ subscribe: () => gate.promise }, timeoutMs);
+      let outcome: unknown = 'pending';
+      const acquired = counts.acquire('u').then(
+        (ok) => (outcome = ok),
+        (error: unknown) => (outcome = error),
+      );
+      await vi.advanceTimersByTimeAsync(60_000);
+      expect(outcome).toBe('pending');
+      gate.resolve(true);
+      await acquired;
+      expect(outcome).toBe(true);
+      expect(counts.count('u')).toBe(1);
+    },
+  );
+
+  it('answers a legacy subscribe with subscriptionHookTimeoutMs = 2^31 once its slow hook accepts', async () => {
+    const gate = deferred<boolean>();
+    let called = false;
+    const server = createServer({
+      name: 's',
+      version: '1',
+      limits: { subscriptionHookTimeoutMs: 2 ** 31 },
+      resourceSubscriptions: { subscribe: () => ((called = true), gate.promise) },
+    });
+    server.resource('test://a', { name: 'a' }, (uri) => [{ uri, text: 'a' }]);
+    const one = await legacyClient(server);
+    let settled = false;
+    const subscribed = one
+      .request('resources/subscribe', { uri: 'test://a' })
+      .finally(() => (settled = true));
+    await until(() => called);
+    // Past the 1 ms a timer overflow would have used: the hook is still being waited for.
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    expect(settled).toBe(false);
+    gate.resolve(true);
+    await expect(subscribed).resolves.toEqual({});
+    expect(server.subscribers('test://a')).toBe(1);
+    await one.close();
+  });
+
   it.each([Number.NaN, 0, -1])('refuses limits.subscriptionHookTimeoutMs = %s', (value) => {
     expect(() =>
       createServer({ name: 's', version: '1', limits: { subscriptionHookTimeoutMs: value } }),

@@ -14,6 +14,7 @@
  * Source: 2025-11-25 server/resources "Subscriptions"; 2026-07-28 basic/patterns/subscriptions.
  */
 import { McpError } from '../core/errors.js';
+import { setTimer } from '../core/timer.js';
 
 /** Default bound on one subscription hook call, in milliseconds. */
 const HOOK_TIMEOUT_MS = 30_000;
@@ -181,7 +182,7 @@ export class ResourceSubscriptions {
     if (this.#timeoutMs === Infinity) return work;
     let timer: ReturnType<typeof setTimeout> | undefined;
     const timeout = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => {
+      timer = setTimer(() => {
         if (name === 'subscribe') this.#balanceLate(uri, work);
         const why = `the ${name} hook of ${uri} did not settle within ${this.#timeoutMs} ms`;
         reject(McpError.of('InternalError', `${why} (limits.subscriptionHookTimeoutMs)`));

@@ -3,6 +3,9 @@
  * could not reach (with credentials kept out of the message), and a bounded wait.
  * Source: 2026-07-28 basic/transports/streamable-http.
  */
+
+import { setTimer } from '../../core/timer.js';
+
 /** The error for a URL where fetch could not reach an HTTP server (refused, reset, DNS…). */
 export function unreachable(url: URL, error: TypeError): Error {
   const cause = (error as { cause?: { code?: unknown; message?: unknown } }).cause;
@@ -28,6 +31,6 @@ function withoutCredentials(url: URL): string {
 /** Resolves when `promise` does or after `ms`, whichever is first. */
 export function within(promise: Promise<void>, ms: number): Promise<void> {
   let timer: ReturnType<typeof setTimeout> | undefined;
-  const timeout = new Promise<void>((resolve) => (timer = setTimeout(resolve, ms)));
+  const timeout = new Promise<void>((resolve) => (timer = setTimer(resolve, ms)));
   return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
 }

@@ -8,6 +8,7 @@
  */
 import { mediaTypeOf } from './frames.js';
 import { newCursor, readSse, type SseCursor } from './sse.js';
+import { timerDelay } from '../../core/timer.js';
 
 /** One request in flight, as the transport tracks it. */
 export interface Exchange {
@@ -37,7 +38,7 @@ type Outcome = 'stop' | 'again';
 
 function sleep(ms: number, signal: AbortSignal): Promise<void> {
   return new Promise((resolve) => {
-    const timer = setTimeout(done, ms);
+    const timer = setTimeout(done, timerDelay(ms));
     signal.addEventListener('abort', done, { once: true });
     function done(): void {
       clearTimeout(timer);

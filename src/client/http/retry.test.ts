@@ -2,13 +2,13 @@ import { createServer as createHttpServer, type IncomingMessage, type ServerResp
 import type { AddressInfo } from 'node:net';
 import { McpServer as V1Server } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { SSEServerTransport } from '@modelcontextprotocol/sdk/server/sse.js';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import { createServer } from '../../server/index.js';
 import { serve, type Served } from '../../integrations/node/index.js';
 import { createClient, type Client } from '../index.js';
 import { sseTransport, streamableHttp } from './index.js';
-import { retryDelayMs } from './retry.js';
+import { retryDelayMs, sendRetrying } from './retry.js';
 
 let served: Served | undefined;
 let client: Client | undefined;
@@ -143,5 +143,31 @@ describe('429 on the deprecated HTTP+SSE transport, like Streamable HTTP', () =>
     expect(sse.posts()).toBe(2);
     refusals.left = 0;
     expect((await client.callTool('echo', { text: 'y' })).content).toEqual([{ type: 'text', text: 'y' }]);
+  });
+});
+
+describe('a Retry-After beyond what a timer can wait', () => {
+  afterEach(() => void vi.useRealTimers());
+  const refusal = (): Response =>
+    new Response(null, { status: 429, headers: { 'retry-after': String(10 ** 12) } });
+
+  it('10^12 s is over the default maxDelayMs: the 429 is returned at once, not retried', async () => {
+    let sent = 0;
+    const response = await sendRetrying(async () => (sent++, refusal()), {}, undefined);
+    expect(response.status).toBe(429);
+    expect(sent).toBe(1);
+  });
+
+  it('10^12 s within a huge maxDelayMs waits (clamped to 2^31 − 1 ms), never retries after 1 ms', async () => {
+    vi.useFakeTimers();
+    let sent = 0;
+    const abort = new AbortController();
+    const send = async (): Promise<Response> => (sent++, refusal());
+    const done = sendRetrying(send, { maxDelayMs: Infinity }, abort.signal).catch((e: unknown) => e);
+    await vi.advanceTimersByTimeAsync(60_000);
+    expect(sent).toBe(1);
+    abort.abort(new Error('stop'));
+    expect(await done).toMatchObject({ message: 'stop' });
+    expect(sent).toBe(1);
   });
 });

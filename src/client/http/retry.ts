@@ -6,6 +6,8 @@
  * Source: RFC 6585 §4; RFC 9110 §10.2.3.
  */
 
+import { timerDelay } from '../../core/timer.js';
+
 /** How the transport answers 429 (`streamableHttp(url, { retry })`). */
 export interface RetryOptions {
   /** Times one request is sent again after a 429 (default 2; 0 turns retrying off). */
@@ -47,7 +49,7 @@ export async function sendRetrying(
 function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
   return new Promise((resolve, reject) => {
     if (signal?.aborted) return reject(signal.reason as Error);
-    const timer = setTimeout(done, ms);
+    const timer = setTimeout(done, timerDelay(ms));
     function done(): void {
       signal?.removeEventListener('abort', aborted);
       resolve();

@@ -24,6 +24,7 @@ import { randomBytes } from 'node:crypto';
 import { McpError, type Params } from '../../core/index.js';
 import type { RequestContext } from '../../server/index.js';
 import type { InputRequestEvent } from '../inputs.js';
+import { setTimer } from '../../core/timer.js';
 
 /** What happened next in a parked call. */
 type Step =
@@ -98,8 +99,8 @@ class ParkedCall {
   park(ms: number, onExpire: () => void): void {
     this.waiting = true;
     clearTimeout(this.#expiry);
-    this.#expiry = setTimeout(onExpire, ms);
-    this.#expiry.unref?.();
+    this.#expiry = setTimer(onExpire, ms);
+    this.#expiry?.unref?.();
   }
 
   unpark(): void {

@@ -13,6 +13,7 @@
 import type { Subscription } from '../../client/index.js';
 import type { ResourceSubscriptionHooks } from '../../server/index.js';
 import type { Host } from '../host.js';
+import { setTimer } from '../../core/timer.js';
 
 /** How long a backend may take to confirm a subscription before the gateway refuses it. */
 const ACK_TIMEOUT_MS = 30_000;
@@ -114,7 +115,7 @@ export class GatewaySubscriptions implements ResourceSubscriptionHooks {
 function within<T>(work: Promise<T>, ms: number): Promise<T> {
   let timer: ReturnType<typeof setTimeout> | undefined;
   const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`no acknowledgment within ${ms} ms`)), ms);
+    timer = setTimer(() => reject(new Error(`no acknowledgment within ${ms} ms`)), ms);
   });
   return Promise.race([work, timeout]).finally(() => clearTimeout(timer));
 }

@@ -5,6 +5,7 @@
  */
 import { Redis, type RedisOptions } from 'ioredis';
 import { McpkitError } from '../../core/errors.js';
+import { setTimer } from '../../core/timer.js';
 
 /** Options of {@link connectRedis}: ioredis options, plus how long to try at start. */
 export interface ConnectRedisOptions extends RedisOptions {
@@ -34,7 +35,7 @@ export async function connectRedis(url: string, options: ConnectRedisOptions = {
   redis.on('error', () => undefined); // reported through failed commands and the start check
   let timer: ReturnType<typeof setTimeout> | undefined;
   const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`no answer within ${startTimeoutMs} ms`)), startTimeoutMs);
+    timer = setTimer(() => reject(new Error(`no answer within ${startTimeoutMs} ms`)), startTimeoutMs);
   });
   try {
     await Promise.race([redis.connect().then(() => redis.ping()), timeout]);

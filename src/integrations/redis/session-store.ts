@@ -9,6 +9,7 @@ import type { Redis } from 'ioredis';
 import { McpkitError } from '../../core/errors.js';
 import type { SessionMessage, SessionRecord, SessionStore } from '../../server/http/session-store.js';
 import { subscriberOf } from './connect.js';
+import { setTimer } from '../../core/timer.js';
 
 /** Options of {@link createRedisSessionStore}. */
 export interface RedisSessionStoreOptions {
@@ -156,7 +157,7 @@ function bounded(text: string, max: number, what: string): string {
 function deadline<T>(what: string, promise: Promise<T>, ms: number): Promise<T> {
   let timer: ReturnType<typeof setTimeout> | undefined;
   const late = new Promise<never>((_, reject) => {
-    timer = setTimeout(
+    timer = setTimer(
       () => reject(new McpkitError('TIMEOUT', `Redis did not answer within ${ms} ms (${what})`)),
       ms,
     );

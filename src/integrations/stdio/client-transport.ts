@@ -10,6 +10,7 @@ import { McpkitError } from '../../core/errors.js';
 import type { JsonRpcMessage } from '../../core/jsonrpc.js';
 import { LineDecoder, encodeFrame, type LineEvent } from '../../core/line-framing.js';
 import type { Transport, TransportSink } from '../../core/transport.js';
+import { setTimer } from '../../core/timer.js';
 
 /** Options of {@link spawnStdio}. */
 export interface SpawnStdioOptions {
@@ -215,7 +216,7 @@ function spawned(child: ChildProcess, command: string): Promise<void> {
 /** True when `promise` settles within `ms` milliseconds; the timer never outlives the wait. */
 async function within(promise: Promise<void>, ms: number): Promise<boolean> {
   let timer: ReturnType<typeof setTimeout> | undefined;
-  const timeout = new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(false), ms)));
+  const timeout = new Promise<boolean>((resolve) => (timer = setTimer(() => resolve(false), ms)));
   try {
     return await Promise.race([promise.then(() => true), timeout]);
   } finally {

@@ -5,6 +5,8 @@
  * basic/transports/streamable-http "Receiving Messages" (keep-alive comments).
  */
 
+import { timerDelay } from '../../core/timer.js';
+
 /** One SSE event: `data` is sent as one `data:` line per line of text. */
 export interface SseEvent {
   id?: string;
@@ -72,7 +74,7 @@ export class SseWriter {
       strategy,
     );
     if (options.keepAliveMs > 0) {
-      this.#timer = setInterval(() => this.#write(':\n\n'), options.keepAliveMs);
+      this.#timer = setInterval(() => this.#write(':\n\n'), timerDelay(options.keepAliveMs));
       unrefTimer(this.#timer);
     }
   }

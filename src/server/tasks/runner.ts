@@ -21,6 +21,7 @@ import { createContext, type RequestContext } from '../context.js';
 import type { ModernMeta } from '../modern.js';
 import { RunningTask } from './running.js';
 import { PrincipalQuota } from '../quota.js';
+import { timerDelay } from '../../core/timer.js';
 
 /** Task settings of a server (`createServer({ tasks })`). */
 export interface TaskOptions {
@@ -159,7 +160,7 @@ export class TaskRunner {
     this.#unsubscribe = this.store.subscribe((s) => this.#onSignal(s));
     if (!this.store.expiredLeases) return;
     const every = (ms: number, f: () => Promise<void>): void => {
-      const timer = setInterval(() => void f().catch(() => undefined), ms);
+      const timer = setInterval(() => void f().catch(() => undefined), timerDelay(ms));
       (timer as { unref?: () => void }).unref?.();
       this.#timers.push(timer);
     };
