@@ -18,6 +18,9 @@ describe('DNS-rebinding protection', () => {
   it.each([
     ['a foreign Host', { host: 'evil.example.com' }],
     ['a foreign Host with a port', { host: 'evil.example.com:3000' }],
+    ['a name glued after a bracketed loopback address', { host: '[::1]evil.example.com' }],
+    ['a bracketed loopback address with a bad port', { host: '[::1]:80evil' }],
+    ['a loopback name with a port that is not a number', { host: 'localhost:evil.example.com' }],
     ['a foreign Origin', { origin: 'http://evil.example.com' }],
     ['the null Origin', { origin: 'null' }],
   ])('refuses %s with 403 and a JSON-RPC error without id', async (_case, headers) => {
@@ -31,6 +34,7 @@ describe('DNS-rebinding protection', () => {
     [{ host: 'localhost:3000' }],
     [{ host: '127.0.0.1:9' }],
     [{ host: '[::1]:8080' }],
+    [{ host: '[::1]' }],
     [{ host: 'LOCALHOST', origin: 'http://localhost:5173' }],
     [{ origin: 'http://127.0.0.1' }],
   ])('accepts loopback names with any port: %o', async (headers) => {

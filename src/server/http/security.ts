@@ -19,12 +19,15 @@ export interface OriginPolicy {
   allowedOrigins?: readonly string[] | 'same-origin' | false;
 }
 
-/** Splits `host[:port]` (IPv6 in brackets) into its lower-cased host name. */
+/** `host[:port]` or `[v6][:port]` (RFC 9110 Host, RFC 3986 authority without userinfo). */
+const HOST_PORT = /^(\[[^\]]*\]|[^:[\]]*)(?::\d*)?$/;
+
+/**
+ * Splits `host[:port]` (IPv6 in brackets) into its lower-cased host name; '' (matching no
+ * allowed host) when anything else follows the name, e.g. `[::1]evil.com` or `localhost:x`.
+ */
 function hostnameOf(host: string): string {
-  const h = host.trim().toLowerCase();
-  if (h.startsWith('[')) return h.slice(0, h.indexOf(']') + 1);
-  const colon = h.indexOf(':');
-  return colon === -1 ? h : h.slice(0, colon);
+  return HOST_PORT.exec(host.trim().toLowerCase())?.[1] ?? '';
 }
 
 // The last verdict: a client sends the same Host on every request.
