@@ -251,6 +251,27 @@ describe('streamableHttp on the legacy wire', () => {
     await t.close();
   });
 
+  it('does not resume after 1 ms when the server asks for a retry beyond a timer (10^14 ms)', async () => {
+    let posted = false;
+    const { fetch, seen } = legacyServer((r) => {
+      if (r.method === 'POST') {
+        posted = true;
+        return sse(r, ['id: e1\nretry: 100000000000000\ndata: \n\n']);
+      }
+      return new Response(null, { status: 405 });
+    });
+    const t = streamableHttp(URL_, { fetch });
+    const s = open(t);
+    t.send(request(0, 'initialize', { protocolVersion: '2025-11-25' }));
+    await s.next();
+    t.send(request(1, 'tools/call', { name: 'test_reconnection' }));
+    await until(() => posted);
+    // Well past the 1 ms a timer overflow would have used: no GET resumes the stream.
+    await new Promise((resolve) => setTimeout(resolve, 30));
+    expect(seen.some((r) => r.headers.has('last-event-id'))).toBe(false);
+    await t.close();
+  });
+
   it('posts notifications/cancelled and stops reading the stream', async () => {
     const { fetch, seen } = legacyServer((r) => sse(r, [': open\n\n'], true));
     const t = streamableHttp(URL_, { fetch });
