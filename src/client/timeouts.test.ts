@@ -1,0 +1,31 @@
+import { describe, expect, it } from 'vitest';
+import { createLinkedPair } from '../testing/linked-pair.js';
+import { deferred, until } from '../../test/support/wait.js';
+import { connect, createServer } from '../server/index.js';
+import { createClient } from './index.js';
+
+describe('client timeouts beyond what a timer can wait', () => {
+  it('timeoutMs = 1e10 is no limit: a slow tool call is answered, not failed after 1 ms', async () => {
+    const gate = deferred<string>();
+    let started = false;
+    const server = createServer({ name: 's', version: '1' });
+    server.tool('slow', { inputSchema: { type: 'object' } }, () => ((started = true), gate.promise));
+    const [a, b] = createLinkedPair();
+    await connect(server, b);
+    const client = createClient({ name: 'c', version: '1', timeoutMs: 1e10, probeTimeoutMs: 1e10 });
+    await client.connect(a);
+    let outcome: unknown = 'pending';
+    const call = client.callTool('slow', {}).then(
+      (r) => (outcome = r.content),
+      (error: unknown) => (outcome = error),
+    );
+    await until(() => started);
+    // Past the 1 ms a timer overflow would have used: the call is still waiting.
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    expect(outcome).toBe('pending');
+    gate.resolve('done');
+    await call;
+    expect(outcome).toEqual([{ type: 'text', text: 'done' }]);
+    await client.close();
+  });
+});
