@@ -10,16 +10,36 @@
 /** Longest address text parsed; anything longer is kept as given. */
 const MAX_ADDRESS_CHARS = 64;
 
+/** A port after an address: digits, or an RFC 7239 §6.3 obfuscated one (`_abc`). */
+const PORT = String.raw`(?::(?:\d{1,5}|_[\w.-]+))?`;
+const BRACKETED = new RegExp(String.raw`^\[([^\]]*)\]${PORT}$`);
+const DOTTED = new RegExp(String.raw`^(\d{1,3}(?:\.\d{1,3}){3})${PORT}$`);
+
+/**
+ * The address in a forwarded spelling: whitespace trimmed, an RFC 7239 `for=` and its
+ * quotes dropped, and a port dropped from `[v6]:port` and `a.b.c.d:port` (RFC 7239 §6).
+ */
+function bareAddress(text: string): string {
+  let t = text.trim();
+  if (/^for=/i.test(t)) t = t.slice(4).trimStart();
+  if (t.length > 1 && t.startsWith('"') && t.endsWith('"')) t = t.slice(1, -1).trim();
+  return (BRACKETED.exec(t) ?? DOTTED.exec(t))?.[1] ?? t;
+}
+
 /**
  * The group of `address`, as the default principal keys it (`addr:<group>`); use it in a
  * `principals.principal` function that reads the client's address from a forwarded header.
  * `192.0.2.1` → itself; `::ffff:192.0.2.1` → `192.0.2.1`; `2001:db8:1:2:3:4:5:6%eth0` →
- * `2001:db8:1:2::/64`. Text that is not an IP address is returned as given.
+ * `2001:db8:1:2::/64`. Forwarded spellings of one address give its group too: surrounding
+ * whitespace, `for=` and quotes, and a port are dropped (` 192.0.2.1:4711`,
+ * `for="[2001:db8::1]:80"`; RFC 7239 §5.2, §6). Other text (`unknown`, `_hidden`, a host
+ * name) is returned trimmed and unquoted.
  */
 export function addressGroup(address: string): string {
-  if (!address.includes(':') || address.length > MAX_ADDRESS_CHARS) return address;
-  const h = ipv6Hextets(address);
-  if (!h) return address;
+  const bare = bareAddress(address);
+  if (!bare.includes(':') || bare.length > MAX_ADDRESS_CHARS) return bare;
+  const h = ipv6Hextets(bare);
+  if (!h) return bare;
   if (h.slice(0, 5).every((x) => x === 0) && h[5] === 0xffff) {
     return [h[6]! >> 8, h[6]! & 255, h[7]! >> 8, h[7]! & 255].join('.');
   }

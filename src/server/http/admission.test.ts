@@ -53,6 +53,17 @@ describe('address principals (hostile: one holder of many addresses)', () => {
     ['::1', '0:0:0:0::/64'],
     ['1::2::3', '1::2::3'],
     ['not an address', 'not an address'],
+    // Forwarded spellings (X-Forwarded-For, RFC 7239 for=) of one client give one group.
+    [' 192.0.2.7 ', '192.0.2.7'],
+    ['192.0.2.7:4711', '192.0.2.7'],
+    ['"192.0.2.7:4711"', '192.0.2.7'],
+    ['for=192.0.2.7', '192.0.2.7'],
+    ['[2001:db8:1:2::1]:1000', '2001:db8:1:2::/64'],
+    ['[2001:db8:1:2::1]:1001', '2001:db8:1:2::/64'],
+    ['For="[2001:db8:1:2::9]:_gazonk"', '2001:db8:1:2::/64'],
+    ['"[::ffff:192.0.2.7]:80"', '192.0.2.7'],
+    ['"_hidden"', '_hidden'],
+    [' unknown', 'unknown'],
   ])('groups %s as %s', (address, group) => {
     expect(addressGroup(address)).toBe(group);
   });
