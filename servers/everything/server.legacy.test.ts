@@ -3,7 +3,7 @@ import type { Params } from '../../src/core/jsonrpc.js';
 import type { McpServer } from '../../src/server/index.js';
 import { DEFAULTS_SCHEMA, ENUMS_SCHEMA } from './client-tools.js';
 import { createEverythingServer, EVERYTHING_NAME } from './server.js';
-import { errorOf, onlyContent, openLegacy, type Harness } from './test-harness.js';
+import { errorOf, onlyContent, openLegacy, type Harness } from '../../test/support/everything.js';
 
 let h: (Harness & { initialized: Params }) | undefined;
 let server: McpServer;

@@ -12,7 +12,7 @@ import {
   openHarness,
   openLegacy,
   type Harness,
-} from './test-harness.js';
+} from '../../test/support/everything.js';
 
 /** How one wire opens a connection and sends a request. */
 interface Wire {

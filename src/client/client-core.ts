@@ -11,7 +11,7 @@ import type { Transport } from '../core/transport.js';
 import type { CompletionArguments, Implementation, SubscriptionFilter, Tool } from '../core/types/index.js';
 import { clientInfoOf, declareCapabilities, type DeclaredCapabilities } from './capabilities.js';
 import { ConnectionSlot } from './connection-slot.js';
-import { sendLegacyOnly, type LegacyOnlyMethod } from './legacy-only.js';
+import { sendLegacyOnly, type LegacyOnlyMethod } from './legacy/only.js';
 import { openSubscription, SubscriptionRouter, type ListenOptions } from './listen.js';
 import { createLister, LIST_KINDS, type Lister, type ListPage } from './lists.js';
 import { NotificationGate } from './notification-gate.js';

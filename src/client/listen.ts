@@ -13,7 +13,7 @@ import type { JsonRpcNotification, Params, RequestId } from '../core/jsonrpc.js'
 import { META } from '../core/revisions.js';
 import type { ServerCapabilities, SubscriptionFilter } from '../core/types/index.js';
 import type { Connection } from './connection.js';
-import { LegacyResourceSubscriptions, legacyFilter, passesFilter } from './legacy-listen.js';
+import { LegacyResourceSubscriptions, legacyFilter, passesFilter } from './legacy/listen.js';
 import { SubscriptionStream, type Subscription } from './subscription.js';
 import { MAX_TIMER_MS, timerDelay } from '../core/timer.js';
 

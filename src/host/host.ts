@@ -19,7 +19,7 @@ import {
 } from './registry.js';
 import { Listeners, type HostEvents } from './events.js';
 import type { HostCallOptions, HostOptions } from './options.js';
-import { relay, relayed } from './relay.js';
+import { relay, relayed } from './gateway/front-relay.js';
 import { compileUriTemplate } from '../server/index.js';
 
 export type { HostCallOptions, HostOptions, RelayFields } from './options.js';

@@ -3,7 +3,7 @@ import type { Params } from '../core/jsonrpc.js';
 import type { Era, LegacyRevision } from '../core/revisions.js';
 import type { ClientCapabilities, Implementation } from '../core/types/index.js';
 import type { AuthInfo } from './context.js';
-import type { LegacySession } from './session.js';
+import type { LegacySession } from './legacy/session.js';
 
 /** What `initialize` establishes; the transport turns it into a {@link LegacySession}. */
 export interface SessionInit {

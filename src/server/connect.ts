@@ -11,7 +11,7 @@ import type { Transport } from '../core/transport.js';
 import { allowsBatch } from '../core/wire.js';
 import type { RequestChannel, SessionInit } from './channel.js';
 import type { McpServer } from './server.js';
-import { LegacySession } from './session.js';
+import { LegacySession } from './legacy/session.js';
 
 /** A live connection of a server to one client. */
 export interface ServerConnection {

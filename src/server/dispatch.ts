@@ -13,7 +13,7 @@ import type { Implementation, ServerCapabilities } from '../core/types/index.js'
 import type { RequestChannel } from './channel.js';
 import { createContext, type RequestContext } from './context.js';
 import { CACHEABLE, FEATURE_METHODS, METHOD_CAPABILITY, type Features } from './features.js';
-import { SESSION_METHODS, initialize } from './legacy.js';
+import { SESSION_METHODS, initialize } from './legacy/lifecycle.js';
 import { honouredFilter, listen } from './listen.js';
 import {
   checkModernMeta,
@@ -27,7 +27,7 @@ import {
 } from './modern.js';
 import { runModernFeature, type ModernRunner } from './modern-run.js';
 import type { ServerOptions } from './options.js';
-import { LegacyChannel, type LegacySession } from './session.js';
+import { LegacyChannel, type LegacySession } from './legacy/session.js';
 import type { ServerTasks } from './tasks/methods.js';
 import { PrincipalQuota, principalKeyOf } from './quota.js';
 import type { ResourceSubscriptions } from './subscriptions.js';

@@ -32,7 +32,7 @@ export type {
   TemplateOptions,
 } from './resources.js';
 export type { PromptArgs, PromptDefinition, PromptHandler, PromptReturn } from './prompts.js';
-export { LegacySession, type SessionLink } from './session.js';
+export { LegacySession, type SessionLink } from './legacy/session.js';
 export { compileUriTemplate, type TemplateValue, type UriTemplate } from './uri-template.js';
 export type { CacheHints } from './modern.js';
 export {

@@ -12,7 +12,7 @@ import type { JsonRpcRequest } from '../core/jsonrpc.js';
 import type { Era } from '../core/revisions.js';
 import { metaVersionOf } from '../core/wire.js';
 import type { HeaderReader, RequestChannel } from './channel.js';
-import type { LegacySession, SessionLink } from './session.js';
+import type { LegacySession, SessionLink } from './legacy/session.js';
 
 const ROUTE = Symbol('mcpkit.route');
 

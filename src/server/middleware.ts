@@ -26,7 +26,7 @@ import {
 import type { Era } from '../core/revisions.js';
 import type { HeaderReader, RequestChannel, SessionInit } from './channel.js';
 import { incomingContext, linkContext, notifyContext, routeOf, type Route } from './middleware-context.js';
-import type { LegacySession, SessionLink } from './session.js';
+import type { LegacySession, SessionLink } from './legacy/session.js';
 
 /** What the incoming terminal calls with the request and the channel to serve it on. */
 export interface ServerDispatch {

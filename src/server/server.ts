@@ -20,7 +20,7 @@ import { implementationOf, type ServerOptions } from './options.js';
 export type { ServerOptions } from './options.js';
 import { bindPrompt, type PromptDefinition, type PromptHandler } from './prompts.js';
 import type { ResourceHandler, ResourceMetadata, TemplateHandler, TemplateOptions } from './resources.js';
-import type { LegacySession } from './session.js';
+import type { LegacySession } from './legacy/session.js';
 import {
   bindTool,
   type PlainToolReturn,

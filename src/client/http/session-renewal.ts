@@ -11,7 +11,7 @@
  */
 import { isObject, type JsonRpcMessage, type JsonRpcRequest, type Params } from '../../core/jsonrpc.js';
 import { mediaTypeOf, parseObject } from './frames.js';
-import type { LegacySession } from './legacy-session.js';
+import type { LegacySession } from '../legacy/http-session.js';
 import { newCursor, readBoundedText, readSse } from './sse.js';
 
 /** What a renewal needs from its transport. */

@@ -13,13 +13,13 @@ import type { SendOptions, Transport, TransportSink } from '../../core/transport
 import { metaVersionOf } from '../../core/wire.js';
 import { disconnectedFrame } from './frames.js';
 import { unreachable, within } from './fetch-failure.js';
-import { LegacySession, type Exchange } from './legacy-session.js';
+import { LegacySession, type Exchange } from '../legacy/http-session.js';
 import type { StreamableHttpOptions } from './options.js';
 import { SessionRenewal } from './session-renewal.js';
 import { RelatedRequests } from './related-requests.js';
 import { modernHeaders } from './request-headers.js';
 import { ResponseReader } from './responses.js';
-import { legacySseFallback, type SseTransport } from './sse-transport.js';
+import { legacySseFallback, type SseTransport } from '../legacy/sse-transport.js';
 import { DEFAULT_MAX_MESSAGE_BYTES } from './sse.js';
 
 export type { FetchWrapper, HeaderSource, ReconnectOptions, StreamableHttpOptions } from './options.js';

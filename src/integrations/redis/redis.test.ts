@@ -4,7 +4,7 @@ import type { ServerEvent } from '../../core/event-bus.js';
 import { applyResponses, type TaskSignal, type TaskState } from '../../core/tasks.js';
 import { freePort, startRedis, type TestRedis } from '../../../test/support/redis.js';
 import { until } from '../../../test/support/wait.js';
-import type { SessionMessage, SessionRecord } from '../../server/http/session-store.js';
+import type { SessionMessage, SessionRecord } from '../../server/http/legacy/session-store.js';
 import {
   connectRedis,
   createRedisEventBus,

@@ -7,7 +7,7 @@
  */
 import type { Redis } from 'ioredis';
 import { McpkitError } from '../../core/errors.js';
-import type { SessionMessage, SessionRecord, SessionStore } from '../../server/http/session-store.js';
+import type { SessionMessage, SessionRecord, SessionStore } from '../../server/http/legacy/session-store.js';
 import { subscriberOf } from './connect.js';
 import { setTimer } from '../../core/timer.js';
 

@@ -28,8 +28,8 @@ export {
   type EventStore,
   type MemoryEventStoreOptions,
   type StoredEvent,
-} from './event-store.js';
-export type { SessionChange, SessionMessage, SessionRecord, SessionStore } from './session-store.js';
+} from './legacy/event-store.js';
+export type { SessionChange, SessionMessage, SessionRecord, SessionStore } from './legacy/session-store.js';
 export { LOOPBACK_HOSTS, type OriginPolicy } from './security.js';
 export { accepts, parseAccept, type MediaRange } from './accept.js';
 export { DEFAULT_MAX_BODY_BYTES } from './body.js';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { accepts } from './accept.js';
-import { createMemoryEventStore } from './event-store.js';
-import { parseEventId } from './resumable.js';
+import { createMemoryEventStore } from './legacy/event-store.js';
+import { parseEventId } from './legacy/resumable.js';
 import { encodeSseEvent } from './sse.js';
 
 describe('accepts', () => {

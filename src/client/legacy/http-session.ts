@@ -6,8 +6,8 @@
  * Source: 2025-11-25 basic/transports "Session Management", "Listening for Messages from
  * the Server", "Resumability and Redelivery", "Protocol Version Header".
  */
-import { mediaTypeOf } from './frames.js';
-import { newCursor, readSse, type SseCursor } from './sse.js';
+import { mediaTypeOf } from '../http/frames.js';
+import { newCursor, readSse, type SseCursor } from '../http/sse.js';
 import { timerDelay } from '../../core/timer.js';
 
 /** One request in flight, as the transport tracks it. */

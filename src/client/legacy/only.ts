@@ -4,10 +4,10 @@
  * Source: 2026-07-28 basic/versioning; 2025-11-25 basic/utilities/ping,
  * server/utilities/logging, server/resources "Subscriptions".
  */
-import { McpkitError } from '../core/errors.js';
-import type { Params } from '../core/jsonrpc.js';
-import type { RequestOptions } from '../core/peer.js';
-import type { Connection } from './connection.js';
+import { McpkitError } from '../../core/errors.js';
+import type { Params } from '../../core/jsonrpc.js';
+import type { RequestOptions } from '../../core/peer.js';
+import type { Connection } from '../connection.js';
 
 /** Legacy-only methods and what a modern server offers instead. */
 const LEGACY_ONLY = {

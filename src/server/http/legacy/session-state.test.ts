@@ -4,13 +4,13 @@
  * and DELETE hands the principal its share of the session bound back.
  */
 import { describe, expect, it } from 'vitest';
-import { createMemoryEventBus, type EventBus } from '../../core/event-bus.js';
-import type { JsonRpcMessage } from '../../core/jsonrpc.js';
-import { createServer } from '../index.js';
-import { createHttpHandler, createMemoryEventStore, type EventStore } from './index.js';
+import { createMemoryEventBus, type EventBus } from '../../../core/event-bus.js';
+import type { JsonRpcMessage } from '../../../core/jsonrpc.js';
+import { createServer } from '../../index.js';
+import { createHttpHandler, createMemoryEventStore, type EventStore } from '../index.js';
 import { HttpSession } from './session.js';
 import { SessionTable } from './sessions.js';
-import { SseReader, buildServer, post, readAll } from '../../../test/support/http-harness.js';
+import { SseReader, buildServer, post, readAll } from '../../../../test/support/http-harness.js';
 
 const REV = '2025-11-25';
 const HEADERS = { accept: 'application/json, text/event-stream', 'content-type': 'application/json' };

@@ -10,9 +10,9 @@
 import { createParser } from 'eventsource-parser';
 import type { JsonRpcMessage, RequestId } from '../../core/jsonrpc.js';
 import type { Transport, TransportSink } from '../../core/transport.js';
-import { failureFrame, isResponseObject, mediaTypeOf, parseObject, statusFrame } from './frames.js';
-import { sendRetrying, type RetryOptions } from './retry.js';
-import type { HeaderSource } from './transport.js';
+import { failureFrame, isResponseObject, mediaTypeOf, parseObject, statusFrame } from '../http/frames.js';
+import { sendRetrying, type RetryOptions } from '../http/retry.js';
+import type { HeaderSource } from '../http/transport.js';
 
 /** Options of {@link sseTransport}. */
 export interface SseTransportOptions {

@@ -4,14 +4,14 @@
  * plus the way back to the client for server-initiated requests and notifications.
  * Source: 2025-11-25 basic/lifecycle, server/utilities/logging, server/resources.
  */
-import type { Params, RequestId } from '../core/jsonrpc.js';
-import { checkInputAnswer, type AskedMethod } from './answers.js';
-import type { SchemaLimits } from '../validation/index.js';
-import type { RequestChannel } from './channel.js';
-import type { AuthInfo, ContextChannel } from './context.js';
-import type { RequestOptions } from '../core/peer.js';
-import type { LegacyRevision } from '../core/revisions.js';
-import type { ClientCapabilities, Implementation, LoggingLevel } from '../core/types/index.js';
+import type { Params, RequestId } from '../../core/jsonrpc.js';
+import { checkInputAnswer, type AskedMethod } from '../answers.js';
+import type { SchemaLimits } from '../../validation/index.js';
+import type { RequestChannel } from '../channel.js';
+import type { AuthInfo, ContextChannel } from '../context.js';
+import type { RequestOptions } from '../../core/peer.js';
+import type { LegacyRevision } from '../../core/revisions.js';
+import type { ClientCapabilities, Implementation, LoggingLevel } from '../../core/types/index.js';
 
 /** How a session reaches its client; supplied by the transport. */
 export interface SessionLink {

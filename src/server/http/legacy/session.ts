@@ -9,7 +9,7 @@
  * that only answers a few requests allocates and keeps a few small objects.
  * Source: 2025-11-25 basic/transports "Streamable HTTP" (streams, sessions).
  */
-import { ERROR_TABLE, McpkitError } from '../../core/errors.js';
+import { ERROR_TABLE, McpkitError } from '../../../core/errors.js';
 import {
   errorResponse,
   isRequestId,
@@ -19,18 +19,18 @@ import {
   type JsonRpcResponse,
   type Params,
   type RequestId,
-} from '../../core/jsonrpc.js';
-import { Peer, type RequestOptions } from '../../core/peer.js';
-import type { Transport, TransportSink } from '../../core/transport.js';
-import type { HeaderReader, SessionInit } from '../channel.js';
-import type { AuthInfo } from '../context.js';
-import { forwardEvent } from '../connect.js';
-import type { ServerEvent } from '../../core/event-bus.js';
-import { methodNotFound } from '../modern.js';
-import type { McpServer } from '../server.js';
-import { LegacySession, type SessionLink } from '../session.js';
+} from '../../../core/jsonrpc.js';
+import { Peer, type RequestOptions } from '../../../core/peer.js';
+import type { Transport, TransportSink } from '../../../core/transport.js';
+import type { HeaderReader, SessionInit } from '../../channel.js';
+import type { AuthInfo } from '../../context.js';
+import { forwardEvent } from '../../connect.js';
+import type { ServerEvent } from '../../../core/event-bus.js';
+import { methodNotFound } from '../../modern.js';
+import type { McpServer } from '../../server.js';
+import { LegacySession, type SessionLink } from '../../legacy/session.js';
 import type { EventStore } from './event-store.js';
-import { answer, type MessageSink, type StreamSink, type StreamOpener, type Outcome } from './reply.js';
+import { answer, type MessageSink, type StreamSink, type StreamOpener, type Outcome } from '../reply.js';
 import { ResumableStream } from './resumable.js';
 import { FleetReplica, applyRecord, type ReplicaHost, type SessionFleet } from './fleet-session.js';
 import type { SessionRecord } from './session-store.js';

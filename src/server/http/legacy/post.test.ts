@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { JsonRpcMessage } from '../../core/jsonrpc.js';
-import { createHttpHandler, type HttpHandler, type HttpHandlerOptions } from './index.js';
+import type { JsonRpcMessage } from '../../../core/jsonrpc.js';
+import { createHttpHandler, type HttpHandler, type HttpHandlerOptions } from '../index.js';
 import {
   SseReader,
   buildServer,
@@ -9,7 +9,7 @@ import {
   modernPost,
   post,
   readAll,
-} from '../../../test/support/http-harness.js';
+} from '../../../../test/support/http-harness.js';
 
 afterEach(() => {
   vi.useRealTimers();

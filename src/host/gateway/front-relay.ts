@@ -3,9 +3,9 @@
  * so an `input_required` result goes back to that client unanswered.
  * Source: 2026-07-28 basic/patterns/mrtr.
  */
-import type { Client, ResultOf } from '../client/index.js';
-import type { Params } from '../core/index.js';
-import type { HostCallOptions, RelayFields } from './options.js';
+import type { Client, ResultOf } from '../../client/index.js';
+import type { Params } from '../../core/index.js';
+import type { HostCallOptions, RelayFields } from '../options.js';
 
 /** True when this call is relayed: the host was given relay fields and the server is modern. */
 export function relayed(client: Client, options: Omit<HostCallOptions, 'onInput'>): boolean {

@@ -6,8 +6,8 @@
  * Source: 2025-11-25 basic/transports "Session Management" (a session that ended or
  * expired gets 404 on every instance).
  */
-import { McpkitError } from '../../core/errors.js';
-import type { McpServer } from '../server.js';
+import { McpkitError } from '../../../core/errors.js';
+import type { McpServer } from '../../server.js';
 import { recordOf, type SessionFleet } from './fleet-session.js';
 import { HttpSession, type HttpSessionOptions } from './session.js';
 import type { SessionRecord, SessionStore } from './session-store.js';

@@ -4,19 +4,19 @@
  * Source: 2025-11-25 basic/lifecycle, basic/utilities/ping, server/utilities/logging,
  * server/resources "Subscriptions".
  */
-import { McpError } from '../core/errors.js';
-import type { Params } from '../core/jsonrpc.js';
-import { isObject } from '../core/jsonrpc.js';
-import { LOGGING_LEVELS, negotiateLegacyRevision, type LegacyRevision } from '../core/revisions.js';
+import { McpError } from '../../core/errors.js';
+import type { Params } from '../../core/jsonrpc.js';
+import { isObject } from '../../core/jsonrpc.js';
+import { LOGGING_LEVELS, negotiateLegacyRevision, type LegacyRevision } from '../../core/revisions.js';
 import type {
   ClientCapabilities,
   Implementation,
   LoggingLevel,
   ServerCapabilities,
-} from '../core/types/index.js';
-import type { RequestChannel } from './channel.js';
+} from '../../core/types/index.js';
+import type { RequestChannel } from '../channel.js';
 import type { LegacySession } from './session.js';
-import type { ResourceSubscriptions } from './subscriptions.js';
+import type { ResourceSubscriptions } from '../subscriptions.js';
 
 /** What the server tells a client in its `initialize` result. */
 export interface ServerIdentity {

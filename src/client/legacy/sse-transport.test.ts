@@ -11,7 +11,7 @@ import { z } from 'zod';
 import type { JsonRpcMessage } from '../../core/jsonrpc.js';
 import type { Transport } from '../../core/transport.js';
 import { createClient } from '../index.js';
-import { streamableHttp } from './index.js';
+import { streamableHttp } from '../http/index.js';
 import { sseTransport } from './sse-transport.js';
 
 const cleanup: (() => Promise<void>)[] = [];

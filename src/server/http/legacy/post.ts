@@ -5,7 +5,7 @@
  * Source: 2025-11-25 basic/transports "Streamable HTTP" (Sending Messages, Listening,
  * Resumability and Redelivery, Session Management, Protocol Version Header).
  */
-import { allowsBatch } from '../../core/wire.js';
+import { allowsBatch } from '../../../core/wire.js';
 import {
   checkEnvelope,
   type Checked,
@@ -13,19 +13,19 @@ import {
   type JsonRpcRequest,
   type JsonRpcResponse,
   type Params,
-} from '../../core/jsonrpc.js';
-import { isLegacyRevision, isModernRevision } from '../../core/revisions.js';
-import type { HeaderReader, RequestChannel, SessionInit } from '../channel.js';
-import type { AuthInfo } from '../context.js';
-import type { LegacySession } from '../session.js';
-import type { McpServer } from '../server.js';
-import { accepts } from './accept.js';
-import { PostReply, answer, plainStream } from './reply.js';
-import { emptyResponse, jsonResponse, rpcError, sseResponse } from './responses.js';
-import type { HttpRequest, HttpResponse } from './exchange.js';
+} from '../../../core/jsonrpc.js';
+import { isLegacyRevision, isModernRevision } from '../../../core/revisions.js';
+import type { HeaderReader, RequestChannel, SessionInit } from '../../channel.js';
+import type { AuthInfo } from '../../context.js';
+import type { LegacySession } from '../../legacy/session.js';
+import type { McpServer } from '../../server.js';
+import { accepts } from '../accept.js';
+import { PostReply, answer, plainStream } from '../reply.js';
+import { emptyResponse, jsonResponse, rpcError, sseResponse } from '../responses.js';
+import type { HttpRequest, HttpResponse } from '../exchange.js';
 import { parseEventId } from './resumable.js';
 import { HttpSession, type HttpSessionOptions } from './session.js';
-import { principalOf } from './auth-guard.js';
+import { principalOf } from '../auth-guard.js';
 import type { SessionTable } from './sessions.js';
 import type { FleetSessions } from './fleet-sessions.js';
 import type { ResumableStream } from './resumable.js';

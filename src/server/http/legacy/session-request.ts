@@ -5,11 +5,11 @@
  * AbortController is the largest object a small call would otherwise allocate).
  * Source: 2025-11-25 basic/utilities/cancellation; basic/transports "Sending Messages".
  */
-import type { Params } from '../../core/jsonrpc.js';
-import type { HeaderReader, RequestChannel } from '../channel.js';
-import type { AuthInfo } from '../context.js';
-import type { LegacySession } from '../session.js';
-import type { MessageSink } from './reply.js';
+import type { Params } from '../../../core/jsonrpc.js';
+import type { HeaderReader, RequestChannel } from '../../channel.js';
+import type { AuthInfo } from '../../context.js';
+import type { LegacySession } from '../../legacy/session.js';
+import type { MessageSink } from '../reply.js';
 
 /** A running request of a session; implements the {@link RequestChannel} it is answered on. */
 export class SessionRequest implements RequestChannel {
