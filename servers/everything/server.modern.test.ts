@@ -1,6 +1,12 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createEverythingServer, EVERYTHING_NAME, EVERYTHING_VERSION } from './server.js';
-import { errorOf, modernRequest, onlyContent, openHarness, type Harness } from '../../test/support/everything.js';
+import {
+  errorOf,
+  modernRequest,
+  onlyContent,
+  openHarness,
+  type Harness,
+} from '../../test/support/everything.js';
 
 let h: Harness;
 

@@ -7,7 +7,12 @@
  * (the filter's field names).
  */
 import type { JsonRpcNotification } from '../../core/jsonrpc.js';
-import { LIST_CHANGED, LIST_FEATURES, listChangedFeature, listChangedFilter } from '../../core/list-changed.js';
+import {
+  LIST_CHANGED,
+  LIST_FEATURES,
+  listChangedFeature,
+  listChangedFilter,
+} from '../../core/list-changed.js';
 import type { ServerCapabilities, SubscriptionFilter } from '../../core/types/index.js';
 import type { Connection } from '../connection.js';
 

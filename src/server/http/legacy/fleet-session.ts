@@ -8,7 +8,12 @@
  * stream), "Sending Messages to the Server" (responses POSTed by the client),
  * basic/utilities/cancellation.
  */
-import { isRequestId, type JsonRpcMessage, type JsonRpcResponse, type Params } from '../../../core/jsonrpc.js';
+import {
+  isRequestId,
+  type JsonRpcMessage,
+  type JsonRpcResponse,
+  type Params,
+} from '../../../core/jsonrpc.js';
 import type { LegacySession } from '../../legacy/session.js';
 import type { SessionChange, SessionMessage, SessionRecord, SessionStore } from './session-store.js';
 
