@@ -4,7 +4,6 @@
  * Source: MCP 2026-07-28 basic/index; 2025-11-25 basic/lifecycle for the legacy shapes.
  */
 import type { RequestId } from '../jsonrpc.js';
-import type { LoggingLevel } from './patterns.js';
 
 export type { RequestId } from '../jsonrpc.js';
 
@@ -137,3 +136,7 @@ export interface ServerCapabilities {
   resources?: { subscribe?: boolean; listChanged?: boolean };
   tools?: { listChanged?: boolean };
 }
+
+/** Severity of a log message, syslog order (server/utilities/logging, LoggingLevel). */
+export type LoggingLevel =
+  'debug' | 'info' | 'notice' | 'warning' | 'error' | 'critical' | 'alert' | 'emergency';

@@ -6,7 +6,7 @@
  */
 import type { JSONObject, MetaObject, Role } from './base.js';
 import type { SamplingMessageContentBlock } from './content.js';
-import type { Tool } from './tools.js';
+import type { Tool } from './tool-definition.js';
 
 /** One message of a sampling conversation; content is one block or several (client/sampling, SamplingMessage). */
 export interface SamplingMessage {

@@ -5,6 +5,7 @@
 export type * from './base.js';
 export type * from './envelopes.js';
 export type * from './content.js';
+export type * from './tool-definition.js';
 export type * from './tools.js';
 export type * from './resources.js';
 export type * from './prompts.js';

@@ -12,7 +12,7 @@ import type { JSONRPCBareRequestOf, JSONRPCRequestOf } from './envelopes.js';
 import type { LegacyRequestParams, LegacyResult } from './legacy.js';
 import type { Prompt, PromptMessage } from './prompts.js';
 import type { ResourceTemplate } from './resources.js';
-import type { Tool } from './tools.js';
+import type { Tool } from './tool-definition.js';
 
 /** Params of a legacy list request (2025-11-25 server/utilities/pagination, PaginatedRequestParams). */
 export interface LegacyPaginatedRequestParams extends LegacyRequestParams {

@@ -8,6 +8,7 @@
 import type {
   ClientCapabilities,
   Implementation,
+  LoggingLevel,
   MetaObject,
   NotificationParams,
   ProgressToken,
@@ -27,7 +28,6 @@ import type {
   JSONRPCNotificationOf,
   JSONRPCRequestOf,
 } from './envelopes.js';
-import type { LoggingLevel } from './patterns.js';
 
 /** `_meta` of a legacy request: only `progressToken` is reserved (2025-11-25 basic/index "_meta"). */
 export interface LegacyRequestMetaObject {

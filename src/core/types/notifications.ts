@@ -4,9 +4,8 @@
  * Source: MCP 2026-07-28 basic/patterns/progress, basic/patterns/cancellation,
  * server/utilities/logging, server/tools, server/prompts, server/resources.
  */
-import type { NotificationParams, ProgressToken, RequestId } from './base.js';
+import type { LoggingLevel, NotificationParams, ProgressToken, RequestId } from './base.js';
 import type { JSONRPCBareNotificationOf, JSONRPCNotificationOf } from './envelopes.js';
-import type { LoggingLevel } from './patterns.js';
 
 /**
  * Progress on a request; `progress` only grows, `total` may be unknown

@@ -23,10 +23,6 @@ import type {
 } from './client-features.js';
 import type { JSONRPCNotificationOf, JSONRPCRequestOf, JSONRPCResultResponseOf } from './envelopes.js';
 
-/** Severity of a log message, syslog order (server/utilities/logging, LoggingLevel). */
-export type LoggingLevel =
-  'debug' | 'info' | 'notice' | 'warning' | 'error' | 'critical' | 'alert' | 'emergency';
-
 /**
  * Caching hints on a complete result: `ttlMs` is milliseconds the result may be reused,
  * `cacheScope` whether shared caches may keep it (server/utilities/caching, CacheableResult).

@@ -1,8 +1,8 @@
 /**
- * Tools: definitions, listing and calling (modern shapes).
+ * Tools: listing and calling (modern shapes); the definition is in tool-definition.ts.
  * Source: MCP 2026-07-28 server/tools.
  */
-import type { BaseMetadata, Icons, MetaObject, Result } from './base.js';
+import type { Result } from './base.js';
 import type { ContentBlock } from './content.js';
 import type { JSONRPCRequestOf, JSONRPCResultResponseOf } from './envelopes.js';
 import type {
@@ -12,42 +12,7 @@ import type {
   PaginatedRequestParams,
   PaginatedResult,
 } from './patterns.js';
-
-/**
- * Hints about a tool's behaviour; clients must not trust them from untrusted servers
- * (server/tools "Tool annotations", ToolAnnotations).
- */
-export interface ToolAnnotations {
-  title?: string;
-  readOnlyHint?: boolean;
-  destructiveHint?: boolean;
-  idempotentHint?: boolean;
-  openWorldHint?: boolean;
-}
-
-/** The JSON Schema of a tool's arguments; always an object schema (server/tools "Input schema"). */
-export interface ToolInputSchema {
-  type: 'object';
-  $schema?: string;
-  properties?: { [key: string]: unknown };
-  required?: string[];
-  [key: string]: unknown;
-}
-
-/** The JSON Schema of a tool's `structuredContent`; any schema (server/tools "Output schema"). */
-export interface ToolOutputSchema {
-  $schema?: string;
-  [key: string]: unknown;
-}
-
-/** A tool the server offers (server/tools "Tool definition", Tool). */
-export interface Tool extends BaseMetadata, Icons {
-  description?: string;
-  inputSchema: ToolInputSchema;
-  outputSchema?: ToolOutputSchema;
-  annotations?: ToolAnnotations;
-  _meta?: MetaObject;
-}
+import type { Tool } from './tool-definition.js';
 
 /** `tools/list` (server/tools "Listing tools", ListToolsRequest). */
 export type ListToolsRequest = JSONRPCRequestOf<'tools/list', PaginatedRequestParams>;
