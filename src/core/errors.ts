@@ -120,6 +120,13 @@ export function missingCapabilityError(requiredCapabilities: Record<string, unkn
   });
 }
 
+// Codes outside the table: the ranges JSON-RPC reserves rather than single codes.
+
+/** Whether `code` is in JSON-RPC 2.0's range for implementation-defined server errors (§5.1: -32000 to -32099). */
+export function isServerErrorCode(code: number): boolean {
+  return code <= -32000 && code >= -32099;
+}
+
 /** String codes of {@link McpkitError}. */
 export type LocalErrorCode =
   | 'TIMEOUT'

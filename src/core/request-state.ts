@@ -56,7 +56,7 @@ function b64url(bytes: Uint8Array): string {
 function fromB64url(text: string): Uint8Array<ArrayBuffer> {
   const s = atob(text.replace(/-/g, '+').replace(/_/g, '/'));
   const bytes = Uint8Array.from(s, (c) => c.charCodeAt(0));
-  if (b64url(bytes) !== text) throw new Error('not canonical base64url');
+  if (b64url(bytes) !== text) throw new McpkitError('INVALID_ARGUMENT', 'not canonical base64url');
   return bytes;
 }
 

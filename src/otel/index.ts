@@ -25,7 +25,9 @@ import {
   type Tracer,
   ProxyTracerProvider,
 } from '@opentelemetry/api';
+import { isServerErrorCode } from '../core/errors.js';
 import {
+  ERROR_TABLE,
   McpError,
   type McpMessage,
   type Middleware,
@@ -80,7 +82,7 @@ function attributesOf(message: McpMessage, ctx: MiddlewareContext): Attributes {
  * server's own failures, not the caller's mistakes), as the conventions say.
  */
 function countsAsError(code: number, served: boolean): boolean {
-  return !served || code === -32603 || (code <= -32000 && code >= -32099);
+  return !served || code === ERROR_TABLE.InternalError.code || isServerErrorCode(code);
 }
 
 /** Ends `span` with the outcome: a JSON-RPC error, a local error, or a tool result with `isError`. */
@@ -110,14 +112,14 @@ function finish(
   span.end();
 }
 
+/** Runs `run` (which enters the span's context itself) and ends `span` with its outcome. */
 async function traced(
   span: Span,
   served: boolean,
-  parent: Context,
   run: () => Promise<Params | undefined>,
 ): Promise<Params | undefined> {
   try {
-    const result = await context.with(trace.setSpan(parent, span), run);
+    const result = await run();
     finish(span, served, { result });
     return result;
   } catch (error) {
@@ -216,8 +218,9 @@ export function tracing(options: TracingOptions = {}): Middleware {
       return next(message, ctx);
     }
     span.setAttributes(attributesOf(message, ctx));
-    if (incoming) return traced(span, true, parent, () => next(message, ctx));
-    const [sent, sentCtx] = inject(message, ctx, trace.setSpan(parent, span));
-    return traced(span, false, parent, () => next(sent, sentCtx));
+    const active = trace.setSpan(parent, span);
+    if (incoming) return traced(span, true, () => context.with(active, next, undefined, message, ctx));
+    const [sent, sentCtx] = inject(message, ctx, active);
+    return traced(span, false, () => context.with(active, next, undefined, sent, sentCtx));
   };
 }
