@@ -1,6 +1,6 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { createLinkedPair } from '../testing/linked-pair.js';
-import { deferred, until } from '../../test/support/wait.js';
+import { deferred, turns, until } from '../../test/support/wait.js';
 import { connect, createServer } from '../server/index.js';
 import { createClient } from './index.js';
 
@@ -15,14 +15,21 @@ describe('client timeouts beyond what a timer can wait', () => {
     const client = createClient({ name: 'c', version: '1', timeoutMs: 1e10, probeTimeoutMs: 1e10 });
     await client.connect(a);
     let outcome: unknown = 'pending';
+    // Fake timers: an overflowed delay (1 ms) would fire when the clock moves 5 ms on.
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
     const call = client.callTool('slow', {}).then(
       (r) => (outcome = r.content),
       (error: unknown) => (outcome = error),
     );
-    await until(() => started);
-    // Past the 1 ms a timer overflow would have used: the call is still waiting.
-    await new Promise((resolve) => setTimeout(resolve, 5));
-    expect(outcome).toBe('pending');
+    try {
+      await until(() => started);
+      // Past the 1 ms a timer overflow would have used: the call is still waiting.
+      await vi.advanceTimersByTimeAsync(5);
+      await turns(3);
+      expect(outcome).toBe('pending');
+    } finally {
+      vi.useRealTimers();
+    }
     gate.resolve('done');
     await call;
     expect(outcome).toEqual([{ type: 'text', text: 'done' }]);

@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { Peer } from '../core/peer.js';
 import { createLinkedPair } from '../testing/linked-pair.js';
 import { validateWire } from '../testing/wire-tap.js';
-import { deferred, until } from '../../test/support/wait.js';
+import { deferred, turns, until } from '../../test/support/wait.js';
 import { connect, createServer, type McpServer } from './index.js';
 import { ResourceSubscriptions } from './subscriptions.js';
 
@@ -268,13 +268,20 @@ describe('hung subscription hooks (hostile: user code that never settles)', () =
     server.resource('test://a', { name: 'a' }, (uri) => [{ uri, text: 'a' }]);
     const one = await legacyClient(server);
     let settled = false;
+    // Fake timers: an overflowed delay (1 ms) would fire when the clock moves 5 ms on.
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
     const subscribed = one
       .request('resources/subscribe', { uri: 'test://a' })
       .finally(() => (settled = true));
-    await until(() => called);
-    // Past the 1 ms a timer overflow would have used: the hook is still being waited for.
-    await new Promise((resolve) => setTimeout(resolve, 5));
-    expect(settled).toBe(false);
+    try {
+      await until(() => called);
+      // Past the 1 ms a timer overflow would have used: the hook is still being waited for.
+      await vi.advanceTimersByTimeAsync(5);
+      await turns(3);
+      expect(settled).toBe(false);
+    } finally {
+      vi.useRealTimers();
+    }
     gate.resolve(true);
     await expect(subscribed).resolves.toEqual({});
     expect(server.subscribers('test://a')).toBe(1);

@@ -11,6 +11,7 @@ import type { Transport, TransportSink } from '../../src/core/transport.js';
 import { serve, type Served } from '../../src/integrations/node/index.js';
 import { connect, createServer, type McpServer } from '../../src/server/index.js';
 import { modernBody, modernHeaders } from '../support/http-harness.js';
+import { until } from '../support/wait.js';
 import { bounded } from '../support/watchdog.js';
 
 const EVIL = `${'a'.repeat(34)}!`;
@@ -141,7 +142,7 @@ describe('a hostile client cannot hang or exhaust a stream connection (stdio fra
   it('requests beyond maxConcurrentRequests get -32600; the connection keeps serving', async () => {
     const { evil, replies } = await openStream();
     for (let i = 0; i < 9; i++) evil.send(frame('tools/call', { name: 'wait', arguments: {} }, i));
-    await bounded({ withinMs: 5000 }, () => waitFor(() => replies.has(8)));
+    await bounded({ withinMs: 5000 }, () => until(() => replies.has(8)));
     expect(replies.get(8)).toMatchObject({
       error: { code: -32600, message: expect.stringContaining('maxConcurrentRequests') },
     });
@@ -151,7 +152,7 @@ describe('a hostile client cannot hang or exhaust a stream connection (stdio fra
     let id = 100;
     for (; ; id++) {
       evil.send(frame('tools/call', { name: 'echo', arguments: { text: 'ok' } }, id));
-      await waitFor(() => replies.has(id));
+      await until(() => replies.has(id));
       if (!('error' in (replies.get(id) as object))) break;
     }
     expect(replies.get(id)).toMatchObject({ result: { content: [{ text: 'ok' }] } });
@@ -166,7 +167,7 @@ describe('a hostile client cannot hang or exhaust a stream connection (stdio fra
       params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'evil', version: '1' } },
     };
     evil.send(initialize);
-    await waitFor(() => replies.has(1));
+    await until(() => replies.has(1));
     evil.send({ jsonrpc: '2.0', method: 'notifications/initialized' });
     const call = {
       jsonrpc: '2.0' as const,
@@ -175,11 +176,11 @@ describe('a hostile client cannot hang or exhaust a stream connection (stdio fra
     };
     await bounded({ withinMs: 5000 }, async () => {
       evil.send({ ...call, id: 2 });
-      await waitFor(() => replies.has(2));
+      await until(() => replies.has(2));
     });
     expect(replies.get(2)).toMatchObject({ result: { isError: true } });
     evil.send({ ...call, id: 3, params: { name: 'echo', arguments: { text: 'ok' } } });
-    await waitFor(() => replies.has(3));
+    await until(() => replies.has(3));
     expect(replies.get(3)).toMatchObject({ result: { content: [{ text: 'ok' }] } });
   });
 
@@ -190,12 +191,12 @@ describe('a hostile client cannot hang or exhaust a stream connection (stdio fra
         `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"echo","arguments":{"d":${DEEP}}}}`,
       );
       evil.send(frame('tools/call', { name: 'search', arguments: { q: EVIL } }, 2));
-      await waitFor(() => replies.has(1) && replies.has(2));
+      await until(() => replies.has(1) && replies.has(2));
     });
     expect(replies.get(1)).toMatchObject({ error: { code: -32600 } });
     expect(replies.get(2)).toMatchObject({ result: { isError: true } });
     evil.send(frame('tools/call', { name: 'echo', arguments: { text: 'ok' } }, 3));
-    await waitFor(() => replies.has(3));
+    await until(() => replies.has(3));
     expect(replies.get(3)).toMatchObject({ result: { content: [{ text: 'ok' }] } });
   });
 });
@@ -222,10 +223,6 @@ async function openStream(): Promise<{
   await connect(buildServer(), transport);
   const raw = (text: string): void => sink?.frame(text);
   return { evil: { send: (m) => raw(JSON.stringify(m)) }, raw, replies };
-}
-
-async function waitFor(condition: () => boolean): Promise<void> {
-  while (!condition()) await new Promise((resolve) => setTimeout(resolve, 5));
 }
 
 function initialize(): Promise<Response> {

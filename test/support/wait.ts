@@ -4,6 +4,10 @@
  * exactly one more turn when they assert that something did *not* happen.
  */
 
+// Taken before any test fakes timers, so `until` keeps polling on the real clock under
+// `vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] })`.
+const realSetTimeout = setTimeout;
+
 /** Resolves after one full event-loop turn: queued I/O callbacks and microtasks have run. */
 export function turn(): Promise<void> {
   return new Promise((resolve) => setImmediate(resolve));
@@ -15,14 +19,14 @@ export async function turns(n: number): Promise<void> {
 }
 
 /**
- * Waits until `condition()` (which may be async) is true, re-checking every millisecond or so.
- * Throws `Error('condition not met within <ms> ms')` after `timeoutMs` (default 5000).
+ * Waits until `condition()` (which may be async) is true, re-checking every millisecond or so
+ * on the real clock (also while the test fakes `setTimeout`). Throws `Error('condition not met within <ms> ms')` after `timeoutMs` (default 5000).
  */
 export async function until(condition: () => boolean | Promise<boolean>, timeoutMs = 5000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (!(await condition())) {
     if (Date.now() > deadline) throw new Error(`condition not met within ${timeoutMs} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 1));
+    await new Promise((resolve) => realSetTimeout(resolve, 1));
   }
 }
 

@@ -4,6 +4,7 @@ import { createHttpHandler } from '../../server/http/index.js';
 import { createServer } from '../../server/index.js';
 import { createClient } from '../index.js';
 import { streamableHttp } from './index.js';
+import { until } from '../../../test/support/wait.js';
 
 /**
  * A real modern server behind a fetch that can cut the open `subscriptions/listen`
@@ -103,7 +104,3 @@ describe('a modern subscriptions/listen stream the server closed without a compl
     expect((await client.callTool('t', {})).content).toEqual([{ type: 'text', text: 'ok' }]);
   });
 });
-
-async function until(check: () => boolean): Promise<void> {
-  while (!check()) await new Promise((resolve) => setTimeout(resolve, 10));
-}

@@ -3,6 +3,7 @@ import { createHttpHandler, type HttpHandler } from '../../server/http/index.js'
 import { createServer } from '../../server/index.js';
 import { createClient } from '../index.js';
 import { streamableHttp } from './index.js';
+import { until } from '../../../test/support/wait.js';
 
 interface Seen {
   method: string;
@@ -120,7 +121,3 @@ describe('a legacy server that lost the session (2025-11-25 Session Management i
     expect(posts(seen.slice(from)).map((r) => [r.body?.method, r.status])).toEqual([['tools/list', 200]]);
   });
 });
-
-async function until(check: () => boolean): Promise<void> {
-  while (!check()) await new Promise((resolve) => setTimeout(resolve, 10));
-}

@@ -1,9 +1,9 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import type { JsonRpcMessage } from '../../core/jsonrpc.js';
 import type { Transport } from '../../core/transport.js';
 import { createClient } from '../index.js';
 import { streamableHttp } from './index.js';
-import { turn, until } from '../../../test/support/wait.js';
+import { turn, turns, until } from '../../../test/support/wait.js';
 
 const URL_ = 'http://mcp.test/mcp';
 const MODERN = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28' };
@@ -252,11 +252,20 @@ describe('streamableHttp on the legacy wire', () => {
   });
 
   it('does not resume after 1 ms when the server asks for a retry beyond a timer (10^14 ms)', async () => {
-    let posted = false;
+    // The stream's end is read when the transport pulls past its one event.
+    let drained = false;
     const { fetch, seen } = legacyServer((r) => {
       if (r.method === 'POST') {
-        posted = true;
-        return sse(r, ['id: e1\nretry: 100000000000000\ndata: \n\n']);
+        const event = new TextEncoder().encode('id: e1\nretry: 100000000000000\ndata: \n\n');
+        let sent = false;
+        const body = new ReadableStream<Uint8Array>({
+          pull(controller) {
+            if (sent) return void ((drained = true), controller.close());
+            sent = true;
+            controller.enqueue(event);
+          },
+        });
+        return new Response(body, { headers: { 'Content-Type': 'text/event-stream' } });
       }
       return new Response(null, { status: 405 });
     });
@@ -264,11 +273,19 @@ describe('streamableHttp on the legacy wire', () => {
     const s = open(t);
     t.send(request(0, 'initialize', { protocolVersion: '2025-11-25' }));
     await s.next();
-    t.send(request(1, 'tools/call', { name: 'test_reconnection' }));
-    await until(() => posted);
-    // Well past the 1 ms a timer overflow would have used: no GET resumes the stream.
-    await new Promise((resolve) => setTimeout(resolve, 30));
-    expect(seen.some((r) => r.headers.has('last-event-id'))).toBe(false);
+    // Fake timers: an overflowed delay (1 ms) would fire when the clock moves 30 ms on.
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    try {
+      t.send(request(1, 'tools/call', { name: 'test_reconnection' }));
+      await until(() => drained);
+      await turns(3);
+      // Well past the 1 ms a timer overflow would have used: no GET resumes the stream.
+      await vi.advanceTimersByTimeAsync(30);
+      await turns(3);
+      expect(seen.some((r) => r.headers.has('last-event-id'))).toBe(false);
+    } finally {
+      vi.useRealTimers();
+    }
     await t.close();
   });
 
