@@ -7,6 +7,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createClient, streamableHttp, type Client } from '../../src/client/index.js';
+import { until } from '../support/wait.js';
 import { bounded } from '../support/watchdog.js';
 
 type Message = { id?: number; method: string; params?: { name?: string } };
@@ -103,9 +104,7 @@ describe('a hostile HTTP server cannot hang or exhaust the client', () => {
     await bounded({ withinMs: 5000 }, () =>
       expect(client.callTool('drip', {}, { timeoutMs: 400 })).rejects.toMatchObject({ code: 'TIMEOUT' }),
     );
-    await bounded({ withinMs: 3000 }, async () => {
-      while (streams.size > 0) await new Promise((resolve) => setTimeout(resolve, 10));
-    });
+    await bounded({ withinMs: 3000 }, () => until(() => streams.size === 0, 3000));
     await stillWorks(client);
   });
 
