@@ -67,18 +67,21 @@ function layerOf(file) {
 
 /** Entry points another layer may import: the public face and the internal face for siblings. */
 const ENTRY_FILES = new Set(['index.js', 'index.ts', 'runtime.js', 'runtime.ts']);
+/** A reference server's entry for other code: its factory (scripts/bundle.mjs builds it as one). */
+const SERVER_ENTRY_FILES = new Set(['server.js', 'server.ts']);
 
 /**
  * `mcpkit/layer-entry`: across layers only `src/<layer>/index.ts` or `src/<layer>/runtime.ts`
- * may be imported. A local rule because `no-restricted-imports` matches the specifier text,
- * and `../server.js` from `src/server/http/` names no folder a pattern could catch.
+ * may be imported, and of a reference server only `servers/<name>/server.ts`. A local rule
+ * because `no-restricted-imports` matches the specifier text, and `../server.js` from
+ * `src/server/http/` names no folder a pattern could catch.
  */
 const layerEntry = {
   meta: {
     type: 'problem',
     schema: [],
     messages: {
-      internal: "'{{spec}}' is inside layer {{target}}: import its index.ts or runtime.ts (STYLE.md).",
+      internal: "'{{spec}}' is inside {{target}}: import its entry point (STYLE.md).",
     },
   },
   create(context) {
@@ -87,12 +90,13 @@ const layerEntry = {
       const spec = node.source?.value;
       if (typeof spec !== 'string' || !spec.startsWith('.')) return;
       const target = path.resolve(path.dirname(context.filename), spec);
-      if (!path.relative(ROOT, target).startsWith('src' + path.sep)) return;
+      const top = path.relative(ROOT, target).split(path.sep)[0];
+      if (top !== 'src' && top !== 'servers') return;
       const to = layerOf(target);
       if (to === from) return;
-      const base = path.basename(target);
-      const entryDir = path.join(ROOT, 'src', ...to.split('/'));
-      if (ENTRY_FILES.has(base) && path.dirname(target) === entryDir) return;
+      const entries = top === 'src' ? ENTRY_FILES : SERVER_ENTRY_FILES;
+      const entryDir = path.join(ROOT, ...(top === 'src' ? ['src'] : []), ...to.split('/'));
+      if (entries.has(path.basename(target)) && path.dirname(target) === entryDir) return;
       context.report({ node: node.source, messageId: 'internal', data: { spec, target: to } });
     };
     return {

@@ -17,7 +17,7 @@ import { serve, type Served } from '../src/integrations/node/index.js';
 import type { Redis } from 'ioredis';
 import { connectRedis, createRedisFleet, type RedisFleet } from '../src/integrations/redis/index.js';
 import { createServer, type McpServer } from '../src/server/index.js';
-import { startRedis, type TestRedis } from '../test/support/redis.js';
+import { startRedis, type TestRedis } from './harness/redis.js';
 
 const { values } = parseArgs({
   options: {

@@ -1,11 +1,33 @@
 /**
  * `mcpkit serve everything`: the reference server on stdio, or on Streamable HTTP with
  * `--port`. HTTP mode prints the endpoint URL to stderr and stops on SIGINT or SIGTERM.
+ * The server is loaded from its built entry point (dist/servers/everything/server.js), as
+ * `inspect` spawns its built main.js: the CLI uses the reference server, not its sources.
  */
+import { existsSync } from 'node:fs';
 import { createServer as createNetServer, type AddressInfo } from 'node:net';
+import { pathToFileURL } from 'node:url';
 import { serveStdio } from '../integrations/stdio/index.js';
-import { createEverythingServer } from '../../servers/everything/server.js';
+import type { McpServer, ServerOptions } from '../server/index.js';
+import { McpkitError } from '../core/index.js';
+import { packagePath } from './package-root.js';
 import { signalled } from './signals.js';
+
+/** What the built reference server's entry exports (servers/everything/server.ts). */
+interface EverythingEntry {
+  createEverythingServer(options: Pick<ServerOptions, 'onError'>): McpServer;
+}
+
+/** The everything server's factory, from the package's build. @throws McpkitError `NOT_READY` before `npm run build`. */
+async function loadEverything(): Promise<EverythingEntry> {
+  const entry = packagePath('dist', 'servers', 'everything', 'server.js');
+  if (!existsSync(entry))
+    throw new McpkitError(
+      'NOT_READY',
+      `the built-in everything server is missing (${entry}); run \`npm run build\``,
+    );
+  return (await import(pathToFileURL(entry).href)) as EverythingEntry;
+}
 
 /**
  * Serves until the client goes away (stdio) or a signal arrives (HTTP); `authIssuer` protects it.
@@ -17,6 +39,7 @@ export async function serveEverything(options: {
   host?: string;
   authIssuer?: string;
 }): Promise<void> {
+  const { createEverythingServer } = await loadEverything();
   const server = createEverythingServer({
     onError: (error, request) => console.error(`[everything] ${request?.method ?? 'message'} failed:`, error),
   });

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createClient, streamableHttp, type Client, type TaskHandle } from '../../src/client/index.js';
 import type { JsonRpcNotification } from '../../src/core/jsonrpc.js';
 import { roundRobin, startFleet, type FleetInstance } from '../support/fleet.js';
-import { startRedis, type TestRedis } from '../support/redis.js';
+import { startRedis, type TestRedis } from '../../bench/harness/redis.js';
 import { until } from '../support/wait.js';
 
 const LEASE_MS = 1500;

@@ -17,7 +17,7 @@ import {
 import { createClient, streamableHttp, type Client } from '../../src/client/index.js';
 import type { JsonRpcNotification } from '../../src/core/jsonrpc.js';
 import { sessionRouter, startFleet, type FleetInstance } from '../support/fleet.js';
-import { startRedis, type TestRedis } from '../support/redis.js';
+import { startRedis, type TestRedis } from '../../bench/harness/redis.js';
 import { SseReader, until } from '../support/http-harness.js';
 
 let redis: TestRedis;

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Redis } from 'ioredis';
 import type { ServerEvent } from '../../core/event-bus.js';
 import { applyResponses, type TaskSignal, type TaskState } from '../../core/tasks.js';
-import { freePort, startRedis, type TestRedis } from '../../../test/support/redis.js';
+import { freePort, startRedis, type TestRedis } from '../../../bench/harness/redis.js';
 import { until } from '../../../test/support/wait.js';
 import type { SessionMessage, SessionRecord } from '../../server/http/legacy/session-store.js';
 import {

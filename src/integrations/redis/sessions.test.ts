@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Redis } from 'ioredis';
 import { createServer, type McpServer } from '../../server/index.js';
 import { createHttpHandler, type HttpHandler } from '../../server/http/index.js';
-import { startRedis, type TestRedis } from '../../../test/support/redis.js';
+import { startRedis, type TestRedis } from '../../../bench/harness/redis.js';
 import { post, SseReader, until } from '../../../test/support/http-harness.js';
 import { connectRedis, createRedisEventStore, createRedisSessionStore } from './index.js';
 

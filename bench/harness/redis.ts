@@ -1,11 +1,13 @@
 /**
- * A real `redis-server` for tests: started on a random loopback port with persistence off,
- * stopped (and restarted) by PID. Needs /usr/bin/redis-server (`.ci/run` installs it).
+ * A real `redis-server` for the fleet bench and the Redis tests: started on a random
+ * loopback port with persistence off, stopped (and restarted) by PID. It lives in bench/
+ * because bench may not import test support, while tests may import anything.
+ * Needs /usr/bin/redis-server (`.ci/run` installs it).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer } from 'node:net';
 
-/** A running Redis started by a test. */
+/** A running Redis started by a test or a bench. */
 export interface TestRedis {
   readonly url: string;
   readonly port: number;
@@ -56,7 +58,7 @@ function stopChild(child: ChildProcess): Promise<void> {
   });
 }
 
-/** Starts a redis-server for this test file. */
+/** Starts a redis-server (one per test file or bench run). */
 export async function startRedis(): Promise<TestRedis> {
   const port = await freePort();
   let child = await launch(port);
