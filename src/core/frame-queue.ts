@@ -4,12 +4,9 @@
  * waits on something outside this turn of the event loop.
  *
  * Why: a request's handling is a chain of promise reactions. Started side by side, the
- * chains advance in lockstep, one step each per microtask round, so every answer of the
- * chunk is written at the very end of it and the other side sits idle meanwhile (measured
- * on stdio at 16 in flight: the first answer of a chunk left ~100 µs after the chunk came
- * in, against ~8 µs for a hand-written echo, and throughput fell to the sum of both sides'
- * CPU per call instead of the larger one). Taken one by one, each answer leaves as soon as
- * it is ready and the peer works on it in parallel.
+ * chains advance in lockstep, so every answer of the chunk is written at the very end of
+ * it and the other side sits idle meanwhile (figures: bench/RESULTS.md). Taken one by one,
+ * each answer leaves as soon as it is ready and the peer works on it in parallel.
  *
  * A frame whose handling is still pending once the microtasks run out (its handler awaits
  * I/O or a timer) stops holding the others back: requests stay concurrent.

@@ -101,8 +101,7 @@ export function createStateSealer(options: SealerOptions = {}): RequestStateSeal
   }
   const first = keys[0];
   if (!first) throw rejectState('the key ring is empty');
-  // Web Crypto is touched on the first seal or open, not here: starting it costs a server
-  // that never seals state ~1.5 MiB of resident memory.
+  // Web Crypto starts on the first seal or open: a server that never seals state never pays its memory.
   let ring: Map<string, Promise<CryptoKey>> | undefined;
   const imported = (): Map<string, Promise<CryptoKey>> => {
     if (ring) return ring;

@@ -1,8 +1,8 @@
 /**
  * The fast start of JSON Schema validation: an interpreting 2020-12 validator
  * (@cfworker/json-schema, ~55 KB, no code generation) answers until a schema is hot, then
- * ajv's compiled code takes over. Loading ajv and generating code costs ~150 ms and ~8 MiB
- * on the first call; interpreting a small schema costs ~1–2 µs a call against ajv's ~0.1.
+ * ajv's compiled code takes over: loading ajv and generating code is a heavy first call,
+ * interpreting is slower per call than compiled code (figures: bench/RESULTS.md).
  *
  * - The interpreter decides only "valid". A value it rejects goes to ajv, so every error
  *   message (and the verdict on a rejected value) is ajv's, hot or not.

@@ -7,7 +7,7 @@
  * documents (ajv/dist/refs/json-schema-2020-12) with `$dynamicRef: "#meta"` turned into a
  * `$ref` to the meta-schema, kept equal to the installed ajv's by lazy-interpreter.test.ts.
  * A JSON module rather than ajv's CommonJS index: one file to parse (or none, bundled)
- * where that loads nine through the CommonJS loader (~8 ms of CPU on a spawn's first call).
+ * where that loads nine through the CommonJS loader on a spawn's first call.
  * Source: JSON Schema 2020-12 Core §8 (meta-schemas and vocabularies).
  */
 import documents from './meta-2020-12.json' with { type: 'json' };

@@ -66,7 +66,7 @@ function compileAny(input: SchemaInput, limits: SchemaLimits | undefined): Compi
   return { jsonSchema, validate };
 }
 
-// Synchronous when the library is (zod without async refinements): no microtask per call.
+// Synchronous when the library is (zod without async refinements): no promise per call.
 function validateStandard(
   props: StandardSchemaV1.Props,
   value: unknown,
