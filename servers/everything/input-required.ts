@@ -12,9 +12,7 @@ import { ask, sampledText } from './client-tools.js';
 /** Asks for one string field; resolves with it, or undefined when the user did not accept. */
 async function askString(
   ctx: RequestContext,
-  message: string,
-  field: string,
-  key?: string,
+  { message, field, key }: { message: string; field: string; key?: string },
 ): Promise<string | undefined> {
   const result = await ctx.elicit(
     {
@@ -61,7 +59,7 @@ function registerSingle(server: McpServer): void {
     'test_input_required_result_elicitation',
     { title: 'Input required: elicitation', description: "Asks the user's name, then greets them." },
     async (_args, ctx) => {
-      const name = await askString(ctx, 'What is your name?', 'name', 'user_name');
+      const name = await askString(ctx, { message: 'What is your name?', field: 'name', key: 'user_name' });
       return name === undefined ? 'No name was given.' : `Hello, ${name}!`;
     },
   );
@@ -109,7 +107,7 @@ function registerMultiple(server: McpServer): void {
     },
     async (_args, ctx) => {
       const [name, answer, roots] = await Promise.all([
-        askString(ctx, 'What is your name?', 'name'),
+        askString(ctx, { message: 'What is your name?', field: 'name' }),
         ask(ctx, 'What is the capital of France?'),
         rootUris(ctx),
       ]);
@@ -120,8 +118,16 @@ function registerMultiple(server: McpServer): void {
     'test_input_required_result_multi_round',
     { title: 'Input required: two rounds', description: 'Asks a name, then a favorite color.' },
     async (_args, ctx) => {
-      const name = await askString(ctx, 'Step 1: what is your name?', 'name', 'step1');
-      const color = await askString(ctx, 'Step 2: what is your favorite color?', 'color', 'step2');
+      const name = await askString(ctx, {
+        message: 'Step 1: what is your name?',
+        field: 'name',
+        key: 'step1',
+      });
+      const color = await askString(ctx, {
+        message: 'Step 2: what is your favorite color?',
+        field: 'color',
+        key: 'step2',
+      });
       return `Multi-round complete: name=${name ?? '(none)'}, color=${color ?? '(none)'}`;
     },
   );
@@ -133,7 +139,8 @@ function registerMultiple(server: McpServer): void {
     },
     async (_args, ctx) => {
       const caps = ctx.clientCapabilities;
-      if (caps.elicitation) return `Elicited: ${(await askString(ctx, 'Your name?', 'name')) ?? '(none)'}`;
+      if (caps.elicitation)
+        return `Elicited: ${(await askString(ctx, { message: 'Your name?', field: 'name' })) ?? '(none)'}`;
       if (caps.sampling) return `Sampled: ${sampledText(await ask(ctx, 'What is the capital of France?'))}`;
       if (caps.roots) return `Roots: ${await rootUris(ctx)}`;
       return 'The client declared no capability to ask with.';
@@ -150,7 +157,10 @@ function registerPrompt(server: McpServer): void {
       description: 'Asks the user for context, then renders a prompt with it.',
     },
     async (_args, ctx) => {
-      const context = await askString(ctx, 'What context should the prompt use?', 'context');
+      const context = await askString(ctx, {
+        message: 'What context should the prompt use?',
+        field: 'context',
+      });
       return [
         { role: 'user', content: { type: 'text', text: `Context from the user: ${context ?? '(none)'}` } },
       ];

@@ -69,8 +69,10 @@ export async function withSession<T>(flags: ClientFlags, use: (session: Session)
   };
   process.once('SIGINT', stop).once('SIGTERM', stop);
   try {
-    await explained(opened, 'connect', () => connectWithin(client, opened, connectMs));
-    return await explained(opened, 'request', () => use({ client, signal: controller.signal }), flags.era);
+    await explained(opened, { phase: 'connect' }, () => connectWithin(client, opened, connectMs));
+    return await explained(opened, { phase: 'request', era: flags.era }, () =>
+      use({ client, signal: controller.signal }),
+    );
   } catch (error) {
     throw controller.signal.aborted
       ? new CliError('interrupted', { cause: error, kind: 'interrupted' })
@@ -150,9 +152,8 @@ function builtin(): { command: string; args: string[] } {
 
 async function explained<T>(
   opened: Opened,
-  phase: 'connect' | 'request',
+  { phase, era }: { phase: 'connect' | 'request'; era?: EraPreference | undefined },
   work: () => Promise<T>,
-  era?: EraPreference,
 ): Promise<T> {
   try {
     return await work();

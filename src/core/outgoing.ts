@@ -51,84 +51,105 @@ export interface Outgoing {
   progress(update: ProgressUpdate): void;
 }
 
-/** Creates the state for request `id`; `cancel` is called on timeout or abort. */
-export function createOutgoing(init: {
+/** What {@link createOutgoing} needs to know about one request. */
+interface OutgoingInit {
   id: RequestId;
   method: string;
   timeoutMs: number;
   options: RequestOptions;
   cancel: (reason: string) => void;
-}): Outgoing {
-  const { options, cancel, timeoutMs } = init;
-  let settle!: { resolve: (r: Params) => void; reject: (e: Error) => void };
-  const promise = new Promise<Params>((resolve, reject) => (settle = { resolve, reject }));
-  const started = Date.now();
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  let finished = false;
-  let last = -Infinity;
+}
 
+/** Creates the state for request `id`; `cancel` is called on timeout or abort. */
+export function createOutgoing(init: OutgoingInit): Outgoing {
+  return new OutgoingRequest(init);
+}
+
+class OutgoingRequest implements Outgoing {
+  readonly promise: Promise<Params>;
+  readonly #init: OutgoingInit;
+  readonly #started = Date.now();
+  #settle!: { resolve: (r: Params) => void; reject: (e: Error) => void };
+  #timer: ReturnType<typeof setTimeout> | undefined;
+  #finished = false;
+  #last = -Infinity;
   // Progress reaches `onprogress` as it comes up to PROGRESS_PER_SECOND; beyond that, at most
   // once per event-loop turn with the latest update of the turn (a server flooding progress
   // cannot starve the caller), and always before the result.
-  let pending: ProgressUpdate | undefined;
-  const budget = rateBudget(PROGRESS_PER_SECOND);
-  const deliver = (): void => {
-    const update = pending;
-    pending = undefined;
+  #pending: ProgressUpdate | undefined;
+  readonly #budget = rateBudget(PROGRESS_PER_SECOND);
+
+  constructor(init: OutgoingInit) {
+    this.#init = init;
+    this.promise = new Promise<Params>((resolve, reject) => (this.#settle = { resolve, reject }));
+    const { signal } = init.options;
+    if (signal?.aborted) queueMicrotask(this.#onAbort);
+    else signal?.addEventListener('abort', this.#onAbort, { once: true });
+    this.#arm();
+  }
+
+  resolve(result: Params): void {
+    if (this.#finish()) this.#settle.resolve(result);
+  }
+
+  reject(error: Error): void {
+    if (this.#finish()) this.#settle.reject(error);
+  }
+
+  // progress MUST increase (patterns/progress): anything else is dropped, so a flood of
+  // repeated updates neither resets the timeout nor reaches the callback.
+  progress(update: ProgressUpdate): void {
+    if (this.#finished || !(typeof update.progress === 'number' && update.progress > this.#last)) return;
+    this.#last = update.progress;
+    const { options } = this.#init;
+    if (options.resetTimeoutOnProgress !== false) this.#arm();
+    if (!options.onprogress) return;
+    if (this.#pending === undefined && this.#budget()) {
+      this.#pending = update;
+      return this.#deliver();
+    }
+    if (this.#pending === undefined) afterMicrotasks(this.#deliver);
+    this.#pending = update;
+  }
+
+  readonly #deliver = (): void => {
+    const update = this.#pending;
+    this.#pending = undefined;
     if (!update) return;
     try {
-      options.onprogress?.(update);
+      this.#init.options.onprogress?.(update);
     } catch {
       // A throwing callback is the caller's bug; it must not break the connection.
     }
   };
-  const finish = (): boolean => {
-    if (finished) return false;
-    deliver();
-    finished = true;
-    clearTimeout(timer);
-    options.signal?.removeEventListener('abort', onAbort);
+
+  readonly #onAbort = (): void => this.#fail('ABORTED', 'Request aborted', this.#init.options.signal?.reason);
+
+  #finish(): boolean {
+    if (this.#finished) return false;
+    this.#deliver();
+    this.#finished = true;
+    clearTimeout(this.#timer);
+    this.#init.options.signal?.removeEventListener('abort', this.#onAbort);
     return true;
-  };
-  const fail = (code: 'TIMEOUT' | 'ABORTED', message: string, cause?: unknown): void => {
-    if (!finish()) return;
-    cancel(message);
-    settle.reject(new McpkitError(code, message, { cause }));
-  };
-  const arm = (): void => {
-    clearTimeout(timer);
+  }
+
+  #fail(code: 'TIMEOUT' | 'ABORTED', message: string, cause?: unknown): void {
+    if (!this.#finish()) return;
+    this.#init.cancel(message);
+    this.#settle.reject(new McpkitError(code, message, { cause }));
+  }
+
+  #arm(): void {
+    clearTimeout(this.#timer);
+    const { id, method, timeoutMs, options } = this.#init;
     const left =
       options.maxTotalTimeoutMs === undefined
         ? timeoutMs
-        : Math.min(timeoutMs, options.maxTotalTimeoutMs - (Date.now() - started));
-    timer = setTimer(
-      () => fail('TIMEOUT', `Request ${String(init.id)} (${init.method}) timed out after ${timeoutMs} ms`),
+        : Math.min(timeoutMs, options.maxTotalTimeoutMs - (Date.now() - this.#started));
+    this.#timer = setTimer(
+      () => this.#fail('TIMEOUT', `Request ${String(id)} (${method}) timed out after ${timeoutMs} ms`),
       Math.max(0, left),
     );
-  };
-  const onAbort = (): void => fail('ABORTED', 'Request aborted', options.signal?.reason);
-
-  if (options.signal?.aborted) queueMicrotask(onAbort);
-  else options.signal?.addEventListener('abort', onAbort, { once: true });
-  arm();
-
-  return {
-    promise,
-    resolve: (result) => finish() && settle.resolve(result),
-    reject: (error) => finish() && settle.reject(error),
-    // progress MUST increase (patterns/progress): anything else is dropped, so a flood of
-    // repeated updates neither resets the timeout nor reaches the callback.
-    progress: (update) => {
-      if (finished || !(typeof update.progress === 'number' && update.progress > last)) return;
-      last = update.progress;
-      if (options.resetTimeoutOnProgress !== false) arm();
-      if (!options.onprogress) return;
-      if (pending === undefined && budget()) {
-        pending = update;
-        return deliver();
-      }
-      if (pending === undefined) afterMicrotasks(deliver);
-      pending = update;
-    },
-  };
+  }
 }

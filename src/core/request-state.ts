@@ -131,7 +131,7 @@ export function createStateSealer(options: SealerOptions = {}): RequestStateSeal
         throw rejectState('not a state this server issued');
       const key = imported().get(kid);
       if (!key) throw rejectState('sealed with an unknown key');
-      const plain = await decrypt(await key, iv, body, aad(binding));
+      const plain = await decrypt(await key, { iv, body }, aad(binding));
       const { x, p } = JSON.parse(decoder.decode(plain)) as { x: number; p: unknown };
       if (now() > x) throw rejectState('expired');
       return p;
@@ -141,8 +141,7 @@ export function createStateSealer(options: SealerOptions = {}): RequestStateSeal
 
 async function decrypt(
   key: CryptoKey,
-  iv: string,
-  body: string,
+  { iv, body }: { iv: string; body: string },
   additionalData: Uint8Array<ArrayBuffer>,
 ): Promise<ArrayBuffer> {
   try {

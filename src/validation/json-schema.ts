@@ -133,12 +133,17 @@ function describeAjvErrors(errors: readonly AjvError[] | null | undefined): stri
 const MAX_CACHED = 500;
 const compiledByText = new Map<string, ValidateFunction>();
 
+/** What one validator compiles: the schema, its dialect and bounds, and its cache key. */
+interface Compiling {
+  dialect: string;
+  schema: object;
+  key: string;
+  limits: SchemaLimits | undefined;
+}
+
 function compileNow(
   ajvs: Map<string, AjvLike>,
-  dialect: string,
-  schema: object,
-  key: string,
-  limits: SchemaLimits | undefined,
+  { dialect, schema, key, limits }: Compiling,
 ): ValidateFunction {
   const cached = compiledByText.get(key);
   if (cached) return cached;
@@ -184,14 +189,12 @@ export function compileJsonSchema(schema: object, limits?: SchemaLimits): JsonSc
   const maxBytes = limits?.maxBytes ?? 1024 * 1024;
   if (text.length > maxBytes) throw invalid(`larger than ${maxBytes} bytes`);
   checkSchemaPatterns(schema, limits);
-  const key = `${dialect}\n${patternLimitsKey(limits)}\n${text}`;
+  const compiling = { dialect, schema, key: `${dialect}\n${patternLimitsKey(limits)}\n${text}`, limits };
   let validate: ValidateFunction | undefined;
   const viaAjv: JsonSchemaValidator = (value) => {
     if (validate) return run(validate, value, limits);
-    if (loaded) return run((validate = compileNow(loaded, dialect, schema, key, limits)), value, limits);
-    return loadAjv().then((ajvs) =>
-      run((validate ??= compileNow(ajvs, dialect, schema, key, limits)), value, limits),
-    );
+    if (loaded) return run((validate = compileNow(loaded, compiling)), value, limits);
+    return loadAjv().then((ajvs) => run((validate ??= compileNow(ajvs, compiling)), value, limits));
   };
   // A 2020-12 schema starts on the interpreter, unless ajv is already loaded (see interpreted.ts).
   return dialect === DRAFT_2020 && !loaded && interpretable(schema)

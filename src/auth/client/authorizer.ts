@@ -8,13 +8,7 @@
 import * as oauth from 'oauth4webapi';
 import { AuthError } from '../errors.js';
 import type { AuthChallenge } from './challenge.js';
-import {
-  canonicalResource,
-  discoverIssuer,
-  discoverResource,
-  requireS256,
-  type ResourceMetadata,
-} from './discovery.js';
+import { canonicalResource, discoverIssuer, discoverResource, requireS256 } from './discovery.js';
 import {
   clientCredentialsGrant,
   finishCodeFlow,
@@ -96,7 +90,10 @@ export class Authorizer {
       challenge?.scheme === 'dpop' || Array.isArray(prm?.dpop_signing_alg_values_supported);
     const issuer = prm?.authorization_servers?.[0] ?? this.#endpoint.origin;
     const as = await this.#server(issuer);
-    const ctx = await this.#context(as, this.#scopes(as, prm, challenge, previous));
+    const ctx = await this.#context(
+      as,
+      this.#scopes(as, challenge?.scope ?? prm?.scopes_supported, previous),
+    );
     await this.#save(ctx, await this.#grant(ctx));
   }
 
@@ -126,13 +123,12 @@ export class Authorizer {
     await this.#store.delete(tokensKey(this.#resource));
   }
 
+  /** The scopes to ask for: `previous`, those `named` by the challenge or the resource, and the configured ones. */
   #scopes(
     as: oauth.AuthorizationServer,
-    prm: ResourceMetadata | undefined,
-    challenge: AuthChallenge | undefined,
+    named: readonly string[] | undefined,
     previous: readonly string[],
   ): string[] {
-    const named = challenge?.scope ?? prm?.scopes_supported;
     const scopes = union(previous, named, this.#o.scopes).filter((s) => s !== 'offline_access');
     const code = (this.#o.grant?.type ?? 'authorization_code') === 'authorization_code';
     // `offline_access` goes with the resource's scopes, never alone: with no scope named

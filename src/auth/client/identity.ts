@@ -69,6 +69,7 @@ async function privateKeyOf(c: ClientCredentials): Promise<CryptoKey> {
  * such as `-`, which servers that do not decode then reject.
  */
 function secretBasic(secret: string): oauth.ClientAuth {
+  // eslint-disable-next-line max-params -- the ClientAuth callback signature of oauth4webapi
   return (_as, client, _body, headers) => {
     const pair = `${encodeURIComponent(client.client_id)}:${encodeURIComponent(secret)}`;
     headers.set('authorization', `Basic ${btoa(pair)}`);

@@ -28,6 +28,21 @@ interface Round {
   nonce: boolean;
 }
 
+/** One request to the protected endpoint, through the authorizer of this client. */
+interface Call {
+  a: Authorizer;
+  fetcher: typeof fetch;
+  url: URL;
+  init: RequestInit;
+}
+
+/** A 401/403 answer, with the challenge it carried and the tokens it refused. */
+interface Refusal {
+  status: number;
+  challenge: AuthChallenge | undefined;
+  used: StoredTokens | undefined;
+}
+
 /** An OAuth client for one MCP endpoint. Pass it as `streamableHttp(url, { auth })`. */
 export class OAuthClient {
   readonly #options: OAuthClientOptions;
@@ -48,7 +63,7 @@ export class OAuthClient {
     return async (input, init) => {
       const url = new URL(input instanceof Request ? input.url : String(input));
       if (url.origin !== endpoint.origin) return fetcher(input, init);
-      return this.#request(authorizer, fetcher, url, init ?? {});
+      return this.#request({ a: authorizer, fetcher, url, init: init ?? {} });
     };
   }
 
@@ -90,15 +105,16 @@ export class OAuthClient {
     return this.#authorizer;
   }
 
-  async #request(a: Authorizer, fetcher: typeof fetch, url: URL, init: RequestInit): Promise<Response> {
+  async #request(call: Call): Promise<Response> {
+    const { a } = call;
     const round: Round = { recoveries: 0, stepUps: 0, nonce: false };
     for (let i = 0; ; i++) {
       await this.#freshen(a);
       const used = await a.tokens();
-      const response = await this.#send(a, fetcher, url, init, used);
+      const response = await this.#send(call, used);
       if ((response.status !== 401 && response.status !== 403) || i >= MAX_ROUNDS) return response;
       const challenge = authChallengeOf(response.headers);
-      const next = this.#answer(a, response.status, challenge, used, round);
+      const next = this.#answer(a, { status: response.status, challenge, used }, round);
       if (!next) return response;
       try {
         await next;
@@ -114,13 +130,8 @@ export class OAuthClient {
   }
 
   /** What to do about a 401/403, or undefined to hand the response to the transport. */
-  #answer(
-    a: Authorizer,
-    status: number,
-    challenge: AuthChallenge | undefined,
-    used: StoredTokens | undefined,
-    round: Round,
-  ): Promise<void> | undefined {
+  #answer(a: Authorizer, refusal: Refusal, round: Round): Promise<void> | undefined {
+    const { status, challenge, used } = refusal;
     if (status === 401 && challenge?.error === 'use_dpop_nonce' && used && !round.nonce) {
       round.nonce = true;
       return Promise.resolve();
@@ -157,7 +168,7 @@ export class OAuthClient {
     return this.#flight;
   }
 
-  async #send(a: Authorizer, fetcher: typeof fetch, url: URL, init: RequestInit, used?: StoredTokens) {
+  async #send({ a, fetcher, url, init }: Call, used?: StoredTokens) {
     const headers = new Headers(init.headers);
     headers.delete('authorization');
     headers.delete('dpop');

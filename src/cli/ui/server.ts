@@ -110,7 +110,11 @@ function openEvents(bridge: InspectorBridge, req: IncomingMessage, res: ServerRe
   req.once('close', stop);
 }
 
-async function callRoute(bridge: InspectorBridge, name: string, req: IncomingMessage, res: ServerResponse) {
+async function callRoute(
+  bridge: InspectorBridge,
+  name: string,
+  { req, res }: { req: IncomingMessage; res: ServerResponse },
+) {
   const route = Object.hasOwn(ROUTES, name) ? ROUTES[name] : undefined;
   if (!route || req.method !== 'POST') return json(res, 404, { error: { message: 'no such API route' } });
   let body: Record<string, unknown>;
@@ -159,7 +163,7 @@ function handler(bridge: InspectorBridge, login: InspectorLogin, expected: { hos
     const refused = refusal(req, url, expected);
     if (refused) return json(res, 403, { error: { message: `Forbidden: ${refused}` } });
     if (url.pathname === '/api/events' && req.method === 'GET') return openEvents(bridge, req, res);
-    void callRoute(bridge, url.pathname.slice('/api/'.length), req, res);
+    void callRoute(bridge, url.pathname.slice('/api/'.length), { req, res });
   };
 }
 
