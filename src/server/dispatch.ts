@@ -5,6 +5,8 @@
  * Source: 2026-07-28 basic/versioning "Backward Compatibility"; 2025-11-25 basic/lifecycle.
  */
 import { McpError } from '../core/errors.js';
+import { eraOf } from '../core/era.js';
+import { principalOf } from '../core/principal.js';
 import type { EventBus } from '../core/event-bus.js';
 import type { JsonRpcRequest, Params } from '../core/jsonrpc.js';
 import type { LegacyRevision, ModernRevision } from '../core/revisions.js';
@@ -19,7 +21,6 @@ import {
   checkModernMeta,
   decorateModernResult,
   methodNotFound,
-  modernVersionOf,
   modernDecoration,
   type CacheHints,
   type ModernDecoration,
@@ -81,8 +82,7 @@ export class ServerDispatcher {
     // Not an async frame (a promise and a microtask step fewer per call): the era handlers
     // are async themselves; a synchronous throw here still becomes a rejection.
     try {
-      if (channel.era === 'modern' || modernVersionOf(request) !== undefined)
-        return this.#handleModern(request, channel);
+      if (eraOf(request, channel) === 'modern') return this.#handleModern(request, channel);
       if (request.method === 'initialize') return Promise.resolve(this.#initialize(request, channel));
       if (channel.session) return this.#handleLegacy(request, channel, channel.session);
       if (request.method === 'ping' && this.#d.legacy.length > 0) return Promise.resolve({});
@@ -146,7 +146,7 @@ export class ServerDispatcher {
       limits?.maxResourceSubscriptions,
     );
     const taskIds = this.#d.tasks.listenTaskIds(params.notifications, meta);
-    const principal = channel.authInfo?.subject ?? channel.authInfo?.clientId ?? '';
+    const principal = principalOf(channel.authInfo);
     const tasks = taskIds && {
       ids: taskIds,
       watch: (ids: string[], emit: (task: Params) => void) => this.#d.tasks.watch(ids, emit, principal),

@@ -10,7 +10,7 @@
 import type { McpMessage, MiddlewareContext } from '../core/middleware.js';
 import type { JsonRpcRequest } from '../core/jsonrpc.js';
 import type { Era } from '../core/revisions.js';
-import { metaVersionOf } from '../core/wire.js';
+import { eraOf, revisionOf } from '../core/era.js';
 import type { HeaderReader, RequestChannel } from './channel.js';
 import type { LegacySession, SessionLink } from './legacy/session.js';
 
@@ -44,19 +44,16 @@ const LAZY_SIGNAL: PropertyDescriptor = {
   },
 };
 
-/** The era and revision the server will treat a message as (the rule `dispatch` routes by). */
-function eraOf(message: McpMessage, route: Route): { era: Era; version: string | undefined } {
-  const version = metaVersionOf(message.params);
-  const channel = route.kind === 'request' ? route.channel : undefined;
-  const session = channel ? channel.session : route.kind === 'notification' ? route.session : undefined;
-  if (channel?.era === 'modern' || version !== undefined) return { era: 'modern', version };
-  if (message.method === 'initialize' || session) return { era: 'legacy', version: session?.protocolVersion };
-  return { era: 'modern', version: undefined };
+/** The era and revision the server will treat a message as (core/era.ts, as dispatch routes). */
+function eraAndRevision(message: McpMessage, route: Route): { era: Era; version: string | undefined } {
+  const source = route.kind === 'request' ? route.channel : route.kind === 'notification' ? route : {};
+  const era = eraOf(message, source) ?? 'modern';
+  return { era, version: revisionOf(message, era, source) };
 }
 
 /** The ctx of a request or notification from a client. */
 export function incomingContext(message: McpMessage, route: Route): MiddlewareContext {
-  const { era, version } = eraOf(message, route);
+  const { era, version } = eraAndRevision(message, route);
   if (route.kind !== 'request') {
     const session = route.kind === 'notification' ? route.session : undefined;
     const headers = route.kind === 'notification' ? route.headers : undefined;

@@ -5,6 +5,7 @@
  * Source: 2026-07-28 basic/patterns/mrtr.
  */
 import { McpError } from '../core/errors.js';
+import { principalOf } from '../core/principal.js';
 import type { JsonRpcRequest, Params } from '../core/jsonrpc.js';
 import type { RequestStateSealer, StateBinding } from '../core/request-state.js';
 import type { RequestChannel } from './channel.js';
@@ -49,7 +50,7 @@ async function runWithInputs(
   meta: ModernMeta,
 ): Promise<Params> {
   const params = request.params ?? {};
-  const principal = channel.authInfo?.subject ?? channel.authInfo?.clientId ?? '';
+  const principal = principalOf(channel.authInfo);
   let binding: Promise<StateBinding> | undefined;
   const bind = (): Promise<StateBinding> => (binding ??= bindingOf(request.method, params, principal));
   // A first round (no state, no responses) needs no await.

@@ -6,13 +6,12 @@
  * bounds.
  */
 import { McpError } from '../core/errors.js';
+import { principalKey } from '../core/principal.js';
 import type { RequestChannel } from './channel.js';
 
 /** The principal key of a request ('' when unidentified). */
 export function principalKeyOf(channel: RequestChannel): string {
-  if (channel.principal !== undefined) return channel.principal;
-  const id = channel.authInfo?.subject ?? channel.authInfo?.clientId;
-  return id === undefined ? '' : `auth:${id}`;
+  return principalKey(channel.authInfo, channel.principal);
 }
 
 /** Counts held per principal under one bound. */

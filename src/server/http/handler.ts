@@ -5,13 +5,13 @@
  */
 import { decodeFrame } from '../../core/jsonrpc.js';
 import { DEFAULT_MAX_BUFFERED_BYTES } from './sse.js';
-import { isModernRevision } from '../../core/revisions.js';
 import type { McpServer } from '../server.js';
 import { accepts } from './accept.js';
 import { DEFAULT_MAX_BODY_BYTES, readBody, type BodyResult } from './body.js';
 import { createMemoryEventStore, type EventStore } from './legacy/event-store.js';
 import { legacyDelete, legacyGet, legacyPost, type LegacyContext } from './legacy/post.js';
-import { isModernPost, modernPost, type ModernContext } from './modern.js';
+import { modernPost, type ModernContext } from './modern.js';
+import { eraOf, type EraMessage } from '../../core/era.js';
 import { paramHeaderCheck } from './param-headers.js';
 import { jsonResponse, methodNotAllowed, rpcError } from './responses.js';
 import { toWebResponse, type HttpRequest, type HttpResponse } from './exchange.js';
@@ -173,7 +173,7 @@ function internalError(): HttpResponse {
 
 /** A request on the modern wire: by its header, or because the server serves no legacy sessions. */
 function modernOnly(ctx: Context, request: HttpRequest): boolean {
-  return !ctx.server.servesLegacy || isModernRevision(request.headers.get('mcp-protocol-version')?.trim());
+  return !ctx.server.servesLegacy || eraOf(undefined, request) === 'modern';
 }
 
 // route, admitted and post are plain functions that return a promise only once one is
@@ -299,7 +299,8 @@ function withBody(
   if (decoded.kind === 'malformed') return jsonResponse(decoded.error, 400);
   const refused = ctx.auth && scopeRefusal(ctx.server, ctx.auth, request, decoded);
   if (refused) return refused;
-  if (!ctx.server.servesLegacy || isModernPost(request.headers, decoded))
+  const single = decoded.kind === 'single' ? (decoded.value as EraMessage | null) : undefined;
+  if (!ctx.server.servesLegacy || eraOf(single, request) === 'modern')
     return modernPost(ctx.modern, request, decoded);
   return legacyPost(ctx, request, decoded);
 }

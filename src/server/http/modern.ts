@@ -12,7 +12,6 @@ import {
   type JsonRpcRequest,
   type Params,
 } from '../../core/jsonrpc.js';
-import { META, isModernRevision } from '../../core/revisions.js';
 import type { RequestChannel } from '../channel.js';
 import type { McpServer } from '../server.js';
 import { checkStandardHeaders } from './headers.js';
@@ -31,19 +30,6 @@ export interface ModernContext {
     headers: HeaderReader,
     request: JsonRpcRequest,
   ) => McpError | undefined | Promise<McpError | undefined>;
-}
-
-/**
- * True when a POST belongs to the modern wire: its `MCP-Protocol-Version` header names a
- * modern revision, or its body's `_meta` carries a protocol version (of any value, so an
- * unknown version is answered with -32022 rather than treated as legacy).
- */
-export function isModernPost(headers: HeaderReader, decoded: Decoded): boolean {
-  if (isModernRevision(headers.get('mcp-protocol-version')?.trim())) return true;
-  if (decoded.kind !== 'single') return false;
-  const params = (decoded.value as { params?: unknown } | null)?.params;
-  const meta = (params as { _meta?: unknown } | null | undefined)?._meta;
-  return typeof meta === 'object' && meta !== null && META.protocolVersion in meta;
 }
 
 /**

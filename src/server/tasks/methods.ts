@@ -7,6 +7,7 @@
  */
 import type { SchemaLimits } from '../../validation/index.js';
 import { McpError, missingCapabilityError } from '../../core/errors.js';
+import { principalOf } from '../../core/principal.js';
 import { isObject, type JsonRpcRequest, type Params } from '../../core/jsonrpc.js';
 import type { RequestStateSealer } from '../../core/request-state.js';
 import { createMemoryTaskStore } from '../../core/task-store.js';
@@ -68,7 +69,7 @@ export class ServerTasks {
   route(request: JsonRpcRequest, channel: RequestChannel, meta: ModernMeta): Promise<Params> | undefined {
     if (!this.enabled) return undefined;
     const params = request.params ?? {};
-    const principal = channel.authInfo?.subject ?? channel.authInfo?.clientId ?? '';
+    const principal = principalOf(channel.authInfo);
     if (TASK_METHODS.has(request.method)) {
       if (!negotiated(meta)) throw tasksRequired();
       return this.#taskMethod(request.method, params, principal);
