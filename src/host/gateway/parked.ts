@@ -161,7 +161,7 @@ export class ParkedCalls {
    *   -32600 (HTTP 429) for a new call beyond `maxParkedCalls` or `maxParkedCallsPerPrincipal`.
    */
   async run(ctx: RequestContext, signature: string, start: StartCall): Promise<unknown> {
-    const call = this.#resume(ctx, signature) ?? this.#begin(signature, start, principalOf(ctx.authInfo));
+    const call = this.#resume(ctx, signature) ?? this.#begin(signature, start, principalOf(ctx.auth));
     call.current = ctx;
     call.unpark();
     const onAbort = () => {
@@ -274,7 +274,6 @@ export class ParkedCalls {
     return outcome();
   }
 }
-
 
 /** Asks the front client through the request context (modern: MRTR; legacy: a session request). */
 export function askClient(
