@@ -119,9 +119,9 @@ const TESTS = ['**/*.test.ts', 'test/**'];
  */
 const SIZE_EXCEPTIONS = [
   // pending merge of scope
+  ['src/server/scope.ts', 'max-lines max-params'],
   ['src/server/context.ts', 'max-params'],
   ['src/server/features.ts', 'max-params'],
-  ['src/server/modern-run.ts', 'max-params'],
   ['src/server/mrtr.ts', 'max-params'],
   ['src/server/pagination.ts', 'max-params'],
   ['src/server/tasks/methods.ts', 'max-params'],
@@ -205,6 +205,17 @@ export default tseslint.config(
       '@typescript-eslint/no-floating-promises': 'error',
       'mcpkit/layer-entry': LAYER_ENTRY_LEVEL,
     },
+  },
+  // pending merge of scope: unused imports left by the RequestScope step (connect, modern,
+  // server, tasks/methods); the lead drops this entry once scope's branch removes them.
+  {
+    files: [
+      'src/server/connect.ts',
+      'src/server/modern.ts',
+      'src/server/server.ts',
+      'src/server/tasks/methods.ts',
+    ],
+    rules: { '@typescript-eslint/no-unused-vars': 'off' },
   },
   ...SIZE_EXCEPTIONS.map(([file, rules]) => ({
     files: [file],

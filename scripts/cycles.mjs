@@ -6,8 +6,8 @@ const ENTRIES = ['src/**/*.ts', 'servers/**/*.ts', 'bench/**/*.ts', 'examples/**
 
 /** Known cycles, each as the files it runs through; the lead removes them after merging issue 20. */
 const KNOWN = [
-  // pending merge of scope: RequestChannel and LegacySession name each other.
-  ['src/server/channel.ts', 'src/server/legacy/session.ts'],
+  // pending merge of scope: McpServer and its runtime face import each other.
+  ['src/server/server.ts', 'src/server/runtime.ts'],
   // pending merge of scope: the template types go to a leaf the matcher and parser share.
   ['src/server/uri-template.ts', 'src/server/uri-template-match.ts'],
   // pending merge of client: HeaderSource goes to a leaf both HTTP transports import.
