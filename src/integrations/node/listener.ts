@@ -64,8 +64,14 @@ function endpointListener(endpoint: HttpEndpoint): NodeListener {
   };
 }
 
+interface WebTarget {
+  readonly handler: FetchHandler;
+  readonly maxBodyBytes: number;
+}
+
 function webListener(handler: FetchHandler, maxBodyBytes: number): NodeListener {
-  return (req, res) => void answerWeb(handler, new NodeRequest(req, res), res, maxBodyBytes);
+  const target: WebTarget = { handler, maxBodyBytes };
+  return (req, res) => void answerWeb(target, new NodeRequest(req, res), res);
 }
 
 const TOO_LARGE = JSON.stringify(
@@ -73,10 +79,9 @@ const TOO_LARGE = JSON.stringify(
 );
 
 async function answerWeb(
-  handler: FetchHandler,
+  { handler, maxBodyBytes }: WebTarget,
   request: NodeRequest,
   res: ServerResponse,
-  maxBodyBytes: number,
 ): Promise<void> {
   const hasBody = request.method !== 'GET' && request.method !== 'HEAD';
   const body = hasBody ? await request.bytes(maxBodyBytes) : undefined;

@@ -24,7 +24,7 @@ export function writeResponse(
 ): Promise<void> | undefined {
   const { body } = response;
   if (body !== null && typeof body !== 'string' && !(body instanceof Uint8Array))
-    return writeStream(body, response, res, request);
+    return writeStream(response, res, request);
   if (body === null) {
     res.writeHead(response.status, response.headers).end();
     return undefined;
@@ -37,11 +37,11 @@ export function writeResponse(
 }
 
 async function writeStream(
-  body: ReadableStream<Uint8Array>,
   response: NodeResponse | HttpResponse,
   res: ServerResponse,
   request: { readonly signal: AbortSignal },
 ): Promise<void> {
+  const body = response.body as ReadableStream<Uint8Array>;
   res.writeHead(response.status, response.headers);
   res.flushHeaders();
   await pipeBody(body, res, request.signal).catch(() => undefined); // the client went away mid-stream
