@@ -31,8 +31,6 @@ const CHUNKS = 'src/chunks';
 function entries() {
   const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
   const targets = [...Object.values(pkg.exports).map((e) => e.default), ...Object.values(pkg.bin)];
-  // The layers' internal faces (not exports): bench/ and test fixtures load them from dist.
-  targets.push('./dist/src/core/runtime.js', './dist/src/server/http/runtime.js');
   // A reference server: its executable main.js and its factory server.js (examples import it).
   for (const name of readdirSync(join(root, 'servers'))) {
     targets.push(`./dist/servers/${name}/main.js`, `./dist/servers/${name}/server.js`);
