@@ -1,7 +1,7 @@
 import { PassThrough } from 'node:stream';
 import { describe, expect, it, vi } from 'vitest';
 import { ERROR_TABLE } from '../../core/errors.js';
-import { Peer } from '../../core/peer.js';
+import { Peer } from '../../core/runtime.js';
 import { stdioServerTransport, type StdioServerOptions } from './server-transport.js';
 import { turn, turns, until } from '../../../test/support/wait.js';
 
