@@ -3,15 +3,16 @@
  * `Request` to `Response`, serving the modern and the legacy wire on the same URL.
  * Source: 2026-07-28 basic/transports/streamable-http; 2025-11-25 basic/transports.
  */
+import { runtimeOf } from '../runtime.js';
 import { decodeFrame } from '../../core/jsonrpc.js';
 import { DEFAULT_MAX_BUFFERED_BYTES } from './sse.js';
-import { isModernRevision } from '../../core/revisions.js';
 import type { McpServer } from '../server.js';
 import { accepts } from './accept.js';
 import { DEFAULT_MAX_BODY_BYTES, readBody, type BodyResult } from './body.js';
 import { createMemoryEventStore, type EventStore } from './legacy/event-store.js';
 import { legacyDelete, legacyGet, legacyPost, type LegacyContext } from './legacy/post.js';
-import { isModernPost, modernPost, type ModernContext } from './modern.js';
+import { modernPost, type ModernContext } from './modern.js';
+import { eraOf, type EraMessage } from '../../core/era.js';
 import { paramHeaderCheck } from './param-headers.js';
 import { jsonResponse, methodNotAllowed, rpcError } from './responses.js';
 import { toWebResponse, type HttpRequest, type HttpResponse } from './exchange.js';
@@ -127,7 +128,7 @@ export function createHttpEndpoint(server: McpServer, options: HttpHandlerOption
     idleMs: options.sessionIdleMs ?? 30 * 60_000,
     maxSessions: options.maxSessions ?? 10_000,
     maxPerPrincipal: options.principals?.maxSessions ?? 1000,
-    events: server.eventBus,
+    events: runtimeOf(server).eventBus,
   });
   const params = paramHeaderCheck(server);
   const session = { store: options.eventStore ?? createMemoryEventStore(), keepAliveMs, maxBufferedBytes };
@@ -166,7 +167,7 @@ function internalError(): HttpResponse {
 
 /** A request on the modern wire: by its header, or because the server serves no legacy sessions. */
 function modernOnly(ctx: Context, request: HttpRequest): boolean {
-  return !ctx.server.servesLegacy || isModernRevision(request.headers.get('mcp-protocol-version')?.trim());
+  return !runtimeOf(ctx.server).servesLegacy || eraOf(undefined, request) === 'modern';
 }
 
 // route, admitted and post are plain functions that return a promise only once one is
@@ -251,7 +252,8 @@ function scopeRefusal(
   const granted = new Set(request.auth?.scopes ?? []);
   for (const value of values) {
     const { method, params } = (value ?? {}) as { method?: unknown; params?: unknown };
-    const required = typeof method === 'string' ? server.requiredScopes(method, params) : undefined;
+    const required =
+      typeof method === 'string' ? runtimeOf(server).requiredScopes(method, params) : undefined;
     if (required?.some((s) => !granted.has(s))) return auth.insufficientScope(required);
   }
   return undefined;
@@ -292,7 +294,8 @@ function withBody(
   if (decoded.kind === 'malformed') return jsonResponse(decoded.error, 400);
   const refused = ctx.auth && scopeRefusal(ctx.server, ctx.auth, request, decoded);
   if (refused) return refused;
-  if (!ctx.server.servesLegacy || isModernPost(request.headers, decoded))
+  const single = decoded.kind === 'single' ? (decoded.value as EraMessage | null) : undefined;
+  if (!runtimeOf(ctx.server).servesLegacy || eraOf(single, request) === 'modern')
     return modernPost(ctx.modern, request, decoded);
   return legacyPost(ctx, request, decoded);
 }
