@@ -143,11 +143,6 @@ const SIZE_EXCEPTIONS = [
   ['src/host/gateway/tasks.ts', 'max-params'],
   ['src/host/inputs.ts', 'max-params'],
   ['src/host/registry.ts', 'max-params'],
-  // pending merge of edges
-  ['src/integrations/node/endpoint.ts', 'max-params'],
-  ['src/integrations/node/listener.ts', 'max-params'],
-  ['src/integrations/redis/session-store.ts', 'max-lines-per-function'],
-  ['src/integrations/redis/task-store.ts', 'max-lines-per-function'],
   // One record(figure, impl, run, value) tuple per measurement, at ~40 call sites in bench/.
   ['bench/harness/results.ts', 'max-params'],
   // Measurement helpers whose positional arguments are the figure's coordinates (url, body,
