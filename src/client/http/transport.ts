@@ -1,16 +1,16 @@
 /**
  * The client side of Streamable HTTP as a core {@link Transport}: every message is a POST to
  * the MCP endpoint, and each response (a JSON body or an SSE stream) is handed to the
- * client frame by frame. It speaks both wires, message by message: a request carrying
- * modern `_meta` gets the modern request headers and is cancelled by closing its stream;
- * anything else follows the legacy session rules (session id, GET stream, resumption).
+ * client frame by frame. It speaks both wires, message by message: a request its sender
+ * marks modern (`SendOptions.modernVersion`) gets the modern request headers and is
+ * cancelled by closing its stream; anything else follows the legacy session rules
+ * (session id, GET stream, resumption).
  * Uses only web `fetch`, so it runs in browsers and workers too.
  * Source: 2026-07-28 basic/transports/streamable-http; 2025-11-25 basic/transports.
  */
 import { sendRetrying } from './retry.js';
 import type { JsonRpcMessage, JsonRpcNotification, JsonRpcRequest, RequestId } from '../../core/jsonrpc.js';
 import type { SendOptions, Transport, TransportSink } from '../../core/transport.js';
-import { metaVersionOf } from '../../core/wire.js';
 import { disconnectedFrame } from './frames.js';
 import { unreachable, within } from './fetch-failure.js';
 import { LegacySession, type Exchange } from '../legacy/http-session.js';
@@ -92,7 +92,7 @@ class StreamableHttpTransport implements Transport {
       void this.#post(message, 'response');
       return;
     }
-    if ('id' in message) void this.#request(message as JsonRpcRequest, options?.headers);
+    if ('id' in message) void this.#request(message as JsonRpcRequest, options);
     else this.#notify(message);
   }
 
@@ -130,8 +130,9 @@ class StreamableHttpTransport implements Transport {
     });
   }
 
-  async #request(request: JsonRpcRequest, extra?: Readonly<Record<string, string>>): Promise<void> {
-    const version = metaVersionOf(request.params);
+  async #request(request: JsonRpcRequest, options: SendOptions | undefined): Promise<void> {
+    const version = options?.modernVersion;
+    const extra = options?.headers;
     const exchange: Exchange = {
       id: request.id,
       method: request.method,

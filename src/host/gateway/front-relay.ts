@@ -4,6 +4,7 @@
  * Source: 2026-07-28 basic/patterns/mrtr.
  */
 import type { Client, ResultOf } from '../../client/index.js';
+import { relayRequest } from '../../client/runtime.js';
 import type { Params } from '../../core/index.js';
 import type { HostCallOptions, RelayFields } from '../options.js';
 
@@ -25,9 +26,9 @@ export function relay<M extends 'tools/call' | 'prompts/get' | 'resources/read'>
     ...(inputResponses === undefined ? {} : { inputResponses }),
     ...(requestState === undefined ? {} : { requestState }),
   };
-  return client.request(
-    method,
-    { ...params, ...retry },
+  return relayRequest(
+    client,
+    { method, params: { ...params, ...retry } },
     // A task comes back as it is too: only a client that declared the Tasks extension gets one.
     { ...request, relayInputRequired: true, acceptTask: true, clientCapabilities },
   ) as Promise<ResultOf<M>>;

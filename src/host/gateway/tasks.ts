@@ -22,6 +22,7 @@ import {
   type McpMessage,
   type Params,
 } from '../../core/index.js';
+import { relayRequest } from '../../client/runtime.js';
 import type { Host } from '../host.js';
 import { TaskListens } from './task-listen.js';
 import { declaresTasks, principalOf, type TaskIds } from './task-ids.js';
@@ -110,9 +111,9 @@ async function taskMethod(
     throw McpError.of('InternalError', `server '${route.server}' holding the task is not ready`);
   const { _meta, ...rest } = params;
   const meta = _meta as Params;
-  const result = await client.request(
-    message.method,
-    { ...rest, taskId: route.taskId },
+  const result = await relayRequest(
+    client,
+    { method: message.method, params: { ...rest, taskId: route.taskId } },
     {
       signal: ctx.signal,
       relayInputRequired: true,
