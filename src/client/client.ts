@@ -343,13 +343,7 @@ export class Client {
   #live(): Connection {
     const connection = this.#connection;
     if (connection?.isClosed === false) return connection;
-    const reason: unknown = connection?.closedSignal.reason;
-    // A clean close aborts without a reason of its own (an AbortError).
-    if (!(reason instanceof Error) || reason.name === 'AbortError') {
-      throw new McpkitError('CONNECTION_CLOSED', 'client is not connected');
-    }
-    const message = `the connection to the server is closed: ${reason.message}`;
-    throw new McpkitError('CONNECTION_CLOSED', message, { cause: reason });
+    throw Connection.notLive(connection);
   }
 
   /** Sends one request of list `kind` with `params` (a cursor, or none) on the live connection. */

@@ -29,7 +29,7 @@ import {
   type ServerDescription,
 } from './era.js';
 import { explainJunk, guardFirstFrame } from './junk-guard.js';
-import { retryVersion, ToolHeaders } from './middleware.js';
+import { NEVER, notificationOf, peerOptions, requestOf, retryVersion, ToolHeaders } from './middleware.js';
 import { answerInputRequests, continueWithInput } from './mrtr.js';
 import type { ClientOptions } from './options.js';
 import { resultKind } from './results.js';
@@ -57,7 +57,6 @@ export interface CallOptions extends RequestOptions {
   modernVersion?: string | undefined;
 }
 
-const NEVER = new AbortController().signal;
 const NO_OPTIONS: CallOptions = {};
 
 /** A started transport with its era settled. Create with {@link Connection.open}. */
@@ -138,6 +137,20 @@ export class Connection {
   /** Aborted (with the transport's error, if any) once the transport has ended. */
   get closedSignal(): AbortSignal {
     return this.#closed.signal;
+  }
+
+  /**
+   * Why there is no live connection: `last` never opened, or closed (with the transport's
+   * error when it was not a clean close).
+   */
+  static notLive(last: Connection | undefined): McpkitError {
+    const reason: unknown = last?.closedSignal.reason;
+    // A clean close aborts without a reason of its own (an AbortError).
+    if (!(reason instanceof Error) || reason.name === 'AbortError') {
+      return new McpkitError('CONNECTION_CLOSED', 'client is not connected');
+    }
+    const message = `the connection to the server is closed: ${reason.message}`;
+    return new McpkitError('CONNECTION_CLOSED', message, { cause: reason });
   }
 
   /** Sends a notification through the outgoing chain. */
@@ -319,37 +332,4 @@ export class Connection {
       probeTimeoutMs: options.probeTimeoutMs ?? 5000,
     };
   }
-}
-
-/**
- * The Peer's options of one send: the call's, with the signal and headers the chain
- * handed the terminal, and the revision of a modern request for the transport.
- */
-function peerOptions(
-  ctx: MiddlewareContext,
-  call: CallOptions,
-  modernVersion: string | undefined,
-): RequestOptions & SendOptions & { headers?: Readonly<Record<string, string>> | undefined } {
-  const options: RequestOptions & { -readonly [K in keyof SendOptions]: SendOptions[K] } = {
-    ...call,
-    modernVersion,
-  };
-  if (ctx.signal !== NEVER) options.signal = ctx.signal;
-  if (ctx.headers !== undefined) options.headers = ctx.headers;
-  return options;
-}
-
-/** The JSON-RPC request frame of a middleware request message. */
-function requestOf(message: McpMessage): JsonRpcRequest {
-  const id = message.id ?? 0;
-  return message.params === undefined
-    ? { jsonrpc: '2.0', id, method: message.method }
-    : { jsonrpc: '2.0', id, method: message.method, params: message.params };
-}
-
-/** The JSON-RPC notification frame of a middleware notification message. */
-function notificationOf(message: McpMessage): JsonRpcNotification {
-  return message.params === undefined
-    ? { jsonrpc: '2.0', method: message.method }
-    : { jsonrpc: '2.0', method: message.method, params: message.params };
 }

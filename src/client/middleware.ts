@@ -23,9 +23,15 @@
  * deprecated HTTP+SSE fallback is a change of wire inside the HTTP transport, below it.
  */
 import { ERROR_TABLE, McpError } from '../core/errors.js';
-import type { Params } from '../core/jsonrpc.js';
+import type { JsonRpcNotification, JsonRpcRequest, Params } from '../core/jsonrpc.js';
+import type { McpMessage, MiddlewareContext } from '../core/middleware.js';
+import type { RequestOptions } from '../core/peer.js';
+import type { SendOptions } from '../core/transport.js';
 import { checkToolHeaders, headerValueOf, valueAtPath, type HeaderAnnotation } from '../core/wire.js';
 import { pickVersion } from './era.js';
+
+/** The signal of a call that has none: never aborts. */
+export const NEVER = new AbortController().signal;
 
 /**
  * The version to retry a modern request with after a -32022, or undefined when there is
@@ -87,4 +93,37 @@ export class ToolHeaders {
     });
     return kept.length === result.tools.length ? result : { ...result, tools: kept };
   }
+}
+
+/**
+ * The Peer's options of one send: the call's, with the signal and headers the chain
+ * handed the terminal, and the revision of a modern request for the transport.
+ */
+export function peerOptions(
+  ctx: MiddlewareContext,
+  call: RequestOptions,
+  modernVersion: string | undefined,
+): RequestOptions & SendOptions & { headers?: Readonly<Record<string, string>> | undefined } {
+  const options: RequestOptions & { -readonly [K in keyof SendOptions]: SendOptions[K] } = {
+    ...call,
+    modernVersion,
+  };
+  if (ctx.signal !== NEVER) options.signal = ctx.signal;
+  if (ctx.headers !== undefined) options.headers = ctx.headers;
+  return options;
+}
+
+/** The JSON-RPC request frame of a middleware request message. */
+export function requestOf(message: McpMessage): JsonRpcRequest {
+  const id = message.id ?? 0;
+  return message.params === undefined
+    ? { jsonrpc: '2.0', id, method: message.method }
+    : { jsonrpc: '2.0', id, method: message.method, params: message.params };
+}
+
+/** The JSON-RPC notification frame of a middleware notification message. */
+export function notificationOf(message: McpMessage): JsonRpcNotification {
+  return message.params === undefined
+    ? { jsonrpc: '2.0', method: message.method }
+    : { jsonrpc: '2.0', method: message.method, params: message.params };
 }
