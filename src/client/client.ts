@@ -23,7 +23,7 @@ import { NotificationGate } from './notification-gate.js';
 import type { ClientOptions } from './options.js';
 import type { ResultFor, ResultOf, SharedMethod } from './request-types.js';
 import type { Subscription } from './subscription.js';
-import { TaskHandle, taskReferenceOf, type TaskPort, type TaskReference } from './tasks.js';
+import { TaskHandle, type TaskPort, type TaskReference } from './tasks.js';
 import { TASKS, ToolCalls, type ToolCallOptions } from './tools.js';
 
 let liveOf: (client: Client) => Connection;
@@ -57,7 +57,6 @@ export class Client {
       clientInfo: clientInfoOf(options),
       onNotification: (n) => this.#onNotification(n),
     };
-    this.#tools = new ToolCalls(options.limits?.schema, this.#maxPages);
     this.#views = new ListViews((kind, params) => this.#live().roundTrip(LIST_KINDS[kind].method, params), {
       maxPages: this.#maxPages,
     });
@@ -72,6 +71,11 @@ export class Client {
       listen: (taskId) => this.listen({ taskIds: [taskId] }),
       checkResult: (name, result) => this.#tools.checkResult(this.#live(), name, result),
     };
+    this.#tools = new ToolCalls({
+      limits: options.limits?.schema,
+      maxPages: this.#maxPages,
+      tasks: this.#tasks,
+    });
   }
 
   /**
@@ -234,11 +238,10 @@ export class Client {
     args?: { [key: string]: unknown },
     options?: ToolCallOptions,
   ): Promise<ResultOf<'tools/call'>>;
-  async callTool(name: string, args?: Params, options: ToolCallOptions = {}): Promise<unknown> {
-    const params = args === undefined ? { name } : { name, arguments: args };
-    const result = await this.#tools.call(this.#live(), params, options);
-    if (options.task !== 'allow' || result.resultType !== 'task') return result;
-    return new TaskHandle(this.#tasks, taskReferenceOf(name, result));
+  callTool(name: string, args?: Params, options: ToolCallOptions = {}): Promise<unknown> {
+    const connection = this.#connection;
+    if (connection?.isClosed !== false) return Promise.reject(Connection.notLive(connection));
+    return this.#tools.call(connection, args === undefined ? { name } : { name, arguments: args }, options);
   }
 
   /** A handle on a task from its serialised {@link TaskReference} (e.g. after a restart). */

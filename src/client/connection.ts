@@ -30,7 +30,7 @@ import {
 } from './era.js';
 import { explainJunk, guardFirstFrame } from './junk-guard.js';
 import { NEVER, notificationOf, peerOptions, requestOf, retryVersion, ToolHeaders } from './middleware.js';
-import { answerInputRequests, continueWithInput } from './mrtr.js';
+import { answerInputRequests, retryAfterInput, type InputLoop } from './mrtr.js';
 import type { ClientOptions } from './options.js';
 import { resultKind } from './results.js';
 import { serverRequestHandler, type InputAnswering } from './server-requests.js';
@@ -199,14 +199,19 @@ export class Connection {
     if (this.era !== 'modern') {
       throw new McpkitError('INVALID_RESULT', `${method}: input_required from a legacy server`);
     }
-    return continueWithInput(method, params, result, {
-      send: (retry) => this.#request(method, retry, options),
+    const loop: InputLoop = {
       answering: this.#answering,
       maxRounds: this.#setup.options.maxInputRounds ?? 10,
       maxRequests: this.#setup.options.limits?.maxInputRequests ?? 16,
       signal: options.signal,
       closed: this.#closed.signal,
-    });
+    };
+    let answer = result;
+    for (let round = 1; resultKind(answer, method) === 'input_required'; round++) {
+      const retry = await retryAfterInput({ method, params, round }, answer, loop);
+      answer = await this.#request(method, retry, options);
+    }
+    return answer;
   }
 
   /** Answers a task's input requests with the same handlers as MRTR (see mrtr.ts). */

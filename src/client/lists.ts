@@ -48,7 +48,7 @@ export interface PaginateOptions {
  * @throws McpkitError `INVALID_RESULT` when a cursor repeats (the server would loop forever)
  *   or when more than `maxPages` pages arrive.
  */
-export async function paginate<T>(
+async function paginate<T>(
   fetchPage: (cursor: string | undefined) => Promise<Page<T>>,
   options: PaginateOptions,
 ): Promise<T[]> {
@@ -78,7 +78,7 @@ export async function paginate<T>(
  * when present.
  * @throws McpkitError `INVALID_RESULT` otherwise.
  */
-export function pageOf<T>(result: Params, key: string, method: string): Page<T> {
+function pageOf<T>(result: Params, key: string, method: string): Page<T> {
   const items = result[key];
   const next = result.nextCursor;
   if (!Array.isArray(items)) throw new McpkitError('INVALID_RESULT', `${method}: '${key}' is not an array`);

@@ -14,6 +14,7 @@ import type { Tool } from '../core/types/index.js';
 import { compileJsonSchema, type JsonSchemaValidator, type SchemaLimits } from '../validation/index.js';
 import type { Connection } from './connection.js';
 import { listAll } from './lists.js';
+import { TaskHandle, taskReferenceOf, type TaskPort } from './tasks.js';
 
 /** Options of `Client.callTool`. */
 export interface ToolCallOptions extends RequestOptions {
@@ -38,29 +39,39 @@ export class ToolCalls {
   #listing: Promise<unknown> | undefined;
   readonly #limits: SchemaLimits;
   readonly #maxPages: number;
+  readonly #tasks: TaskPort;
 
   /**
    * `limits` bound each `outputSchema` before it is compiled (the server's schemas are
-   * untrusted; default 256 KiB of JSON text); `maxPages` bounds the listing of the tools.
+   * untrusted; default 256 KiB of JSON text); `maxPages` bounds the listing of the tools;
+   * `tasks` is what the handle of a task a call created works through.
    */
-  constructor(limits: SchemaLimits | undefined, maxPages: number) {
-    this.#limits = { maxBytes: 256 * 1024, ...limits };
-    this.#maxPages = maxPages;
+  constructor(setup: { limits: SchemaLimits | undefined; maxPages: number; tasks: TaskPort }) {
+    this.#limits = { maxBytes: 256 * 1024, ...setup.limits };
+    this.#maxPages = setup.maxPages;
+    this.#tasks = setup.tasks;
   }
 
   /**
-   * `tools/call` on `connection`. The result of a call with `task: 'allow'` that the
-   * server answers with a task (`resultType: "task"`) is returned as it is; any other is
+   * `tools/call` on `connection`. A call with `task: 'allow'` that the server answers
+   * with a task (`resultType: "task"`) gives a {@link TaskHandle}; any other result is
    * checked against the tool's `outputSchema` (see `Client.callTool`).
    * @throws McpkitError `INVALID_RESULT` on a missing or mismatching `structuredContent`;
    *   errors of the listing and of the call.
    */
-  async call(connection: Connection, params: ToolCallParams, options: ToolCallOptions): Promise<Params> {
+  async call(
+    connection: Connection,
+    params: ToolCallParams,
+    options: ToolCallOptions,
+  ): Promise<Params | TaskHandle> {
     await this.#ensureListed(connection, params.name);
     const allow = options.task === 'allow';
     const call = allow ? { ...options, extensions: TASKS, acceptTask: true } : options;
     const result = await connection.roundTrip('tools/call', params, call);
-    if (!(allow && result.resultType === 'task')) await this.#check(params.name, result);
+    if (allow && result.resultType === 'task') {
+      return new TaskHandle(this.#tasks, taskReferenceOf(params.name, result));
+    }
+    await this.#check(params.name, result);
     return result;
   }
 
