@@ -8,7 +8,7 @@
  */
 import { DEFAULT_MAX_JSON_DEPTH } from '../core/json-limits.js';
 import { McpkitError } from '../core/errors.js';
-import type { JsonRpcNotification, JsonRpcRequest, Params } from '../core/jsonrpc.js';
+import type { JsonRpcNotification, Params } from '../core/jsonrpc.js';
 import {
   composeMiddleware,
   type MessageHandler,
@@ -18,7 +18,7 @@ import {
 } from '../core/middleware.js';
 import { Peer, type RequestOptions } from '../core/peer.js';
 import { LATEST_LEGACY_REVISION, LATEST_REVISION, type Era } from '../core/revisions.js';
-import type { SendOptions, Transport } from '../core/transport.js';
+import type { Transport } from '../core/transport.js';
 import type { ClientCapabilities, DiscoverResult, Implementation } from '../core/types/index.js';
 import { requestCapabilities, withModernMeta, type DeclaredCapabilities } from './capabilities.js';
 import {

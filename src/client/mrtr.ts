@@ -46,7 +46,7 @@ export interface InputRound {
  *   handlers run; whatever a handler throws.
  */
 export function retryAfterInput(call: InputRound, result: Params, loop: InputLoop): Promise<Params> {
-  const { method, params, round } = call;
+  const { method, round } = call;
   if (!INPUT_METHODS.has(method)) {
     throw invalid(
       method,
@@ -56,16 +56,12 @@ export function retryAfterInput(call: InputRound, result: Params, loop: InputLoo
   if (round > loop.maxRounds) {
     throw invalid(method, `still input_required after ${loop.maxRounds} rounds (maxInputRounds)`);
   }
-  return retryParams(method, params, result, loop);
+  return retryParams(call, result, loop);
 }
 
 /** The original params (without any earlier MRTR fields) plus this round's answers and state. */
-async function retryParams(
-  method: string,
-  original: Params | undefined,
-  result: Params,
-  loop: InputLoop,
-): Promise<Params> {
+async function retryParams(call: InputRound, result: Params, loop: InputLoop): Promise<Params> {
+  const { method, params: original } = call;
   const { inputResponses: _responses, requestState: _state, ...retry } = original ?? {};
   const { requests, state } = readInputRequired(method, result, loop.maxRequests);
   if (requests !== undefined) retry.inputResponses = await answerAll(method, requests, loop);
@@ -120,18 +116,24 @@ async function answerAll(
   loop: Pick<InputLoop, 'answering' | 'signal' | 'closed'>,
 ): Promise<Params> {
   const entries = Object.entries(requests);
-  for (const [key, request] of entries) requireHandler(method, key, request.method, loop.answering);
+  for (const [key, request] of entries) requireHandler(method, [key, request.method], loop.answering);
   const signal = loop.signal ? AbortSignal.any([loop.signal, loop.closed]) : loop.closed;
   const answered = Promise.all(
     entries.map(async ([key, request]) => {
-      const answer = await answerInput(loop.answering, request.method, request.params, { signal });
+      const answer = await answerInput(loop.answering, request, { signal });
       return [key, answer] as const;
     }),
   );
   return Object.fromEntries(await untilAborted(answered, loop));
 }
 
-function requireHandler(method: string, key: string, inputMethod: string, answering: InputAnswering): void {
+/** `input` is the key of the input request and the method it asks for. */
+function requireHandler(
+  method: string,
+  input: [key: string, method: string],
+  answering: InputAnswering,
+): void {
+  const [key, inputMethod] = input;
   const handler = HANDLER_FOR[inputMethod];
   if (handler === undefined) {
     throw invalid(

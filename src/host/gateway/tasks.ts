@@ -67,7 +67,7 @@ export function tasksMiddleware(host: Host, ids: TaskIds): Middleware {
     if (message.method === 'subscriptions/listen' && hostOffersTasks(host))
       return listens.incoming(message, ctx, next);
     if (!TASK_METHODS.has(message.method) || !hostOffersTasks(host)) return next(message, ctx);
-    return taskMethod(host, ids, message, ctx);
+    return taskMethod({ host, ids }, message, ctx);
   };
 }
 
@@ -97,11 +97,11 @@ async function created(
 
 /** `tasks/get`, `tasks/update` or `tasks/cancel`, sent to the backend that holds the task. */
 async function taskMethod(
-  host: Host,
-  ids: TaskIds,
+  gateway: { host: Host; ids: TaskIds },
   message: McpMessage,
   ctx: MiddlewareContext,
 ): Promise<Params> {
+  const { host, ids } = gateway;
   const params = message.params ?? {};
   if (!declaresTasks(params)) throw missingCapabilityError({ extensions: { [TASKS_EXTENSION]: {} } });
   const route = ids.unwrap(params.taskId, principalOf(ctx));
