@@ -57,7 +57,8 @@ class StreamableHttpTransport implements Transport {
     this.#fetch = options.auth ? options.auth.wrapFetch(base, url) : base;
     this.#options = options.auth ? { ...options, fetch: this.#fetch } : options;
     this.#session = new LegacySession({
-      fetch: (method, headers, signal) => this.#http(method, headers, undefined, signal),
+      fetch: (method, headers, signal) =>
+        this.#http(headers, signal === undefined ? { method } : { method, signal }),
       deliver: (text, exchange) => this.#responses.deliver(text, exchange),
       warn: (message) => this.#warn(message),
       lost: () => this.#renewal.streamLost(),
@@ -74,7 +75,12 @@ class StreamableHttpTransport implements Transport {
     });
     this.#renewal = new SessionRenewal({
       session: this.#session,
-      post: (message) => this.#http('POST', this.#postHeaders(), JSON.stringify(message), this.#postSignal()),
+      post: (message) =>
+        this.#http(this.#postHeaders(), {
+          method: 'POST',
+          body: JSON.stringify(message),
+          signal: this.#postSignal(),
+        }),
       openStream: () => within(this.#session.openStream(), STREAM_WAIT_MS),
       warn: (message) => this.#warn(message),
       maxMessageBytes: this.#maxMessageBytes,
@@ -155,10 +161,10 @@ class StreamableHttpTransport implements Transport {
       headers.set('Accept', ACCEPT);
       const body = JSON.stringify(request);
       const signal = exchange.controller.signal;
-      let response = await this.#http('POST', headers, body, signal);
+      let response = await this.#http(headers, { method: 'POST', body, signal });
       if (version === undefined && this.#renewal.lost(response, request)) {
         response = await this.#onNewSession(response, headers.get('Mcp-Session-Id'), () =>
-          this.#http('POST', this.#postHeaders(extra), body, signal),
+          this.#http(this.#postHeaders(extra), { method: 'POST', body, signal }),
         );
       }
       if (version === undefined && response.ok) this.#renewal.succeeded();
@@ -196,7 +202,8 @@ class StreamableHttpTransport implements Transport {
 
   /** A refused legacy `initialize`: on to HTTP+SSE when the server offers it, else the refusal. */
   async #fallBack(request: JsonRpcRequest, response: Response, exchange: Exchange): Promise<void> {
-    const outcome = await legacySseFallback(this.#url, this.#options, response, exchange.controller.signal);
+    const target = { url: this.#url, options: this.#options };
+    const outcome = await legacySseFallback(target, response, exchange.controller.signal);
     if ('body' in outcome) return this.#responses.refused(response, exchange, outcome.body);
     if (this.#closed || !this.#sink) return void outcome.transport.close();
     this.#sse = outcome.transport;
@@ -210,7 +217,8 @@ class StreamableHttpTransport implements Transport {
       if (label !== 'notifications/initialized') await this.#initialized;
       const headers = this.#legacyHeaders();
       headers.set('Accept', ACCEPT);
-      const response = await this.#http('POST', headers, JSON.stringify(message), this.#postSignal());
+      const init = { method: 'POST', body: JSON.stringify(message), signal: this.#postSignal() };
+      const response = await this.#http(headers, init);
       await response.body?.cancel().catch(() => undefined);
       if (!response.ok) this.#warn(`${label}: the server answered HTTP ${response.status}`);
       return response.ok;
@@ -233,20 +241,21 @@ class StreamableHttpTransport implements Transport {
     return headers;
   }
 
-  async #http(
-    method: string,
-    protocol: Headers,
-    body: string | undefined,
-    signal: AbortSignal | undefined,
-  ): Promise<Response> {
+  /**
+   * Fetches the endpoint with `init` (method, body, signal), the `protocol` headers over the
+   * options' own; a 429 is retried as `options.retry` says.
+   */
+  async #http(protocol: Headers, init: RequestInit): Promise<Response> {
     const source = this.#options.headers;
     const headers = new Headers(typeof source === 'function' ? await source() : source);
     protocol.forEach((value, name) => headers.set(name, value));
-    if (body !== undefined) headers.set('Content-Type', 'application/json');
-    const init: RequestInit = { method, headers };
-    if (body !== undefined) init.body = body;
-    if (signal !== undefined) init.signal = signal;
-    return sendRetrying(() => this.#fetch(this.#url, init), this.#options.retry ?? {}, signal);
+    if (init.body !== undefined) headers.set('Content-Type', 'application/json');
+    init.headers = headers;
+    return sendRetrying(
+      () => this.#fetch(this.#url, init),
+      this.#options.retry ?? {},
+      init.signal ?? undefined,
+    );
   }
 
   /** The request whose POST stream carried the server's request `id` (see RelatedRequests). */
