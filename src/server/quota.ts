@@ -1,19 +1,11 @@
 /**
  * Per-principal counts of what clients hold open on a server (listen streams, tasks), so
  * one client cannot take what all share. A principal is the key the transport names
- * (`RequestChannel.principal`: the verified identity, else the peer's address), falling
+ * (`ScopeBinding.principal`: the verified identity, else the peer's address), falling
  * back to the verified identity; an unidentified caller ('') is held only to the global
  * bounds.
  */
 import { McpError } from '../core/errors.js';
-import type { RequestChannel } from './channel.js';
-
-/** The principal key of a request ('' when unidentified). */
-export function principalKeyOf(channel: RequestChannel): string {
-  if (channel.principal !== undefined) return channel.principal;
-  const id = channel.authInfo?.subject ?? channel.authInfo?.clientId;
-  return id === undefined ? '' : `auth:${id}`;
-}
 
 /** Counts held per principal under one bound. */
 export class PrincipalQuota {

@@ -3,19 +3,21 @@
  * `Request` to `Response`, serving the modern and the legacy wire on the same URL.
  * Source: 2026-07-28 basic/transports/streamable-http; 2025-11-25 basic/transports.
  */
+import { runtimeOf } from '../runtime.js';
 import { decodeFrame } from '../../core/jsonrpc.js';
 import { DEFAULT_MAX_BUFFERED_BYTES } from './sse.js';
-import { isModernRevision } from '../../core/revisions.js';
 import type { McpServer } from '../server.js';
 import { accepts } from './accept.js';
 import { DEFAULT_MAX_BODY_BYTES, readBody, type BodyResult } from './body.js';
 import { createMemoryEventStore, type EventStore } from './legacy/event-store.js';
 import { legacyDelete, legacyGet, legacyPost, type LegacyContext } from './legacy/post.js';
-import { isModernPost, modernPost, type ModernContext } from './modern.js';
+import { modernPost, type ModernContext } from './modern.js';
+import { eraOf, type EraMessage } from '../../core/era.js';
 import { paramHeaderCheck } from './param-headers.js';
 import { jsonResponse, methodNotAllowed, rpcError } from './responses.js';
 import { toWebResponse, type HttpRequest, type HttpResponse } from './exchange.js';
-import { LOOPBACK_HOSTS, rebindingViolation, type OriginPolicy } from './security.js';
+import { rebindingViolation, type OriginPolicy } from './security.js';
+import { hostPolicy, type HostPolicyOptions } from './host-policy.js';
 import { SessionTable } from './legacy/sessions.js';
 import { FleetSessions } from './legacy/fleet-sessions.js';
 import type { SessionStore } from './legacy/session-store.js';
@@ -23,7 +25,7 @@ import { pathOf, type AuthOutcome, type HttpAuthGuard } from './auth-guard.js';
 import { Admission, releasedWith, type PrincipalLimits } from './admission.js';
 
 /** Options of {@link createHttpHandler}. */
-export interface HttpHandlerOptions extends OriginPolicy {
+export interface HttpHandlerOptions extends HostPolicyOptions {
   /** Largest POST body accepted, in bytes (default 4 MiB); larger → 413. */
   maxBodyBytes?: number;
   /** Milliseconds between SSE keep-alive comments (default 15 000; 0 turns them off). */
@@ -93,8 +95,8 @@ interface Context extends LegacyContext {
 
 /**
  * Builds the HTTP handler of `server`, once. Checks `Host`/`Origin` first (403 with a
- * JSON-RPC error; loopback names only unless `allowedHosts`/`allowedOrigins` say
- * otherwise), then routes: POST by era (modern when the `MCP-Protocol-Version` header or
+ * JSON-RPC error; loopback names only unless `bindAddress`, `allowedHosts` or
+ * `allowedOrigins` say otherwise), then routes: POST by era (modern when the `MCP-Protocol-Version` header or
  * the body's `_meta` names a modern revision, legacy otherwise), GET and DELETE to the
  * legacy session (405 on the modern wire), anything else 405. Never throws: an
  * unexpected failure becomes 500 with a -32603 body.
@@ -126,7 +128,7 @@ export function createHttpEndpoint(server: McpServer, options: HttpHandlerOption
     idleMs: options.sessionIdleMs ?? 30 * 60_000,
     maxSessions: options.maxSessions ?? 10_000,
     maxPerPrincipal: options.principals?.maxSessions ?? 1000,
-    events: server.eventBus,
+    events: runtimeOf(server).eventBus,
   });
   const params = paramHeaderCheck(server);
   const session = { store: options.eventStore ?? createMemoryEventStore(), keepAliveMs, maxBufferedBytes };
@@ -140,11 +142,7 @@ export function createHttpEndpoint(server: McpServer, options: HttpHandlerOption
     auth: options.auth,
     admission: new Admission(options.principals),
     maxBodyBytes: options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES,
-    // Read once (a copy): the per-request checks remember their last verdict.
-    policy: {
-      allowedHosts: copied(options.allowedHosts ?? LOOPBACK_HOSTS),
-      allowedOrigins: copied(options.allowedOrigins ?? LOOPBACK_HOSTS),
-    },
+    policy: hostPolicy(options),
     modern: { server, keepAliveMs, maxBufferedBytes, paramHeaders: params.check },
   };
   const handle = (request: HttpRequest): Promise<HttpResponse> => {
@@ -163,17 +161,13 @@ export function createHttpEndpoint(server: McpServer, options: HttpHandlerOption
   return { handle, close };
 }
 
-function copied<T>(list: readonly string[] | T): readonly string[] | T {
-  return Array.isArray(list) ? [...(list as readonly string[])] : list;
-}
-
 function internalError(): HttpResponse {
   return rpcError('InternalError', 'Internal error', { status: 500 });
 }
 
 /** A request on the modern wire: by its header, or because the server serves no legacy sessions. */
 function modernOnly(ctx: Context, request: HttpRequest): boolean {
-  return !ctx.server.servesLegacy || isModernRevision(request.headers.get('mcp-protocol-version')?.trim());
+  return !runtimeOf(ctx.server).servesLegacy || eraOf(undefined, request) === 'modern';
 }
 
 // route, admitted and post are plain functions that return a promise only once one is
@@ -258,7 +252,8 @@ function scopeRefusal(
   const granted = new Set(request.auth?.scopes ?? []);
   for (const value of values) {
     const { method, params } = (value ?? {}) as { method?: unknown; params?: unknown };
-    const required = typeof method === 'string' ? server.requiredScopes(method, params) : undefined;
+    const required =
+      typeof method === 'string' ? runtimeOf(server).requiredScopes(method, params) : undefined;
     if (required?.some((s) => !granted.has(s))) return auth.insufficientScope(required);
   }
   return undefined;
@@ -299,7 +294,8 @@ function withBody(
   if (decoded.kind === 'malformed') return jsonResponse(decoded.error, 400);
   const refused = ctx.auth && scopeRefusal(ctx.server, ctx.auth, request, decoded);
   if (refused) return refused;
-  if (!ctx.server.servesLegacy || isModernPost(request.headers, decoded))
+  const single = decoded.kind === 'single' ? (decoded.value as EraMessage | null) : undefined;
+  if (!runtimeOf(ctx.server).servesLegacy || eraOf(single, request) === 'modern')
     return modernPost(ctx.modern, request, decoded);
   return legacyPost(ctx, request, decoded);
 }
