@@ -29,7 +29,8 @@ import { runModernFeature, type ModernRunner } from './modern-run.js';
 import type { ServerOptions } from './options.js';
 import { LegacyChannel, type LegacySession } from './legacy/session.js';
 import type { ServerTasks } from './tasks/methods.js';
-import { PrincipalQuota, principalKeyOf } from './quota.js';
+import { principalKeyOf } from './quota.js';
+import { PrincipalQuota } from './middleware/quotas.js';
 import type { ResourceSubscriptions } from './subscriptions.js';
 
 /** What the router reads from its server: identity, registries, eras and shared state. */

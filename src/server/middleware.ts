@@ -42,6 +42,8 @@ const orEmpty = (result: Params | undefined): Params => result ?? {};
 export class MiddlewareChains {
   readonly #dispatch: ServerDispatch;
   readonly #list: Middleware[] = [];
+  /** The built-in policy (middleware/): innermost, so it sees the auth a user middleware set. */
+  readonly #builtIn: Middleware[] = [];
   #incoming: MessageHandler | undefined;
   #outgoing: MessageHandler | undefined;
 
@@ -51,7 +53,13 @@ export class MiddlewareChains {
 
   /** True when no middleware was added (the server then skips the chains entirely). */
   get empty(): boolean {
-    return this.#list.length === 0;
+    return this.#list.length === 0 && this.#builtIn.length === 0;
+  }
+
+  /** Adds built-in middleware, run after every `use()` middleware (incoming chain only). */
+  builtIn(middleware: Middleware): void {
+    this.#builtIn.push(middleware);
+    this.#incoming = undefined;
   }
 
   use(middleware: Middleware): void {
@@ -97,7 +105,7 @@ export class MiddlewareChains {
 
   #in(): MessageHandler {
     return (this.#incoming ??= composeMiddleware(
-      this.#list,
+      this.#builtIn.length === 0 ? this.#list : [...this.#list, ...this.#builtIn],
       incomingTerminal(this.#dispatch, () => this.#out()),
     ));
   }

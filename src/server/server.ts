@@ -30,6 +30,8 @@ import {
   type ToolHandler,
 } from './tool-types.js';
 import { MiddlewareChains } from './middleware.js';
+import { principalQuotas } from './middleware/quotas.js';
+import { scopeCheck } from './middleware/scopes.js';
 import { TASKS_EXTENSION } from '../core/tasks.js';
 
 let revisionOf: (server: McpServer) => number;
@@ -59,6 +61,7 @@ export class McpServer {
     notification: (notification, session) => this.#notified(notification, session),
   });
   readonly #scopes = new FeatureScopes();
+  #scopesChecked = false;
 
   constructor(options: ServerOptions) {
     this.options = options;
@@ -66,6 +69,16 @@ export class McpServer {
     const capabilities = () => this.capabilities;
     this.#parts = assembleServer({ options, info: this.info, listens: this.#listens, capabilities });
     this.eventBus = this.#parts.eventBus;
+    const perPrincipal = options.limits?.perPrincipal;
+    if (perPrincipal) this.#chains.builtIn(principalQuotas(perPrincipal));
+  }
+
+  /** Records the scopes a feature needs; the first feature needing any turns on the scope check. */
+  #needScopes(method: string, key: string, scopes: readonly string[] | undefined): void {
+    this.#scopes.need(method, key, scopes);
+    if (this.#scopesChecked || !scopes || scopes.length === 0) return;
+    this.#scopesChecked = true;
+    this.#chains.builtIn(scopeCheck(this));
   }
 
   /** True when the server serves legacy sessions (`initialize`) as well as modern requests. */
@@ -123,7 +136,7 @@ export class McpServer {
     if (handler === undefined) throw new McpkitError('INVALID_DEFINITION', `tool '${name}' needs a handler`);
     const bound = bindTool(handler, definition.outputSchema !== undefined);
     this.#parts.features.tools.add(name, definition, bound);
-    this.#scopes.need('tools/call', name, definition.scopes);
+    this.#needScopes('tools/call', name, definition.scopes);
     this.#capabilities = undefined;
     return this;
   }
@@ -132,7 +145,7 @@ export class McpServer {
   resource(uri: string, metadata: ResourceMetadata, handler: ResourceHandler): this {
     const { scopes, ...wire } = metadata;
     this.#parts.features.resources.addResource(uri, wire, handler);
-    this.#scopes.need('resources/read', uri, scopes);
+    this.#needScopes('resources/read', uri, scopes);
     this.#capabilities = undefined;
     return this;
   }
@@ -153,7 +166,7 @@ export class McpServer {
   ): this {
     const { scopes, ...wire } = definition;
     this.#parts.features.prompts.add(name, wire as PromptDefinition<S>, bindPrompt(handler));
-    this.#scopes.need('prompts/get', name, scopes);
+    this.#needScopes('prompts/get', name, scopes);
     this.#capabilities = undefined;
     return this;
   }

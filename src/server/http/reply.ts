@@ -115,6 +115,15 @@ export function answer(
   );
 }
 
+/**
+ * The HTTP status of a legacy reply: 200 whatever its error (2025-11-25 answers JSON-RPC
+ * errors in the body), except a scope refusal, which keeps its 403 so the endpoint answers
+ * it with the auth guard's challenge.
+ */
+export function legacyStatus(outcome: Outcome | undefined): number {
+  return outcome?.status === ERROR_TABLE.InsufficientScope.httpStatus ? outcome.status : 200;
+}
+
 function failure(server: McpServer, request: JsonRpcRequest, error: unknown): Outcome {
   if (error instanceof McpError) {
     return { response: errorResponse(request.id, error.toJSON()), status: error.httpStatus };

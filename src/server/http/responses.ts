@@ -32,17 +32,17 @@ export function jsonResponse(
 }
 
 /**
- * A JSON-RPC error response on its own HTTP status (default: the table's status for
- * the code). `id` is omitted when the request's id is unknown.
+ * A JSON-RPC error response with the code and HTTP status `name` has in `ERROR_TABLE`.
+ * `id` is omitted when the request's id is unknown.
  */
 export function rpcError(
   name: ErrorName,
   message: string,
-  options: { status?: number; id?: RequestId | undefined; headers?: HeaderMap } = {},
+  options: { id?: RequestId | undefined; headers?: HeaderMap } = {},
 ): HttpResponse {
   const entry = ERROR_TABLE[name];
   const body = errorResponse(options.id, { code: entry.code, message });
-  return jsonResponse(body, options.status ?? entry.httpStatus, options.headers);
+  return jsonResponse(body, entry.httpStatus, options.headers);
 }
 
 /** A response with no body (202 Accepted, 200 after DELETE). */
@@ -52,10 +52,7 @@ export function emptyResponse(status: number, headers: HeaderMap = {}): HttpResp
 
 /** 405 with the `Allow` header listing the methods the endpoint takes. */
 export function methodNotAllowed(allow: string): HttpResponse {
-  return rpcError('InvalidRequest', `Method not allowed; use ${allow}`, {
-    status: 405,
-    headers: { allow },
-  });
+  return rpcError('MethodNotAllowed', `Method not allowed; use ${allow}`, { headers: { allow } });
 }
 
 /** A 200 `text/event-stream` response over `body`. */

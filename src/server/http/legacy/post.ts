@@ -20,7 +20,7 @@ import type { AuthInfo } from '../../context.js';
 import type { LegacySession } from '../../legacy/session.js';
 import type { McpServer } from '../../server.js';
 import { accepts } from '../accept.js';
-import { PostReply, answer, plainStream } from '../reply.js';
+import { PostReply, answer, legacyStatus, plainStream } from '../reply.js';
 import { emptyResponse, jsonResponse, rpcError, sseResponse } from '../responses.js';
 import type { HttpRequest, HttpResponse } from '../exchange.js';
 import { parseEventId } from './resumable.js';
@@ -42,10 +42,7 @@ export interface LegacyContext {
 /** 503 for a request the session store could not serve (unreachable, or a limit here). */
 function storeFailure(error: unknown, id?: JsonRpcRequest['id']): HttpResponse {
   const why = error instanceof Error ? error.message : String(error);
-  return rpcError('InternalError', `Service Unavailable: the session store failed: ${why}`, {
-    status: 503,
-    ...(id === undefined ? {} : { id }),
-  });
+  return rpcError('ServiceUnavailable', `Service Unavailable: the session store failed: ${why}`, { id });
 }
 
 /** 400 for an `MCP-Protocol-Version` header naming no revision we speak (2025-11-25 rule). */
@@ -77,7 +74,7 @@ function findSession(
 
 function ownedBy(session: HttpSession | undefined, request: HttpRequest): HttpSession | HttpResponse {
   if (!session || session.owner !== principalOf(request.auth))
-    return rpcError('InvalidRequest', 'Session not found', { status: 404 });
+    return rpcError('SessionNotFound', 'Session not found');
   return session;
 }
 
@@ -133,7 +130,9 @@ function deliverOne(
       : emptyResponse(202);
   }
   const reply = new PostReply(session);
-  void session.run(checked.message, reply, request).then((outcome) => reply.finish(outcome?.response, 200));
+  void session
+    .run(checked.message, reply, request)
+    .then((outcome) => reply.finish(outcome?.response, legacyStatus(outcome)));
   return reply.response;
 }
 
@@ -180,8 +179,7 @@ async function initialize(
 ): Promise<HttpResponse> {
   const refusal = ctx.sessions.refusal(request.principal);
   if (refusal === 'maxSessions') {
-    return rpcError('InternalError', 'Service Unavailable: too many open sessions; try again later', {
-      status: 503,
+    return rpcError('ServiceUnavailable', 'Service Unavailable: too many open sessions; try again later', {
       id: message.id,
     });
   }
@@ -261,8 +259,7 @@ async function register(
 /** 429 for an `initialize` beyond the caller's own session bound. */
 function sessionQuota(message: JsonRpcRequest): HttpResponse {
   const why = 'this client holds too many open sessions (principals.maxSessions); end one with DELETE';
-  return rpcError('InvalidRequest', `Too Many Requests: ${why}`, {
-    status: 429,
+  return rpcError('TooManyRequests', `Too Many Requests: ${why}`, {
     id: message.id,
     headers: { 'retry-after': '60' },
   });
@@ -276,7 +273,7 @@ export async function legacyGet(ctx: LegacyContext, request: HttpRequest): Promi
   const problem = versionProblem(request);
   if (problem) return problem;
   if (!accepts(request.headers.get('accept'), 'text/event-stream'))
-    return rpcError('InvalidRequest', 'Not Acceptable: GET must accept text/event-stream', { status: 406 });
+    return rpcError('NotAcceptable', 'Not Acceptable: GET must accept text/event-stream');
   const session = await findSession(ctx, request);
   if (!(session instanceof HttpSession)) return session;
   session.lastActive = Date.now();
@@ -285,7 +282,7 @@ export async function legacyGet(ctx: LegacyContext, request: HttpRequest): Promi
   try {
     if (cursor && stream) return sseResponse(await resume(session, stream, cursor.seq));
     if (session.standalone.connected)
-      return rpcError('InvalidRequest', 'Conflict: this session already has a GET stream', { status: 409 });
+      return rpcError('Conflict', 'Conflict: this session already has a GET stream');
     if (session.replica) await takeStandalone(session);
   } catch (error) {
     return storeFailure(error);
