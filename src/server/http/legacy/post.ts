@@ -278,16 +278,16 @@ export async function legacyGet(ctx: LegacyContext, request: HttpRequest): Promi
   if (!(session instanceof HttpSession)) return session;
   session.lastActive = Date.now();
   const cursor = parseEventId(request.headers.get('last-event-id')?.trim() ?? '');
-  const stream = cursor && (session.stream(cursor.streamId) ?? session.storedStream(cursor.streamId));
+  const stream = cursor && (session.streams.get(cursor.streamId) ?? session.storedStream(cursor.streamId));
   try {
     if (cursor && stream) return sseResponse(await resume(session, stream, cursor.seq));
-    if (session.standalone.connected)
+    if (session.streams.standalone.connected)
       return rpcError('Conflict', 'Conflict: this session already has a GET stream');
     if (session.replica) await takeStandalone(session);
   } catch (error) {
     return storeFailure(error);
   }
-  return sseResponse(session.standalone.connect());
+  return sseResponse(session.streams.standalone.connect());
 }
 
 /**
@@ -299,13 +299,13 @@ async function resume(
   stream: ResumableStream,
   seq: number,
 ): Promise<ReadableStream<Uint8Array>> {
-  if (stream === session.standalone && session.replica) await takeStandalone(session);
+  if (stream === session.streams.standalone && session.replica) await takeStandalone(session);
   return stream.resume(seq);
 }
 
 /** Continues the GET stream's numbering from the store, then tells the fleet it is held here. */
 async function takeStandalone(session: HttpSession): Promise<void> {
-  await session.standalone.catchUp();
+  await session.streams.standalone.catchUp();
   await session.replica?.takeStandalone();
 }
 
