@@ -178,9 +178,7 @@ function modernOnly(ctx: Context, request: HttpRequest): boolean {
   return !ctx.server.servesLegacy || isModernRevision(request.headers.get('mcp-protocol-version')?.trim());
 }
 
-// route, admitted and post are plain functions that return a promise only once one is
-// needed (the body read): each async frame, and each promise returned from one, costs
-// promise allocations and microtask turns on every call.
+// route, admitted and post return a promise only once one is needed (the body read): no async frame per call.
 function route(ctx: Context, request: HttpRequest): Promise<HttpResponse> | HttpResponse {
   const violation = rebindingViolation(request, ctx.policy);
   if (violation) return rpcError('Forbidden', `Forbidden: ${violation}`);

@@ -156,14 +156,18 @@ afterEach(() => {
 const errorOf = (answer: Answer) => (answer.message as { error?: unknown } | undefined)?.error;
 const resultOf = (answer: Answer) => (answer.message as { result?: unknown } | undefined)?.result;
 
+async function opened(
+  over: (server: McpServer) => Promise<Wire>,
+  options?: Partial<ServerOptions>,
+): Promise<Wire> {
+  const w = await over(policyServer(options));
+  open.push(w);
+  return w;
+}
+
 describe.each(TRANSPORTS)('policy over %s', (name, over) => {
   const viaGuard = name.endsWith('auth guard');
-
-  async function wire(options?: Partial<ServerOptions>): Promise<Wire> {
-    const w = await over(policyServer(options));
-    open.push(w);
-    return w;
-  }
+  const wire = (options?: Partial<ServerOptions>) => opened(over, options);
 
   it('refuses a call whose tool needs a scope the caller lacks, and serves one who holds it', async () => {
     const w = await wire();
