@@ -13,7 +13,7 @@ import { createMemoryEventStore, type EventStore } from './legacy/event-store.js
 import { legacyDelete, legacyGet, legacyPost, type LegacyContext } from './legacy/post.js';
 import { isModernPost, modernPost, type ModernContext } from './modern.js';
 import { paramHeaderCheck } from './param-headers.js';
-import { jsonResponse, methodNotAllowed, rpcError } from './responses.js';
+import { errorReply, methodNotAllowed, rpcError } from './responses.js';
 import { toWebResponse, type HttpRequest, type HttpResponse } from './exchange.js';
 import { LOOPBACK_HOSTS, rebindingViolation, type OriginPolicy } from './security.js';
 import { SessionTable } from './legacy/sessions.js';
@@ -286,7 +286,7 @@ function withBody(
   if (body.kind === 'too-large')
     return rpcError('PayloadTooLarge', `Payload Too Large: the limit is ${ctx.maxBodyBytes} bytes`);
   const decoded = decodeFrame(body.text, ctx.server.options.limits?.maxJsonDepth);
-  if (decoded.kind === 'malformed') return jsonResponse(decoded.error, 400);
+  if (decoded.kind === 'malformed') return errorReply(decoded.error);
   if (!ctx.server.servesLegacy || isModernPost(request.headers, decoded))
     return modernPost(ctx.modern, request, decoded);
   return legacyPost(ctx, request, decoded);

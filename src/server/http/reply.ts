@@ -16,7 +16,7 @@ import {
 } from '../../core/jsonrpc.js';
 import type { RequestChannel } from '../channel.js';
 import type { McpServer } from '../server.js';
-import { jsonResponse, sseResponse, type HeaderMap } from './responses.js';
+import { HTTP_OK, jsonResponse, sseResponse, type HeaderMap } from './responses.js';
 import type { HttpResponse } from './exchange.js';
 import { SseWriter, type SseWriterOptions } from './sse.js';
 
@@ -110,7 +110,7 @@ export function answer(
   }
   return handled.then(
     // `?? {}`: a middleware may answer a request without a result object.
-    (result) => ({ response: resultResponse(request.id, result ?? {}), status: 200 }),
+    (result) => ({ response: resultResponse(request.id, result ?? {}), status: HTTP_OK }),
     (error: unknown) => failure(server, request, error),
   );
 }
@@ -121,7 +121,7 @@ export function answer(
  * it with the auth guard's challenge.
  */
 export function legacyStatus(outcome: Outcome | undefined): number {
-  return outcome?.status === ERROR_TABLE.InsufficientScope.httpStatus ? outcome.status : 200;
+  return outcome?.status === ERROR_TABLE.InsufficientScope.httpStatus ? outcome.status : HTTP_OK;
 }
 
 function failure(server: McpServer, request: JsonRpcRequest, error: unknown): Outcome {
@@ -130,7 +130,7 @@ function failure(server: McpServer, request: JsonRpcRequest, error: unknown): Ou
   }
   server.options.onError?.(error, request);
   const internal = { code: ERROR_TABLE.InternalError.code, message: 'Internal error' };
-  return { response: errorResponse(request.id, internal), status: 200 };
+  return { response: errorResponse(request.id, internal), status: HTTP_OK };
 }
 
 /**

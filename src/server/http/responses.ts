@@ -3,8 +3,13 @@
  * answers, and the headers of SSE streams.
  * Source: 2026-07-28 basic/transports/streamable-http; core/errors.ts (status per code).
  */
-import { ERROR_TABLE, type ErrorName } from '../../core/errors.js';
-import { errorResponse, type JsonRpcMessage, type RequestId } from '../../core/jsonrpc.js';
+import { ERROR_TABLE, httpStatusOf, type ErrorName } from '../../core/errors.js';
+import {
+  errorResponse,
+  type JsonRpcErrorResponse,
+  type JsonRpcMessage,
+  type RequestId,
+} from '../../core/jsonrpc.js';
 import type { HeaderMap, HttpResponse } from './exchange.js';
 
 export type { HeaderMap } from './exchange.js';
@@ -45,6 +50,20 @@ export function rpcError(
   return jsonResponse(body, entry.httpStatus, options.headers);
 }
 
+/** 200 OK: a result, a stream, a DELETE done (RFC 9110 §15.3.1). */
+export const HTTP_OK = 200;
+/** 202 Accepted: a POST of notifications or responses only (RFC 9110 §15.3.3). */
+export const HTTP_ACCEPTED = 202;
+
+/**
+ * A JSON-RPC error response (one, or a batch's invalid elements) at the status the table
+ * gives its code; a batch takes `InvalidRequest`'s.
+ */
+export function errorReply(body: JsonRpcErrorResponse | JsonRpcErrorResponse[]): HttpResponse {
+  const status = Array.isArray(body) ? ERROR_TABLE.InvalidRequest.httpStatus : httpStatusOf(body.error.code);
+  return jsonResponse(body, status);
+}
+
 /** A response with no body (202 Accepted, 200 after DELETE). */
 export function emptyResponse(status: number, headers: HeaderMap = {}): HttpResponse {
   return { status, headers, body: null };
@@ -57,5 +76,5 @@ export function methodNotAllowed(allow: string): HttpResponse {
 
 /** A 200 `text/event-stream` response over `body`. */
 export function sseResponse(body: ReadableStream<Uint8Array>, headers: HeaderMap = {}): HttpResponse {
-  return { status: 200, headers: { ...SSE_HEADERS, ...headers }, body };
+  return { status: HTTP_OK, headers: { ...SSE_HEADERS, ...headers }, body };
 }

@@ -11,7 +11,7 @@ import {
   type Checked,
   type Decoded,
   type JsonRpcRequest,
-  type JsonRpcResponse,
+  type JsonRpcErrorResponse,
   type Params,
 } from '../../../core/jsonrpc.js';
 import { isLegacyRevision, isModernRevision } from '../../../core/revisions.js';
@@ -21,7 +21,7 @@ import type { LegacySession } from '../../legacy/session.js';
 import type { McpServer } from '../../server.js';
 import { accepts } from '../accept.js';
 import { PostReply, answer, legacyStatus, plainStream } from '../reply.js';
-import { emptyResponse, jsonResponse, rpcError, sseResponse } from '../responses.js';
+import { HTTP_ACCEPTED, HTTP_OK, emptyResponse, errorReply, rpcError, sseResponse } from '../responses.js';
 import type { HttpRequest, HttpResponse } from '../exchange.js';
 import { parseEventId } from './resumable.js';
 import { HttpSession, type HttpSessionOptions } from './session.js';
@@ -87,7 +87,7 @@ export function legacyPost(
   const problem = versionProblem(request);
   if (problem) return problem;
   const checked = decoded.kind === 'single' ? checkEnvelope(decoded.value) : undefined;
-  if (checked?.kind === 'invalid') return jsonResponse(checked.error, 400);
+  if (checked?.kind === 'invalid') return errorReply(checked.error);
   const isInit = checked?.kind === 'request' && checked.message.method === 'initialize';
   if (isInit && request.headers.get('mcp-session-id') === null)
     return initialize(ctx, checked.message, request);
@@ -124,10 +124,10 @@ function deliverOne(
     const pending = session.receive(checked.message, request.headers);
     return pending
       ? pending.then(
-          () => emptyResponse(202),
+          () => emptyResponse(HTTP_ACCEPTED),
           (e: unknown) => storeFailure(e),
         )
-      : emptyResponse(202);
+      : emptyResponse(HTTP_ACCEPTED);
   }
   const reply = new PostReply(session);
   void session
@@ -143,7 +143,7 @@ function deliver(
   request: HttpRequest,
 ): Promise<HttpResponse> | HttpResponse {
   const requests: JsonRpcRequest[] = [];
-  const invalid: JsonRpcResponse[] = [];
+  const invalid: JsonRpcErrorResponse[] = [];
   const relayed: Promise<void>[] = [];
   for (const value of values) {
     const checked = checkEnvelope(value);
@@ -155,7 +155,7 @@ function deliver(
     }
   }
   if (requests.length === 0) {
-    const done = invalid.length === 0 ? emptyResponse(202) : jsonResponse(invalid, 400);
+    const done = invalid.length === 0 ? emptyResponse(HTTP_ACCEPTED) : errorReply(invalid);
     return relayed.length === 0
       ? done
       : Promise.all(relayed).then(
@@ -166,7 +166,7 @@ function deliver(
   const reply = new PostReply(session);
   void Promise.all(requests.map((r) => session.run(r, reply, request))).then((outcomes) => {
     const responses = [...outcomes.flatMap((o) => (o ? [o.response] : [])), ...invalid];
-    reply.finish(responses.length > 0 ? responses : undefined, 200);
+    reply.finish(responses.length > 0 ? responses : undefined, HTTP_OK);
   });
   return reply.response;
 }
@@ -198,7 +198,7 @@ async function initialize(
     }
     reply.setHeader('mcp-session-id', created.id);
   } else created?.end();
-  reply.finish(outcome.response, 200);
+  reply.finish(outcome.response, HTTP_OK);
   return reply.response;
 }
 
@@ -322,5 +322,5 @@ export async function legacyDelete(ctx: LegacyContext, request: HttpRequest): Pr
     } catch (error) {
       return storeFailure(error);
     }
-  return emptyResponse(200);
+  return emptyResponse(HTTP_OK);
 }

@@ -35,6 +35,7 @@ import { SessionStreams, type ResumableStream } from './resumable.js';
 import { FleetReplica, applyRecord, type ReplicaHost, type SessionFleet } from './fleet-session.js';
 import type { SessionRecord } from './session-store.js';
 import { SessionRequest } from './session-request.js';
+import { HTTP_OK } from '../responses.js';
 
 /** Settings the sessions of one handler share (one object for all of them). */
 export interface HttpSessionOptions {
@@ -324,5 +325,5 @@ export class HttpSession implements SessionLink, StreamOpener {
 
 function duplicateId(id: RequestId): Outcome {
   const error = { code: ERROR_TABLE.InvalidRequest.code, message: 'Invalid request: id already in flight' };
-  return { response: errorResponse(id, error), status: 200 };
+  return { response: errorResponse(id, error), status: HTTP_OK };
 }
