@@ -133,7 +133,7 @@ export class Admission {
 }
 
 /** 429 with `Retry-After` (whole seconds) and a -32600 body naming the limit; 400 for a too-long key. */
-export function refusalResponse(refusal: QuotaRefusal): HttpResponse {
+function refusalResponse(refusal: QuotaRefusal): HttpResponse {
   if (refusal.limit === 'key') return rpcError('InvalidRequest', `Bad Request: ${refusal.why}`);
   const s = refusal.retryAfterS;
   return rpcError('TooManyRequests', `Too Many Requests: ${refusal.why}; retry after ${s} s`, {

@@ -185,7 +185,7 @@ export class PrincipalBudgets {
  * The wire error of a refusal: -32600 `TooManyRequests` (HTTP 429) naming the bound and
  * the wait, with `data.retryAfterS`; a too-long key is -32600 `InvalidRequest` (400).
  */
-export function quotaError(refusal: QuotaRefusal): McpError {
+function quotaError(refusal: QuotaRefusal): McpError {
   if (refusal.limit === 'key') return McpError.of('InvalidRequest', `Bad Request: ${refusal.why}`);
   const message = `Too Many Requests: ${refusal.why}; retry after ${refusal.retryAfterS} s`;
   return McpError.of('TooManyRequests', message, { retryAfterS: refusal.retryAfterS });

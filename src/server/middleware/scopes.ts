@@ -18,7 +18,7 @@ export interface ScopeSource {
  * The refusal of a caller holding `auth` for a feature needing `required`: -32600
  * `InsufficientScope` (HTTP 403) with `data.requiredScopes`; undefined when nothing is lacking.
  */
-export function scopeError(required: readonly string[] | undefined, auth: AuthInfo): McpError | undefined {
+function scopeError(required: readonly string[] | undefined, auth: AuthInfo): McpError | undefined {
   if (required === undefined) return undefined;
   const granted = auth.scopes ?? [];
   if (required.every((s) => granted.includes(s))) return undefined;
