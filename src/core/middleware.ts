@@ -65,7 +65,7 @@ export interface MiddlewareContext {
   readonly signal: AbortSignal;
   /**
    * The principal, when known. An auth middleware sets it (`next(message, { ...ctx, auth })`)
-   * and server handlers read it as `ctx.authInfo`.
+   * and server handlers read it as `ctx.auth`.
    */
   readonly auth?: AuthInfo | undefined;
   /**

@@ -8,7 +8,6 @@ import {
   headerValueOf,
   isHeaderToken,
   mcpNameOf,
-  metaVersionOf,
 } from './wire.js';
 
 describe('encodeHeaderValue', () => {
@@ -169,15 +168,6 @@ describe('request fields', () => {
     expect(mcpNameOf('prompts/get', { name: 'p' })).toBe('p');
     expect(mcpNameOf('resources/read', { uri: 'file:///a' })).toBe('file:///a');
     expect(mcpNameOf('tools/list', { name: 'x' })).toBeUndefined();
-  });
-
-  it('reads the _meta protocol version only when it is a string', () => {
-    expect(metaVersionOf({ _meta: { 'io.modelcontextprotocol/protocolVersion': '2026-07-28' } })).toBe(
-      '2026-07-28',
-    );
-    expect(metaVersionOf({ _meta: { 'io.modelcontextprotocol/protocolVersion': 7 } })).toBeUndefined();
-    expect(metaVersionOf({ _meta: null })).toBeUndefined();
-    expect(metaVersionOf(undefined)).toBeUndefined();
   });
 
   it('allows batches only on 2025-03-26', () => {

@@ -103,12 +103,6 @@ export function metaOf(params: Params | undefined): Record<string, unknown> | un
   return isObject(meta) ? meta : undefined;
 }
 
-/** The protocol version a message's `_meta` names (the sign of a modern message), if a string. */
-export function metaVersionOf(params: Params | undefined): string | undefined {
-  const version = metaOf(params)?.[META.protocolVersion];
-  return typeof version === 'string' ? version : undefined;
-}
-
 /** Batches (JSON arrays of messages) were allowed only in 2025-03-26 (removed in 2025-06-18). */
 export function allowsBatch(version: string | undefined): boolean {
   return version === '2025-03-26';

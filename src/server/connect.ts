@@ -3,13 +3,14 @@
  * connection, at most one legacy session, any number of modern requests.
  * Source: 2026-07-28 basic/transports/stdio; 2025-11-25 basic/lifecycle.
  */
+import { runtimeOf } from './runtime.js';
 import { DEFAULT_MAX_JSON_DEPTH } from '../core/json-limits.js';
 import { EVENT_METHOD, type ServerEvent } from '../core/event-bus.js';
 import { Peer, type IncomingContext } from '../core/peer.js';
 import type { Params } from '../core/jsonrpc.js';
 import type { Transport } from '../core/transport.js';
 import { allowsBatch } from '../core/wire.js';
-import type { RequestChannel, SessionInit } from './channel.js';
+import { RequestScope, type SessionInit } from './scope.js';
 import type { McpServer } from './server.js';
 import { LegacySession } from './legacy/session.js';
 
@@ -29,25 +30,29 @@ export interface ServerConnection {
  */
 export async function connect(server: McpServer, transport: Transport): Promise<ServerConnection> {
   // When the client stops sending (stdin ends), answer what is in flight, then close.
-  let session: LegacySession | undefined;
+  // One binding per connection: every request's scope reads the session from it.
+  const binding: { session: LegacySession | undefined; openSession(init: SessionInit): LegacySession } = {
+    session: undefined,
+    openSession: (init) => openSession(init),
+  };
+  const runtime = runtimeOf(server);
   let unwatch: (() => void) | undefined;
   let resolveClosed!: () => void;
   const closed = new Promise<void>((resolve) => (resolveClosed = resolve));
   const openSession = (init: SessionInit): LegacySession => {
-    session = new LegacySession({
+    const session = (binding.session = new LegacySession({
       ...init,
       link: { request: (m, p, o) => peer.request(m, p, o), notify: (m, p) => peer.notify(m, p) },
-    });
+    }));
     unwatch = watchEvents(server, session);
     return session;
   };
   const peer: Peer = new Peer(
     transport,
     {
-      request: (request, incoming) =>
-        server.handle(request, new StreamChannel(incoming, session, openSession)),
-      notification: (n) => server.handleNotification(n, session),
-      allowBatch: () => allowsBatch(session?.protocolVersion),
+      request: (request, incoming) => runtime.serve(new RequestScope(request, incoming, binding)),
+      notification: (n) => runtime.handleNotification(n, binding.session),
+      allowBatch: () => allowsBatch(binding.session?.protocolVersion),
       internalError: (error, request) => server.options.onError?.(error, request),
       closed: () => {
         unwatch?.();
@@ -64,37 +69,11 @@ export async function connect(server: McpServer, transport: Transport): Promise<
   await peer.start();
   return {
     get session() {
-      return session;
+      return binding.session;
     },
     closed,
     close: () => peer.close(),
   };
-}
-
-/** The channel of one request on a stream connection (a class: no per-request closures). */
-class StreamChannel implements RequestChannel {
-  readonly #incoming: IncomingContext;
-  readonly session: LegacySession | undefined;
-  readonly openSession: (init: SessionInit) => LegacySession;
-
-  constructor(
-    incoming: IncomingContext,
-    session: LegacySession | undefined,
-    open: (init: SessionInit) => LegacySession,
-  ) {
-    this.#incoming = incoming;
-    this.session = session;
-    this.openSession = open;
-  }
-
-  /** The request's signal, created on first use. */
-  get signal(): AbortSignal {
-    return this.#incoming.signal;
-  }
-
-  notify(method: string, params: Params): void {
-    this.#incoming.notify(method, params);
-  }
 }
 
 /**
@@ -105,12 +84,12 @@ class StreamChannel implements RequestChannel {
  * subscriptions (`server.sessionEnded`).
  */
 export function watchEvents(server: McpServer, session: LegacySession, delivers?: () => boolean): () => void {
-  const unsubscribe = server.eventBus.subscribe((event) => {
+  const unsubscribe = runtimeOf(server).eventBus.subscribe((event) => {
     if (!delivers || delivers()) forwardEvent(event, session);
   });
   return () => {
     unsubscribe();
-    server.sessionEnded(session);
+    runtimeOf(server).sessionEnded(session);
   };
 }
 

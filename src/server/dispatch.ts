@@ -1,129 +1,162 @@
 /**
- * The request router behind `McpServer.handle`: era routing (a request with modern `_meta`
- * is served statelessly, `initialize` opens a legacy session, anything else belongs to its
- * channel's session), `server/discover`, `subscriptions/listen` and feature dispatch.
+ * The request router of one server, built once from its options (DESIGN decision 4): the
+ * feature registries, the eras served, the event bus, resource subscriptions and tasks,
+ * and the routing of each request's scope by era (core/era.ts): a modern request is
+ * served statelessly, `initialize` opens a legacy session, anything else belongs to its
+ * session. Then `server/discover`, `subscriptions/listen`, tasks and feature dispatch.
  * Source: 2026-07-28 basic/versioning "Backward Compatibility"; 2025-11-25 basic/lifecycle.
  */
+import { eraOf } from '../core/era.js';
 import { McpError } from '../core/errors.js';
-import type { EventBus } from '../core/event-bus.js';
-import type { JsonRpcRequest, Params } from '../core/jsonrpc.js';
-import type { LegacyRevision, ModernRevision } from '../core/revisions.js';
-import type { RequestStateSealer } from '../core/request-state.js';
+import { createMemoryEventBus, type EventBus } from '../core/event-bus.js';
+import type { Params } from '../core/jsonrpc.js';
+import { principalKey, principalOf } from '../core/principal.js';
+import { createStateSealer, type RequestStateSealer } from '../core/request-state.js';
+import {
+  LEGACY_REVISIONS,
+  MODERN_REVISIONS,
+  type LegacyRevision,
+  type ModernRevision,
+} from '../core/revisions.js';
 import type { Implementation, ServerCapabilities } from '../core/types/index.js';
-import type { RequestChannel } from './channel.js';
-import { createContext, type RequestContext } from './context.js';
-import { CACHEABLE, FEATURE_METHODS, METHOD_CAPABILITY, type Features } from './features.js';
+import { CACHEABLE, FEATURE_METHODS, METHOD_CAPABILITY, copyResult, type Features } from './features.js';
 import { SESSION_METHODS, initialize } from './legacy/lifecycle.js';
 import { honouredFilter, listen } from './listen.js';
 import {
   checkModernMeta,
   decorateModernResult,
   methodNotFound,
-  modernVersionOf,
   modernDecoration,
-  type CacheHints,
   type ModernDecoration,
   type ModernMeta,
 } from './modern.js';
-import { runModernFeature, type ModernRunner } from './modern-run.js';
+import { INPUT_METHODS, InputRound, openInputRound, settleRound } from './mrtr.js';
 import type { ServerOptions } from './options.js';
-import { LegacyChannel, type LegacySession } from './legacy/session.js';
-import type { ServerTasks } from './tasks/methods.js';
-import { principalKeyOf } from './quota.js';
+import { PromptRegistry } from './prompts.js';
 import { PrincipalQuota } from './middleware/quotas.js';
-import type { ResourceSubscriptions } from './subscriptions.js';
+import { ResourceRegistry } from './resources.js';
+import type { RequestScope } from './scope.js';
+import { ResourceSubscriptions } from './subscriptions.js';
+import { ServerTasks } from './tasks/methods.js';
+import { ToolRegistry } from './tools.js';
 
-/** What the router reads from its server: identity, registries, eras and shared state. */
-export interface DispatchDeps {
-  readonly info: Implementation;
-  readonly options: ServerOptions;
+/** Routes each request of one server to its era's handling and answers it. */
+export class ServerDispatcher {
   readonly eventBus: EventBus;
   readonly features: Features;
-  readonly modern: readonly ModernRevision[];
+  /** The legacy revisions served; empty when legacy is off. */
   readonly legacy: readonly LegacyRevision[];
+  readonly modern: readonly ModernRevision[];
+  /** Every protocol version served, modern first. */
   readonly supportedVersions: readonly string[];
-  readonly cache: CacheHints;
-  readonly sealer: RequestStateSealer;
-  /** The open `subscriptions/listen` streams' close functions (shared with the server). */
-  readonly listens: Set<() => void>;
-  /** Resource subscription counts and the author's hooks (shared with the server). */
   readonly subscriptions: ResourceSubscriptions;
   readonly tasks: ServerTasks;
-  /** The server's current capabilities (recomputed after registrations). */
-  readonly capabilities: () => ServerCapabilities;
-}
-
-/** Routes one request to its era's handling and answers it (see the module comment). */
-export class ServerDispatcher {
-  readonly #d: DispatchDeps;
-  readonly #modernRunner: ModernRunner;
+  /** Closers of the open `subscriptions/listen` streams. */
+  readonly listens = new Set<() => void>();
+  readonly #options: ServerOptions;
+  readonly #info: Implementation;
+  readonly #capabilities: () => ServerCapabilities;
+  readonly #sealer: RequestStateSealer;
   readonly #decorations: { plain: ModernDecoration; cacheable: ModernDecoration };
   readonly #listenQuota: PrincipalQuota;
 
-  constructor(deps: DispatchDeps) {
-    this.#d = deps;
+  /** `capabilities`: the server's current ones (recomputed after registrations). */
+  constructor(options: ServerOptions, info: Implementation, capabilities: () => ServerCapabilities) {
+    this.#options = options;
+    this.#info = info;
+    this.#capabilities = capabilities;
+    const eras = options.eras ?? ['modern', 'legacy'];
+    this.modern = eras.includes('modern') ? MODERN_REVISIONS : [];
+    this.legacy = eras.includes('legacy') ? LEGACY_REVISIONS : [];
+    this.supportedVersions = [...this.modern, ...this.legacy];
+    const limits = options.limits;
+    const tools = new ToolRegistry(limits?.schema);
+    this.features = {
+      tools,
+      resources: new ResourceRegistry(),
+      prompts: new PromptRegistry(limits?.schema),
+      pageSize: options.pageSize ?? 100,
+    };
+    this.eventBus = options.eventBus ?? createMemoryEventBus();
+    this.subscriptions = new ResourceSubscriptions(
+      options.resourceSubscriptions,
+      limits?.subscriptionHookTimeoutMs,
+    );
+    const rs = options.requestState;
+    this.#sealer = rs && 'seal' in rs ? rs : createStateSealer(rs);
+    this.tasks = new ServerTasks({
+      options: options.tasks,
+      maxPerPrincipal: limits?.maxTasksPerPrincipal,
+      schemaLimits: limits?.schema,
+      tools,
+      sealer: this.#sealer,
+      callTool: async (name, args, ctx) => copyResult(await tools.call(name, args, ctx)),
+    });
     this.#listenQuota = new PrincipalQuota(
-      deps.options.limits?.maxListenStreamsPerPrincipal ?? 1000,
+      limits?.maxListenStreamsPerPrincipal ?? 1000,
       'open listen streams (limits.maxListenStreamsPerPrincipal)',
     );
+    const cache = { ttlMs: options.cache?.ttlMs ?? 0, cacheScope: options.cache?.cacheScope ?? 'private' };
     this.#decorations = {
-      plain: modernDecoration(deps.info, undefined),
-      cacheable: modernDecoration(deps.info, deps.cache),
-    };
-    this.#modernRunner = {
-      sealer: deps.sealer,
-      schemaLimits: deps.options.limits?.schema,
-      runFeature: (method, params, ctx) => this.#runFeature(method, params, ctx),
+      plain: modernDecoration(info, undefined),
+      cacheable: modernDecoration(info, cache),
     };
   }
 
-  /** Answers one request; throws {@link McpError} for a JSON-RPC error. */
-  dispatch(request: JsonRpcRequest, channel: RequestChannel): Promise<Params> {
-    // Not an async frame (a promise and a microtask step fewer per call): the era handlers
-    // are async themselves; a synchronous throw here still becomes a rejection.
+  /** Answers one request; rejects with {@link McpError} for a JSON-RPC error. */
+  dispatch(scope: RequestScope): Promise<Params> {
+    // Not an async frame: the era handlers are; a synchronous throw still becomes a rejection.
     try {
-      if (channel.era === 'modern' || modernVersionOf(request) !== undefined)
-        return this.#handleModern(request, channel);
-      if (request.method === 'initialize') return Promise.resolve(this.#initialize(request, channel));
-      if (channel.session) return this.#handleLegacy(request, channel, channel.session);
-      if (request.method === 'ping' && this.#d.legacy.length > 0) return Promise.resolve({});
-      return this.#handleModern(request, channel);
+      scope.schemaLimits = this.#options.limits?.schema;
+      const { method } = scope.request;
+      if (eraOf(scope.request, scope.binding) === 'modern') return this.#handleModern(scope);
+      if (method === 'initialize') return Promise.resolve(this.#initialize(scope));
+      if (scope.session) return this.#handleLegacy(scope);
+      if (method === 'ping' && this.legacy.length > 0) return Promise.resolve({});
+      return this.#handleModern(scope);
     } catch (error) {
       return Promise.reject(error as Error);
     }
   }
 
-  #initialize(request: JsonRpcRequest, channel: RequestChannel): Params {
-    if (this.#d.legacy.length === 0) {
+  #initialize(scope: RequestScope): Params {
+    if (this.legacy.length === 0) {
       throw McpError.of(
         'InvalidRequest',
-        `This server speaks only ${this.#d.modern.join(', ')}; initialize is not supported`,
-        {
-          supported: [...this.#d.modern],
-        },
+        `This server speaks only ${this.modern.join(', ')}; initialize is not supported`,
+        { supported: [...this.modern] },
       );
     }
     const identity = {
-      serverInfo: this.#d.info,
-      capabilities: this.#d.capabilities(),
-      instructions: this.#d.options.instructions,
-      legacyRevisions: this.#d.legacy,
+      serverInfo: this.#info,
+      capabilities: this.#capabilities(),
+      instructions: this.#options.instructions,
+      legacyRevisions: this.legacy,
     };
-    return initialize(request.params, channel, identity);
+    return initialize(scope.request.params, scope, identity);
   }
 
-  async #handleModern(request: JsonRpcRequest, channel: RequestChannel): Promise<Params> {
-    if (this.#d.modern.length === 0) throw methodNotFound(request.method);
-    if (!MODERN_METHODS.has(request.method) && !this.#d.tasks.handles(request.method))
-      throw this.#unknownModern(request.method);
-    const meta = checkModernMeta(request.params, this.#d.supportedVersions);
-    const base = CACHEABLE.has(request.method) ? this.#decorations.cacheable : this.#decorations.plain;
-    if (request.method === 'server/discover') return decorateModernResult(this.#discover(), base);
-    if (request.method === 'subscriptions/listen')
-      return decorateModernResult(await this.#listen(request, channel, meta), base);
-    const tasked = this.#d.tasks.route(request, channel, meta);
+  async #handleModern(scope: RequestScope): Promise<Params> {
+    const { method } = scope.request;
+    if (this.modern.length === 0) throw methodNotFound(method);
+    if (!MODERN_METHODS.has(method) && !this.tasks.handles(method)) throw this.#unknownModern(method);
+    const meta = checkModernMeta(scope.request.params, this.supportedVersions);
+    scope.enterModern(meta);
+    const base = CACHEABLE.has(method) ? this.#decorations.cacheable : this.#decorations.plain;
+    if (method === 'server/discover') return decorateModernResult(this.#discover(), base);
+    if (method === 'subscriptions/listen') return decorateModernResult(await this.#listen(scope, meta), base);
+    const tasked = this.tasks.route(scope, meta);
     if (tasked) return decorateModernResult(await tasked, base);
-    return decorateModernResult(await runModernFeature(this.#modernRunner, request, channel, meta), base);
+    if (!INPUT_METHODS.has(method)) return decorateModernResult(await this.#runFeature(scope), base);
+    const opened = openInputRound(scope, this.#sealer);
+    const round = opened instanceof InputRound ? opened : await opened;
+    let running: Promise<Params> | Params;
+    try {
+      running = this.#runFeature(scope);
+    } catch (error) {
+      running = Promise.reject(error as Error);
+    }
+    return decorateModernResult(await settleRound(round, running), base);
   }
 
   /**
@@ -131,11 +164,11 @@ export class ServerDispatcher {
    * counts first (the author's `subscribe` hook may refuse some: they are left out of the
    * acknowledged filter) and given back when the stream ends.
    */
-  async #listen(request: JsonRpcRequest, channel: RequestChannel, meta: ModernMeta): Promise<Params> {
-    const params = request.params ?? {};
-    const limits = this.#d.options.limits;
+  async #listen(scope: RequestScope, meta: ModernMeta): Promise<Params> {
+    const params = scope.request.params ?? {};
+    const limits = this.#options.limits;
     const maxListens = limits?.maxListenStreams ?? 10_000;
-    if (this.#d.listens.size >= maxListens) {
+    if (this.listens.size >= maxListens) {
       throw McpError.of(
         'InvalidRequest',
         `more than ${maxListens} open listen streams (limits.maxListenStreams)`,
@@ -143,83 +176,75 @@ export class ServerDispatcher {
     }
     const filter = honouredFilter(
       params.notifications,
-      this.#d.capabilities(),
+      this.#capabilities(),
       limits?.maxResourceSubscriptions,
     );
-    const taskIds = this.#d.tasks.listenTaskIds(params.notifications, meta);
-    const principal = channel.authInfo?.subject ?? channel.authInfo?.clientId ?? '';
+    const taskIds = this.tasks.listenTaskIds(params.notifications, meta);
+    const principal = principalOf(scope.auth);
     const tasks = taskIds && {
       ids: taskIds,
-      watch: (ids: string[], emit: (task: Params) => void) => this.#d.tasks.watch(ids, emit, principal),
+      watch: (ids: string[], emit: (task: Params) => void) => this.tasks.watch(ids, emit, principal),
     };
     const wanted = filter.resourceSubscriptions ?? [];
-    const taken = this.#d.subscriptions.acquireAll(wanted);
+    const taken = this.subscriptions.acquireAll(wanted);
     const held = Array.isArray(taken) ? taken : await taken;
     if (filter.resourceSubscriptions) filter.resourceSubscriptions = held;
     if (held.length === 0) delete filter.resourceSubscriptions;
     let release: () => void = () => undefined;
     try {
-      release = this.#listenQuota.acquire(principalKeyOf(channel));
+      release = this.#listenQuota.acquire(principalKey(scope.auth, scope.principal));
       return await listen({
-        id: request.id,
+        id: scope.request.id,
         filter,
-        bus: this.#d.eventBus,
-        channel,
-        open: this.#d.listens,
+        bus: this.eventBus,
+        channel: scope,
+        open: this.listens,
         tasks,
       });
     } finally {
       release();
-      for (const uri of held) this.#d.subscriptions.release(uri);
+      for (const uri of held) this.subscriptions.release(uri);
     }
   }
 
   // A legacy client's initialize on a modern-only server: name what we speak (versioning.mdx).
   #unknownModern(method: string): McpError {
-    if (method !== 'initialize' || this.#d.legacy.length > 0) return methodNotFound(method);
+    if (method !== 'initialize' || this.legacy.length > 0) return methodNotFound(method);
     return McpError.of(
       'MethodNotFound',
-      `initialize is not supported: this server speaks only ${this.#d.modern.join(', ')} (no initialize handshake)`,
-      { supported: [...this.#d.modern] },
+      `initialize is not supported: this server speaks only ${this.modern.join(', ')} (no initialize handshake)`,
+      { supported: [...this.modern] },
     );
   }
 
   #discover(): Params {
     const result: Params = {
-      supportedVersions: [...this.#d.supportedVersions],
-      capabilities: this.#d.capabilities(),
+      supportedVersions: [...this.supportedVersions],
+      capabilities: this.#capabilities(),
     };
-    if (this.#d.options.instructions !== undefined) result.instructions = this.#d.options.instructions;
+    if (this.#options.instructions !== undefined) result.instructions = this.#options.instructions;
     return result;
   }
 
-  async #handleLegacy(
-    request: JsonRpcRequest,
-    channel: RequestChannel,
-    session: LegacySession,
-  ): Promise<Params> {
-    const sessionMethod = SESSION_METHODS[request.method];
+  async #handleLegacy(scope: RequestScope): Promise<Params> {
+    const { method, params = {} } = scope.request;
+    const sessionMethod = SESSION_METHODS[method];
     if (sessionMethod) {
-      return sessionMethod(session, request.params ?? {}, {
-        maxSubscriptions: this.#d.options.limits?.maxResourceSubscriptions,
-        subscriptions: this.#d.subscriptions,
+      return sessionMethod(scope.session!, params, {
+        maxSubscriptions: this.#options.limits?.maxResourceSubscriptions,
+        subscriptions: this.subscriptions,
       });
     }
-    const params = request.params ?? {};
-    const meta = (typeof params._meta === 'object' && params._meta !== null ? params._meta : {}) as Record<
-      string,
-      unknown
-    >;
-    const schemaLimits = this.#d.options.limits?.schema;
-    const ctxChannel = new LegacyChannel({ id: request.id, meta, schemaLimits }, channel, session);
-    return this.#runFeature(request.method, params, createContext(ctxChannel));
+    scope.enterLegacy();
+    return this.#runFeature(scope);
   }
 
-  #runFeature(method: string, params: Params, ctx: RequestContext): Promise<Params> | Params {
+  #runFeature(scope: RequestScope): Promise<Params> | Params {
+    const { method, params = {} } = scope.request;
     const feature = FEATURE_METHODS[method];
     const needed = METHOD_CAPABILITY[method];
-    if (!feature || (needed && this.#d.capabilities()[needed] === undefined)) throw methodNotFound(method);
-    return feature(this.#d.features, params, ctx);
+    if (!feature || (needed && this.#capabilities()[needed] === undefined)) throw methodNotFound(method);
+    return feature(this.features, params, scope);
   }
 }
 

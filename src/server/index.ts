@@ -8,7 +8,7 @@ export type { PrincipalRateLimits } from './middleware/quotas.js';
 export type { ResourceSubscriptionHooks } from './subscriptions.js';
 export type { SchemaLimits } from '../validation/index.js';
 export { connect, watchEvents, type ServerConnection } from './connect.js';
-export type { RequestChannel, SessionInit } from './channel.js';
+export type { SessionInit } from './scope.js';
 export type { AuthInfo, ProgressOptions, RequestContext } from './context.js';
 export type { Completer, CompletionValues } from './completion.js';
 export { errorResult } from './tools.js';
@@ -33,7 +33,7 @@ export type {
   TemplateOptions,
 } from './resources.js';
 export type { PromptArgs, PromptDefinition, PromptHandler, PromptReturn } from './prompts.js';
-export { LegacySession, type SessionLink } from './legacy/session.js';
+export type { LegacySession, SessionLink } from './legacy/session.js';
 export { compileUriTemplate, type TemplateValue, type UriTemplate } from './uri-template.js';
 export type { CacheHints } from './modern.js';
 export {

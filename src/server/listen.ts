@@ -11,7 +11,7 @@ import type { Params, RequestId } from '../core/jsonrpc.js';
 import { META } from '../core/revisions.js';
 import { LIST_CHANGED, LIST_FEATURES } from '../core/list-changed.js';
 import type { ServerCapabilities, SubscriptionFilter } from '../core/types/index.js';
-import type { RequestChannel } from './channel.js';
+import type { ScopeLine } from './scope.js';
 
 export type { SubscriptionFilter } from '../core/types/index.js';
 
@@ -66,7 +66,7 @@ export function listen(init: {
   id: RequestId;
   filter: SubscriptionFilter;
   bus: EventBus;
-  channel: RequestChannel;
+  channel: ScopeLine;
   open: Set<() => void>;
   /** Task status notifications to carry (Tasks extension), and how to follow them. */
   tasks?: { ids: string[]; watch(ids: string[], emit: (task: Params) => void): () => void } | undefined;

@@ -10,33 +10,60 @@
  * dispatch (era routing, modern `_meta` checks, capabilities, the feature handler).
  * On the way out: the middleware in `use()` order, then the transport.
  *
- * Cost: with no middleware the server never comes here. With some, each message costs one
- * ctx object, one message object and, for a request, one channel wrapper; the chain itself
- * is composed once and adds no promise of its own (see bench/scenarios/middleware.ts).
+ * The ctx is plain data: a middleware may pass it on, spread it (`{ ...ctx, auth }`) or
+ * build a brand-new one. Where a message goes once the chain is through with it (the
+ * request's scope, or a session's link) is the chain's own business, carried beside the
+ * ctx: the message and the ctx the server built both hold it under a module-private
+ * symbol, so passing on either (or a spread copy of either) is enough. A ctx's `signal`
+ * is an own enumerable accessor, so a request's AbortSignal is made only when read.
+ * With no middleware the server never comes here; with some, a message costs one ctx and
+ * one message object, and the chain is composed once (see bench/scenarios/middleware.ts).
  */
+import { McpkitError } from '../core/errors.js';
+import { eraOf, revisionOf } from '../core/era.js';
 import type { JsonRpcNotification, JsonRpcRequest, Params } from '../core/jsonrpc.js';
 import {
   composeMiddleware,
-  type AuthInfo,
   type MessageHandler,
   type McpMessage,
   type Middleware,
   type MiddlewareContext,
 } from '../core/middleware.js';
-import type { Era } from '../core/revisions.js';
-import type { HeaderReader, RequestChannel, SessionInit } from './channel.js';
-import { incomingContext, linkContext, notifyContext, routeOf, type Route } from './middleware-context.js';
 import type { LegacySession, SessionLink } from './legacy/session.js';
+import type { HeaderReader, RequestScope } from './scope.js';
 
-/** What the incoming terminal calls with the request and the channel to serve it on. */
+/** What the incoming terminal calls with the request's scope, or a notification. */
 export interface ServerDispatch {
-  request(request: JsonRpcRequest, channel: RequestChannel): Promise<Params>;
+  request(scope: RequestScope): Promise<Params>;
   notification(notification: JsonRpcNotification, session: LegacySession | undefined): void;
 }
 
+/** Where a message goes after the chain: a request's scope, a session (its notifications), or a session's link. */
+type Destination = RequestScope | LegacySession | SessionLink | undefined;
+
+const DESTINATION = Symbol('mcpkit.destination');
+type Carrier = { readonly [DESTINATION]?: Destination };
+
 const DONE: Promise<undefined> = Promise.resolve(undefined);
+const NEVER = new AbortController().signal;
 const drop = (): undefined => undefined;
 const orEmpty = (result: Params | undefined): Params => result ?? {};
+
+/** A request's `signal`, read from its scope's transport when first asked. */
+const LAZY_SIGNAL: PropertyDescriptor = {
+  enumerable: true,
+  get(this: Carrier): AbortSignal {
+    return (this[DESTINATION] as RequestScope).transportSignal;
+  },
+};
+
+/** A notification's `signal`: its request's, as the chain passed it on. */
+const SCOPE_SIGNAL: PropertyDescriptor = {
+  enumerable: true,
+  get(this: Carrier): AbortSignal {
+    return (this[DESTINATION] as RequestScope).signal;
+  },
+};
 
 /** A server's middleware and the two chains built from it (lazily, again after each `use`). */
 export class MiddlewareChains {
@@ -70,18 +97,30 @@ export class MiddlewareChains {
 
   /**
    * Runs a request from a client through the incoming chain. Resolves undefined only when a
-   * middleware answered a request without a result object; the transports then send `{}`
-   * (no extra promise here: one more hop per call measurably slowed stdio).
+   * middleware answered a request without a result object; the transports then send `{}`.
    */
-  request(request: JsonRpcRequest, channel: RequestChannel): Promise<Params> {
-    const message: McpMessage = {
+  request(scope: RequestScope): Promise<Params> {
+    const { request } = scope;
+    const message = {
       kind: 'request',
       method: request.method,
       params: request.params,
       id: request.id,
-    };
-    const route: Route = { kind: 'request', channel, request };
-    return this.#in()(message, incomingContext(message, route)) as Promise<Params>;
+      [DESTINATION]: scope,
+    } as const;
+    const era = eraOf(request, scope.binding) ?? 'modern';
+    const ctx = {
+      side: 'server',
+      direction: 'incoming',
+      era,
+      protocolVersion: revisionOf(request, era, scope.binding),
+      sessionId: scope.session?.id,
+      auth: scope.auth,
+      headers: scope.headers && headerRecord(scope.headers),
+      [DESTINATION]: scope,
+    } as const;
+    Object.defineProperty(ctx, 'signal', LAZY_SIGNAL);
+    return this.#in()(message, ctx as unknown as MiddlewareContext) as Promise<Params>;
   }
 
   /** Runs a notification from a client through the incoming chain (errors are dropped). */
@@ -90,13 +129,47 @@ export class MiddlewareChains {
     session: LegacySession | undefined,
     headers?: HeaderReader,
   ): void {
-    const message: McpMessage = {
+    const source = { session, headers };
+    const era = eraOf(notification, source) ?? 'modern';
+    const message = {
       kind: 'notification',
       method: notification.method,
       params: notification.params,
-    };
-    const route: Route = { kind: 'notification', session, headers };
-    this.#in()(message, incomingContext(message, route)).catch(drop);
+      [DESTINATION]: session,
+    } as const;
+    const ctx = {
+      side: 'server',
+      direction: 'incoming',
+      era,
+      protocolVersion: revisionOf(notification, era, source),
+      sessionId: session?.id,
+      signal: NEVER,
+      headers: headers && headerRecord(headers),
+      [DESTINATION]: session,
+    } as const;
+    this.#in()(message, ctx).catch(drop);
+  }
+
+  /** Sends a notification of the request `scope` (chained with `parent`) through the outgoing chain. */
+  notify(scope: RequestScope, method: string, params: Params): void {
+    const parent = scope.chainCtx as MiddlewareContext;
+    const ctx = {
+      side: 'server',
+      direction: 'outgoing',
+      era: parent.era,
+      protocolVersion: parent.protocolVersion,
+      sessionId: parent.sessionId,
+      auth: parent.auth,
+      [DESTINATION]: scope,
+    } as const;
+    Object.defineProperty(ctx, 'signal', SCOPE_SIGNAL);
+    const message = { kind: 'notification', method, params, [DESTINATION]: scope } as const;
+    this.#out()(message, ctx as unknown as MiddlewareContext).catch(drop);
+  }
+
+  /** Passes what a session opened by a chained request sends through the outgoing chain. */
+  opened(session: LegacySession): void {
+    session.link = chainedLink(session, this.#out());
   }
 
   #out(): MessageHandler {
@@ -106,28 +179,34 @@ export class MiddlewareChains {
   #in(): MessageHandler {
     return (this.#incoming ??= composeMiddleware(
       this.#builtIn.length === 0 ? this.#list : [...this.#list, ...this.#builtIn],
-      incomingTerminal(this.#dispatch, () => this.#out()),
+      (message, ctx) => this.#terminal(message, ctx),
     ));
+  }
+
+  /** The terminal of the incoming chain: dispatches with the ctx's signal and principal. */
+  #terminal(message: McpMessage, ctx: MiddlewareContext): Promise<Params | undefined> {
+    const destination = destinationOf(message, ctx);
+    if (message.kind === 'notification') {
+      this.#dispatch.notification(asNotification(message), destination as LegacySession | undefined);
+      return DONE;
+    }
+    const scope = destination as RequestScope | undefined;
+    if (scope === undefined) return Promise.reject(lostDestination());
+    scope.rewrite(asRequest(message, scope.request as JsonRpcRequest));
+    scope.chained(ctx, this);
+    return this.#dispatch.request(scope);
   }
 }
 
-/**
- * The terminal of the incoming chain: dispatches to the server, on a channel whose signal,
- * principal and notifications are those of the ctx middleware passed on.
- */
-function incomingTerminal(dispatch: ServerDispatch, outgoing: () => MessageHandler): MessageHandler {
-  return (message, ctx) => {
-    const route = routeOf(ctx);
-    if (route?.kind === 'notification') {
-      dispatch.notification(asNotification(message), route.session);
-      return DONE;
-    }
-    if (route?.kind !== 'request') return Promise.reject(new Error('an incoming message lost its route'));
-    return dispatch.request(
-      asRequest(message, route.request),
-      new ChainedChannel(route.channel, ctx, outgoing()),
-    );
-  };
+function destinationOf(message: McpMessage, ctx: MiddlewareContext): Destination {
+  return (message as Carrier)[DESTINATION] ?? (ctx as Carrier)[DESTINATION];
+}
+
+function lostDestination(): McpkitError {
+  return new McpkitError(
+    'INVALID_ARGUMENT',
+    'a middleware passed on neither the message nor the ctx the server gave it (or a spread copy)',
+  );
 }
 
 function asNotification(message: McpMessage): JsonRpcNotification {
@@ -147,74 +226,56 @@ function asRequest(message: McpMessage, original: JsonRpcRequest): JsonRpcReques
     : { jsonrpc: '2.0', id, method: message.method, params: message.params };
 }
 
-/** A transport's channel seen through the chain: signal and principal from the ctx. */
-class ChainedChannel implements RequestChannel {
-  readonly #channel: RequestChannel;
-  readonly #ctx: MiddlewareContext;
-  readonly #outgoing: MessageHandler;
-
-  constructor(channel: RequestChannel, ctx: MiddlewareContext, outgoing: MessageHandler) {
-    this.#channel = channel;
-    this.#ctx = ctx;
-    this.#outgoing = outgoing;
-  }
-
-  get signal(): AbortSignal {
-    return this.#ctx.signal;
-  }
-  get session(): LegacySession | undefined {
-    return this.#channel.session;
-  }
-  get era(): Era | undefined {
-    return this.#channel.era;
-  }
-  get authInfo(): AuthInfo | undefined {
-    return this.#ctx.auth;
-  }
-  get headers(): HeaderReader | undefined {
-    return this.#channel.headers;
-  }
-
-  openSession(init: SessionInit): LegacySession {
-    if (!this.#channel.openSession) throw new Error('this channel cannot open a session');
-    const session = this.#channel.openSession(init);
-    session.link = chainedLink(session, this.#outgoing);
-    return session;
-  }
-
-  notify(method: string, params: Params): void {
-    const route: Route = { kind: 'notify', channel: this.#channel, parent: this.#ctx };
-    this.#outgoing({ kind: 'notification', method, params }, notifyContext(this.#ctx, route)).catch(drop);
-  }
-}
-
 /** A session link whose requests and notifications pass through the outgoing chain. */
 function chainedLink(session: LegacySession, outgoing: MessageHandler): SessionLink {
-  const route: Route = { kind: 'link', link: session.link };
+  const link = session.link;
+  const ctx = (signal: AbortSignal): MiddlewareContext =>
+    ({
+      side: 'server',
+      direction: 'outgoing',
+      era: 'legacy',
+      protocolVersion: session.protocolVersion,
+      sessionId: session.id,
+      signal,
+      [DESTINATION]: link,
+    }) as MiddlewareContext;
   return {
     request: (method, params, options) =>
-      outgoing({ kind: 'request', method, params }, linkContext(session, route, options?.signal)).then(
-        orEmpty,
-      ),
+      outgoing(
+        { kind: 'request', method, params, [DESTINATION]: link } as McpMessage,
+        ctx(options?.signal ?? NEVER),
+      ).then(orEmpty),
     notify: (method, params) =>
-      void outgoing({ kind: 'notification', method, params }, linkContext(session, route)).catch(drop),
+      void outgoing(
+        { kind: 'notification', method, params, [DESTINATION]: link } as McpMessage,
+        ctx(NEVER),
+      ).catch(drop),
   };
 }
 
 /**
- * The terminal of the outgoing chain: a notification to the request's channel, or a
- * message on a session link.
+ * The terminal of the outgoing chain: a notification on the request's transport line, or
+ * a message on a session's link.
  */
 const outgoingTerminal: MessageHandler = (message, ctx) => {
-  const route = routeOf(ctx);
-  if (route?.kind === 'notify') {
-    route.channel.notify(message.method, message.params ?? {});
+  const destination = destinationOf(message, ctx);
+  if (destination === undefined) return Promise.reject(lostDestination());
+  if ('transportNotify' in destination) {
+    destination.transportNotify(message.method, message.params ?? {});
     return DONE;
   }
-  if (route?.kind !== 'link') return Promise.reject(new Error('an outgoing message lost its route'));
+  const link = destination as SessionLink;
   if (message.kind === 'notification') {
-    route.link.notify(message.method, message.params);
+    link.notify(message.method, message.params);
     return DONE;
   }
-  return route.link.request(message.method, message.params ?? {}, { signal: ctx.signal });
+  return link.request(message.method, message.params ?? {}, { signal: ctx.signal });
 };
+
+/** A header reader as a plain record of lowercase names; undefined when it cannot list them. */
+function headerRecord(reader: HeaderReader): Readonly<Record<string, string>> | undefined {
+  if (!reader.forEach) return undefined;
+  const record: Record<string, string> = {};
+  reader.forEach((value, name) => (record[name.toLowerCase()] = value));
+  return record;
+}

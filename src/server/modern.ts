@@ -18,12 +18,6 @@ export interface ModernMeta {
   readonly logLevel: LoggingLevel | undefined;
 }
 
-/** The request's `_meta` protocol version, if it carries one (the sign of a modern request). */
-export function modernVersionOf(request: JsonRpcRequest): unknown {
-  const meta = request.params?._meta;
-  return isObject(meta) ? meta[META.protocolVersion] : undefined;
-}
-
 /**
  * Checks the required `_meta` fields of a modern request.
  * @throws McpError -32602 (HTTP 400) for missing or malformed fields; -32022 for an

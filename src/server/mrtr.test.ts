@@ -1,8 +1,10 @@
 import { describe, expect, it } from 'vitest';
+import { runtimeOf } from './runtime.js';
 import { createStateSealer, generateStateKey } from '../core/request-state.js';
 import type { Params } from '../core/jsonrpc.js';
 import { assertWireValid } from '../testing/wire-schema.js';
-import type { RequestChannel } from './channel.js';
+import type { ScopeBinding, ScopeLine } from './scope.js';
+type RequestChannel = ScopeLine & ScopeBinding;
 import { createServer, inputRequired, type ServerOptions } from './index.js';
 
 const caps = { elicitation: {}, sampling: {}, roots: {} };
@@ -55,7 +57,7 @@ async function call(server: ReturnType<typeof build>, params: Params, authInfo?:
     params: { _meta: meta(), ...params },
   };
   assertWireValid(request, '2026-07-28');
-  const result = await server.handle(request, channel);
+  const result = await runtimeOf(server).handle(request, channel);
   assertWireValid({ jsonrpc: '2.0', id: request.id, result }, '2026-07-28');
   return result;
 }
@@ -205,7 +207,7 @@ describe('multi round-trip requests', () => {
       params: { name: 'interview', _meta: meta({ sampling: {} }) },
     };
     const channel: RequestChannel = { signal: new AbortController().signal, notify: () => undefined };
-    await expect(server.handle(request, channel)).rejects.toMatchObject({
+    await expect(runtimeOf(server).handle(request, channel)).rejects.toMatchObject({
       code: -32021,
       data: { requiredCapabilities: { elicitation: {} } },
     });

@@ -11,6 +11,8 @@ import { isObject, type Params } from '../core/jsonrpc.js';
 import { digestParams, type RequestStateSealer, type StateBinding } from '../core/request-state.js';
 import { checkInputAnswer, type AskedQuestion } from './answers.js';
 import type { SchemaLimits } from '../validation/index.js';
+import { principalOf } from '../core/principal.js';
+import type { RequestScope } from './scope.js';
 
 /** Methods whose handlers may answer `input_required`. */
 export const INPUT_METHODS: ReadonlySet<string> = new Set(['tools/call', 'resources/read', 'prompts/get']);
@@ -60,6 +62,9 @@ export class InputRound {
   onNeeded: (() => void) | undefined;
   /** The server's `limits.schema`, applied to the `requestedSchema` a fresh answer is checked against. */
   schemaLimits: SchemaLimits | undefined;
+  /** What {@link settleRound} needs, set by {@link openInputRound}. */
+  settling:
+    { scope: RequestScope; sealer: RequestStateSealer; bind: () => Promise<StateBinding> } | undefined;
   #scheduled = false;
 
   constructor(answers: Record<string, unknown>, fresh: Record<string, unknown> = {}) {
@@ -167,4 +172,48 @@ export async function inputRequiredResult(
 ): Promise<Params> {
   const requestState = await sealer.seal({ a: round.answers } satisfies StatePayload, binding);
   return { resultType: 'input_required', inputRequests: requests, requestState };
+}
+
+/**
+ * Opens the round of a modern request whose handler may ask the client for input: the
+ * answers known so far (sealed `requestState` plus this retry's `inputResponses`). The
+ * scope's input requests then go through it, and its signal also fires when the run is
+ * abandoned for input. A first round (no state, no responses) needs no await.
+ * @throws McpError -32602 for malformed or foreign `inputResponses`/`requestState`.
+ */
+export function openInputRound(
+  scope: RequestScope,
+  sealer: RequestStateSealer,
+): InputRound | Promise<InputRound> {
+  const params = scope.request.params ?? {};
+  const start = { scope, sealer, binding: undefined as Promise<StateBinding> | undefined };
+  const bind = (): Promise<StateBinding> =>
+    (start.binding ??= bindingOf(scope.request.method, params, principalOf(scope.auth)));
+  const begin = (round: InputRound): InputRound => {
+    round.schemaLimits = scope.schemaLimits;
+    round.settling = { scope, sealer, bind };
+    scope.askThrough(round, true);
+    return round;
+  };
+  if (params.requestState === undefined && params.inputResponses === undefined)
+    return begin(new InputRound({}));
+  return openRound(params, bind, sealer).then(begin);
+}
+
+/**
+ * Settles a round once its handler answered or asked for something not yet answered:
+ * the handler's result, or `input_required` with every pending input request and the
+ * answers so far sealed into `requestState` (the abandoned run's signal aborts).
+ */
+export async function settleRound(round: InputRound, running: Promise<Params> | Params): Promise<Params> {
+  const { scope, sealer, bind } = round.settling!;
+  const outcome = await new Promise<Params | undefined>((resolve, reject) => {
+    round.onNeeded = () => resolve(undefined);
+    Promise.resolve(running).then(resolve, reject);
+  });
+  const requests =
+    outcome === undefined ? round.pending : isInputRequired(outcome) ? outcome.inputRequests : undefined;
+  if (!requests) return outcome as Params;
+  scope.abandon(new Error('input required'));
+  return inputRequiredResult(round, requests, await bind(), sealer);
 }

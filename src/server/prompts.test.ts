@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { runtimeOf } from './runtime.js';
 import type { Params } from '../core/jsonrpc.js';
 import { createServer } from './index.js';
 
@@ -15,7 +16,7 @@ describe('prompts/get argument checks', () => {
       server.prompt('p', { arguments: [{ name, required: true }] }, () => [
         { role: 'user', content: { type: 'text', text: 'hi' } },
       ]);
-      const get = server.handle(
+      const get = runtimeOf(server).handle(
         { jsonrpc: '2.0', id: 1, method: 'prompts/get', params: { name: 'p', arguments: {}, _meta: META } },
         { signal: new AbortController().signal, notify: () => undefined, era: 'modern' },
       );

@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
+import { runtimeOf } from './runtime.js';
 import type { Params } from '../core/jsonrpc.js';
-import type { RequestChannel } from './channel.js';
+import type { ScopeBinding, ScopeLine } from './scope.js';
+type RequestChannel = ScopeLine & ScopeBinding;
 import { createServer, type McpServer } from './index.js';
 import { createMemoryEventStore } from './http/index.js';
 import { deferred } from '../../test/support/wait.js';
@@ -18,7 +20,10 @@ function request(server: McpServer, method: string, params: Params, channel: Par
     era: 'modern',
     ...channel,
   };
-  return server.handle({ jsonrpc: '2.0', id: nextId++, method, params: { ...params, _meta: META } }, full);
+  return runtimeOf(server).handle(
+    { jsonrpc: '2.0', id: nextId++, method, params: { ...params, _meta: META } },
+    full,
+  );
 }
 
 describe('listen streams per principal', () => {

@@ -1,20 +1,18 @@
 /**
- * `createServer()`: one server definition, built once, serving both eras.
- * A request carrying modern `_meta` is served statelessly; `initialize` opens a legacy
- * session; every other request belongs to the session of its channel. This file is the
- * one place era handling lives (DESIGN.md decision 5).
+ * `createServer()`: one server definition, built once, serving both eras, and its
+ * registration API. Era routing is in dispatch.ts (by core/era.ts).
  * Source: 2026-07-28 basic/versioning "Backward Compatibility"; 2025-11-25 basic/lifecycle.
  */
 import { McpkitError } from '../core/errors.js';
-import type { EventBus } from '../core/event-bus.js';
-import type { JsonRpcNotification, JsonRpcRequest, Params } from '../core/jsonrpc.js';
+import type { JsonRpcNotification, Params } from '../core/jsonrpc.js';
 import type { Middleware } from '../core/middleware.js';
 import type { Implementation, ServerCapabilities } from '../core/types/index.js';
 import type { InferOutput, SchemaInput } from '../validation/index.js';
-import type { HeaderReader, RequestChannel } from './channel.js';
+import { RequestScope } from './scope.js';
+import type { ServerRuntime } from './runtime.js';
 import type { RequestContext } from './context.js';
-import { assembleServer, FeatureScopes, type ServerParts } from './assemble.js';
-import { capabilitiesOf } from './features.js';
+import { ServerDispatcher } from './dispatch.js';
+import { capabilitiesOf, FeatureScopes } from './features.js';
 import { implementationOf, type ServerOptions } from './options.js';
 
 export type { ServerOptions } from './options.js';
@@ -34,41 +32,36 @@ import { principalQuotas } from './middleware/quotas.js';
 import { scopeCheck } from './middleware/scopes.js';
 import { TASKS_EXTENSION } from '../core/tasks.js';
 
-let revisionOf: (server: McpServer) => number;
+let runtimeFor: (server: McpServer) => ServerRuntime;
 
-/**
- * How many times `server`'s tool list has changed by `tool()` or `removeTool()`, announced
- * or not; transports key caches of the tool list on it. Internal to the server layer.
- */
-export function toolsRevision(server: McpServer): number {
-  return revisionOf(server);
+/** The transports' face of `server` (see runtime.ts); not part of the public API. */
+export function runtimeOf(server: McpServer): ServerRuntime {
+  return runtimeFor(server);
 }
 
 /** An MCP server definition. Register features, then serve it on any transport. */
 export class McpServer {
   static {
-    revisionOf = (server) => server.#parts.features.tools.revision;
+    runtimeFor = (server) => server.#runtime;
   }
 
   readonly info: Implementation;
   readonly options: ServerOptions;
-  readonly eventBus: EventBus;
-  readonly #listens = new Set<() => void>();
-  readonly #parts: ServerParts;
+  readonly #parts: ServerDispatcher;
   #capabilities: ServerCapabilities | undefined;
   readonly #chains = new MiddlewareChains({
-    request: (request, channel) => this.#parts.dispatcher.dispatch(request, channel),
+    request: (scope) => this.#parts.dispatch(scope),
     notification: (notification, session) => this.#notified(notification, session),
   });
   readonly #scopes = new FeatureScopes();
+  readonly #runtime: ServerRuntime;
   #scopesChecked = false;
 
   constructor(options: ServerOptions) {
     this.options = options;
     this.info = implementationOf(options);
-    const capabilities = () => this.capabilities;
-    this.#parts = assembleServer({ options, info: this.info, listens: this.#listens, capabilities });
-    this.eventBus = this.#parts.eventBus;
+    this.#parts = new ServerDispatcher(options, this.info, () => this.capabilities);
+    this.#runtime = this.#makeRuntime();
     const perPrincipal = options.limits?.perPrincipal;
     if (perPrincipal) this.#chains.builtIn(principalQuotas(perPrincipal));
   }
@@ -78,12 +71,7 @@ export class McpServer {
     this.#scopes.need(method, key, scopes);
     if (this.#scopesChecked || !scopes || scopes.length === 0) return;
     this.#scopesChecked = true;
-    this.#chains.builtIn(scopeCheck(this));
-  }
-
-  /** True when the server serves legacy sessions (`initialize`) as well as modern requests. */
-  get servesLegacy(): boolean {
-    return this.#parts.legacy.length > 0;
+    this.#chains.builtIn(scopeCheck(this.#runtime));
   }
 
   /** Every protocol version this server speaks, modern first. */
@@ -171,14 +159,6 @@ export class McpServer {
     return this;
   }
 
-  /**
-   * The OAuth scopes the feature a request names needs (`tools/call` and `prompts/get` by
-   * name, `resources/read` by URI), as registered with `scopes`; undefined when none.
-   */
-  requiredScopes(method: string, params: unknown): readonly string[] | undefined {
-    return this.#scopes.required(method, params);
-  }
-
   /** Removes a tool and announces the change. */
   removeTool(name: string): boolean {
     const removed = this.#parts.features.tools.remove(name);
@@ -206,19 +186,19 @@ export class McpServer {
 
   /** Announces that the tool list changed to every listening client and legacy session. */
   notifyToolsChanged(): void {
-    void this.eventBus.publish({ type: 'toolsListChanged' });
+    void this.#parts.eventBus.publish({ type: 'toolsListChanged' });
   }
   /** Announces that the prompt list changed. */
   notifyPromptsChanged(): void {
-    void this.eventBus.publish({ type: 'promptsListChanged' });
+    void this.#parts.eventBus.publish({ type: 'promptsListChanged' });
   }
   /** Announces that the resource list changed. */
   notifyResourcesChanged(): void {
-    void this.eventBus.publish({ type: 'resourcesListChanged' });
+    void this.#parts.eventBus.publish({ type: 'resourcesListChanged' });
   }
   /** Announces that the resource at `uri` changed (to clients subscribed to it). */
   notifyResourceUpdated(uri: string): void {
-    void this.eventBus.publish({ type: 'resourceUpdated', uri });
+    void this.#parts.eventBus.publish({ type: 'resourceUpdated', uri });
   }
 
   /**
@@ -230,29 +210,11 @@ export class McpServer {
   }
 
   /**
-   * Releases what a legacy session held (its resource subscriptions). The transports call
-   * it when a session ends; a transport of your own should too.
-   */
-  sessionEnded(session: LegacySession): void {
-    this.#parts.subscriptions.releaseAll(session.subscriptions);
-  }
-
-  /**
-   * Sets a legacy session's resource subscriptions to `uris`: new ones count here (the
-   * `subscribe` hook may run; its refusal is not reported), gone ones are released. A
-   * fleet's replica of a session calls it with what the session subscribed through another
-   * instance, so that updates reach it here and the counts stay balanced.
-   */
-  syncSessionSubscriptions(session: LegacySession, uris: Iterable<string>): void {
-    this.#parts.subscriptions.sync(session.subscriptions, uris);
-  }
-
-  /**
    * Ends every open `subscriptions/listen` stream gracefully (each gets its completion
    * result). Call before shutting down.
    */
   closeSubscriptions(): void {
-    for (const close of [...this.#listens]) close();
+    for (const close of [...this.#parts.listens]) close();
   }
 
   /** Stops keeping task leases and aborts the task handlers running in this process. */
@@ -271,29 +233,24 @@ export class McpServer {
     return caps;
   }
 
-  /**
-   * Answers one request. Resolves with the result object; throws {@link McpError} for a
-   * JSON-RPC error (anything else a handler throws should become -32603 at the transport).
-   * A middleware that answers a request itself is trusted to return a result object; a
-   * transport sends `{}` if it did not.
-   */
-  handle(request: JsonRpcRequest, channel: RequestChannel): Promise<Params> {
-    return this.#chains.empty
-      ? this.#parts.dispatcher.dispatch(request, channel)
-      : this.#chains.request(request, channel);
-  }
-
-  /**
-   * Handles a notification from the client (`notifications/initialized`; others are
-   * ignored once middleware saw them). `headers`: the HTTP request's, for middleware.
-   */
-  handleNotification(
-    notification: JsonRpcNotification,
-    session: LegacySession | undefined,
-    headers?: HeaderReader,
-  ): void {
-    if (this.#chains.empty) this.#notified(notification, session);
-    else this.#chains.notification(notification, session, headers);
+  #makeRuntime(): ServerRuntime {
+    const parts = this.#parts;
+    const chains = this.#chains;
+    return {
+      options: this.options,
+      eventBus: parts.eventBus,
+      servesLegacy: parts.legacy.length > 0,
+      toolsRevision: () => parts.features.tools.revision,
+      serve: (scope) => (chains.empty ? parts.dispatch(scope) : chains.request(scope)),
+      handle: (request, channel) => this.#runtime.serve(new RequestScope(request, channel, channel)),
+      handleNotification: (notification, session, headers) => {
+        if (chains.empty) this.#notified(notification, session);
+        else chains.notification(notification, session, headers);
+      },
+      sessionEnded: (session) => parts.subscriptions.releaseAll(session.subscriptions),
+      syncSessionSubscriptions: (session, uris) => parts.subscriptions.sync(session.subscriptions, uris),
+      requiredScopes: (method, params) => this.#scopes.required(method, params),
+    };
   }
 
   #notified(notification: JsonRpcNotification, session: LegacySession | undefined): void {

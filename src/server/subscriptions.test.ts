@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { runtimeOf } from './runtime.js';
 import { Peer } from '../core/peer.js';
 import { createLinkedPair } from '../testing/linked-pair.js';
 import { validateWire } from '../testing/wire-tap.js';
@@ -76,8 +77,8 @@ describe('resource subscription hooks', () => {
     const peer = await legacyClient(server);
     await peer.request('resources/subscribe', { uri: 'test://a' });
     const ended = deferred();
-    const original = server.sessionEnded.bind(server);
-    server.sessionEnded = (session) => {
+    const original = runtimeOf(server).sessionEnded.bind(server);
+    runtimeOf(server).sessionEnded = (session) => {
       original(session);
       ended.resolve();
     };

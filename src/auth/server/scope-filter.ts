@@ -4,6 +4,7 @@
  * offered what would only earn it a 403. Calls stay guarded by the server's scope check either way.
  * Source: 2026-07-28 basic/authorization "Scope Challenge Handling".
  */
+import { runtimeOf } from '../../server/runtime.js';
 import type { Middleware } from '../../core/index.js';
 import type { McpServer } from '../../server/index.js';
 
@@ -24,7 +25,7 @@ export function hideUnauthorized(server: McpServer): Middleware {
     if (!list || !Array.isArray(items)) return result;
     const granted = new Set(ctx.auth?.scopes ?? []);
     const allowed = items.filter((item) => {
-      const needed = server.requiredScopes(list.method, { name: item.name });
+      const needed = runtimeOf(server).requiredScopes(list.method, { name: item.name });
       return !needed || needed.every((s) => granted.has(s));
     });
     return allowed.length === items.length ? result : { ...result, [list.key]: allowed };

@@ -10,7 +10,7 @@
 import { sendRetrying } from './retry.js';
 import type { JsonRpcMessage, JsonRpcNotification, JsonRpcRequest, RequestId } from '../../core/jsonrpc.js';
 import type { SendOptions, Transport, TransportSink } from '../../core/transport.js';
-import { metaVersionOf } from '../../core/wire.js';
+import { revisionOf } from '../../core/era.js';
 import { disconnectedFrame } from './frames.js';
 import { unreachable, within } from './fetch-failure.js';
 import { LegacySession, type Exchange } from '../legacy/http-session.js';
@@ -131,7 +131,7 @@ class StreamableHttpTransport implements Transport {
   }
 
   async #request(request: JsonRpcRequest, extra?: Readonly<Record<string, string>>): Promise<void> {
-    const version = metaVersionOf(request.params);
+    const version = revisionOf(request, 'modern');
     const exchange: Exchange = {
       id: request.id,
       method: request.method,

@@ -10,7 +10,7 @@ function front(subject: string | undefined): RequestContext {
   return {
     signal,
     inputResponses: {},
-    authInfo: subject === undefined ? undefined : { subject, scopes: [] },
+    auth: subject === undefined ? undefined : { subject, scopes: [] },
     elicit: () => new Promise(() => undefined),
   } as unknown as RequestContext;
 }

@@ -22,6 +22,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { McpError, type Params } from '../../core/index.js';
+import { principalOf } from '../../core/principal.js';
 import type { RequestContext } from '../../server/index.js';
 import type { InputRequestEvent } from '../inputs.js';
 import { setTimer } from '../../core/timer.js';
@@ -160,7 +161,7 @@ export class ParkedCalls {
    *   -32600 (HTTP 429) for a new call beyond `maxParkedCalls` or `maxParkedCallsPerPrincipal`.
    */
   async run(ctx: RequestContext, signature: string, start: StartCall): Promise<unknown> {
-    const call = this.#resume(ctx, signature) ?? this.#begin(signature, start, principalOf(ctx));
+    const call = this.#resume(ctx, signature) ?? this.#begin(signature, start, principalOf(ctx.auth));
     call.current = ctx;
     call.unpark();
     const onAbort = () => {
@@ -272,11 +273,6 @@ export class ParkedCalls {
     this.#forget(call);
     return outcome();
   }
-}
-
-// The verified principal of a front request ('' when anonymous).
-function principalOf(ctx: RequestContext): string {
-  return ctx.authInfo?.subject ?? ctx.authInfo?.clientId ?? '';
 }
 
 /** Asks the front client through the request context (modern: MRTR; legacy: a session request). */

@@ -8,6 +8,7 @@
  */
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { META, TASKS_EXTENSION, type MiddlewareContext, type Params } from '../../core/index.js';
+import { principalOf as principalOfAuth } from '../../core/principal.js';
 
 /** Where a gateway task id points. */
 export interface TaskRoute {
@@ -65,7 +66,7 @@ function unb64(text: string): string {
 
 /** The principal a request acts for ('' when anonymous), as the server's own tasks see it. */
 export function principalOf(ctx: MiddlewareContext): string {
-  return ctx.auth?.subject ?? ctx.auth?.clientId ?? '';
+  return principalOfAuth(ctx.auth);
 }
 
 /** True when the request's `_meta` declares the Tasks extension among its client capabilities. */

@@ -21,9 +21,9 @@
 import type { AuthInfo } from '../context.js';
 import type { HeaderReader, HttpRequest, HttpResponse } from './exchange.js';
 import { addressGroup } from './address-group.js';
+import { principalOf } from '../../core/principal.js';
 import {
   PrincipalBudgets,
-  authKeyOf,
   noRelease,
   type PrincipalRateLimits,
   type QuotaRefusal,
@@ -66,7 +66,7 @@ export interface PrincipalLimits extends PrincipalRateLimits {
 
 /** The default principal: verified identity, else the remote address's group (IPv6: its /64). */
 function defaultPrincipal(request: PrincipalSource): string | undefined {
-  if (request.auth) return authKeyOf(request.auth);
+  if (request.auth) return `auth:${principalOf(request.auth)}`;
   return request.remoteAddress === undefined ? undefined : addressPrincipal(request.remoteAddress);
 }
 

@@ -25,9 +25,7 @@ export interface HttpAuthGuard {
 }
 
 /** The principal key that legacy sessions and `requestState` are bound to ('' when anonymous). */
-export function principalOf(auth: AuthInfo | undefined): string {
-  return auth?.subject ?? auth?.clientId ?? '';
-}
+export { principalOf } from '../../core/principal.js';
 
 /** The path of a request URL (absolute, or just a path). */
 export function pathOf(request: HttpRequest): string {

@@ -5,11 +5,11 @@
  * cost of building web `Request`/`Response` objects for every call.
  * Source: 2026-07-28 basic/transports/streamable-http.
  */
-import type { HeaderReader } from '../channel.js';
+import type { HeaderReader } from '../scope.js';
 import type { AuthInfo } from '../context.js';
 import type { BodyResult } from './body.js';
 
-export type { HeaderReader } from '../channel.js';
+export type { HeaderReader } from '../scope.js';
 
 /** An HTTP request as the endpoint reads it. */
 export interface HttpRequest {

@@ -3,15 +3,16 @@
  * `Request` to `Response`, serving the modern and the legacy wire on the same URL.
  * Source: 2026-07-28 basic/transports/streamable-http; 2025-11-25 basic/transports.
  */
+import { runtimeOf } from '../runtime.js';
 import { decodeFrame } from '../../core/jsonrpc.js';
 import { DEFAULT_MAX_BUFFERED_BYTES } from './sse.js';
-import { isModernRevision } from '../../core/revisions.js';
 import type { McpServer } from '../server.js';
 import { accepts } from './accept.js';
 import { DEFAULT_MAX_BODY_BYTES, readBody, type BodyResult } from './body.js';
 import { createMemoryEventStore, type EventStore } from './legacy/event-store.js';
 import { legacyDelete, legacyGet, legacyPost, type LegacyContext } from './legacy/post.js';
-import { isModernPost, modernPost, type ModernContext } from './modern.js';
+import { modernPost, type ModernContext } from './modern.js';
+import { eraOf, type EraMessage } from '../../core/era.js';
 import { paramHeaderCheck } from './param-headers.js';
 import { errorReply, methodNotAllowed, rpcError } from './responses.js';
 import { toWebResponse, type HttpRequest, type HttpResponse } from './exchange.js';
@@ -128,7 +129,7 @@ export function createHttpEndpoint(server: McpServer, options: HttpHandlerOption
     idleMs: options.sessionIdleMs ?? 30 * 60_000,
     maxSessions: options.maxSessions ?? 10_000,
     maxPerPrincipal: options.principals?.maxSessions ?? 1000,
-    events: server.eventBus,
+    events: runtimeOf(server).eventBus,
   });
   const params = paramHeaderCheck(server);
   const session = { store: options.eventStore ?? createMemoryEventStore(), keepAliveMs, maxBufferedBytes };
@@ -175,7 +176,7 @@ function internalError(): HttpResponse {
 
 /** A request on the modern wire: by its header, or because the server serves no legacy sessions. */
 function modernOnly(ctx: Context, request: HttpRequest): boolean {
-  return !ctx.server.servesLegacy || isModernRevision(request.headers.get('mcp-protocol-version')?.trim());
+  return !runtimeOf(ctx.server).servesLegacy || eraOf(undefined, request) === 'modern';
 }
 
 // route, admitted and post return a promise only once one is needed (the body read): no async frame per call.
@@ -287,7 +288,8 @@ function withBody(
     return rpcError('PayloadTooLarge', `Payload Too Large: the limit is ${ctx.maxBodyBytes} bytes`);
   const decoded = decodeFrame(body.text, ctx.server.options.limits?.maxJsonDepth);
   if (decoded.kind === 'malformed') return errorReply(decoded.error);
-  if (!ctx.server.servesLegacy || isModernPost(request.headers, decoded))
+  const single = decoded.kind === 'single' ? (decoded.value as EraMessage | null) : undefined;
+  if (!runtimeOf(ctx.server).servesLegacy || eraOf(single, request) === 'modern')
     return modernPost(ctx.modern, request, decoded);
   return legacyPost(ctx, request, decoded);
 }

@@ -4,6 +4,7 @@
  * Source: 2026-07-28 basic/transports/streamable-http "Sending Messages", "Receiving
  * Messages", "Cancellation", "Request Metadata", "Backward Compatibility".
  */
+import { runtimeOf } from '../runtime.js';
 import type { McpError } from '../../core/errors.js';
 import {
   checkEnvelope,
@@ -12,8 +13,7 @@ import {
   type JsonRpcRequest,
   type Params,
 } from '../../core/jsonrpc.js';
-import { META, isModernRevision } from '../../core/revisions.js';
-import type { RequestChannel } from '../channel.js';
+import { RequestScope, type ScopeBinding, type ScopeLine } from '../scope.js';
 import type { McpServer } from '../server.js';
 import { checkStandardHeaders } from './headers.js';
 import { PostReply, answer, plainStream, type Outcome } from './reply.js';
@@ -31,19 +31,6 @@ export interface ModernContext {
     headers: HeaderReader,
     request: JsonRpcRequest,
   ) => McpError | undefined | Promise<McpError | undefined>;
-}
-
-/**
- * True when a POST belongs to the modern wire: its `MCP-Protocol-Version` header names a
- * modern revision, or its body's `_meta` carries a protocol version (of any value, so an
- * unknown version is answered with -32022 rather than treated as legacy).
- */
-export function isModernPost(headers: HeaderReader, decoded: Decoded): boolean {
-  if (isModernRevision(headers.get('mcp-protocol-version')?.trim())) return true;
-  if (decoded.kind !== 'single') return false;
-  const params = (decoded.value as { params?: unknown } | null)?.params;
-  const meta = (params as { _meta?: unknown } | null | undefined)?._meta;
-  return typeof meta === 'object' && meta !== null && META.protocolVersion in meta;
 }
 
 /**
@@ -66,7 +53,7 @@ export function modernPost(
     case 'response':
       return rpcError('InvalidRequest', 'Invalid request: clients do not send responses on this revision');
     case 'notification':
-      ctx.server.handleNotification(checked.message, undefined, request.headers);
+      runtimeOf(ctx.server).handleNotification(checked.message, undefined, request.headers);
       return emptyResponse(202);
     case 'request': {
       const mismatch = checkStandardHeaders(request.headers, checked.message);
@@ -100,20 +87,19 @@ function runChecked(
 
 function runModern(ctx: ModernContext, request: HttpRequest, message: JsonRpcRequest): Promise<HttpResponse> {
   const exchange = new ModernExchange(ctx, request);
-  void answer(ctx.server, message, exchange).then((outcome) => exchange.finish(outcome));
+  void answer(ctx.server, new RequestScope(message, exchange, exchange)).then((outcome) =>
+    exchange.finish(outcome),
+  );
   return exchange.reply.response;
 }
 
 /**
- * One modern request in progress: the server's channel and the reply. A class, not an
- * object literal: a literal with a getter gets a hidden class of its own per call, which
- * V8 keeps in old space with the getter's closure (and so the whole call) attached, so
- * every call's objects were promoted and collected by full GCs (~2 MB per scavenge).
- * The AbortController and the listener on the client's signal are made only when the
- * handler asks for its signal: most calls never do. The SSE stream, once open, reports a
- * closed client itself (`cancel`).
+ * One modern request in progress: the line and binding of its scope, and the reply. A
+ * class, not a literal with a getter, so no per-call closure stays reachable. The
+ * AbortController and the listener on the client's signal are made only when the handler
+ * asks for its signal. The SSE stream, once open, reports a closed client itself (`cancel`).
  */
-class ModernExchange implements RequestChannel {
+class ModernExchange implements ScopeLine, ScopeBinding {
   readonly era = 'modern' as const;
   readonly authInfo: HttpRequest['auth'];
   readonly principal: string | undefined;

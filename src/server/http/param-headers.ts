@@ -4,6 +4,7 @@
  * Source: 2026-07-28 basic/transports/streamable-http "Custom Headers from Tool
  * Parameters", "Value Encoding", "Server Behavior for Custom Headers".
  */
+import { runtimeOf } from '../runtime.js';
 import { McpError } from '../../core/errors.js';
 import type { JsonRpcRequest, Params } from '../../core/jsonrpc.js';
 import { LATEST_REVISION, META } from '../../core/revisions.js';
@@ -14,8 +15,9 @@ import {
   valueAtPath,
   type HeaderAnnotation,
 } from '../../core/wire.js';
-import { toolsRevision, type McpServer } from '../server.js';
+import type { McpServer } from '../server.js';
 import type { HeaderReader } from './exchange.js';
+import { RequestScope } from '../scope.js';
 
 /**
  * Checks the `Mcp-Param-*` headers of a `tools/call` against its arguments.
@@ -55,7 +57,8 @@ async function listTools(server: McpServer): Promise<Map<string, HeaderAnnotatio
   do {
     const params: Params = cursor === undefined ? { _meta: meta } : { cursor, _meta: meta };
     const page =
-      (await server.handle({ jsonrpc: '2.0', id: 0, method: 'tools/list', params }, channel)) ?? {};
+      (await runtimeOf(server).serve(new RequestScope({ id: 0, method: 'tools/list', params }, channel))) ??
+      {};
     for (const tool of (page.tools ?? []) as { name: string; inputSchema?: unknown }[])
       found.set(tool.name, annotationsOf(tool.inputSchema));
     cursor = page.nextCursor;
@@ -75,8 +78,8 @@ export function paramHeaderCheck(server: McpServer): {
 } {
   let listing: Promise<Map<string, HeaderAnnotation[]>> | undefined;
   let tools: Map<string, HeaderAnnotation[]> | undefined; // once listed: checked without a promise
-  let revision = toolsRevision(server); // the registry's revision the listing reflects
-  const close = server.eventBus.subscribe((event) => {
+  let revision = runtimeOf(server).toolsRevision(); // the registry's revision the listing reflects
+  const close = runtimeOf(server).eventBus.subscribe((event) => {
     if (event.type === 'toolsListChanged') listing = tools = undefined;
   });
   const checkWith = (
@@ -93,7 +96,7 @@ export function paramHeaderCheck(server: McpServer): {
       const params = request.params;
       if (request.method !== 'tools/call' || typeof params?.name !== 'string') return undefined;
       const named = params as Params & { name: string };
-      const now = toolsRevision(server);
+      const now = runtimeOf(server).toolsRevision();
       if (now !== revision) [revision, listing, tools] = [now, undefined, undefined];
       if (tools) return checkWith(tools, headers, named);
       if (!listing) {

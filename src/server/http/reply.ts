@@ -5,6 +5,7 @@
  * Source: 2026-07-28 basic/transports/streamable-http "Sending Messages" item 6,
  * "Receiving Messages"; 2025-11-25 basic/transports "Sending Messages to the Server".
  */
+import { runtimeOf } from '../runtime.js';
 import { ERROR_TABLE, McpError } from '../../core/errors.js';
 import {
   errorResponse,
@@ -14,7 +15,7 @@ import {
   type JsonRpcResponse,
   type Params,
 } from '../../core/jsonrpc.js';
-import type { RequestChannel } from '../channel.js';
+import type { RequestScope } from '../scope.js';
 import type { McpServer } from '../server.js';
 import { HTTP_OK, jsonResponse, sseResponse, type HeaderMap } from './responses.js';
 import type { HttpResponse } from './exchange.js';
@@ -96,15 +97,12 @@ export interface Outcome {
  * with its `httpStatus`; anything else becomes -32603 "Internal error" (status 200) and
  * is reported to `ServerOptions.onError`.
  */
-export function answer(
-  server: McpServer,
-  request: JsonRpcRequest,
-  channel: RequestChannel,
-): Promise<Outcome> {
+export function answer(server: McpServer, scope: RequestScope): Promise<Outcome> {
+  const request = scope.request as JsonRpcRequest;
   // `then`, not an async frame: one promise and frame fewer on every call.
   let handled: Promise<Params>;
   try {
-    handled = server.handle(request, channel);
+    handled = runtimeOf(server).serve(scope);
   } catch (error) {
     return Promise.resolve(failure(server, request, error));
   }

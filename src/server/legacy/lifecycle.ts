@@ -14,7 +14,7 @@ import type {
   LoggingLevel,
   ServerCapabilities,
 } from '../../core/types/index.js';
-import type { RequestChannel } from '../channel.js';
+import type { RequestScope } from '../scope.js';
 import type { LegacySession } from './session.js';
 import type { ResourceSubscriptions } from '../subscriptions.js';
 
@@ -33,7 +33,7 @@ export interface ServerIdentity {
  */
 export function initialize(
   params: Params | undefined,
-  channel: RequestChannel,
+  scope: RequestScope,
   identity: ServerIdentity,
 ): Params {
   if (!params || typeof params.protocolVersion !== 'string') {
@@ -42,10 +42,8 @@ export function initialize(
   if (params.capabilities !== undefined && !isObject(params.capabilities)) {
     throw McpError.of('InvalidParams', 'capabilities must be an object');
   }
-  if (channel.session || !channel.openSession)
-    throw McpError.of('InvalidRequest', 'This connection is already initialized');
   const protocolVersion = negotiateLegacyRevision(params.protocolVersion, identity.legacyRevisions);
-  channel.openSession({
+  scope.openSession({
     protocolVersion,
     clientInfo: isObject(params.clientInfo) ? (params.clientInfo as unknown as Implementation) : undefined,
     clientCapabilities: (params.capabilities ?? {}) as ClientCapabilities,

@@ -4,11 +4,7 @@
  * plus the way back to the client for server-initiated requests and notifications.
  * Source: 2025-11-25 basic/lifecycle, server/utilities/logging, server/resources.
  */
-import type { Params, RequestId } from '../../core/jsonrpc.js';
-import { checkInputAnswer, type AskedMethod } from '../answers.js';
-import type { SchemaLimits } from '../../validation/index.js';
-import type { RequestChannel } from '../channel.js';
-import type { AuthInfo, ContextChannel } from '../context.js';
+import type { Params } from '../../core/jsonrpc.js';
 import type { RequestOptions } from '../../core/peer.js';
 import type { LegacyRevision } from '../../core/revisions.js';
 import type { ClientCapabilities, Implementation, LoggingLevel } from '../../core/types/index.js';
@@ -56,61 +52,5 @@ export class LegacySession {
   /** URIs the client subscribed to with `resources/subscribe` (the set is made on first use). */
   get subscriptions(): Set<string> {
     return (this.#subscriptions ??= new Set());
-  }
-}
-
-/**
- * The context channel of a request in a legacy session: input requests go to the client
- * as server-initiated requests; the log level is read when a message is logged, so a
- * `logging/setLevel` during a call applies to it.
- */
-export class LegacyChannel implements ContextChannel {
-  readonly era = 'legacy' as const;
-  readonly requestId: RequestId;
-  readonly meta: Readonly<Record<string, unknown>>;
-  readonly schemaLimits: SchemaLimits | undefined;
-  readonly #channel: RequestChannel;
-  readonly #session: LegacySession;
-
-  /** `request.meta` is the request's `_meta`; `schemaLimits` the server's `limits.schema`. */
-  constructor(
-    request: { id: RequestId; meta: Record<string, unknown>; schemaLimits: SchemaLimits | undefined },
-    channel: RequestChannel,
-    session: LegacySession,
-  ) {
-    this.requestId = request.id;
-    this.meta = request.meta;
-    this.schemaLimits = request.schemaLimits;
-    this.#channel = channel;
-    this.#session = session;
-  }
-
-  get signal(): AbortSignal {
-    return this.#channel.signal;
-  }
-  get protocolVersion(): string {
-    return this.#session.protocolVersion;
-  }
-  get clientCapabilities(): ClientCapabilities {
-    return this.#session.clientCapabilities;
-  }
-  get clientInfo(): Implementation | undefined {
-    return this.#session.clientInfo;
-  }
-  get authInfo(): AuthInfo | undefined {
-    return this.#channel.authInfo;
-  }
-  get logLevel(): LoggingLevel {
-    return this.#session.logLevel;
-  }
-
-  notify(method: string, params: Params): void {
-    this.#channel.notify(method, params);
-  }
-
-  /** Sends the request on the session; the answer is checked as a modern one would be. */
-  async ask(method: AskedMethod, params: Params): Promise<Params> {
-    const answer = await this.#session.link.request(method, params, { signal: this.#channel.signal });
-    return checkInputAnswer({ method, params, limits: this.schemaLimits }, answer, `${method} answer`);
   }
 }

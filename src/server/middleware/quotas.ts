@@ -14,7 +14,8 @@
  * Source: RFC 6585 §4 (429), RFC 9110 §10.2.3 (Retry-After).
  */
 import { McpError } from '../../core/errors.js';
-import type { AuthInfo, Middleware } from '../../core/middleware.js';
+import type { Middleware } from '../../core/middleware.js';
+import { principalKey } from '../../core/principal.js';
 
 /** Bounds on what one principal may ask of a server at once and over time. */
 export interface PrincipalRateLimits {
@@ -191,12 +192,6 @@ function quotaError(refusal: QuotaRefusal): McpError {
   return McpError.of('TooManyRequests', message, { retryAfterS: refusal.retryAfterS });
 }
 
-/** The key a request's verified principal is counted under (`auth:<subject or client id>`; '' when anonymous). */
-export function authKeyOf(auth: AuthInfo | undefined): string {
-  const id = auth?.subject ?? auth?.clientId;
-  return id === undefined ? '' : `auth:${id}`;
-}
-
 /**
  * The built-in middleware behind `createServer({ limits: { perPrincipal } })`: every
  * incoming request is counted against its caller's budget (the principal in `ctx.auth`,
@@ -208,7 +203,7 @@ export function principalQuotas(limits: PrincipalRateLimits): Middleware {
   const budgets = new PrincipalBudgets(limits, 'limits.perPrincipal');
   return (next) => (message, ctx) => {
     if (message.kind !== 'request' || ctx.direction !== 'incoming') return next(message, ctx);
-    const admitted = budgets.admit(authKeyOf(ctx.auth));
+    const admitted = budgets.admit(principalKey(ctx.auth, undefined));
     if (typeof admitted !== 'function') return Promise.reject(quotaError(admitted));
     let handled;
     try {

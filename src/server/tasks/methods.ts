@@ -7,17 +7,18 @@
  */
 import type { SchemaLimits } from '../../validation/index.js';
 import { McpError, missingCapabilityError } from '../../core/errors.js';
+import { principalOf } from '../../core/principal.js';
 import { isObject, type JsonRpcRequest, type Params } from '../../core/jsonrpc.js';
 import type { RequestStateSealer } from '../../core/request-state.js';
 import { createMemoryTaskStore } from '../../core/task-store.js';
 import { TASKS_EXTENSION, applyResponses, detailedTask, settle, type TaskState } from '../../core/tasks.js';
 import { checkInputAnswer, type AskedMethod } from '../answers.js';
-import type { RequestChannel } from '../channel.js';
+import type { RequestScope } from '../scope.js';
 import type { ModernMeta } from '../modern.js';
-import { runModernFeature } from '../modern-run.js';
+import { openInputRound, settleRound } from '../mrtr.js';
 import type { ToolRegistry } from '../tools.js';
 import { TaskRunner, type CallTool, type TaskOptions } from './runner.js';
-import { principalKeyOf } from '../quota.js';
+import { principalKey } from '../../core/principal.js';
 
 /** The task methods of the extension (`tasks/result` and `tasks/list` are not among them). */
 const TASK_METHODS: ReadonlySet<string> = new Set(['tasks/get', 'tasks/update', 'tasks/cancel']);
@@ -65,10 +66,11 @@ export class ServerTasks {
    * request is not the extension's business (the server answers it as usual).
    * @throws McpError -32021 for a task method or a `required` tool without negotiation.
    */
-  route(request: JsonRpcRequest, channel: RequestChannel, meta: ModernMeta): Promise<Params> | undefined {
+  route(scope: RequestScope, meta: ModernMeta): Promise<Params> | undefined {
+    const { request } = scope;
     if (!this.enabled) return undefined;
     const params = request.params ?? {};
-    const principal = channel.authInfo?.subject ?? channel.authInfo?.clientId ?? '';
+    const principal = principalOf(scope.auth);
     if (TASK_METHODS.has(request.method)) {
       if (!negotiated(meta)) throw tasksRequired();
       return this.#taskMethod(request.method, params, principal);
@@ -80,7 +82,7 @@ export class ServerTasks {
       if (policy.support === 'required') throw tasksRequired();
       return undefined;
     }
-    return this.#startCall(request, channel, meta, principal);
+    return this.#startCall(scope, meta, principal);
   }
 
   /**
@@ -159,12 +161,8 @@ export class ServerTasks {
     return {};
   }
 
-  async #startCall(
-    request: JsonRpcRequest,
-    channel: RequestChannel,
-    meta: ModernMeta,
-    principal: string,
-  ): Promise<Params> {
+  async #startCall(scope: RequestScope, meta: ModernMeta, principal: string): Promise<Params> {
+    const { request } = scope;
     const params = request.params ?? {};
     const name = params.name as string;
     const args = isObject(params.arguments) ? params.arguments : {};
@@ -173,16 +171,13 @@ export class ServerTasks {
     const checked = policy.prepare ? await this.#tools.checkArgs(name, args) : undefined;
     if (policy.prepare && checked) {
       const prepare = policy.prepare;
-      const runner = {
-        sealer: this.#sealer,
-        schemaLimits: this.runner.schemaLimits,
-        runFeature: async (_m: string, _p: Params, ctx: Parameters<typeof prepare>[1]) => {
-          await prepare(checked.value as never, ctx);
-          answers = { ...ctx.inputResponses };
-          return {};
-        },
-      };
-      const outcome = await runModernFeature(runner, request, channel, meta);
+      const round = await openInputRound(scope, this.#sealer);
+      const prepared = (async () => {
+        await prepare(checked.value as never, scope);
+        answers = { ...scope.inputResponses };
+        return {};
+      })();
+      const outcome = await settleRound(round, prepared);
       if (outcome.resultType === 'input_required') return outcome;
     }
     return this.runner.start({
@@ -191,8 +186,8 @@ export class ServerTasks {
       arguments: args,
       meta,
       principal,
-      quotaKey: principalKeyOf(channel),
-      authInfo: channel.authInfo,
+      quotaKey: principalKey(scope.auth, scope.principal),
+      authInfo: scope.auth,
       retrySafe: policy.retrySafe === true,
       answers,
     });

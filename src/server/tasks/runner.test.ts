@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { runtimeOf } from '../runtime.js';
 import type { Params } from '../../core/jsonrpc.js';
 import { createMemoryTaskStore } from '../../core/task-store.js';
 import type { TaskState, TaskStore } from '../../core/tasks.js';
@@ -47,7 +48,7 @@ describe('task leases (hostile: a store call that hangs or fails for one task)',
         return 'done';
       });
       const start = async (): Promise<string> => {
-        const created = await server.handle(
+        const created = await runtimeOf(server).handle(
           {
             jsonrpc: '2.0',
             id: crypto.randomUUID(),
@@ -83,7 +84,7 @@ describe('task leases (hostile: a store call that hangs or fails for one task)',
       await stopped.promise;
       return 'stopped';
     });
-    const created = await server.handle(
+    const created = await runtimeOf(server).handle(
       { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'work', _meta: META } },
       { signal: new AbortController().signal, notify: () => undefined, era: 'modern' },
     );
@@ -105,7 +106,7 @@ describe('task leases (hostile: a store call that hangs or fails for one task)',
       await done.promise;
       return 'done';
     });
-    const created = await server.handle(
+    const created = await runtimeOf(server).handle(
       { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'work', _meta: META } },
       { signal: new AbortController().signal, notify: () => undefined, era: 'modern' },
     );

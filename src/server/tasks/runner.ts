@@ -17,7 +17,7 @@ import {
   type TaskState,
   type TaskStore,
 } from '../../core/tasks.js';
-import { createContext, type RequestContext } from '../context.js';
+import type { RequestContext } from '../context.js';
 import type { ModernMeta } from '../modern.js';
 import { RunningTask } from './running.js';
 import { PrincipalQuota } from '../middleware/quotas.js';
@@ -46,7 +46,7 @@ export interface TaskCall {
   principal: string;
   /** Whom the per-principal task bound counts this task against ('' for nobody). */
   quotaKey?: string;
-  authInfo: RequestContext['authInfo'];
+  authInfo: RequestContext['auth'];
   retrySafe: boolean;
   /** Answers gathered before the task (the tool's `prepare` phase), replayed by key. */
   answers: Record<string, unknown>;
@@ -184,7 +184,7 @@ export class TaskRunner {
   #run(
     task: TaskState,
     requestId: RequestId,
-    authInfo: RequestContext['authInfo'],
+    authInfo: RequestContext['auth'],
     release: () => void = () => undefined,
   ): void {
     const meta = task.internal.call?.meta ?? {};
@@ -202,7 +202,7 @@ export class TaskRunner {
     this.#running.set(task.taskId, running);
     this.#confirmed.set(task.taskId, task.internal.leaseUntil ?? Infinity);
     const call = task.internal.call!;
-    void this.#callTool(call.name, call.arguments, createContext(running.channel()))
+    void this.#callTool(call.name, call.arguments, running.scope())
       .then(
         (result) => this.#settle(task.taskId, { status: 'completed', result: completeResult(result) }),
         (error: unknown) => this.#settle(task.taskId, failure(error)),

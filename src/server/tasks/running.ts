@@ -10,7 +10,8 @@ import { McpError } from '../../core/errors.js';
 import type { Params, RequestId } from '../../core/jsonrpc.js';
 import { addInputRequest, isTerminalStatus, type TaskState, type TaskStore } from '../../core/tasks.js';
 import type { ClientCapabilities, Implementation } from '../../core/types/index.js';
-import type { AuthInfo, ContextChannel } from '../context.js';
+import type { AuthInfo } from '../context.js';
+import { RequestScope, type InputAsker, type ScopeLine } from '../scope.js';
 import type { InputMethod } from '../mrtr.js';
 
 /** What a running task needs from its runner. */
@@ -22,7 +23,7 @@ export interface RunningTaskInit {
   clientCapabilities: ClientCapabilities;
   clientInfo: Implementation | undefined;
   authInfo: AuthInfo | undefined;
-  /** The server's `limits.schema` (see `ContextChannel.schemaLimits`). */
+  /** The server's `limits.schema` (bounds elicitation `requestedSchema`s). */
   schemaLimits?: SchemaLimits | undefined;
   /** Tells every instance the task changed (for `notifications/tasks`). */
   changed(task: TaskState): void;
@@ -35,7 +36,7 @@ const PREFIX: Record<InputMethod, string> = {
 };
 
 /** The live side of a task on the instance that runs its handler. */
-export class RunningTask {
+export class RunningTask implements ScopeLine, InputAsker {
   readonly id: string;
   readonly controller = new AbortController();
   readonly #init: RunningTaskInit;
@@ -50,25 +51,31 @@ export class RunningTask {
     this.controller.signal.addEventListener('abort', () => this.#rejectAll(), { once: true });
   }
 
-  /** The context channel the handler's context is built on. */
-  channel(): ContextChannel {
+  /** The scope the handler runs in: modern, its input requests and progress go to the task. */
+  scope(): RequestScope {
     const init = this.#init;
     const meta = init.task.internal.call?.meta ?? {};
-    return {
-      era: 'modern',
-      requestId: init.requestId,
+    const call = { id: init.requestId, method: 'tools/call', params: { _meta: meta } };
+    const scope = new RequestScope(call, this, { authInfo: init.authInfo });
+    scope.schemaLimits = init.schemaLimits;
+    scope.enterModern({
       meta,
       protocolVersion: init.protocolVersion,
       clientCapabilities: init.clientCapabilities,
       clientInfo: init.clientInfo,
-      authInfo: init.authInfo,
       logLevel: undefined,
-      schemaLimits: init.schemaLimits,
-      signal: this.controller.signal,
-      inputResponses: () => this.#answers,
-      notify: (method, params) => this.#notify(method, params),
-      ask: (method, params, key) => this.ask(method, params, key),
-    };
+    });
+    scope.askThrough(this);
+    return scope;
+  }
+
+  get signal(): AbortSignal {
+    return this.controller.signal;
+  }
+
+  /** The answers known so far (`tasks/update`). */
+  get known(): Readonly<Record<string, unknown>> {
+    return this.#answers;
   }
 
   /** Asks the client through the task; resolves once `tasks/update` answers the key. */
@@ -102,8 +109,8 @@ export class RunningTask {
     this.#waiters.clear();
   }
 
-  // Progress becomes the task's statusMessage; logs are not sent for tasks.
-  #notify(method: string, params: Params): void {
+  /** Progress becomes the task's statusMessage; logs are not sent for tasks. */
+  notify(method: string, params: Params): void {
     if (method !== 'notifications/progress') return;
     const { progress, total, message } = params as { progress?: number; total?: number; message?: string };
     const text = message ?? (total === undefined ? `progress ${progress}` : `progress ${progress}/${total}`);

@@ -1,9 +1,11 @@
 import { describe, expect, it, vi } from 'vitest';
+import { runtimeOf } from '../runtime.js';
 import { z } from 'zod';
 import { McpError } from '../../core/errors.js';
 import { createMemoryTaskStore } from '../../core/task-store.js';
 import type { Params } from '../../core/jsonrpc.js';
-import type { RequestChannel } from '../channel.js';
+import type { ScopeBinding, ScopeLine } from '../scope.js';
+type RequestChannel = ScopeLine & ScopeBinding;
 import { createServer, type McpServer } from '../index.js';
 
 const TASKS = { 'io.modelcontextprotocol/tasks': {} };
@@ -28,7 +30,7 @@ function call(
     era: 'modern',
     ...options.channel,
   };
-  return server.handle(
+  return runtimeOf(server).handle(
     {
       jsonrpc: '2.0',
       id: nextId++,

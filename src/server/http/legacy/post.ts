@@ -15,7 +15,13 @@ import {
   type Params,
 } from '../../../core/jsonrpc.js';
 import { isLegacyRevision, isModernRevision } from '../../../core/revisions.js';
-import type { HeaderReader, RequestChannel, SessionInit } from '../../channel.js';
+import {
+  RequestScope,
+  type HeaderReader,
+  type ScopeBinding,
+  type ScopeLine,
+  type SessionInit,
+} from '../../scope.js';
 import type { AuthInfo } from '../../context.js';
 import type { LegacySession } from '../../legacy/session.js';
 import type { McpServer } from '../../server.js';
@@ -187,8 +193,8 @@ async function initialize(
   const reply = new PostReply(
     plainStream(ctx.session.keepAliveMs, () => undefined, ctx.session.maxBufferedBytes),
   );
-  const channel = new OpeningChannel(ctx, request, reply);
-  const outcome = await answer(ctx.server, message, channel);
+  const channel = new Opening(ctx, request, reply);
+  const outcome = await answer(ctx.server, new RequestScope(message, channel, channel));
   const created = channel.created;
   if (created && 'result' in outcome.response) {
     const failed = await register(ctx, created, message.id);
@@ -202,8 +208,8 @@ async function initialize(
   return reply.response;
 }
 
-/** The channel of an `initialize`: it may open the session; its signal is made on first use. */
-class OpeningChannel implements RequestChannel {
+/** The line and binding of an `initialize`: it may open the session; its signal is made on first use. */
+class Opening implements ScopeLine, ScopeBinding {
   readonly authInfo: AuthInfo | undefined;
   readonly headers: HeaderReader;
   /** The session the `initialize` opened, if it did. */

@@ -1,18 +1,17 @@
 /**
- * One client request running in a legacy HTTP session: the channel the server answers it
- * on, where its related messages go, and an AbortController made only when someone asks
+ * One client request running in a legacy HTTP session: the line and binding of its scope, where its related messages go, and an AbortController made only when someone asks
  * for the signal or the client cancels (most requests never need one, and an
  * AbortController is the largest object a small call would otherwise allocate).
  * Source: 2025-11-25 basic/utilities/cancellation; basic/transports "Sending Messages".
  */
 import type { Params } from '../../../core/jsonrpc.js';
-import type { HeaderReader, RequestChannel } from '../../channel.js';
+import type { HeaderReader, ScopeBinding, ScopeLine } from '../../scope.js';
 import type { AuthInfo } from '../../context.js';
 import type { LegacySession } from '../../legacy/session.js';
 import type { MessageSink } from '../reply.js';
 
-/** A running request of a session; implements the {@link RequestChannel} it is answered on. */
-export class SessionRequest implements RequestChannel {
+/** A running request of a session: the line and binding of its scope. */
+export class SessionRequest implements ScopeLine, ScopeBinding {
   readonly session: LegacySession;
   readonly authInfo: AuthInfo | undefined;
   readonly headers: HeaderReader | undefined;

@@ -9,6 +9,7 @@
  * that only answers a few requests allocates and keeps a few small objects.
  * Source: 2025-11-25 basic/transports "Streamable HTTP" (streams, sessions).
  */
+import { runtimeOf } from '../../runtime.js';
 import { ERROR_TABLE, McpkitError } from '../../../core/errors.js';
 import {
   errorResponse,
@@ -22,7 +23,7 @@ import {
 } from '../../../core/jsonrpc.js';
 import { Peer, type RequestOptions } from '../../../core/peer.js';
 import type { Transport, TransportSink } from '../../../core/transport.js';
-import type { HeaderReader, SessionInit } from '../../channel.js';
+import { RequestScope, type HeaderReader, type SessionInit } from '../../scope.js';
 import type { AuthInfo } from '../../context.js';
 import { forwardEvent } from '../../connect.js';
 import type { ServerEvent } from '../../../core/event-bus.js';
@@ -164,7 +165,7 @@ export class HttpSession implements SessionLink, StreamOpener {
     const running = new SessionRequest(this.legacy, sink, from);
     inFlight.set(request.id, running);
     try {
-      const outcome = await answer(this.#server, request, running);
+      const outcome = await answer(this.#server, new RequestScope(request, running, running));
       if (this.replica && 'result' in outcome.response)
         await this.replica.persist(request.method, request.params);
       return running.aborted ? undefined : outcome;
@@ -220,7 +221,7 @@ export class HttpSession implements SessionLink, StreamOpener {
   // As the peer does: a failing notification handler is not the client's concern.
   #notified(message: JsonRpcNotification, headers: HeaderReader | undefined): void {
     try {
-      this.#server.handleNotification(message, this.legacy, headers);
+      runtimeOf(this.#server).handleNotification(message, this.legacy, headers);
     } catch {
       // ignored, as on a peer without an internalError handler
     }
@@ -244,7 +245,7 @@ export class HttpSession implements SessionLink, StreamOpener {
   #close(): void {
     this.#ended = true;
     this.replica?.leave();
-    this.#server.sessionEnded(this.legacy);
+    runtimeOf(this.#server).sessionEnded(this.legacy);
     if (this.#inFlight)
       for (const running of this.#inFlight.values()) running.abort(new Error('session ended'));
     if (this.#peer) void this.#peer.close();
@@ -259,7 +260,7 @@ export class HttpSession implements SessionLink, StreamOpener {
       dropStandalone: () => this.streams.standalone.disconnect(),
       frame: (message) => this.#frames?.frame(JSON.stringify(message)),
       abort: (id, reason) => this.#inFlight?.get(id)?.abort(reason),
-      syncSubscriptions: (uris) => this.#server.syncSessionSubscriptions(this.legacy, uris),
+      syncSubscriptions: (uris) => runtimeOf(this.#server).syncSessionSubscriptions(this.legacy, uris),
     };
   }
 
@@ -309,7 +310,7 @@ export class HttpSession implements SessionLink, StreamOpener {
       transport,
       {
         request: (request) => Promise.reject(methodNotFound(request.method)),
-        notification: (n) => this.#server.handleNotification(n, this.legacy, this.#receiving),
+        notification: (n) => runtimeOf(this.#server).handleNotification(n, this.legacy, this.#receiving),
       },
       fleet ? { requestIdPrefix: `${fleet.tag}.` } : {},
     );

@@ -1,0 +1,369 @@
+/**
+ * One {@link RequestScope} per request: what the transport knows about it (cancellation,
+ * where its notifications go, the caller, headers, the legacy session) and what the server
+ * learns while routing it (era, revision, client capabilities, how to ask the client for
+ * input). The transport builds it once; the server's middleware and dispatch work on it;
+ * the handler gets it as its {@link RequestContext}. Era differences in how `elicit`,
+ * `sample` and `listRoots` reach the client are an {@link InputAsker}: the modern round
+ * (`input_required`), a task (`tasks/update`), or, with none, the legacy session's request.
+ * Source: 2026-07-28 basic/patterns (progress, cancellation, MRTR), server/utilities/logging;
+ * 2025-11-25 client/* (server-initiated requests).
+ */
+import { McpError, missingCapabilityError } from '../core/errors.js';
+import type { AuthInfo } from '../core/middleware.js';
+import type { JsonRpcRequest, Params, RequestId } from '../core/jsonrpc.js';
+import { isLevelEnabled, type Era, type LegacyRevision } from '../core/revisions.js';
+import type {
+  ClientCapabilities,
+  CreateMessageRequestParams,
+  CreateMessageResult,
+  ElicitRequestParams,
+  ElicitResult,
+  Implementation,
+  ListRootsResult,
+  LoggingLevel,
+} from '../core/types/index.js';
+import {
+  compileSchema,
+  type InferOutput,
+  type SchemaLimits,
+  type StandardJsonSchema,
+} from '../validation/index.js';
+import { checkInputAnswer, type AskedMethod } from './answers.js';
+import type { InputOptions, ProgressOptions, RequestContext } from './context.js';
+import type { LegacySession } from './legacy/session.js';
+import type { ModernMeta } from './modern.js';
+import {
+  elicitWithSchema,
+  hasSchemaObject,
+  type SchemaElicitParams,
+  type SchemaElicitResult,
+} from './schema-elicit.js';
+
+/** What `initialize` establishes; the transport turns it into a {@link LegacySession}. */
+export interface SessionInit {
+  protocolVersion: LegacyRevision;
+  clientInfo: Implementation | undefined;
+  clientCapabilities: ClientCapabilities;
+}
+
+/** Reads request headers by name (case-insensitive, as `Headers.get` does). */
+export interface HeaderReader {
+  get(name: string): string | null;
+  /**
+   * Calls `callback` once per header, as `Headers.forEach` does. Optional: without it,
+   * server middleware sees no `ctx.headers` for the request.
+   */
+  forEach?(callback: (value: string, name: string) => void): void;
+}
+
+/** The transport's line for one request: its cancellation and its related notifications. */
+export interface ScopeLine {
+  /** Aborted when the client cancels the request or goes away (may be made on first read). */
+  readonly signal: AbortSignal;
+  /** Sends a notification tied to this request (progress, log messages). */
+  notify(method: string, params: Params): void;
+}
+
+/**
+ * What the transport binds a request to besides its line: often one object per connection
+ * or exchange, read when the scope is built.
+ */
+export interface ScopeBinding {
+  /** The era the transport already established (a modern HTTP exchange); see core/era.ts. */
+  readonly era?: Era | undefined;
+  /** The caller's identity, when the transport authenticated it. */
+  readonly authInfo?: AuthInfo | undefined;
+  /**
+   * Whom per-principal bounds count this request against ('' when unidentified); default:
+   * the verified identity. The HTTP endpoint names it (identity, else the peer's address).
+   */
+  readonly principal?: string | undefined;
+  /** The HTTP request's headers (Streamable HTTP); undefined on other transports. */
+  readonly headers?: HeaderReader | undefined;
+  /** The legacy session the request belongs to, if any. */
+  readonly session?: LegacySession | undefined;
+  /** Opens a legacy session for `initialize`; absent where sessions cannot be opened. */
+  openSession?(init: SessionInit): LegacySession;
+}
+
+/** How a handler's input requests reach the client on its era (see the module comment). */
+export interface InputAsker {
+  /** The answers known so far, by input request key (see {@link RequestContext.inputResponses}). */
+  readonly known: Readonly<Record<string, unknown>>;
+  ask(method: AskedMethod, params: Params, key?: string): Promise<Params>;
+}
+
+/** The server's middleware chains, as a chained request's scope reaches them (server/middleware.ts). */
+export interface ScopeChain {
+  /** Sends the request's notification through the outgoing chain. */
+  notify(scope: RequestScope, method: string, params: Params): void;
+  /** Passes what a session opened by the request sends through the outgoing chain. */
+  opened(session: LegacySession): void;
+}
+
+const NONE: Readonly<Record<string, never>> = Object.freeze({});
+const NO_BINDING: ScopeBinding = Object.freeze({});
+
+/** One request, from the transport to the handler (see the module comment). */
+export class RequestScope implements RequestContext {
+  request: Pick<JsonRpcRequest, 'id' | 'method' | 'params'>;
+  /** The transport's binding (also the request's `EraSource` for core/era.ts). */
+  readonly binding: ScopeBinding;
+  /** The server's `limits.schema`, which also bound elicitation `requestedSchema`s. */
+  schemaLimits: SchemaLimits | undefined;
+  readonly #line: ScopeLine;
+  #era: Era = 'modern';
+  #modern: ModernMeta | undefined;
+  #asker: InputAsker | undefined;
+  #auth: AuthInfo | undefined;
+  #ctx: { readonly signal: AbortSignal } | undefined;
+  #via: ScopeChain | undefined;
+  #abandonable = false;
+  #local: AbortController | undefined;
+  #lastProgress = -Infinity;
+
+  constructor(request: RequestScope['request'], line: ScopeLine, binding: ScopeBinding = NO_BINDING) {
+    this.request = request;
+    this.#line = line;
+    this.binding = binding;
+    this.#auth = binding.authInfo;
+  }
+
+  /** Serves the request as modern, with its `_meta` fields checked. */
+  enterModern(meta: ModernMeta): void {
+    this.#era = 'modern';
+    this.#modern = meta;
+  }
+
+  /** The modern `_meta` fields, once {@link enterModern} checked them. */
+  get modern(): ModernMeta | undefined {
+    return this.#modern;
+  }
+
+  /**
+   * Sends the handler's input requests through `asker`. `abandonable`: the handler's signal
+   * also fires on {@link abandon} (an MRTR run given up for input).
+   */
+  askThrough(asker: InputAsker, abandonable = false): void {
+    this.#asker = asker;
+    this.#abandonable = abandonable;
+  }
+
+  /** Gives up the run: aborts the handler's signal if it was read, with `reason`. */
+  abandon(reason: unknown): void {
+    this.#local?.abort(reason);
+  }
+
+  /** Serves the request in its legacy session (input requests go to the client on it). */
+  enterLegacy(): void {
+    this.#era = 'legacy';
+  }
+
+  /**
+   * What the server's middleware passed on: the ctx's signal (read when first asked) and
+   * principal, and where the request's notifications go (through the outgoing chain).
+   */
+  chained(
+    ctx: { readonly signal: AbortSignal; readonly auth?: AuthInfo | undefined },
+    via: ScopeChain,
+  ): void {
+    this.#auth = ctx.auth;
+    this.#ctx = ctx;
+    this.#via = via;
+  }
+
+  /** The ctx the middleware passed on, once {@link chained}. */
+  get chainCtx(): object | undefined {
+    return this.#ctx;
+  }
+
+  /** The request as the middleware passed it on. */
+  rewrite(request: RequestScope['request']): void {
+    this.request = request;
+  }
+
+  /** The transport's signal, past any middleware (see {@link signal}). */
+  get transportSignal(): AbortSignal {
+    return this.#line.signal;
+  }
+
+  get session(): LegacySession | undefined {
+    return this.binding.session;
+  }
+  get principal(): string | undefined {
+    return this.binding.principal;
+  }
+  get headers(): HeaderReader | undefined {
+    return this.binding.headers;
+  }
+  /** Made on first read: most requests never need an AbortController. */
+  get signal(): AbortSignal {
+    if (this.#local) return this.#local.signal;
+    const base = this.#ctx ? this.#ctx.signal : this.#line.signal;
+    if (!this.#abandonable) return base;
+    this.#local = new AbortController();
+    if (base.aborted) this.#local.abort(base.reason);
+    else base.addEventListener('abort', () => this.#local?.abort(base.reason), { once: true });
+    return this.#local.signal;
+  }
+  get requestId(): RequestId {
+    return this.request.id;
+  }
+  get era(): Era {
+    return this.#era;
+  }
+  get protocolVersion(): string {
+    return this.#era === 'legacy'
+      ? (this.session?.protocolVersion ?? '')
+      : (this.#modern?.protocolVersion ?? '');
+  }
+  get clientCapabilities(): ClientCapabilities {
+    return (
+      (this.#era === 'legacy' ? this.session?.clientCapabilities : this.#modern?.clientCapabilities) ?? NONE
+    );
+  }
+  get clientInfo(): Implementation | undefined {
+    return this.#era === 'legacy' ? this.session?.clientInfo : this.#modern?.clientInfo;
+  }
+  get meta(): Readonly<Record<string, unknown>> {
+    if (this.#modern) return this.#modern.meta;
+    const meta = this.request.params?._meta;
+    return typeof meta === 'object' && meta !== null ? (meta as Record<string, unknown>) : NONE;
+  }
+  get auth(): AuthInfo | undefined {
+    return this.#auth;
+  }
+  get inputResponses(): Readonly<Record<string, unknown>> {
+    return this.#asker?.known ?? NONE;
+  }
+  /** The log threshold in force (legacy: read at each message, so `logging/setLevel` applies at once). */
+  get logLevel(): LoggingLevel | undefined {
+    return this.#era === 'legacy' ? this.session?.logLevel : this.#modern?.logLevel;
+  }
+
+  /** Sends a notification tied to this request, through the outgoing middleware when there is some. */
+  notify(method: string, params: Params): void {
+    if (this.#via) this.#via.notify(this, method, params);
+    else this.#line.notify(method, params);
+  }
+
+  /** Sends a notification on the transport's line, past any middleware. */
+  transportNotify(method: string, params: Params): void {
+    this.#line.notify(method, params);
+  }
+
+  /** Opens the legacy session an `initialize` asks for. @throws McpError -32600 where none can be opened. */
+  openSession(init: SessionInit): LegacySession {
+    if (this.binding.session || !this.binding.openSession)
+      throw McpError.of('InvalidRequest', 'This connection is already initialized');
+    const session = this.binding.openSession(init);
+    this.#via?.opened(session);
+    return session;
+  }
+
+  progress(progress: number, options: ProgressOptions = {}): void {
+    const token = this.meta.progressToken;
+    if ((typeof token !== 'string' && typeof token !== 'number') || progress <= this.#lastProgress) return;
+    this.#lastProgress = progress;
+    this.notify('notifications/progress', { progressToken: token, progress, ...options });
+  }
+
+  log(level: LoggingLevel, data: unknown, logger?: string): void {
+    const threshold = this.logLevel;
+    if (threshold === undefined || !isLevelEnabled(level, threshold)) return;
+    this.notify('notifications/message', logger === undefined ? { level, data } : { level, data, logger });
+  }
+
+  elicit(params: ElicitRequestParams, options?: InputOptions): Promise<ElicitResult>;
+  elicit<S extends StandardJsonSchema>(
+    params: SchemaElicitParams<S>,
+    options?: InputOptions,
+  ): Promise<SchemaElicitResult<InferOutput<S>>>;
+  elicit(
+    params: ElicitRequestParams | SchemaElicitParams<StandardJsonSchema>,
+    options?: InputOptions,
+  ): Promise<ElicitResult | SchemaElicitResult<unknown>> {
+    const send = (wire: ElicitRequestParams): Promise<ElicitResult> =>
+      this.#ask('elicitation', 'elicitation/create', wire, options?.key) as Promise<ElicitResult>;
+    const limits = this.schemaLimits;
+    if (hasSchemaObject(params)) return elicitWithSchema(params, send, limits);
+    try {
+      checkRequestedSchema(params, limits);
+    } catch (error) {
+      return Promise.reject(error as Error);
+    }
+    return send(params);
+  }
+
+  sample(params: CreateMessageRequestParams, options?: InputOptions): Promise<CreateMessageResult> {
+    return this.#ask(
+      'sampling',
+      'sampling/createMessage',
+      params,
+      options?.key,
+    ) as Promise<CreateMessageResult>;
+  }
+
+  listRoots(options?: InputOptions): Promise<ListRootsResult> {
+    return this.#ask('roots', 'roots/list', {}, options?.key) as Promise<ListRootsResult>;
+  }
+
+  async #ask(
+    capability: 'elicitation' | 'sampling' | 'roots',
+    method: AskedMethod,
+    params: object,
+    key: string | undefined,
+  ): Promise<unknown> {
+    const missing = missingCapability(this.clientCapabilities, capability, params);
+    if (missing) throw capabilityError(this.#era, missing);
+    if (this.signal.aborted) throw McpError.of('InternalError', 'Request was cancelled');
+    if (this.#asker) return this.#asker.ask(method, params as Params, key);
+    const session = this.#era === 'legacy' ? this.session : undefined;
+    if (!session) throw noInputOn(this.request.method);
+    const answer = await session.link.request(method, params as Params, { signal: this.signal });
+    return checkInputAnswer(
+      { method, params: params as Params, limits: this.schemaLimits },
+      answer,
+      `${method} answer`,
+    );
+  }
+}
+
+/** Holds a JSON Schema `requestedSchema` to the server's schema limits before it is sent. */
+function checkRequestedSchema(params: ElicitRequestParams, limits: SchemaLimits | undefined): void {
+  const schema = (params as { requestedSchema?: unknown }).requestedSchema;
+  if (params.mode === 'url' || typeof schema !== 'object' || schema === null) return;
+  compileSchema(schema as Record<string, unknown>, limits, 'elicitation requestedSchema');
+}
+
+/** The capability the client lacks for this input request, as a `requiredCapabilities` object. */
+function missingCapability(
+  caps: ClientCapabilities,
+  capability: string,
+  params: object,
+): Record<string, unknown> | undefined {
+  const declared = caps[capability as keyof ClientCapabilities] as Record<string, unknown> | undefined;
+  if (declared === undefined) return { [capability]: {} };
+  if (capability !== 'elicitation') return undefined;
+  // An empty elicitation capability means form mode only (2025-11-25 client/elicitation).
+  const mode = (params as { mode?: unknown }).mode === 'url' ? 'url' : 'form';
+  const modes = Object.keys(declared);
+  const ok = mode === 'url' ? modes.includes('url') : modes.length === 0 || modes.includes('form');
+  return ok ? undefined : { elicitation: { [mode]: {} } };
+}
+
+// -32021 exists only from 2026-07-28 on; legacy sessions get -32600 with the same data.
+function capabilityError(era: Era, required: Record<string, unknown>): McpError {
+  if (era === 'modern') return missingCapabilityError(required);
+  return McpError.of('InvalidRequest', `The client did not declare the capability this request needs`, {
+    requiredCapabilities: required,
+  });
+}
+
+function noInputOn(method: string): McpError {
+  return McpError.of(
+    'InternalError',
+    `${method} cannot ask the client for input; only tools/call, resources/read and prompts/get can`,
+  );
+}
