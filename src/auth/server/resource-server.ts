@@ -82,10 +82,10 @@ class ResourceGuard implements HttpAuthGuard {
     const match = /^(\S+) +(\S+)$/.exec(request.headers.get('authorization')?.trim() ?? '');
     const scheme = match?.[1]?.toLowerCase();
     if (!match || (scheme !== 'bearer' && !(scheme === 'dpop' && this.#algorithms)))
-      return { response: this.#challenge(401, undefined, 'an access token is required') };
+      return { response: this.#challenge(401, { description: 'an access token is required' }) };
     try {
       const auth = await this.#o.verifier(match[2]!);
-      await this.#binding(request, scheme, auth, match[2]!);
+      await this.#binding(request, { scheme, auth, token: match[2]! });
       const missing = (this.#o.requiredScopes ?? []).filter((s) => !auth.scopes?.includes(s));
       if (missing.length > 0) return { response: this.insufficientScope(this.#o.requiredScopes!) };
       return { auth };
@@ -93,16 +93,24 @@ class ResourceGuard implements HttpAuthGuard {
       if (error instanceof AuthError && error.code === 'VERIFIER_UNAVAILABLE')
         return { response: oauthError(503, 'temporarily_unavailable', error.message) };
       const reason = error instanceof AuthError ? error.message : 'the token could not be verified';
-      return { response: this.#challenge(401, 'invalid_token', reason) };
+      return { response: this.#challenge(401, { error: 'invalid_token', description: reason }) };
     }
   }
 
   insufficientScope(required: readonly string[]): HttpResponse {
-    return this.#challenge(403, 'insufficient_scope', `this needs scope ${required.join(' ')}`, required);
+    return this.#challenge(403, {
+      error: 'insufficient_scope',
+      description: `this needs scope ${required.join(' ')}`,
+      scopes: required,
+    });
   }
 
   /** DPoP-bound tokens only with a valid proof; DPoP proofs only for bound tokens. */
-  async #binding(request: HttpRequest, scheme: string, auth: AuthInfo, token: string): Promise<void> {
+  async #binding(
+    request: HttpRequest,
+    presented: { scheme: string; auth: AuthInfo; token: string },
+  ): Promise<void> {
+    const { scheme, auth, token } = presented;
     const cnf = auth.claims?.cnf as { jkt?: unknown } | undefined;
     const jkt = typeof cnf?.jkt === 'string' ? cnf.jkt : undefined;
     if (scheme === 'bearer') {
@@ -121,7 +129,11 @@ class ResourceGuard implements HttpAuthGuard {
     });
   }
 
-  #challenge(status: number, error: string | undefined, description: string, scopes?: readonly string[]) {
+  #challenge(
+    status: number,
+    why: { error?: string; description: string; scopes?: readonly string[] },
+  ): HttpResponse {
+    const { error, description, scopes } = why;
     const scope = scopes ?? this.#o.requiredScopes ?? this.#o.scopesSupported;
     const params = [`resource_metadata=${quoted(this.#metadataUrl.href)}`];
     if (scope && scope.length > 0) params.push(`scope=${quoted(scope.join(' '))}`);

@@ -167,7 +167,7 @@ export function introspectionVerifier(options: IntrospectionVerifierOptions): To
     const hit = cache.get(key);
     if (hit && hit.until > Date.now()) return hit.info;
     cache.delete(key);
-    const claims = await introspect(await server(), options, fetcher, token);
+    const claims = await introspect({ as: await server(), options, fetcher }, token);
     const info = principalFrom(claims, token);
     const exp = typeof claims.exp === 'number' ? claims.exp * 1000 : Infinity;
     if (cache.size >= (options.maxCached ?? 1000)) cache.delete(cache.keys().next().value!);
@@ -177,11 +177,10 @@ export function introspectionVerifier(options: IntrospectionVerifierOptions): To
 }
 
 async function introspect(
-  as: oauth.AuthorizationServer,
-  o: IntrospectionVerifierOptions,
-  fetcher: typeof fetch,
+  to: { as: oauth.AuthorizationServer; options: IntrospectionVerifierOptions; fetcher: typeof fetch },
   token: string,
 ): Promise<Record<string, unknown>> {
+  const { as, options: o, fetcher } = to;
   let answer: oauth.IntrospectionResponse;
   try {
     const client = { client_id: o.clientId };

@@ -20,7 +20,7 @@ import {
 import type { RequestContext } from '../context.js';
 import type { ModernMeta } from '../modern.js';
 import { RunningTask } from './running.js';
-import { PrincipalQuota } from '../quota.js';
+import { PrincipalQuota } from '../middleware/quotas.js';
 import { timerDelay } from '../../core/timer.js';
 
 /** Task settings of a server (`createServer({ tasks })`). */
