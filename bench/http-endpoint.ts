@@ -13,12 +13,8 @@ import { PerformanceObserver } from 'node:perf_hooks';
 import { getHeapSpaceStatistics } from 'node:v8';
 import { z } from 'zod';
 import { createServer } from '../src/server/index.js';
-import {
-  createHttpEndpoint,
-  type HeaderReader,
-  type HttpEndpoint,
-  type HttpRequest,
-} from '../src/server/http/index.js';
+import type { HeaderReader } from '../src/server/http/index.js';
+import { createHttpEndpoint, type HttpEndpoint, type HttpRequest } from '../src/server/http/runtime.js';
 
 const CALLS = Number(process.argv[2] ?? 20_000);
 const WORKERS = 16;

@@ -22,8 +22,6 @@ export class IncomingRequest implements IncomingContext {
   #aborted = false;
   #reason: unknown;
   #done = false;
-  /** When this request last sent progress (`performance.now()` ms), or -Infinity. */
-  progressAt = -Infinity;
 
   constructor(method: string, send: (method: string, params?: Params) => void) {
     this.method = method;
@@ -59,7 +57,6 @@ export class IncomingRequest implements IncomingContext {
 
   notify(method: string, params?: Params): void {
     if (this.#done || this.#aborted) return;
-    if (method === 'notifications/progress') this.progressAt = performance.now();
     this.#send(method, params);
   }
 }

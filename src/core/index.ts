@@ -1,7 +1,6 @@
 /**
  * `mcpkit`: the protocol core — message types of every revision we speak, the error
- * table, revisions and `_meta` keys, the JSON-RPC envelope, request correlation and the
- * transport seam. No I/O.
+ * table, revisions and `_meta` keys, the JSON-RPC envelope and the transport seam. No I/O.
  */
 export type * from './types/index.js';
 export {
@@ -47,14 +46,7 @@ export {
   type JsonRpcResultResponse,
   type Params,
 } from './jsonrpc.js';
-export {
-  Peer,
-  type IncomingContext,
-  type PeerHandlers,
-  type PeerOptions,
-  type ProgressUpdate,
-  type RequestOptions,
-} from './peer.js';
+export type { ProgressUpdate, RequestOptions } from './peer.js';
 export type { SendOptions, Transport, TransportSink } from './transport.js';
 export {
   composeMiddleware,

@@ -39,15 +39,6 @@ export interface PeerOptions {
   /** Most requests from the other side handled at once (default 256); more → -32600. */
   maxConcurrentRequests?: number;
   /**
-   * Milliseconds that must pass between the last progress notification of an incoming
-   * request and its response (default 0: answer at once). Widely used clients (the official
-   * SDKs, v1 and v2) handle a notification one microtask later than a response read in the
-   * same chunk, and drop progress whose request is already answered; a gap lets them read
-   * the notification on its own. Only responses of requests that sent progress wait.
-   * Source: 2026-07-28 basic/patterns/progress.
-   */
-  progressGapMs?: number;
-  /**
    * Makes the ids of outgoing requests strings `<prefix><n>` instead of numbers, so that
    * several peers answering one client (the instances of a fleet sharing a legacy session)
    * never use the same id and each can tell its own responses apart.

@@ -269,37 +269,3 @@ describe('Peer, initialize', () => {
     expect(cancelled[0]).toMatchObject({ params: { requestId: 1 } });
   });
 });
-
-describe('Peer, the gap between progress and the response', () => {
-  const request = (id: number) => `{"jsonrpc":"2.0","id":${id},"method":"work"}`;
-
-  it('holds a response until progressGapMs after its last progress, and no other', async () => {
-    vi.useFakeTimers();
-    try {
-      const { feed, sent } = await start(
-        {
-          request: async (r, ctx) => {
-            if (r.id === 1) ctx.notify('notifications/progress', { progressToken: 't', progress: 1 });
-            if (r.id === 2) ctx.notify('notifications/message', { level: 'info', data: 'x' });
-            return { id: r.id };
-          },
-        },
-        { progressGapMs: 10 },
-      );
-      feed(request(1));
-      feed(request(2));
-      await vi.advanceTimersByTimeAsync(0);
-      expect(sent.map((m) => ('method' in m ? m.method : m.id))).toEqual([
-        'notifications/progress',
-        'notifications/message',
-        2,
-      ]);
-      await vi.advanceTimersByTimeAsync(9);
-      expect(sent).toHaveLength(3);
-      await vi.advanceTimersByTimeAsync(1);
-      expect(sent.at(-1)).toEqual({ jsonrpc: '2.0', id: 1, result: { id: 1 } });
-    } finally {
-      vi.useRealTimers();
-    }
-  });
-});

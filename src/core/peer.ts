@@ -32,7 +32,6 @@ import { createOutgoing, type Outgoing, type ProgressUpdate, type RequestOptions
 export type { ProgressUpdate, RequestOptions } from './outgoing.js';
 
 import type { PeerHandlers, PeerOptions } from './peer-types.js';
-import { timerDelay } from './timer.js';
 
 export type { PeerHandlers, PeerOptions } from './peer-types.js';
 
@@ -44,7 +43,6 @@ export class Peer {
   readonly #drain: boolean;
   readonly #maxJsonDepth: number;
   readonly #maxConcurrent: number;
-  readonly #gapMs: number;
   readonly #idle = new Set<() => void>();
   readonly #outgoing = new Map<RequestId, Outgoing>();
   readonly #incoming = new Map<RequestId, IncomingRequest>();
@@ -65,7 +63,6 @@ export class Peer {
     this.#drain = options.drainOnInputEnd ?? false;
     this.#maxJsonDepth = options.maxJsonDepth ?? DEFAULT_MAX_JSON_DEPTH;
     this.#maxConcurrent = options.maxConcurrentRequests ?? 256;
-    this.#gapMs = options.progressGapMs ?? 0;
     this.#idPrefix = options.requestIdPrefix;
   }
 
@@ -222,10 +219,6 @@ export class Peer {
       response = this.#failed(request, error);
     }
     incoming.finish();
-    // Only a request that sent progress may have to wait (and only it needs the clock).
-    const wait =
-      incoming.progressAt === -Infinity ? 0 : incoming.progressAt + this.#gapMs - performance.now();
-    if (wait > 0) await new Promise((resolve) => setTimeout(resolve, timerDelay(wait)));
     this.#incoming.delete(request.id);
     if (this.#idle.size > 0) for (const wake of this.#idle) wake();
     this.#idle.clear();

@@ -37,12 +37,6 @@ export interface Transport {
   /** Closes the channel; resolves when it is closed. Calls `sink.closed()`. */
   close(): Promise<void>;
   /**
-   * Optional: milliseconds a server should leave between the last progress notification of a request
-   * and its response on this channel (see `PeerOptions.progressGapMs`). Set by
-   * transports whose readers may get both in one chunk (pipes).
-   */
-  readonly progressGapMs?: number;
-  /**
    * Optional: the id of our own request in relation to which the peer's request `id`
    * arrived, when the channel tells (Streamable HTTP: the POST whose SSE stream carried
    * it). Answers once per id; undefined when unknown.

@@ -23,10 +23,7 @@ export interface ServerConnection {
   close(): Promise<void>;
 }
 
-/**
- * Starts serving `server` on `transport`. A request's response leaves at least
- * `transport.progressGapMs` after that request's last progress notification (see `Transport`).
- */
+/** Starts serving `server` on `transport`. */
 export async function connect(server: McpServer, transport: Transport): Promise<ServerConnection> {
   // When the client stops sending (stdin ends), answer what is in flight, then close.
   // One binding per connection: every request's scope reads the session from it.
@@ -60,7 +57,6 @@ export async function connect(server: McpServer, transport: Transport): Promise<
     },
     {
       drainOnInputEnd: true,
-      progressGapMs: transport.progressGapMs ?? 0,
       maxJsonDepth: server.options.limits?.maxJsonDepth ?? DEFAULT_MAX_JSON_DEPTH,
       maxConcurrentRequests: server.options.limits?.maxConcurrentRequests ?? 256,
     },

@@ -6,9 +6,8 @@
 import { createServer as createNodeServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { HttpAuthGuard } from '../../src/server/http/index.js';
-import { createHttpEndpoint } from '../../src/server/http/index.js';
 import { createServer, type McpServer } from '../../src/server/index.js';
-import { toEndpointListener } from '../../src/integrations/node/index.js';
+import { toNodeListener, type NodeListener } from '../../src/integrations/node/index.js';
 
 /** A running protected server. */
 export interface ProtectedServer {
@@ -47,12 +46,12 @@ export async function startProtected(
   guardFor: (url: string) => HttpAuthGuard,
   server: McpServer = protectedDefinition(),
 ): Promise<ProtectedServer> {
-  let listener: ReturnType<typeof toEndpointListener> = (_q, s) => void s.writeHead(503).end();
+  let listener: NodeListener = (_q, s) => void s.writeHead(503).end();
   const http = createNodeServer((req, res) => listener(req, res));
   await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
   const url = `http://127.0.0.1:${(http.address() as AddressInfo).port}/mcp`;
-  const endpoint = createHttpEndpoint(server, { auth: guardFor(url) });
-  listener = toEndpointListener(endpoint);
+  const endpoint = toNodeListener(server, { auth: guardFor(url) });
+  listener = endpoint;
   return {
     url,
     server,

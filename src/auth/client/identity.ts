@@ -9,6 +9,7 @@
 import { importPKCS8 } from 'jose';
 import * as oauth from 'oauth4webapi';
 import { AuthError, describe } from '../errors.js';
+import { isLoopbackHost } from '../../core/runtime.js';
 import { readJson } from './discovery.js';
 import { clientKey, loadClient, type AuthStore, type StoredClient } from './store.js';
 
@@ -131,7 +132,7 @@ async function register(as: oauth.AuthorizationServer, o: IdentityOptions): Prom
     key: false,
   });
   const redirect = o.redirectUri ? new URL(o.redirectUri) : undefined;
-  const loopback = redirect && ['localhost', '127.0.0.1', '[::1]'].includes(redirect.hostname);
+  const loopback = redirect && isLoopbackHost(redirect.hostname);
   const metadata: Partial<oauth.Client> = {
     client_name: o.clientName,
     grant_types: o.grantTypes,

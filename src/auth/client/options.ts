@@ -3,6 +3,7 @@
  * Source: 2026-07-28 basic/authorization; extensions oauth-client-credentials,
  * enterprise-managed-authorization, workload identity, DPoP.
  */
+import { isLoopbackHost } from '../../core/runtime.js';
 import type { ClientCredentials } from './identity.js';
 import type { AuthStore } from './store.js';
 
@@ -69,5 +70,5 @@ export interface OAuthClientOptions {
 export function insecureAllowed(url: URL, allowAll: boolean | undefined): boolean {
   if (url.protocol === 'https:') return true;
   if (url.protocol !== 'http:') return false;
-  return allowAll === true || ['localhost', '127.0.0.1', '[::1]'].includes(url.hostname);
+  return allowAll === true || isLoopbackHost(url.hostname);
 }

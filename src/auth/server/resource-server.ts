@@ -8,7 +8,8 @@
  * "Error Handling", "Scope Challenge Handling"; RFC 6750 §3; RFC 9728; RFC 9449 §7.
  */
 import type { AuthInfo } from '../../server/index.js';
-import type { HttpAuthGuard, HttpRequest, HttpResponse } from '../../server/http/index.js';
+import type { HttpAuthGuard } from '../../server/http/index.js';
+import type { HttpRequest, HttpResponse } from '../../server/http/runtime.js';
 import { AuthError } from '../errors.js';
 import { checkProof, DPOP_ALGORITHMS, ReplayCache } from './dpop.js';
 import type { TokenVerifier } from './verifiers.js';

@@ -1,13 +1,13 @@
 /**
  * `mcpkit/fastify`: serve an MCP server from a Fastify plugin. Only converts: the route
- * takes over Fastify's raw node request and response and hands them to the Streamable
- * HTTP endpoint (`mcpkit/http`), where all MCP behaviour stays.
+ * takes over Fastify's raw node request and response and hands them to `mcpkit/node`'s
+ * listener for the Streamable HTTP endpoint (`mcpkit/http`), where all MCP behaviour stays.
  * Source: 2026-07-28 basic/transports/streamable-http; 2025-11-25 basic/transports.
  */
 import type { FastifyInstance } from 'fastify';
-import { McpServer } from '../../server/index.js';
-import { createHttpEndpoint, type HttpEndpoint, type HttpHandlerOptions } from '../../server/http/index.js';
-import { toEndpointListener } from '../node/index.js';
+import type { McpServer } from '../../server/index.js';
+import type { HttpHandlerOptions } from '../../server/http/index.js';
+import { toNodeListener, type FetchHandler } from '../node/index.js';
 
 /**
  * A Fastify plugin serving MCP at its prefix (`app.register(plugin, { prefix: '/mcp' })`);
@@ -20,18 +20,17 @@ export interface FastifyMcpPlugin {
 }
 
 /**
- * Builds the Fastify plugin of `server` (or of an endpoint from `createHttpEndpoint`).
- * `options` are the endpoint's (`maxBodyBytes`, `allowedHosts`, `allowedOrigins`, ...).
- * Inside the plugin's own (encapsulated) context Fastify's body parsers are replaced by
- * one that leaves the body unread, so the endpoint reads it with its own limit; the rest
- * of the app keeps its parsers and `bodyLimit`.
+ * Builds the Fastify plugin of `server` (or of a web handler such as `createHttpHandler`'s),
+ * as `toNodeListener(server, options)` does; `options` are the endpoint's (`maxBodyBytes`,
+ * `allowedHosts`, `allowedOrigins`, ...). Inside the plugin's own (encapsulated) context
+ * Fastify's body parsers are replaced by one that leaves the body unread, so the endpoint
+ * reads it with its own limit; the rest of the app keeps its parsers and `bodyLimit`.
  */
 export function mcpFastify(
-  server: McpServer | HttpEndpoint,
+  server: McpServer | FetchHandler,
   options: HttpHandlerOptions = {},
 ): FastifyMcpPlugin {
-  const endpoint = server instanceof McpServer ? createHttpEndpoint(server, options) : server;
-  const listener = toEndpointListener(endpoint);
+  const listener = toNodeListener(server, options);
   const plugin = async (instance: FastifyInstance): Promise<void> => {
     instance.removeAllContentTypeParsers();
     instance.addContentTypeParser('*', (_request, _payload, done) => done(null, undefined));
@@ -39,7 +38,7 @@ export function mcpFastify(
       reply.hijack();
       listener(request.raw, reply.raw);
     });
-    instance.addHook('onClose', async () => endpoint.close());
+    instance.addHook('onClose', async () => listener.close());
   };
-  return Object.assign(plugin, { close: () => endpoint.close() });
+  return Object.assign(plugin, { close: () => listener.close() });
 }

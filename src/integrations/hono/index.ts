@@ -4,8 +4,8 @@
  * (`mcpkit/http`); all MCP behaviour stays there. Runs wherever Hono runs.
  * Source: 2026-07-28 basic/transports/streamable-http; 2025-11-25 basic/transports.
  */
-import { McpServer } from '../../server/index.js';
-import { createHttpHandler, type HttpHandler, type HttpHandlerOptions } from '../../server/http/index.js';
+import type { McpServer } from '../../server/index.js';
+import { createHttpHandler, type HttpHandlerOptions } from '../../server/http/index.js';
 
 /** The part of a Hono `Context` the adapter reads. */
 export interface HonoContextLike {
@@ -36,13 +36,13 @@ export interface HonoMcpHandler {
 }
 
 /**
- * Builds the Hono handler of `server` (or wraps a handler from `createHttpHandler`).
- * `options` are the handler's (`maxBodyBytes`, `allowedHosts`, `allowedOrigins`, ...).
+ * Builds the Hono handler of `server` with `createHttpHandler(server, options)`; `options`
+ * are the handler's (`maxBodyBytes`, `allowedHosts`, `allowedOrigins`, ...).
  * Hono parses no body by itself; when a middleware already read it (a validator, say),
  * the body comes from Hono's cache instead of the spent stream.
  */
-export function mcpHono(server: McpServer | HttpHandler, options: HttpHandlerOptions = {}): HonoMcpHandler {
-  const handler = server instanceof McpServer ? createHttpHandler(server, options) : server;
+export function mcpHono(server: McpServer, options: HttpHandlerOptions = {}): HonoMcpHandler {
+  const handler = createHttpHandler(server, options);
   const honoHandler = async (c: HonoContextLike): Promise<Response> => {
     const raw = c.req.raw;
     const info = { remoteAddress: remoteAddressOf(c.env) };

@@ -1,10 +1,9 @@
 import { createServer as createNodeServer, type IncomingMessage, type Server } from 'node:http';
 import { connect, type AddressInfo, type Socket } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createHttpEndpoint } from '../../server/http/index.js';
 import { buildServer, modernPost } from '../../../test/support/http-harness.js';
 import { until } from '../../../test/support/wait.js';
-import { toEndpointListener } from './endpoint.js';
+import { toNodeListener } from './listener.js';
 
 const servers: Server[] = [];
 afterEach(async () => {
@@ -16,13 +15,12 @@ afterEach(async () => {
 
 /** A node server over the endpoint adapter; `seen` collects its requests. */
 async function start(seen: IncomingMessage[] = []): Promise<number> {
-  const endpoint = createHttpEndpoint(buildServer(), { keepAliveMs: 0, maxBodyBytes: 1000 });
-  const listener = toEndpointListener(endpoint);
+  const listener = toNodeListener(buildServer(), { keepAliveMs: 0, maxBodyBytes: 1000 });
   const server = createNodeServer((req, res) => {
     seen.push(req);
     listener(req, res);
   });
-  server.on('close', () => endpoint.close());
+  server.on('close', () => listener.close());
   servers.push(server);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return (server.address() as AddressInfo).port;

@@ -5,7 +5,7 @@
 import { createServer, get, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { pipeBody } from './listener.js';
+import { pipeBody } from './response.js';
 
 const CHUNK = new Uint8Array(256 * 1024); // far over the socket's high-water mark: each write stalls
 const CHUNKS = 64;

@@ -1,5 +1,6 @@
+import { request as nodeRequest } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createHttpHandler } from '../../server/http/index.js';
+import { createHttpHandler, type HttpHandlerOptions } from '../../server/http/index.js';
 import {
   SseReader,
   buildServer,
@@ -78,5 +79,55 @@ describe('serve()', () => {
     running.push(served);
     expect(served.url.endsWith('/x')).toBe(true);
     expect((await fetch(served.url, { method: 'PUT' })).status).toBe(405);
+  });
+});
+
+/** Status of a modern POST sent over a raw node request, so `Host` is exactly `headers.host`. */
+async function rawStatus(url: string, headers: Record<string, string>): Promise<number> {
+  const request = modernPost('server/discover');
+  const body = await request.text();
+  const all: Record<string, string> = {};
+  request.headers.forEach((value, name) => (all[name] = value));
+  Object.assign(all, headers);
+  return new Promise((resolve, reject) => {
+    const req = nodeRequest(url, { method: 'POST', headers: all }, (res) => {
+      res.resume();
+      resolve(res.statusCode ?? 0);
+    });
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
+describe('serve() and createHttpHandler()', () => {
+  const cases: [string, Record<string, string>][] = [
+    ['a loopback Host', { host: 'localhost:1' }],
+    ['a foreign Host', { host: 'evil.example.com' }],
+    ['a foreign Origin', { host: '127.0.0.1:1', origin: 'http://evil.example.com' }],
+    ['a same-origin Origin on a foreign Host', { host: 'app.example.com', origin: 'http://app.example.com' }],
+  ];
+  const configs: [string, HttpHandlerOptions, number[]][] = [
+    ['loopback defaults', {}, [200, 403, 403, 403]],
+    ['a public bind address', { bindAddress: '192.0.2.1' }, [200, 200, 403, 200]],
+    [
+      'explicit lists',
+      { allowedHosts: ['app.example.com'], allowedOrigins: ['http://app.example.com'] },
+      [403, 403, 403, 200],
+    ],
+  ];
+
+  it.each(configs)('give the same request the same answer (%s)', async (_name, http, expected) => {
+    const served = await serve(buildServer(), { port: 0, http: { keepAliveMs: 0, ...http } });
+    running.push(served);
+    const handler = createHttpHandler(buildServer(), { keepAliveMs: 0, ...http });
+    const answers: number[] = [];
+    for (const [what, headers] of cases) {
+      const request = modernPost('server/discover', {}, headers);
+      const viaHandler = (await handler(new Request(`http://${headers.host}/mcp`, request))).status;
+      expect([what, await rawStatus(served.url, headers)]).toEqual([what, viaHandler]);
+      answers.push(viaHandler);
+    }
+    handler.close();
+    expect(answers).toEqual(expected);
   });
 });

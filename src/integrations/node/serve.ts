@@ -4,10 +4,9 @@
  */
 import { createServer as createNodeServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { McpServer } from '../../server/server.js';
-import { createHttpEndpoint, type HttpHandlerOptions } from '../../server/http/index.js';
-import { toEndpointListener } from './endpoint.js';
-import { toNodeListener, type FetchHandler, type NodeListener } from './listener.js';
+import type { McpServer } from '../../server/index.js';
+import type { HttpHandlerOptions } from '../../server/http/index.js';
+import { toNodeListener, type FetchHandler } from './listener.js';
 
 /** Options of {@link serve}. */
 export interface ServeOptions {
@@ -18,9 +17,9 @@ export interface ServeOptions {
   /** Path of the MCP endpoint (default `/mcp`); other paths get 404 (except `http.auth`'s metadata paths). */
   path?: string;
   /**
-   * Handler options when `serve` is given a server definition. When `host` is not a
-   * loopback address, any `Host` is accepted and an `Origin`, when sent, must be the
-   * same origin as the request (browsers on other sites get 403), unless set here.
+   * Handler options when `serve` is given a server definition (of a handler's, only
+   * `maxBodyBytes`). Their `bindAddress` defaults to `host`, so the `Host`/`Origin` policy is
+   * the one `createHttpHandler` applies with the same options (see `bindAddress`).
    */
   http?: HttpHandlerOptions;
   /**
@@ -42,27 +41,6 @@ export interface Served {
   close(): Promise<void>;
 }
 
-const LOOPBACK = new Set(['127.0.0.1', 'localhost', '::1', '[::1]']);
-
-function listenerFor(
-  target: FetchHandler | McpServer,
-  options: ServeOptions,
-): { listener: NodeListener; close: () => void } {
-  const maxBodyBytes = options.http?.maxBodyBytes;
-  if (typeof target === 'function') {
-    return {
-      listener: toNodeListener(target, maxBodyBytes === undefined ? {} : { maxBodyBytes }),
-      close: () => undefined,
-    };
-  }
-  const host = options.host ?? '127.0.0.1';
-  const http: HttpHandlerOptions = LOOPBACK.has(host)
-    ? { ...options.http }
-    : { allowedHosts: false, allowedOrigins: 'same-origin' as const, ...options.http };
-  const endpoint = createHttpEndpoint(target, http);
-  return { listener: toEndpointListener(endpoint), close: () => endpoint.close() };
-}
-
 /**
  * Serves `target` (a handler, or a server definition) at `http://host:port/path`.
  * Resolves once listening. @throws the listen error (e.g. EADDRINUSE).
@@ -70,7 +48,10 @@ function listenerFor(
 export async function serve(target: FetchHandler | McpServer, options: ServeOptions): Promise<Served> {
   const host = options.host ?? '127.0.0.1';
   const path = options.path ?? '/mcp';
-  const { listener, close } = listenerFor(target, options);
+  const listener = toNodeListener(target, {
+    ...options.http,
+    bindAddress: options.http?.bindAddress ?? host,
+  });
   const paths = new Set([path, ...(typeof target === 'function' ? [] : (options.http?.auth?.paths ?? []))]);
   // node:http checks the two timeouts every `connectionsCheckingInterval`; keep it short.
   const server = createNodeServer({ connectionsCheckingInterval: 1000 }, (req, res) => {
@@ -91,7 +72,7 @@ export async function serve(target: FetchHandler | McpServer, options: ServeOpti
     url: `http://${urlHost}:${port}${path}`,
     close: () =>
       new Promise<void>((resolve) => {
-        close();
+        listener.close();
         server.close(() => resolve());
         server.closeAllConnections();
       }),

@@ -4,8 +4,8 @@
  * reached at start.
  */
 import { Redis, type RedisOptions } from 'ioredis';
-import { McpkitError } from '../../core/errors.js';
-import { setTimer } from '../../core/timer.js';
+import { McpkitError } from '../../core/index.js';
+import { setTimer } from '../../core/runtime.js';
 
 /** Options of {@link connectRedis}: ioredis options, plus how long to try at start. */
 export interface ConnectRedisOptions extends RedisOptions {

@@ -6,7 +6,7 @@
  * Redis does not reach that instance.
  */
 import type { Redis } from 'ioredis';
-import type { EventBus, ServerEvent } from '../../core/event-bus.js';
+import type { EventBus, ServerEvent } from '../../core/index.js';
 import { subscriberOf } from './connect.js';
 
 /** Options of {@link createRedisEventBus}. */

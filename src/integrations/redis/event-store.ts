@@ -7,7 +7,7 @@
  * Source: 2025-11-25 basic/transports "Resumability and Redelivery".
  */
 import type { Redis } from 'ioredis';
-import type { EventStore, StoredEvent } from '../../server/http/legacy/event-store.js';
+import type { EventStore, StoredEvent } from '../../server/http/index.js';
 
 /** Options of {@link createRedisEventStore}. */
 export interface RedisEventStoreOptions {

@@ -1,6 +1,6 @@
 /** All the Redis backends of one instance at once, from one connection. */
 import type { Redis } from 'ioredis';
-import type { EventStore } from '../../server/http/legacy/event-store.js';
+import type { EventStore } from '../../server/http/index.js';
 import { createRedisEventBus, type RedisEventBus } from './event-bus.js';
 import { createRedisEventStore, type RedisEventStoreOptions } from './event-store.js';
 import { createRedisTaskStore, type RedisTaskStore } from './task-store.js';

@@ -6,10 +6,10 @@
  * Source: 2025-11-25 basic/transports "Session Management".
  */
 import type { Redis } from 'ioredis';
-import { McpkitError } from '../../core/errors.js';
-import type { SessionMessage, SessionRecord, SessionStore } from '../../server/http/legacy/session-store.js';
+import { McpkitError } from '../../core/index.js';
+import { setTimer } from '../../core/runtime.js';
+import type { SessionChange, SessionMessage, SessionRecord, SessionStore } from '../../server/http/index.js';
 import { subscriberOf } from './connect.js';
-import { setTimer } from '../../core/timer.js';
 
 /** Options of {@link createRedisSessionStore}. */
 export interface RedisSessionStoreOptions {
@@ -102,16 +102,8 @@ export function createRedisSessionStore(
       return reply ? parseRecord(id, reply as [string[], string[]]) : undefined;
     },
     async change(id, change) {
-      const op =
-        'logLevel' in change
-          ? ['hset', 'level', change.logLevel]
-          : 'initialized' in change
-            ? ['hset', 'init', '1']
-            : 'subscribe' in change
-              ? ['sadd', change.subscribe, '']
-              : ['srem', change.unsubscribe, ''];
       const text = encode({ type: 'changed', change });
-      await within('change a session', redis.eval(CHANGE, 3, ...keys(id), ...op, ttlMs, text));
+      await within('change a session', redis.eval(CHANGE, 3, ...keys(id), ...changeOp(change), ttlMs, text));
     },
     async delete(id) {
       if (!SESSION_ID.test(id)) return false;
@@ -126,6 +118,14 @@ export function createRedisSessionStore(
       channels.close();
     },
   };
+}
+
+/** The CHANGE script's operation and its two arguments for `change`. */
+function changeOp(change: SessionChange): [string, string, string] {
+  if ('logLevel' in change) return ['hset', 'level', change.logLevel];
+  if ('initialized' in change) return ['hset', 'init', '1'];
+  if ('subscribe' in change) return ['sadd', change.subscribe, ''];
+  return ['srem', change.unsubscribe, ''];
 }
 
 /** The session's record from its hash and subscription set. */

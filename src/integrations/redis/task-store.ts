@@ -6,7 +6,7 @@
  * A task exists for every instance once `create` resolved (SEP-2663 "Task Creation").
  */
 import type { Redis } from 'ioredis';
-import { isTerminalStatus, type TaskSignal, type TaskState, type TaskStore } from '../../core/tasks.js';
+import { isTerminalStatus, type TaskSignal, type TaskState, type TaskStore } from '../../core/index.js';
 import { subscriberOf } from './connect.js';
 
 /** Options of {@link createRedisTaskStore}. */
@@ -38,72 +38,104 @@ function leaseScore(task: TaskState): string {
     : String(task.internal.leaseUntil);
 }
 
+/** Where one fleet's tasks live: the connection, their keys and their channel. */
+interface TaskKeys {
+  readonly redis: Redis;
+  task(id: string): string;
+  readonly leases: string;
+  readonly channel: string;
+}
+
 /** Creates the store; resolves once it hears signals. */
 export async function createRedisTaskStore(
   redis: Redis,
   options: RedisTaskStoreOptions = {},
 ): Promise<RedisTaskStore> {
   const prefix = options.prefix ?? 'mcpkit:';
-  const key = (id: string): string => `${prefix}task:${id}`;
-  const leases = `${prefix}task-leases`;
-  const channel = `${prefix}task-signals`;
+  const keys: TaskKeys = {
+    redis,
+    task: (id) => `${prefix}task:${id}`,
+    leases: `${prefix}task-leases`,
+    channel: `${prefix}task-signals`,
+  };
   const listeners = new Set<(signal: TaskSignal) => void>();
   const sub = subscriberOf(redis);
   sub.on('message', (from: string, text: string) => {
-    const signal = from === channel ? parseSignal(text) : undefined;
+    const signal = from === keys.channel ? parseSignal(text) : undefined;
     if (signal) for (const listener of [...listeners]) listener(signal);
   });
-  await sub.subscribe(channel);
-
-  const update: TaskStore['update'] = async (id, change) => {
-    for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
-      const raw = await redis.get(key(id));
-      if (raw === null) return undefined;
-      const next = change(JSON.parse(raw) as TaskState);
-      if (!next) return JSON.parse(raw) as TaskState;
-      const text = JSON.stringify(next);
-      const done = await redis.eval(COMPARE_AND_SET, 2, key(id), leases, raw, text, leaseScore(next), id);
-      if (done === 1) return next;
-    }
-    throw new Error(`task ${id} kept changing under ${MAX_ATTEMPTS} attempts to update it`);
-  };
-
+  await sub.subscribe(keys.channel);
   return {
-    async create(task) {
-      const text = JSON.stringify(task);
-      const multi = redis.multi();
-      if (task.ttlMs === null) multi.set(key(task.taskId), text);
-      else multi.set(key(task.taskId), text, 'PX', task.ttlMs);
-      const score = leaseScore(task);
-      if (score !== '') multi.zadd(leases, score, task.taskId);
-      const results = await multi.exec();
-      const failed = results?.find(([error]) => error);
-      if (!results || failed) throw failed?.[0] ?? new Error('Redis did not store the task');
-    },
+    create: (task) => createTask(keys, task),
     async get(id) {
-      const raw = await redis.get(key(id));
+      const raw = await redis.get(keys.task(id));
       return raw === null ? undefined : (JSON.parse(raw) as TaskState);
     },
-    update,
+    update: (id, change) => updateTask(keys, id, change),
     async signal(signal) {
-      await redis.publish(channel, JSON.stringify(signal));
+      await redis.publish(keys.channel, JSON.stringify(signal));
     },
     subscribe(listener) {
       listeners.add(listener);
       return () => listeners.delete(listener);
     },
-    async expiredLeases(now) {
-      const ids = await redis.zrangebyscore(leases, '-inf', String(now), 'LIMIT', 0, 100);
-      const alive = await Promise.all(ids.map((id) => redis.exists(key(id))));
-      const gone = ids.filter((_, i) => alive[i] === 0);
-      if (gone.length > 0) await redis.zrem(leases, ...gone);
-      return ids.filter((_, i) => alive[i] === 1);
-    },
+    expiredLeases: (now) => expiredLeases(keys, now),
     async close() {
       listeners.clear();
       sub.disconnect();
     },
   };
+}
+
+async function createTask(keys: TaskKeys, task: TaskState): Promise<void> {
+  const { redis } = keys;
+  const text = JSON.stringify(task);
+  const multi = redis.multi();
+  if (task.ttlMs === null) multi.set(keys.task(task.taskId), text);
+  else multi.set(keys.task(task.taskId), text, 'PX', task.ttlMs);
+  const score = leaseScore(task);
+  if (score !== '') multi.zadd(keys.leases, score, task.taskId);
+  const results = await multi.exec();
+  const failed = results?.find(([error]) => error);
+  if (!results || failed) throw failed?.[0] ?? new Error('Redis did not store the task');
+}
+
+/** {@link TaskStore.update} by compare-and-set: re-read and retry when another instance changed the task meanwhile. */
+async function updateTask(
+  keys: TaskKeys,
+  id: string,
+  change: Parameters<TaskStore['update']>[1],
+): Promise<TaskState | undefined> {
+  const { redis } = keys;
+  for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
+    const raw = await redis.get(keys.task(id));
+    if (raw === null) return undefined;
+    const next = change(JSON.parse(raw) as TaskState);
+    if (!next) return JSON.parse(raw) as TaskState;
+    const text = JSON.stringify(next);
+    const done = await redis.eval(
+      COMPARE_AND_SET,
+      2,
+      keys.task(id),
+      keys.leases,
+      raw,
+      text,
+      leaseScore(next),
+      id,
+    );
+    if (done === 1) return next;
+  }
+  throw new Error(`task ${id} kept changing under ${MAX_ATTEMPTS} attempts to update it`);
+}
+
+/** The leased tasks whose lease ended by `now` (at most 100); drops index entries of expired tasks. */
+async function expiredLeases(keys: TaskKeys, now: number): Promise<string[]> {
+  const { redis } = keys;
+  const ids = await redis.zrangebyscore(keys.leases, '-inf', String(now), 'LIMIT', 0, 100);
+  const alive = await Promise.all(ids.map((id) => redis.exists(keys.task(id))));
+  const gone = ids.filter((_, i) => alive[i] === 0);
+  if (gone.length > 0) await redis.zrem(keys.leases, ...gone);
+  return ids.filter((_, i) => alive[i] === 1);
 }
 
 function parseSignal(text: string): TaskSignal | undefined {

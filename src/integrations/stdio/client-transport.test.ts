@@ -1,7 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { McpkitError } from '../../core/errors.js';
-import { Peer } from '../../core/peer.js';
+import { Peer } from '../../core/runtime.js';
 import type { TransportSink } from '../../core/transport.js';
 import { spawnStdio, type SpawnStdioOptions, type StdioClientTransport } from './client-transport.js';
 

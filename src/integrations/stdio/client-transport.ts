@@ -277,8 +277,7 @@ class TailBuffer {
   }
 }
 
-// node:child_process is loaded on the first spawn, not at import: a server that only
-// serves stdio (and imports this entry point) does not pay ~5 ms of start-up for it.
+// node:child_process is loaded on the first spawn, not at import: a server that only serves stdio does not pay its start-up.
 let loadedChildProcess: typeof import('node:child_process') | undefined;
 function childProcess(): typeof import('node:child_process') {
   return (loadedChildProcess ??= createRequire(import.meta.url)(

@@ -1,7 +1,7 @@
 import { PassThrough } from 'node:stream';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { ERROR_TABLE } from '../../core/errors.js';
-import { Peer } from '../../core/peer.js';
+import { Peer } from '../../core/runtime.js';
 import { stdioServerTransport, type StdioServerOptions } from './server-transport.js';
 import { turn, turns, until } from '../../../test/support/wait.js';
 
@@ -109,5 +109,68 @@ describe('stdioServerTransport', () => {
     await turns(3);
     expect(frames).toEqual([]);
     expect(h.stdin.listenerCount('data')).toBe(0);
+  });
+});
+
+describe('stdioServerTransport, the gap between progress and the response', () => {
+  /** A transport whose stdout records each written line at once. */
+  function recording(gapMs: number) {
+    const stdin = new PassThrough();
+    const sent: Record<string, unknown>[] = [];
+    const stdout = {
+      write: (line: string) => sent.push(JSON.parse(line) as Record<string, unknown>),
+      on: () => stdout,
+    } as unknown as NodeJS.WritableStream;
+    return { stdin, sent, transport: stdioServerTransport({ stdin, stdout, progressGapMs: gapMs }) };
+  }
+  const progress = {
+    jsonrpc: '2.0',
+    method: 'notifications/progress',
+    params: { progressToken: 't', progress: 1 },
+  } as const;
+
+  it('holds a response until progressGapMs after its last progress, and no other', async () => {
+    const { stdin, sent, transport } = recording(10);
+    const frames: string[] = [];
+    await transport.start({ frame: (t) => frames.push(t), closed: () => {} });
+    stdin.write('{"jsonrpc":"2.0","id":1,"method":"work","params":{"_meta":{"progressToken":"t"}}}\n');
+    stdin.write('{"jsonrpc":"2.0","id":2,"method":"work"}\n');
+    await until(() => frames.length === 2);
+    vi.useFakeTimers();
+    try {
+      transport.send(progress);
+      transport.send({
+        jsonrpc: '2.0',
+        method: 'notifications/message',
+        params: { level: 'info', data: 'x' },
+      });
+      transport.send({ jsonrpc: '2.0', id: 2, result: { id: 2 } });
+      transport.send({ jsonrpc: '2.0', id: 1, result: { id: 1 } });
+      await vi.advanceTimersByTimeAsync(0);
+      expect(sent.map((m) => m.method ?? m.id)).toEqual([
+        'notifications/progress',
+        'notifications/message',
+        2,
+      ]);
+      await vi.advanceTimersByTimeAsync(9);
+      expect(sent).toHaveLength(3);
+      await vi.advanceTimersByTimeAsync(1);
+      expect(sent.at(-1)).toEqual({ jsonrpc: '2.0', id: 1, result: { id: 1 } });
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it('writes a held response before close() resolves', async () => {
+    const { stdin, sent, transport } = recording(20);
+    const frames: string[] = [];
+    await transport.start({ frame: (t) => frames.push(t), closed: () => {} });
+    stdin.write('{"jsonrpc":"2.0","id":1,"method":"work","params":{"_meta":{"progressToken":"t"}}}\n');
+    await until(() => frames.length === 1);
+    transport.send(progress);
+    transport.send({ jsonrpc: '2.0', id: 1, result: {} });
+    expect(sent).toHaveLength(1);
+    await transport.close();
+    expect(sent.at(-1)).toEqual({ jsonrpc: '2.0', id: 1, result: {} });
   });
 });

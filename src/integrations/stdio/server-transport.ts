@@ -4,7 +4,14 @@
  * Source: 2026-07-28 basic/transports/stdio.
  */
 import { ERROR_TABLE } from '../../core/errors.js';
-import { errorResponse, type JsonRpcMessage } from '../../core/jsonrpc.js';
+import {
+  errorResponse,
+  isRequestId,
+  type JsonRpcMessage,
+  type Params,
+  type RequestId,
+} from '../../core/jsonrpc.js';
+import { timerDelay } from '../../core/runtime.js';
 import { LineDecoder, encodeFrame, type LineEvent } from '../../core/line-framing.js';
 import type { Transport, TransportSink } from '../../core/transport.js';
 
@@ -24,13 +31,9 @@ export interface StdioServerOptions {
 }
 
 /**
- * The default gap between a request's notifications and its response on stdio, in ms.
- * The official clients (v1 and v2) handle a response read in the same chunk as a
- * notification before that notification, and then drop it as belonging to no request.
- * A pipe hands the reader whatever it holds, so only time between the two writes lets the
- * client read them apart. On a 2-core machine with a load average of 15–25, 1–2 ms lost
- * some notifications, 10 ms one call in ~100, 20 ms the first call of a fresh client in
- * ~25 (the client busy compiling); 50 ms lost none of 40.
+ * The default gap between a request's last progress notification and its response on
+ * stdio, in ms: the official clients (v1 and v2) drop a progress notification read in the
+ * same chunk as its request's response.
  */
 export const STDIO_PROGRESS_GAP_MS = 50;
 
@@ -40,14 +43,17 @@ export const STDIO_PROGRESS_GAP_MS = 50;
  * - Each line of stdin becomes one frame for the sink (`\r\n` accepted, empty lines skipped,
  *   UTF-8 decoded across chunk boundaries).
  * - `send()` writes one line to stdout at once, one write per message. Node queues writes,
- *   so send never throws.
+ *   so send never throws. The one exception: the response to a request whose params carried
+ *   a `_meta.progressToken` waits until `progressGapMs` after the last progress notification
+ *   sent for that token (other messages pass it).
  * - A line longer than `maxLineBytes` is discarded without being buffered, and the transport
  *   itself answers with a -32700 Parse error (no id, since none could be read); later lines
  *   are read as usual.
  * - When stdin ends (the client's shutdown signal) the sink gets `closed()`; a stream error
  *   on stdin or stdout (EPIPE when the client is gone) gives `closed(error)`.
- * - `close()` stops reading stdin (so the process can exit) and ends nothing else: stdout is
- *   left open because it is usually the process's own.
+ * - `close()` writes the responses still waiting out their gap, then stops reading stdin (so
+ *   the process can exit) and ends nothing else: stdout is left open because it is usually
+ *   the process's own.
  */
 export function stdioServerTransport(options: StdioServerOptions = {}): Transport {
   return new StdioServer(options);
@@ -58,7 +64,7 @@ class StdioServer implements Transport {
   readonly #stdout: NodeJS.WritableStream;
   readonly #decoder: LineDecoder;
   readonly #encoder = new TextEncoder();
-  readonly progressGapMs: number;
+  readonly #gap: ProgressGap | undefined;
   #sink: TransportSink | undefined;
   #closed = false;
 
@@ -69,7 +75,8 @@ class StdioServer implements Transport {
     this.#decoder = new LineDecoder(
       max === undefined ? { decodeWhole: bufferText } : { maxLineBytes: max, decodeWhole: bufferText },
     );
-    this.progressGapMs = options.progressGapMs ?? STDIO_PROGRESS_GAP_MS;
+    const gapMs = options.progressGapMs ?? STDIO_PROGRESS_GAP_MS;
+    this.#gap = gapMs > 0 ? new ProgressGap(gapMs) : undefined;
   }
 
   start(sink: TransportSink): void {
@@ -86,18 +93,28 @@ class StdioServer implements Transport {
     // One write per message, at once: holding a turn's messages for one write put a
     // request's progress in the same chunk as its response (the official clients then drop
     // it) and handed the client its answers in batches instead of as they were ready.
-    this.#stdout.write(encodeFrame(message));
+    const wait = this.#gap?.waitFor(message) ?? 0;
+    if (wait > 0) this.#gap?.hold(wait, () => this.#write(message));
+    else this.#stdout.write(encodeFrame(message));
+  }
+
+  #write(message: JsonRpcMessage | JsonRpcMessage[]): void {
+    if (!this.#closed) this.#stdout.write(encodeFrame(message));
   }
 
   async close(): Promise<void> {
+    await this.#gap?.released();
     this.#finish();
   }
 
   #deliver(events: LineEvent[]): void {
     for (const event of events) {
       if (this.#closed) return;
-      if (event.kind === 'line') this.#sink?.frame(event.text);
-      else this.send(tooLongResponse(event.maxLineBytes));
+      if (event.kind !== 'line') this.send(tooLongResponse(event.maxLineBytes));
+      else {
+        this.#gap?.noteRequest(event.text);
+        this.#sink?.frame(event.text);
+      }
     }
   }
 
@@ -135,4 +152,91 @@ function tooLongResponse(maxLineBytes: number): JsonRpcMessage {
     code: ERROR_TABLE.ParseError.code,
     message: `Parse error: message longer than ${maxLineBytes} bytes`,
   });
+}
+
+type Token = string | number;
+
+/** Most requests with a progress token remembered at once (the oldest is forgotten first). */
+const MAX_TRACKED = 4096;
+
+/**
+ * Holds the response of a request that sent progress until the gap after its last progress
+ * notification has passed (see {@link STDIO_PROGRESS_GAP_MS}).
+ */
+class ProgressGap {
+  readonly #gapMs: number;
+  readonly #tokenOf = new Map<RequestId, Token>();
+  /** Per progress token: when its last progress notification was sent (-Infinity: none yet). */
+  readonly #lastProgress = new Map<Token, number>();
+  #held = 0;
+  #released: { promise: Promise<void>; resolve: () => void } | undefined;
+
+  constructor(gapMs: number) {
+    this.#gapMs = gapMs;
+  }
+
+  /** Remembers the progress tokens of the requests in one incoming line. */
+  noteRequest(text: string): void {
+    if (!text.includes('"progressToken"')) return; // most lines carry none: skip the parse
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(text);
+    } catch {
+      return; // the peer answers the malformed line
+    }
+    for (const value of Array.isArray(parsed) ? parsed : [parsed]) this.#note(value);
+  }
+
+  #note(value: unknown): void {
+    const { id, method, params } = (value ?? {}) as { id?: unknown; method?: unknown; params?: Params };
+    const token = (params?._meta as Params | undefined)?.progressToken;
+    if (typeof method !== 'string' || !isRequestId(id) || !isRequestId(token)) return;
+    if (this.#tokenOf.size >= MAX_TRACKED) this.#forget(this.#tokenOf.keys().next().value!);
+    this.#tokenOf.set(id, token);
+    this.#lastProgress.set(token, -Infinity);
+  }
+
+  #forget(id: RequestId): void {
+    const token = this.#tokenOf.get(id);
+    this.#tokenOf.delete(id);
+    if (token !== undefined) this.#lastProgress.delete(token);
+  }
+
+  /** Records a progress notification; for a response, the milliseconds it must still wait. */
+  waitFor(message: JsonRpcMessage | JsonRpcMessage[]): number {
+    if (this.#tokenOf.size === 0) return 0;
+    if (Array.isArray(message)) return Math.max(0, ...message.map((m) => this.waitFor(m)));
+    if ('method' in message) {
+      const token = message.params?.progressToken;
+      if (message.method === 'notifications/progress' && isRequestId(token) && this.#lastProgress.has(token))
+        this.#lastProgress.set(token, performance.now());
+      return 0;
+    }
+    if (message.id === undefined || !this.#tokenOf.has(message.id)) return 0;
+    const sentAt = this.#lastProgress.get(this.#tokenOf.get(message.id)!) ?? -Infinity;
+    this.#forget(message.id);
+    return sentAt + this.#gapMs - performance.now();
+  }
+
+  /** Runs `write` after `ms`; {@link released} waits for it. */
+  hold(ms: number, write: () => void): void {
+    this.#held++;
+    setTimeout(() => {
+      write();
+      if (--this.#held > 0) return;
+      this.#released?.resolve();
+      this.#released = undefined;
+    }, timerDelay(ms));
+  }
+
+  /** Resolves once every held response is written. */
+  released(): Promise<void> | undefined {
+    if (this.#held === 0) return undefined;
+    if (!this.#released) {
+      let resolve!: () => void;
+      const promise = new Promise<void>((r) => (resolve = r));
+      this.#released = { promise, resolve };
+    }
+    return this.#released.promise;
+  }
 }

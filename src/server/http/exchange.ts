@@ -1,8 +1,8 @@
 /**
  * The shapes the endpoint works on: the few parts of an HTTP request it reads and the
  * response it answers with. A web `Request`/`Response` pair converts to and from them in
- * a line each (see handler.ts); the node:http adapter converts directly, skipping the
- * cost of building web `Request`/`Response` objects for every call.
+ * a line each (see handler.ts); the node:http adapter converts directly, building no web
+ * objects per call. Internal: only runtime.ts (for mcpkit/node) exposes them.
  * Source: 2026-07-28 basic/transports/streamable-http.
  */
 import type { HeaderReader } from '../scope.js';

@@ -16,7 +16,8 @@ import { eraOf, type EraMessage } from '../../core/era.js';
 import { paramHeaderCheck } from './param-headers.js';
 import { jsonResponse, methodNotAllowed, rpcError } from './responses.js';
 import { toWebResponse, type HttpRequest, type HttpResponse } from './exchange.js';
-import { LOOPBACK_HOSTS, rebindingViolation, type OriginPolicy } from './security.js';
+import { rebindingViolation, type OriginPolicy } from './security.js';
+import { hostPolicy, type HostPolicyOptions } from './host-policy.js';
 import { SessionTable } from './legacy/sessions.js';
 import { FleetSessions } from './legacy/fleet-sessions.js';
 import type { SessionStore } from './legacy/session-store.js';
@@ -24,7 +25,7 @@ import { pathOf, type AuthOutcome, type HttpAuthGuard } from './auth-guard.js';
 import { Admission, releasedWith, type PrincipalLimits } from './admission.js';
 
 /** Options of {@link createHttpHandler}. */
-export interface HttpHandlerOptions extends OriginPolicy {
+export interface HttpHandlerOptions extends HostPolicyOptions {
   /** Largest POST body accepted, in bytes (default 4 MiB); larger → 413. */
   maxBodyBytes?: number;
   /** Milliseconds between SSE keep-alive comments (default 15 000; 0 turns them off). */
@@ -94,8 +95,8 @@ interface Context extends LegacyContext {
 
 /**
  * Builds the HTTP handler of `server`, once. Checks `Host`/`Origin` first (403 with a
- * JSON-RPC error; loopback names only unless `allowedHosts`/`allowedOrigins` say
- * otherwise), then routes: POST by era (modern when the `MCP-Protocol-Version` header or
+ * JSON-RPC error; loopback names only unless `bindAddress`, `allowedHosts` or
+ * `allowedOrigins` say otherwise), then routes: POST by era (modern when the `MCP-Protocol-Version` header or
  * the body's `_meta` names a modern revision, legacy otherwise), GET and DELETE to the
  * legacy session (405 on the modern wire), anything else 405. Never throws: an
  * unexpected failure becomes 500 with a -32603 body.
@@ -141,11 +142,7 @@ export function createHttpEndpoint(server: McpServer, options: HttpHandlerOption
     auth: options.auth,
     admission: new Admission(options.principals),
     maxBodyBytes: options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES,
-    // Read once (a copy): the per-request checks remember their last verdict.
-    policy: {
-      allowedHosts: copied(options.allowedHosts ?? LOOPBACK_HOSTS),
-      allowedOrigins: copied(options.allowedOrigins ?? LOOPBACK_HOSTS),
-    },
+    policy: hostPolicy(options),
     modern: { server, keepAliveMs, maxBufferedBytes, paramHeaders: params.check },
   };
   const handle = (request: HttpRequest): Promise<HttpResponse> => {
@@ -162,10 +159,6 @@ export function createHttpEndpoint(server: McpServer, options: HttpHandlerOption
     params.close();
   };
   return { handle, close };
-}
-
-function copied<T>(list: readonly string[] | T): readonly string[] | T {
-  return Array.isArray(list) ? [...(list as readonly string[])] : list;
 }
 
 function internalError(): HttpResponse {

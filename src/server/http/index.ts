@@ -5,24 +5,10 @@
  * node:http.
  * Source: 2026-07-28 basic/transports/streamable-http; 2025-11-25 basic/transports.
  */
-export {
-  createHttpEndpoint,
-  createHttpHandler,
-  type HttpEndpoint,
-  type HttpHandler,
-  type HttpHandlerOptions,
-  type RequestInfo,
-} from './handler.js';
+export { createHttpHandler, type HttpHandler, type HttpHandlerOptions, type RequestInfo } from './handler.js';
 export type { PrincipalKey, PrincipalLimits, PrincipalSource } from './admission.js';
 export { addressGroup } from './address-group.js';
-export {
-  toWebResponse,
-  type HeaderMap,
-  type HeaderReader,
-  type HttpRequest,
-  type HttpResponse,
-} from './exchange.js';
-export type { BodyResult } from './body.js';
+export type { HeaderReader } from './exchange.js';
 export {
   createMemoryEventStore,
   type EventStore,
@@ -30,7 +16,8 @@ export {
   type StoredEvent,
 } from './legacy/event-store.js';
 export type { SessionChange, SessionMessage, SessionRecord, SessionStore } from './legacy/session-store.js';
-export { LOOPBACK_HOSTS, type OriginPolicy } from './security.js';
+export { LOOPBACK_HOSTS } from '../../core/runtime.js';
+export type { OriginPolicy } from './security.js';
 export { accepts, parseAccept, type MediaRange } from './accept.js';
 export { DEFAULT_MAX_BODY_BYTES } from './body.js';
 export { principalOf, type AuthOutcome, type HttpAuthGuard } from './auth-guard.js';

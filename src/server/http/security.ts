@@ -3,10 +3,8 @@
  * Source: 2026-07-28 basic/transports/streamable-http "Security & Endpoint" (validate
  * `Origin`; 403 when present and invalid); 2025-11-25 basic/transports "Security Warning".
  */
+import { LOOPBACK_HOSTS } from '../../core/runtime.js';
 import type { HttpRequest } from './exchange.js';
-
-/** The host names a local server answers to by default (any port). */
-export const LOOPBACK_HOSTS: readonly string[] = ['localhost', '127.0.0.1', '[::1]'];
 
 /** Which `Host` and `Origin` values are accepted; `false` turns a check off. */
 export interface OriginPolicy {
