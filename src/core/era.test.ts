@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Params } from './jsonrpc.js';
 import type { Era } from './revisions.js';
-import { eraOf, revisionOf, type EraSource } from './era.js';
+import { eraOf, revisionOf } from './era.js';
 import { Peer } from './peer.js';
 import { createLinkedPair } from '../testing/linked-pair.js';
 import { connect, createServer } from '../server/index.js';

@@ -8,7 +8,6 @@
  * "x-mcp-header"; basic/index "_meta"; 2025-03-26 basic (batching).
  */
 import { isObject, type Params } from './jsonrpc.js';
-import { META } from './revisions.js';
 
 /** Which params field the `Mcp-Name` header mirrors, by method (streamable-http "Request Metadata"). */
 const MCP_NAME_SOURCE: Readonly<Record<string, 'name' | 'uri' | 'taskId'>> = {

@@ -4,7 +4,7 @@
  * Source: 2026-07-28 basic/versioning "Backward Compatibility"; 2025-11-25 basic/lifecycle.
  */
 import { McpkitError } from '../core/errors.js';
-import type { JsonRpcNotification, Params } from '../core/jsonrpc.js';
+import type { JsonRpcNotification } from '../core/jsonrpc.js';
 import type { Middleware } from '../core/middleware.js';
 import type { Implementation, ServerCapabilities } from '../core/types/index.js';
 import type { InferOutput, SchemaInput } from '../validation/index.js';
