@@ -1,37 +1,32 @@
 /**
  * The MCP client: connects over any {@link Transport}, finds out the server's era by itself,
  * and sends requests the way that era expects (per-request `_meta` on modern; a session
- * opened by `initialize` on legacy).
+ * opened by `initialize` on legacy). It holds one connection at a time, the caches (tool
+ * schemas, list views) and the routing of every notification the server sends (caches,
+ * listen subscriptions, the rate-limited `onNotification` gate).
  * Source: 2026-07-28 basic/versioning, basic/transports/stdio "Backward Compatibility",
- * basic/index "_meta" and "Result type"; 2025-11-25 basic/lifecycle.
+ * basic/index "_meta" and "Result type", basic/patterns/subscriptions,
+ * server/utilities/caching; 2025-11-25 basic/lifecycle.
  */
-import type { Params } from '../core/jsonrpc.js';
+import { McpkitError } from '../core/errors.js';
+import type { JsonRpcNotification, Params } from '../core/jsonrpc.js';
 import type { RequestOptions } from '../core/peer.js';
-import type { TaskHandle, TaskReference } from './tasks.js';
 import type { Era } from '../core/revisions.js';
 import type { Transport } from '../core/transport.js';
-import type {
-  CompletionArguments,
-  DiscoverResult,
-  Implementation,
-  LoggingLevel,
-  Prompt,
-  Resource,
-  ResourceTemplate,
-  ServerCapabilities,
-  SubscriptionFilter,
-  Tool,
-} from '../core/types/index.js';
-import { ClientCore, completionParams } from './client-core.js';
-import type { RelayOptions } from './connection.js';
-import type { CallOptions } from './connection-types.js';
-import type { ListPage } from './lists.js';
-import type { ListViews } from './views.js';
-import type { ListenOptions } from './listen.js';
+import type * as T from '../core/types/index.js';
+import { clientInfoOf, declareCapabilities } from './capabilities.js';
+import { Connection, type ConnectionSetup } from './connection.js';
+import { sendLegacyOnly, type LegacyOnlyMethod } from './legacy/only.js';
+import { openSubscription, SubscriptionRouter, type ListenOptions } from './listen.js';
+import { LIST_KINDS, listAll, listPage, ListViews, type ListKind, type ListPage } from './lists.js';
+import { NotificationGate } from './notification-gate.js';
 import type { ClientOptions } from './options.js';
-import type { ResultFor, ResultOf } from './request-types.js';
+import type { ResultFor, ResultOf, SharedMethod } from './request-types.js';
 import type { Subscription } from './subscription.js';
-import type { ToolCallOptions } from './tool-calls.js';
+import { TaskHandle, type TaskPort, type TaskReference } from './tasks.js';
+import { TASKS, ToolCalls, type ToolCallOptions } from './tools.js';
+
+let liveOf: (client: Client) => Connection;
 
 /**
  * A connection to one MCP server. Create it with {@link createClient}, then `connect()`.
@@ -40,10 +35,47 @@ import type { ToolCallOptions } from './tool-calls.js';
  * failures, and McpkitError `INVALID_RESULT` for a result the client cannot accept.
  */
 export class Client {
-  readonly #core: ClientCore;
+  static {
+    liveOf = (client) => client.#live();
+  }
+
+  readonly #setup: ConnectionSetup;
+  readonly #maxPages: number;
+  readonly #tools: ToolCalls;
+  readonly #views: ListViews;
+  readonly #subscriptions = new SubscriptionRouter();
+  readonly #gate: NotificationGate;
+  readonly #tasks: TaskPort;
+  #connection: Connection | undefined;
+  #connecting = false;
 
   constructor(options: ClientOptions) {
-    this.#core = new ClientCore(options);
+    this.#maxPages = options.maxListPages ?? 1000;
+    this.#setup = {
+      options,
+      capabilities: declareCapabilities(options),
+      clientInfo: clientInfoOf(options),
+      onNotification: (n) => this.#onNotification(n),
+    };
+    this.#views = new ListViews((kind, params) => this.#live().roundTrip(LIST_KINDS[kind].method, params), {
+      maxPages: this.#maxPages,
+    });
+    const maxLogMessagesPerSecond = options.limits?.maxLogMessagesPerSecond;
+    this.#gate = new NotificationGate(
+      (notification) => options.onNotification?.(notification),
+      maxLogMessagesPerSecond === undefined ? {} : { maxLogMessagesPerSecond },
+    );
+    this.#tasks = {
+      request: (method, params) => this.#live().roundTrip(method, params, { extensions: TASKS }),
+      answerInputs: (label, requests, signal) => this.#live().answerInputs(label, requests, signal),
+      listen: (taskId) => this.listen({ taskIds: [taskId] }),
+      checkResult: (name, result) => this.#tools.checkResult(this.#live(), name, result),
+    };
+    this.#tools = new ToolCalls({
+      limits: options.limits?.schema,
+      maxPages: this.#maxPages,
+      tasks: this.#tasks,
+    });
   }
 
   /**
@@ -52,58 +84,70 @@ export class Client {
    * list_changed notification drops it at once. See {@link ListViews}.
    */
   get views(): Pick<ListViews, 'get'> {
-    return this.#core.views;
+    return this.#views;
   }
 
   /** The server's tools, from the cache while fresh (server/utilities/caching). */
-  async tools(): Promise<Tool[]> {
-    return this.#core.cachedTools();
+  async tools(): Promise<T.Tool[]> {
+    const view = await this.#views.get<T.Tool>('tools');
+    this.#tools.record(view.items, true);
+    return view.items;
   }
 
   /** The server's prompts, from the cache while fresh. */
-  async prompts(): Promise<Prompt[]> {
-    return (await this.#core.views.get<Prompt>('prompts')).items;
+  async prompts(): Promise<T.Prompt[]> {
+    return (await this.#views.get<T.Prompt>('prompts')).items;
   }
 
   /** The server's resources, from the cache while fresh. */
-  async resources(): Promise<Resource[]> {
-    return (await this.#core.views.get<Resource>('resources')).items;
+  async resources(): Promise<T.Resource[]> {
+    return (await this.#views.get<T.Resource>('resources')).items;
   }
 
   /**
    * Starts `transport` and settles the era: probed with `server/discover` (`era: 'auto'`),
    * or pinned, or taken from `eraCache`. On failure the transport is closed again. A closed
-   * client may connect again.
+   * client may connect again, forgetting the caches of the earlier connection.
    * @throws McpkitError `UNSUPPORTED_ERA` when no protocol version is mutually supported;
    *   `INVALID_ARGUMENT` when already connected; errors of the handshake otherwise.
    */
   async connect(transport: Transport): Promise<void> {
-    await this.#core.connect(transport);
+    if (this.#connecting || (this.#connection && !this.#connection.isClosed)) {
+      throw new McpkitError('INVALID_ARGUMENT', 'client is already connected');
+    }
+    this.#tools.forget();
+    this.#views.clear();
+    this.#connecting = true;
+    try {
+      this.#connection = await Connection.open(transport, this.#setup);
+    } finally {
+      this.#connecting = false;
+    }
   }
 
   /** `'modern'` or `'legacy'`; undefined before `connect()` resolves. */
   get era(): Era | undefined {
-    return this.#core.server?.era;
+    return this.#connection?.server.era;
   }
 
   /** The revision in use, e.g. `'2026-07-28'` or `'2025-11-25'`. */
   get protocolVersion(): string | undefined {
-    return this.#core.server?.protocolVersion;
+    return this.#connection?.server.protocolVersion;
   }
 
   /** The server's name and version, when known (legacy: `initialize`; modern: `server/discover`). */
-  get serverInfo(): Implementation | undefined {
-    return this.#core.server?.serverInfo;
+  get serverInfo(): T.Implementation | undefined {
+    return this.#connection?.server.serverInfo;
   }
 
   /** The server's capabilities, when known (a pinned modern era learns them from `discover()`). */
-  get serverCapabilities(): ServerCapabilities | undefined {
-    return this.#core.server?.serverCapabilities;
+  get serverCapabilities(): T.ServerCapabilities | undefined {
+    return this.#connection?.server.serverCapabilities;
   }
 
   /** The server's instructions for the model, when it gave any. */
   get instructions(): string | undefined {
-    return this.#core.server?.instructions;
+    return this.#connection?.server.instructions;
   }
 
   /**
@@ -112,20 +156,12 @@ export class Client {
    * An `input_required` result (modern tools/call, resources/read, prompts/get) is answered
    * with the `handlers` and the request retried, with a new id, until it completes
    * (basic/patterns/mrtr); `options.signal` also aborts the handlers.
-   * With `relayInputRequired` an `input_required` result is returned as it is, and
-   * `clientCapabilities` replaces the declared capabilities in a modern request's `_meta`
-   * (both for proxies relaying another client's request). With `acceptTask` a task result
-   * (`resultType: "task"`, SEP-2663) is returned as it is too.
    * @throws McpkitError `INVALID_RESULT` for an unknown `resultType`, `input_required` where
    *   it is not allowed, an input request no handler answers, or more than
    *   `maxInputRounds` rounds; `ABORTED`; whatever a handler throws.
    */
-  request<M extends string>(
-    method: M,
-    params?: Params,
-    options?: RequestOptions & RelayOptions & Pick<CallOptions, 'acceptTask'>,
-  ): Promise<ResultFor<M>> {
-    return this.#core.connected().roundTrip(method, params, options) as Promise<ResultFor<M>>;
+  request<M extends string>(method: M, params?: Params, options?: RequestOptions): Promise<ResultFor<M>> {
+    return this.#live().roundTrip(method, params, options) as Promise<ResultFor<M>>;
   }
 
   /**
@@ -133,33 +169,37 @@ export class Client {
    * `instructions`.
    * @throws McpkitError `UNSUPPORTED_ERA` on a legacy server.
    */
-  discover(options?: RequestOptions): Promise<DiscoverResult> {
-    return this.#core.connected().discover(options);
+  discover(options?: RequestOptions): Promise<T.DiscoverResult> {
+    return this.#live().discover(options);
   }
 
   /** All tools, every page fetched (`tools/list`); also what `callTool` validates against. */
-  async listTools(options?: RequestOptions): Promise<Tool[]> {
-    return this.#core.listTools(options);
+  async listTools(options?: RequestOptions): Promise<T.Tool[]> {
+    const tools = await listAll<T.Tool>(this.#sender('tools', options), 'tools', this.#maxPages);
+    this.#tools.record(tools, true);
+    return tools;
   }
 
-  /** One page of `tools/list`, raw. */
+  /** One page of `tools/list`, raw; its tools are recorded for `callTool` too. */
   async listToolsPage(cursor?: string, options?: RequestOptions): Promise<ListPage<'tools'>> {
-    return this.#core.listToolsPage(cursor, options);
+    const page = await listPage(this.#sender('tools', options), 'tools', cursor);
+    this.#tools.record(page.tools, false);
+    return page;
   }
 
   /** All resources, every page fetched (`resources/list`). */
-  listResources(options?: RequestOptions): Promise<Resource[]> {
-    return this.#core.lists.all<Resource>('resources', options);
+  listResources(options?: RequestOptions): Promise<T.Resource[]> {
+    return listAll(this.#sender('resources', options), 'resources', this.#maxPages);
   }
 
   /** One page of `resources/list`, raw. */
   listResourcesPage(cursor?: string, options?: RequestOptions): Promise<ListPage<'resources'>> {
-    return this.#core.lists.page('resources', cursor, options);
+    return listPage(this.#sender('resources', options), 'resources', cursor);
   }
 
   /** All resource templates, every page fetched (`resources/templates/list`). */
-  listResourceTemplates(options?: RequestOptions): Promise<ResourceTemplate[]> {
-    return this.#core.lists.all<ResourceTemplate>('resourceTemplates', options);
+  listResourceTemplates(options?: RequestOptions): Promise<T.ResourceTemplate[]> {
+    return listAll(this.#sender('resourceTemplates', options), 'resourceTemplates', this.#maxPages);
   }
 
   /** One page of `resources/templates/list`, raw. */
@@ -167,17 +207,17 @@ export class Client {
     cursor?: string,
     options?: RequestOptions,
   ): Promise<ListPage<'resourceTemplates'>> {
-    return this.#core.lists.page('resourceTemplates', cursor, options);
+    return listPage(this.#sender('resourceTemplates', options), 'resourceTemplates', cursor);
   }
 
   /** All prompts, every page fetched (`prompts/list`). */
-  listPrompts(options?: RequestOptions): Promise<Prompt[]> {
-    return this.#core.lists.all<Prompt>('prompts', options);
+  listPrompts(options?: RequestOptions): Promise<T.Prompt[]> {
+    return listAll(this.#sender('prompts', options), 'prompts', this.#maxPages);
   }
 
   /** One page of `prompts/list`, raw. */
   listPromptsPage(cursor?: string, options?: RequestOptions): Promise<ListPage<'prompts'>> {
-    return this.#core.lists.page('prompts', cursor, options);
+    return listPage(this.#sender('prompts', options), 'prompts', cursor);
   }
 
   /**
@@ -199,36 +239,39 @@ export class Client {
     options?: ToolCallOptions,
   ): Promise<ResultOf<'tools/call'>>;
   callTool(name: string, args?: Params, options: ToolCallOptions = {}): Promise<unknown> {
-    return this.#core.tools.call(name, args, options);
+    const connection = this.#connection;
+    if (connection?.isClosed !== false) return Promise.reject(Connection.notLive(connection));
+    return this.#tools.call(connection, args === undefined ? { name } : { name, arguments: args }, options);
   }
 
   /** A handle on a task from its serialised {@link TaskReference} (e.g. after a restart). */
   resumeTask(reference: TaskReference): TaskHandle {
-    return this.#core.tools.resume(reference);
+    return new TaskHandle(this.#tasks, reference);
   }
 
   /** `resources/read`. An unknown resource is an McpError (-32602 modern, -32002 legacy). */
-  async readResource(uri: string, options?: RequestOptions): Promise<ResultOf<'resources/read'>> {
-    return this.#core.call('resources/read', { uri }, options);
+  readResource(uri: string, options?: RequestOptions): Promise<ResultOf<'resources/read'>> {
+    return this.#call('resources/read', { uri }, options);
   }
 
   /** `prompts/get` with string arguments. */
-  async getPrompt(
+  getPrompt(
     name: string,
     args?: { [key: string]: string },
     options?: RequestOptions,
   ): Promise<ResultOf<'prompts/get'>> {
-    return this.#core.call('prompts/get', args === undefined ? { name } : { name, arguments: args }, options);
+    return this.#call('prompts/get', args === undefined ? { name } : { name, arguments: args }, options);
   }
 
   /** `completion/complete`: suggestions for `argument` of a prompt or resource template. */
-  async complete(
-    ref: CompletionArguments['ref'],
-    argument: CompletionArguments['argument'],
-    context?: CompletionArguments['context'],
+  complete(
+    ref: T.CompletionArguments['ref'],
+    argument: T.CompletionArguments['argument'],
+    context?: T.CompletionArguments['context'],
     options?: RequestOptions,
   ): Promise<ResultOf<'completion/complete'>> {
-    return this.#core.call('completion/complete', completionParams(ref, argument, context), options);
+    const params = context === undefined ? { ref, argument } : { ref, argument, context };
+    return this.#call('completion/complete', params, options);
   }
 
   /**
@@ -236,7 +279,7 @@ export class Client {
    * @throws McpkitError `UNSUPPORTED_ERA` on a modern server.
    */
   async ping(options?: RequestOptions): Promise<void> {
-    await this.#core.legacy({ method: 'ping' }, options);
+    await this.#legacy({ method: 'ping' }, options);
   }
 
   /**
@@ -244,8 +287,8 @@ export class Client {
    * @throws McpkitError `UNSUPPORTED_ERA` on a modern server, which takes the level per
    *   request: use the `logLevel` option.
    */
-  async setLoggingLevel(level: LoggingLevel, options?: RequestOptions): Promise<void> {
-    await this.#core.legacy({ method: 'logging/setLevel', params: { level } }, options);
+  async setLoggingLevel(level: T.LoggingLevel, options?: RequestOptions): Promise<void> {
+    await this.#legacy({ method: 'logging/setLevel', params: { level } }, options);
   }
 
   /**
@@ -253,7 +296,7 @@ export class Client {
    * @throws McpkitError `UNSUPPORTED_ERA` on a modern server (which uses `subscriptions/listen`).
    */
   async subscribeResource(uri: string, options?: RequestOptions): Promise<void> {
-    await this.#core.legacy({ method: 'resources/subscribe', params: { uri } }, options);
+    await this.#legacy({ method: 'resources/subscribe', params: { uri } }, options);
   }
 
   /**
@@ -261,7 +304,7 @@ export class Client {
    * @throws McpkitError `UNSUPPORTED_ERA` on a modern server.
    */
   async unsubscribeResource(uri: string, options?: RequestOptions): Promise<void> {
-    await this.#core.legacy({ method: 'resources/unsubscribe', params: { uri } }, options);
+    await this.#legacy({ method: 'resources/unsubscribe', params: { uri } }, options);
   }
 
   /**
@@ -269,7 +312,8 @@ export class Client {
    * it does nothing: a modern server asks for roots afresh with each request.
    */
   notifyRootsChanged(): void {
-    this.#core.notifyRootsChanged();
+    const connection = this.#live();
+    if (connection.server.era === 'legacy') connection.notify('notifications/roots/list_changed');
   }
 
   /**
@@ -283,17 +327,65 @@ export class Client {
    * @throws McpkitError `CONNECTION_CLOSED` when not connected; later failures end the
    *   iteration (see {@link Subscription}).
    */
-  listen(filter: SubscriptionFilter, options: ListenOptions = {}): Subscription {
-    return this.#core.listen(filter, options);
+  listen(filter: T.SubscriptionFilter, options: ListenOptions = {}): Subscription {
+    this.#live();
+    const connection = () => (this.#connection?.isClosed === false ? this.#connection : undefined);
+    return openSubscription({ filter, options, router: this.#subscriptions, connection });
   }
 
   /** Closes the connection; pending requests reject with McpkitError `CONNECTION_CLOSED`. */
   async close(): Promise<void> {
-    await this.#core.close();
+    this.#gate.close();
+    await this.#connection?.close();
+  }
+
+  /**
+   * The live connection.
+   * @throws McpkitError `CONNECTION_CLOSED`: never connected, or closed (with why it closed).
+   */
+  #live(): Connection {
+    const connection = this.#connection;
+    if (connection?.isClosed === false) return connection;
+    throw Connection.notLive(connection);
+  }
+
+  /** Sends one request of list `kind` with `params` (a cursor, or none) on the live connection. */
+  #sender(
+    kind: ListKind,
+    options: RequestOptions | undefined,
+  ): (params: Params | undefined) => Promise<Params> {
+    return (params) => this.#live().roundTrip(LIST_KINDS[kind].method, params, options);
+  }
+
+  async #call<M extends SharedMethod>(
+    method: M,
+    params: Params,
+    options?: RequestOptions,
+  ): Promise<ResultOf<M>> {
+    return (await this.#live().roundTrip(method, params, options)) as ResultOf<M>;
+  }
+
+  #legacy(request: { method: LegacyOnlyMethod; params?: Params }, options?: RequestOptions): Promise<void> {
+    return sendLegacyOnly(this.#live(), request, options);
+  }
+
+  #onNotification(notification: JsonRpcNotification): void {
+    if (notification.method === 'notifications/tools/list_changed') this.#tools.forget();
+    this.#views.invalidate(notification.method);
+    this.#subscriptions.deliver(notification);
+    if (this.#setup.options.onNotification) this.#gate.receive(notification);
   }
 }
 
 /** Creates a client; call `connect(transport)` next. */
 export function createClient(options: ClientOptions): Client {
   return new Client(options);
+}
+
+/**
+ * The live connection of `client`, for the host's internal face (`runtime.ts`).
+ * @throws McpkitError `CONNECTION_CLOSED` when there is none.
+ */
+export function liveConnection(client: Client): Connection {
+  return liveOf(client);
 }

@@ -1,18 +1,26 @@
 /**
- * One live connection of a client: the core Peer, the settled era, and the request pipeline
- * (modern `_meta`, version retry, `resultType`).
+ * One live connection of a client: the core Peer, the settled era, and the request
+ * pipeline: the caller's middleware, then modern `_meta` with the -32022 retry,
+ * `x-mcp-header`, the Peer (see middleware.ts), and on the way back `resultType` and the
+ * MRTR loop.
  * Source: 2026-07-28 basic/versioning "Protocol Version Negotiation", basic/index "_meta"
- * and "Result type", basic/patterns/mrtr; 2025-11-25 server/utilities/logging.
+ * and "Result type", basic/patterns/mrtr; 2025-11-25 server/utilities/logging; SEP-2663.
  */
 import { DEFAULT_MAX_JSON_DEPTH } from '../core/json-limits.js';
 import { McpkitError } from '../core/errors.js';
-import type { Params } from '../core/jsonrpc.js';
-import type { MessageHandler, McpMessage, MiddlewareContext } from '../core/middleware.js';
+import type { JsonRpcNotification, Params } from '../core/jsonrpc.js';
+import {
+  composeMiddleware,
+  type MessageHandler,
+  type McpMessage,
+  type Middleware,
+  type MiddlewareContext,
+} from '../core/middleware.js';
 import { Peer, type RequestOptions } from '../core/peer.js';
 import { LATEST_LEGACY_REVISION, LATEST_REVISION, type Era } from '../core/revisions.js';
 import type { Transport } from '../core/transport.js';
-import type { ClientCapabilities, DiscoverResult } from '../core/types/index.js';
-import { requestCapabilities, withModernMeta } from './capabilities.js';
+import type { ClientCapabilities, DiscoverResult, Implementation } from '../core/types/index.js';
+import { requestCapabilities, withModernMeta, type DeclaredCapabilities } from './capabilities.js';
 import {
   describeDiscover,
   establishEra,
@@ -21,62 +29,55 @@ import {
   type ServerDescription,
 } from './era.js';
 import { explainJunk, guardFirstFrame } from './junk-guard.js';
-import { answerInputRequests, continueWithInput } from './mrtr.js';
-import { CALL_OPTIONS, clientChain, modernMetaStep, toolHeaderStep, type CallContext } from './middleware.js';
+import { NEVER, notificationOf, peerOptions, requestOf, retryVersion, ToolHeaders } from './middleware.js';
+import { answerInputRequests, retryAfterInput, type InputLoop } from './mrtr.js';
+import type { ClientOptions } from './options.js';
 import { resultKind } from './results.js';
-import {
-  notificationOf,
-  peerOptions,
-  requestOf,
-  type CallOptions,
-  type ConnectionSetup,
-  type RelayOptions,
-} from './connection-types.js';
 import { serverRequestHandler, type InputAnswering } from './server-requests.js';
 
-export type { CallOptions, ConnectionSetup, RelayOptions } from './connection-types.js';
+/** What a connection needs from its client. */
+export interface ConnectionSetup {
+  options: ClientOptions;
+  capabilities: DeclaredCapabilities;
+  clientInfo: Implementation;
+  onNotification(notification: JsonRpcNotification): void;
+}
 
-const NEVER = new AbortController().signal;
+/** Per-call options of {@link Connection.roundTrip}: the Peer's, plus what the client and the host add. */
+export interface CallOptions extends RequestOptions {
+  /** Extensions declared in this request's client capabilities only (modern), e.g. Tasks. */
+  extensions?: Record<string, Params> | undefined;
+  /** Return a `resultType: "task"` result as it is (the caller negotiated the Tasks extension). */
+  acceptTask?: boolean | undefined;
+  /** Return an `input_required` result as it is instead of answering it (MRTR relayed to the caller's client). */
+  relayInputRequired?: boolean | undefined;
+  /** Modern: the capabilities to declare in this request's `_meta` instead of this client's own. */
+  clientCapabilities?: ClientCapabilities | undefined;
+  /** A request sent before the era is settled that is modern all the same (the `server/discover` probe). */
+  modernVersion?: string | undefined;
+}
+
+const NO_OPTIONS: CallOptions = {};
 
 /** A started transport with its era settled. Create with {@link Connection.open}. */
 export class Connection {
   readonly #peer: Peer;
-  #junk: string | undefined;
   readonly #setup: ConnectionSetup;
   readonly #answering: InputAnswering;
+  readonly #middleware: readonly Middleware[];
+  readonly #toolHeaders: ToolHeaders;
   readonly #closed = new AbortController();
-  readonly #out: MessageHandler;
   readonly #in: MessageHandler;
+  #junk: string | undefined;
   #server: ServerDescription | undefined;
 
   private constructor(transport: Transport, setup: ConnectionSetup) {
     const { timeoutMs, handlers = {}, fillElicitationDefaults = true, middleware = [] } = setup.options;
     this.#setup = setup;
+    this.#middleware = middleware;
     this.#answering = { handlers, fillElicitationDefaults };
-    const headers = toolHeaderStep((message) => setup.options.onWarning?.(message));
-    const meta = modernMetaStep({
-      withMeta: (version, params, ctx) => {
-        const call = (ctx as CallContext)[CALL_OPTIONS] as (CallOptions & RelayOptions) | undefined;
-        return this.#modernParams(version, params, {
-          extensions: call?.extensions,
-          capabilities: call?.clientCapabilities,
-        });
-      },
-      setVersion: (version) => (this.server.protocolVersion = version),
-    });
-    this.#out = clientChain(middleware, [meta, headers.step], (m, c) => this.#wire(m, c));
-    const answer = serverRequestHandler(
-      this.#answering,
-      () => this.era,
-      (id) => transport.relatedRequest?.(id),
-    );
-    this.#in = clientChain(middleware, [], (message, ctx) => {
-      if (message.kind === 'notification') {
-        setup.onNotification(notificationOf(message));
-        return Promise.resolve(undefined);
-      }
-      return answer(requestOf(message), { signal: ctx.signal, notify: () => undefined });
-    });
+    this.#toolHeaders = new ToolHeaders((message) => setup.options.onWarning?.(message));
+    this.#in = composeMiddleware(middleware, this.#incoming(transport));
     this.#peer = new Peer(
       guardFirstFrame(transport),
       {
@@ -99,33 +100,6 @@ export class Connection {
         maxConcurrentRequests: setup.options.limits?.maxConcurrentRequests ?? 16,
       },
     );
-  }
-
-  #ctx(direction: 'incoming' | 'outgoing', signal: AbortSignal, options?: RequestOptions): CallContext {
-    return {
-      side: 'client',
-      direction,
-      era: this.#server?.era,
-      protocolVersion: this.#server?.protocolVersion,
-      signal,
-      headers: options?.headers,
-      [CALL_OPTIONS]: options,
-    };
-  }
-
-  /** The terminal of the outgoing chain: the Peer, with the ctx's signal and headers. */
-  async #wire(message: McpMessage, ctx: MiddlewareContext): Promise<Params | undefined> {
-    if (message.kind === 'notification') return void this.#peer.notify(message.method, message.params);
-    const options = peerOptions((ctx as CallContext)[CALL_OPTIONS]);
-    if (ctx.signal !== NEVER) options.signal = ctx.signal;
-    if (ctx.headers !== undefined) options.headers = ctx.headers;
-    return this.#peer.request(message.method, message.params, options);
-  }
-
-  /** Sends a request through the outgoing chain as is (no `_meta` added unless the era is modern). */
-  #request(method: string, params: Params | undefined, options: RequestOptions = {}): Promise<Params> {
-    const ctx = this.#ctx('outgoing', options.signal ?? NEVER, options);
-    return this.#out({ kind: 'request', method, params }, ctx).then((result) => result ?? {});
   }
 
   /**
@@ -155,11 +129,6 @@ export class Connection {
     return this.#server?.era;
   }
 
-  /** Replaces what is known of the server (after `server/discover`). */
-  set server(description: ServerDescription) {
-    this.#server = description;
-  }
-
   /** True once the transport has ended. */
   get isClosed(): boolean {
     return this.#peer.isClosed;
@@ -170,11 +139,24 @@ export class Connection {
     return this.#closed.signal;
   }
 
-  /** Sends a notification as is. */
+  /**
+   * Why there is no live connection: `last` never opened, or closed (with the transport's
+   * error when it was not a clean close).
+   */
+  static notLive(last: Connection | undefined): McpkitError {
+    const reason: unknown = last?.closedSignal.reason;
+    // A clean close aborts without a reason of its own (an AbortError).
+    if (!(reason instanceof Error) || reason.name === 'AbortError') {
+      return new McpkitError('CONNECTION_CLOSED', 'client is not connected');
+    }
+    const message = `the connection to the server is closed: ${reason.message}`;
+    return new McpkitError('CONNECTION_CLOSED', message, { cause: reason });
+  }
+
+  /** Sends a notification through the outgoing chain. */
   notify(method: string, params?: Params): void {
-    void this.#out({ kind: 'notification', method, params }, this.#ctx('outgoing', NEVER)).catch(
-      () => undefined,
-    );
+    const chain = this.#outgoing(NO_OPTIONS);
+    void chain({ kind: 'notification', method, params }, this.#ctx('outgoing', NEVER)).catch(() => undefined);
   }
 
   /**
@@ -209,28 +191,27 @@ export class Connection {
   async roundTrip(
     method: string,
     params: Params | undefined,
-    options: CallOptions & RelayOptions = {},
+    options: CallOptions = NO_OPTIONS,
   ): Promise<Params> {
-    const send = (p: Params | undefined): Promise<Params> => this.#send(method, p, options);
-    const result = await send(params);
+    const result = await this.#request(method, params, options);
     if (options.acceptTask && result.resultType === 'task') return result;
     if (resultKind(result, method) === 'complete' || options.relayInputRequired) return result;
     if (this.era !== 'modern') {
       throw new McpkitError('INVALID_RESULT', `${method}: input_required from a legacy server`);
     }
-    return continueWithInput(method, params, result, {
-      send,
+    const loop: InputLoop = {
       answering: this.#answering,
       maxRounds: this.#setup.options.maxInputRounds ?? 10,
       maxRequests: this.#setup.options.limits?.maxInputRequests ?? 16,
       signal: options.signal,
       closed: this.#closed.signal,
-    });
-  }
-
-  /** Sends one request through the chain (modern `_meta` and the -32022 retry are steps of it). */
-  #send(method: string, params: Params | undefined, options: CallOptions & RelayOptions): Promise<Params> {
-    return this.#request(method, params, options);
+    };
+    let answer = result;
+    for (let round = 1; resultKind(answer, method) === 'input_required'; round++) {
+      const retry = await retryAfterInput({ method, params, round }, answer, loop);
+      answer = await this.#request(method, retry, options);
+    }
+    return answer;
   }
 
   /** Answers a task's input requests with the same handlers as MRTR (see mrtr.ts). */
@@ -247,21 +228,89 @@ export class Connection {
     });
   }
 
-  /** `_meta` of a modern request: `capabilities` replaces the declared ones; `extensions` are added. */
-  #modernParams(
-    version: string,
-    params: Params | undefined,
-    per: {
-      extensions?: Record<string, Params> | undefined;
-      capabilities?: ClientCapabilities | undefined;
-    } = {},
-  ): Params {
+  /** Sends one request through the outgoing chain built for this call. */
+  #request(method: string, params: Params | undefined, options: CallOptions): Promise<Params> {
+    const ctx = this.#ctx('outgoing', options.signal ?? NEVER, options.headers);
+    return this.#outgoing(options)({ kind: 'request', method, params }, ctx).then((result) => result ?? {});
+  }
+
+  /** The caller's middleware around a terminal that holds this call's options. */
+  #outgoing(call: CallOptions): MessageHandler {
+    return composeMiddleware(this.#middleware, (message, ctx) => this.#wire(message, ctx, call));
+  }
+
+  #ctx(
+    direction: 'incoming' | 'outgoing',
+    signal: AbortSignal,
+    headers?: Readonly<Record<string, string>>,
+  ): MiddlewareContext {
+    const server = this.#server;
+    return {
+      side: 'client',
+      direction,
+      era: server?.era,
+      protocolVersion: server?.protocolVersion,
+      signal,
+      headers,
+    };
+  }
+
+  /** The terminal: a notification as is; a request with the modern steps when modern, then a -32022 retry. */
+  async #wire(message: McpMessage, ctx: MiddlewareContext, call: CallOptions): Promise<Params | undefined> {
+    if (message.kind === 'notification') return void this.#peer.notify(message.method, message.params);
+    const version = ctx.era === 'modern' ? ctx.protocolVersion : undefined;
+    if (version === undefined) {
+      return this.#peer.request(message.method, message.params, peerOptions(ctx, call, call.modernVersion));
+    }
+    return this.#modern(message, ctx, call).catch((error: unknown) => {
+      const retry = retryVersion(error, version);
+      if (retry === undefined) throw error;
+      this.server.protocolVersion = retry;
+      return this.#modern(message, { ...ctx, protocolVersion: retry }, call);
+    });
+  }
+
+  /** A modern request: its `_meta`, its `Mcp-Param-*` headers, and the screening of a tool list. */
+  #modern(message: McpMessage, ctx: MiddlewareContext, call: CallOptions): Promise<Params> {
+    const version = ctx.protocolVersion as string;
+    const options = peerOptions(ctx, call, version);
+    if (message.method === 'tools/call') {
+      const headers = this.#toolHeaders.headersFor(options.headers, message.params);
+      if (headers !== undefined) options.headers = headers;
+    }
+    const sent = this.#peer.request(
+      message.method,
+      this.#modernParams(version, message.params, call),
+      options,
+    );
+    return message.method === 'tools/list' ? sent.then((result) => this.#toolHeaders.screen(result)) : sent;
+  }
+
+  /** `_meta` of a modern request: the call's `clientCapabilities` replace the declared ones; its `extensions` are added. */
+  #modernParams(version: string, params: Params | undefined, call: CallOptions = NO_OPTIONS): Params {
+    const declared = call.clientCapabilities ?? this.#setup.capabilities.modern;
     return withModernMeta(params, {
       protocolVersion: version,
-      capabilities: requestCapabilities(per.capabilities ?? this.#setup.capabilities.modern, per.extensions),
+      capabilities: requestCapabilities(declared, call.extensions),
       clientInfo: this.#setup.clientInfo,
       logLevel: this.#setup.options.logLevel,
     });
+  }
+
+  /** The terminal of the incoming chain: notifications to the client, requests to its handlers. */
+  #incoming(transport: Transport): MessageHandler {
+    const answer = serverRequestHandler(
+      this.#answering,
+      () => this.era,
+      (id) => transport.relatedRequest?.(id),
+    );
+    return (message, ctx) => {
+      if (message.kind === 'notification') {
+        this.#setup.onNotification(notificationOf(message));
+        return Promise.resolve(undefined);
+      }
+      return answer(requestOf(message), { signal: ctx.signal, notify: () => undefined });
+    };
   }
 
   async #establish(): Promise<void> {
@@ -271,14 +320,14 @@ export class Connection {
     this.#server = server;
     if (era === 'auto' && cacheKey !== undefined) eraCache?.set(cacheKey, server.era);
     if (logLevel !== undefined && server.era === 'legacy' && server.serverCapabilities?.logging) {
-      await this.#request('logging/setLevel', { level: logLevel });
+      await this.#request('logging/setLevel', { level: logLevel }, NO_OPTIONS);
     }
   }
 
   #eraContext(): EraContext {
     const { options, capabilities, clientInfo } = this.#setup;
     return {
-      request: (method, params, requestOptions) => this.#request(method, params, requestOptions),
+      request: (method, params, requestOptions = NO_OPTIONS) => this.#request(method, params, requestOptions),
       notify: (method, params) => this.notify(method, params),
       withModernMeta: (version, params) => this.#modernParams(version, params),
       preferredVersion: options.protocolVersion ?? LATEST_REVISION,

@@ -26,8 +26,15 @@ export interface ServerDescription {
 
 /** What detection needs from the client. */
 export interface EraContext {
-  /** Sends a raw request (no `_meta` added). */
-  request(method: string, params: Params | undefined, options?: RequestOptions): Promise<Params>;
+  /**
+   * Sends a raw request (no `_meta` added); `modernVersion` marks one that is modern all
+   * the same (the probe, its `_meta` already in `params`).
+   */
+  request(
+    method: string,
+    params: Params | undefined,
+    options?: RequestOptions & { modernVersion?: string | undefined },
+  ): Promise<Params>;
   notify(method: string, params?: Params): void;
   /** Returns `params` with the modern `_meta` for `version`. */
   withModernMeta(version: string, params?: Params): Params;
@@ -89,6 +96,7 @@ async function probe(ctx: EraContext, version: string): Promise<ProbeOutcome> {
   try {
     const result = await ctx.request('server/discover', ctx.withModernMeta(version), {
       timeoutMs: ctx.probeTimeoutMs,
+      modernVersion: version,
     });
     return fromDiscover(result, version);
   } catch (error) {

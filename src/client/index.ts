@@ -4,7 +4,7 @@
  * Source: 2026-07-28 basic/versioning, basic/transports/stdio "Backward Compatibility".
  */
 export { Client, createClient } from './client.js';
-export type { ToolCallOptions } from './tool-calls.js';
+export type { ToolCallOptions } from './tools.js';
 export { TaskHandle, type TaskReference, type TaskResultOptions } from './tasks.js';
 export type {
   ClientHandlers,
@@ -14,15 +14,13 @@ export type {
   EraPreference,
   HandlerContext,
 } from './options.js';
-export type { ListKind, ListPage } from './lists.js';
+export { ListViews, type CachedList, type ListKind, type ListPage } from './lists.js';
 export type { ListenOptions } from './listen.js';
-export type { RelayOptions } from './connection.js';
 export type { Subscription } from './subscription.js';
 export { applyElicitationDefaults, type ElicitContent } from './elicitation-defaults.js';
 export type { ResultFor, ResultOf, SharedMethod } from './request-types.js';
 export type { RequestOptions, ProgressUpdate } from '../core/peer.js';
 export type { SubscriptionFilter } from '../core/types/index.js';
-export { ListViews, type CachedList } from './views.js';
 export {
   streamableHttp,
   sseTransport,

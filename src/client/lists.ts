@@ -1,12 +1,17 @@
 /**
- * The four paginated lists and auto-pagination with a guard against servers that loop.
- * Source: 2026-07-28 server/utilities/pagination; server/tools, server/resources,
- * server/prompts.
+ * The four paginated lists: auto-pagination with a guard against servers that loop, and
+ * the client's cached views of them (`client.tools()` and friends), each fetched whole,
+ * kept while fresh per the server's `ttlMs` (the smallest over its pages), and dropped at
+ * once when the matching list_changed notification arrives.
+ * The cache belongs to one client, hence one authorization context, so both `public` and
+ * `private` results may be kept; hosts sharing caches across clients should share only
+ * `public` ones (`cacheScope` is reported for that).
+ * Source: 2026-07-28 server/utilities/pagination, server/utilities/caching; server/tools,
+ * server/resources, server/prompts.
  */
 import { McpkitError } from '../core/errors.js';
 import type { Params } from '../core/jsonrpc.js';
-import type { RequestOptions } from '../core/peer.js';
-import type { Connection } from './connection.js';
+import { listChangedFeature, type ListFeature } from '../core/list-changed.js';
 import type { ResultOf } from './request-types.js';
 
 /** Each paginated list: its method and the result member holding the items. */
@@ -43,7 +48,7 @@ export interface PaginateOptions {
  * @throws McpkitError `INVALID_RESULT` when a cursor repeats (the server would loop forever)
  *   or when more than `maxPages` pages arrive.
  */
-export async function paginate<T>(
+async function paginate<T>(
   fetchPage: (cursor: string | undefined) => Promise<Page<T>>,
   options: PaginateOptions,
 ): Promise<T[]> {
@@ -73,7 +78,7 @@ export async function paginate<T>(
  * when present.
  * @throws McpkitError `INVALID_RESULT` otherwise.
  */
-export function pageOf<T>(result: Params, key: string, method: string): Page<T> {
+function pageOf<T>(result: Params, key: string, method: string): Page<T> {
   const items = result[key];
   const next = result.nextCursor;
   if (!Array.isArray(items)) throw new McpkitError('INVALID_RESULT', `${method}: '${key}' is not an array`);
@@ -90,7 +95,7 @@ export type SendList = (params: Params | undefined) => Promise<Params>;
  * Fetches one page of list `kind`, raw.
  * @throws McpkitError `INVALID_RESULT` when the items are not an array.
  */
-async function listPage<K extends ListKind>(
+export async function listPage<K extends ListKind>(
   send: SendList,
   kind: K,
   cursor: string | undefined,
@@ -105,32 +110,94 @@ async function listPage<K extends ListKind>(
  * Fetches every page of list `kind` and returns all items.
  * @throws McpkitError `INVALID_RESULT` as {@link paginate} and {@link pageOf}.
  */
-function listAll<T>(send: SendList, kind: ListKind, maxPages: number): Promise<T[]> {
+export function listAll<T>(send: SendList, kind: ListKind, maxPages: number): Promise<T[]> {
   const { method, key } = LIST_KINDS[kind];
   const fetchPage = async (cursor: string | undefined) =>
     pageOf<T>(await listPage(send, kind, cursor), key, method);
   return paginate(fetchPage, { method, maxPages });
 }
 
-/** Fetches the lists over whatever connection is current. */
-export interface Lister {
-  /** Every item of list `kind`, all pages. */
-  all<T>(kind: ListKind, options?: RequestOptions): Promise<T[]>;
-  /** One raw page of list `kind`. */
-  page<K extends ListKind>(kind: K, cursor?: string, options?: RequestOptions): Promise<ListPage<K>>;
+/** A cached list and how long it stays fresh. */
+export interface CachedList<T> {
+  readonly items: T[];
+  /** When it was fetched (milliseconds since the epoch). */
+  readonly fetchedAt: number;
+  /** Freshness in milliseconds (0 = stale at once, as when the server sends none). */
+  readonly ttlMs: number;
+  /** The server's cache scope, if it sent one. */
+  readonly cacheScope: 'public' | 'private' | undefined;
 }
 
-/**
- * Builds a {@link Lister} that sends through `connected()` (which throws when there is no
- * connection) and fetches at most `maxPages` pages per list.
- */
-export function createLister(connected: () => Connection, maxPages: number): Lister {
-  const send =
-    (kind: ListKind, options?: RequestOptions): SendList =>
-    (params) =>
-      connected().roundTrip(LIST_KINDS[kind].method, params, options);
-  return {
-    all: (kind, options) => listAll(send(kind, options), kind, maxPages),
-    page: (kind, cursor, options) => listPage(send(kind, options), kind, cursor),
-  };
+/** The lists each feature's list_changed notification makes stale. */
+const STALE: Readonly<Record<ListFeature, readonly ListKind[]>> = {
+  tools: ['tools'],
+  prompts: ['prompts'],
+  resources: ['resources', 'resourceTemplates'],
+};
+
+/** The cached views of one client. */
+export class ListViews {
+  readonly #entries = new Map<ListKind, Promise<CachedList<unknown>>>();
+  readonly #send: (kind: ListKind, params: Params | undefined) => Promise<Params>;
+  readonly #maxPages: number;
+  readonly #now: () => number;
+
+  constructor(
+    send: (kind: ListKind, params: Params | undefined) => Promise<Params>,
+    options: { maxPages: number; now?: () => number },
+  ) {
+    this.#send = send;
+    this.#maxPages = options.maxPages;
+    this.#now = options.now ?? Date.now;
+  }
+
+  /** The list, from the cache while fresh, otherwise fetched again (concurrent callers share one fetch). */
+  async get<T>(kind: ListKind): Promise<CachedList<T>> {
+    const cached = this.#entries.get(kind);
+    if (cached) {
+      const entry = await cached.catch(() => undefined);
+      if (entry && this.#now() < entry.fetchedAt + entry.ttlMs) return entry as CachedList<T>;
+      if (this.#entries.get(kind) !== cached) return this.get(kind);
+    }
+    const fetching = this.#fetch(kind);
+    this.#entries.set(kind, fetching);
+    fetching.catch(() => this.#entries.get(kind) === fetching && this.#entries.delete(kind));
+    return fetching as Promise<CachedList<T>>;
+  }
+
+  /** Drops the lists a notification makes stale; returns whether it was such a notification. */
+  invalidate(method: string): boolean {
+    const feature = listChangedFeature(method);
+    if (feature === undefined) return false;
+    for (const kind of STALE[feature]) this.#entries.delete(kind);
+    return true;
+  }
+
+  /** Drops everything (e.g. on reconnect). */
+  clear(): void {
+    this.#entries.clear();
+  }
+
+  async #fetch(kind: ListKind): Promise<CachedList<unknown>> {
+    const { method, key } = LIST_KINDS[kind];
+    const fetchedAt = this.#now();
+    let ttlMs = Infinity;
+    let cacheScope: CachedList<unknown>['cacheScope'];
+    const items = await paginate(
+      async (cursor) => {
+        const result = await this.#send(kind, cursor === undefined ? undefined : { cursor });
+        ttlMs = Math.min(ttlMs, freshness(result.ttlMs));
+        cacheScope ??=
+          result.cacheScope === 'public' || result.cacheScope === 'private' ? result.cacheScope : undefined;
+        return pageOf(result, key, method);
+      },
+      { method, maxPages: this.#maxPages },
+    );
+    return { items, fetchedAt, ttlMs: Number.isFinite(ttlMs) ? ttlMs : 0, cacheScope };
+  }
+}
+
+/** `ttlMs` as the spec says to read it: absent, negative or not a number means 0. */
+function freshness(ttlMs: unknown): number {
+  return typeof ttlMs === 'number' && Number.isFinite(ttlMs) && ttlMs > 0 ? ttlMs : 0;
 }

@@ -1,7 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import type { McpMessage, MessageHandler, MiddlewareContext } from '../core/middleware.js';
-import type { Params } from '../core/jsonrpc.js';
-import { toolHeaderStep } from './middleware.js';
+import type { Middleware, MiddlewareContext } from '../core/middleware.js';
+import type { Params, RequestId } from '../core/jsonrpc.js';
+import { META } from '../core/revisions.js';
+import { TASKS_EXTENSION } from '../core/tasks.js';
+import { connectFake, legacy, modern } from '../../test/support/client-harness.js';
+import { ToolHeaders } from './middleware.js';
 
 const prop = (type: string, header: unknown) => ({ type, 'x-mcp-header': header });
 const schema = (properties: object) => ({ type: 'object', properties });
@@ -19,59 +22,69 @@ const tools = [
   { name: 'plain', inputSchema: schema({}) },
 ];
 
-const ctx = (era: 'modern' | 'legacy'): MiddlewareContext => ({
-  side: 'client',
-  direction: 'outgoing',
-  era,
-  protocolVersion: era === 'modern' ? '2026-07-28' : '2025-11-25',
-  signal: new AbortController().signal,
-});
-
-/** A terminal that answers tools/list with `tools` and records the ctx of each call. */
-function terminal(): { next: MessageHandler; seen: MiddlewareContext[] } {
-  const seen: MiddlewareContext[] = [];
-  const next: MessageHandler = async (message: McpMessage, c) => {
-    seen.push(c);
-    return message.method === 'tools/list' ? ({ tools, nextCursor: 'c' } as Params) : { content: [] };
-  };
-  return { next, seen };
-}
-
-const list: McpMessage = { kind: 'request', method: 'tools/list' };
-
 describe('the x-mcp-header step', () => {
-  it('drops invalid tools from a modern tools/list with a warning naming the tool', async () => {
+  it('drops invalid tools from a modern tools/list with a warning naming the tool', () => {
     const warnings: string[] = [];
-    const { next } = terminal();
-    const handler = toolHeaderStep((m) => warnings.push(m)).step(next);
-    expect(await handler(list, ctx('modern'))).toEqual({ tools: [tools[0], tools[2]], nextCursor: 'c' });
+    const step = new ToolHeaders((m) => warnings.push(m));
+    expect(step.screen({ tools, nextCursor: 'c' })).toEqual({ tools: [tools[0], tools[2]], nextCursor: 'c' });
     expect(warnings).toEqual([expect.stringContaining('"broken"')]);
   });
 
   it('leaves legacy results alone (headers exist only on the modern wire)', async () => {
-    const { next } = terminal();
-    const handler = toolHeaderStep(() => undefined).step(next);
-    expect(((await handler(list, ctx('legacy'))) as { tools: unknown[] }).tools).toHaveLength(3);
+    const { client } = await connectFake(
+      legacy({ 'tools/list': () => ({ tools }) }),
+      { era: 'legacy' },
+      '2025-11-25',
+    );
+    expect(await client.listTools()).toHaveLength(3);
   });
 
-  it('mirrors present arguments into Mcp-Param headers, omits null and absent ones', async () => {
-    const { next, seen } = terminal();
-    const handler = toolHeaderStep(() => undefined).step(next);
-    await handler(list, ctx('modern'));
+  it('mirrors present arguments into Mcp-Param headers, omits null and absent ones', () => {
+    const step = new ToolHeaders(() => undefined);
+    step.screen({ tools });
     const args = { region: 'Hello, 世界', priority: 42, verbose: null, nested: { tenant: 'acme' } };
-    const call: McpMessage = {
-      kind: 'request',
-      method: 'tools/call',
-      params: { name: 'execute_sql', arguments: args },
-    };
-    await handler(call, { ...ctx('modern'), headers: { authorization: 'Bearer t' } });
-    expect(seen[1]?.headers).toEqual({
+    const headers = step.headersFor({ authorization: 'Bearer t' }, { name: 'execute_sql', arguments: args });
+    expect(headers).toEqual({
       authorization: 'Bearer t',
       'Mcp-Param-Region': '=?base64?SGVsbG8sIOS4lueVjA==?=',
       'Mcp-Param-Priority': '42',
       'Mcp-Param-Tenant': 'acme',
     });
-    await handler({ ...call, params: { name: 'unknown', arguments: args } }, ctx('modern'));
-    expect(seen[2]?.headers).toBeUndefined();
+    expect(step.headersFor(undefined, { name: 'unknown', arguments: args })).toBeUndefined();
+  });
+});
+
+describe('client middleware', () => {
+  /** Passes `next` a ctx it builds field by field instead of spreading the one it got. */
+  const freshCtx: Middleware = (next) => (message, ctx) => {
+    const own: MiddlewareContext = {
+      side: ctx.side,
+      direction: ctx.direction,
+      era: ctx.era,
+      protocolVersion: ctx.protocolVersion,
+      signal: ctx.signal,
+    };
+    return next(message, own);
+  };
+
+  it('may build a fresh ctx: the call keeps its own options (request id, Tasks extension)', async () => {
+    const fake = await connectFake(
+      modern({
+        'tools/list': () => ({ tools: [] }),
+        'tools/call': () => ({ resultType: 'task', taskId: 't1', status: 'working' }),
+      }),
+      { middleware: [freshCtx] },
+    );
+    const ids: RequestId[] = [];
+    const handle = await fake.client.callTool(
+      'slow',
+      {},
+      { task: 'allow', onRequestId: (id) => ids.push(id) },
+    );
+    expect((handle as { taskId: string }).taskId).toBe('t1');
+    const call = fake.received.find((r) => r.method === 'tools/call');
+    expect(ids).toEqual([call?.id]);
+    const caps = (call?.params?._meta as Params)[META.clientCapabilities] as Params;
+    expect(caps.extensions).toEqual({ [TASKS_EXTENSION]: {} });
   });
 });

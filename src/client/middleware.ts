@@ -1,66 +1,43 @@
 /**
- * The client's middleware chains (`createClient({ middleware: [...] })`) and the built-in
- * steps that run inside them. Outgoing, from the outside in:
+ * What happens to a client's message between the caller's middleware
+ * (`createClient({ middleware: [...] })`) and the wire. Outgoing, from the outside in:
  *
- * 1. the caller's middleware, in array order;
+ * 1. the caller's middleware, in array order, composed with `composeMiddleware` over a
+ *    terminal that holds the call's own options (timeouts, progress, Tasks, relay), so
+ *    a middleware may pass `next` a ctx it built itself;
  * 2. modern `_meta`: on a modern request, the per-request protocol fields are added to
  *    `_meta` (the caller's own `_meta` keys kept), and a -32022 naming a version the
- *    client speaks is retried once with it (basic/versioning);
+ *    client speaks is retried once with it (basic/versioning, {@link retryVersion});
  * 3. `x-mcp-header`: a modern `tools/list` result loses the tools whose annotations break
  *    the rules (each reported to `onWarning`), and a `tools/call` gets the
  *    `Mcp-Param-{Name}` headers of the annotated arguments (streamable-http "Custom
- *    Headers from Tool Parameters"; transports without headers ignore them);
+ *    Headers from Tool Parameters"; transports without headers ignore them; {@link ToolHeaders});
  * 4. the core Peer: the request gets its id (reported to `onRequestId`), is sent with the
- *    ctx's headers, and is cancelled on the wire when the ctx's signal aborts.
+ *    ctx's headers (and, when modern, its revision, so the transport need not read `_meta`),
+ *    and is cancelled on the wire when the ctx's signal aborts.
  *
- * Incoming (a legacy server's requests and every notification): the caller's middleware,
- * then the client's handlers. The Peer's own traffic (responses, `notifications/cancelled`
- * it sends for an aborted request, progress routing to `onprogress`) is not a message the
- * chain sees. The deprecated HTTP+SSE fallback is a change of wire inside the HTTP
- * transport, below the chain.
+ * Steps 2–4 are the terminal (`Connection`), not middleware. Incoming (a legacy server's
+ * requests and every notification): the caller's middleware, then the client's handlers.
+ * The Peer's own traffic (responses, `notifications/cancelled` it sends for an aborted
+ * request, progress routing to `onprogress`) is not a message the chain sees. The
+ * deprecated HTTP+SSE fallback is a change of wire inside the HTTP transport, below it.
  */
 import { ERROR_TABLE, McpError } from '../core/errors.js';
-import type { Params } from '../core/jsonrpc.js';
-import type { MessageHandler, Middleware, MiddlewareContext } from '../core/middleware.js';
+import type { JsonRpcNotification, JsonRpcRequest, Params } from '../core/jsonrpc.js';
+import type { McpMessage, MiddlewareContext } from '../core/middleware.js';
 import type { RequestOptions } from '../core/peer.js';
+import type { SendOptions } from '../core/transport.js';
 import { checkToolHeaders, headerValueOf, valueAtPath, type HeaderAnnotation } from '../core/wire.js';
 import { pickVersion } from './era.js';
 
-/** The per-call options a chain passes to its terminal, out of middleware's sight. */
-export const CALL_OPTIONS = Symbol('mcpkit.callOptions');
+/** The signal of a call that has none: never aborts. */
+export const NEVER = new AbortController().signal;
 
-/** A ctx that carries the caller's Peer options. */
-export interface CallContext extends MiddlewareContext {
-  readonly [CALL_OPTIONS]?: RequestOptions | undefined;
-}
-
-/** What the modern `_meta` step needs from its connection. */
-export interface MetaStepHost {
-  /** The params with the modern `_meta` of `version` (and the call's extensions, read from `ctx`). */
-  withMeta(version: string, params: Params | undefined, ctx: MiddlewareContext): Params;
-  /** Moves the connection to another version after a -32022. */
-  setVersion(version: string): void;
-}
-
-/** Step 2: modern `_meta` and the -32022 retry. */
-export function modernMetaStep(host: MetaStepHost): Middleware {
-  return (next) => (message, ctx) => {
-    const current = ctx.protocolVersion;
-    if (ctx.era !== 'modern' || message.kind !== 'request' || current === undefined)
-      return next(message, ctx);
-    const sent = { ...message, params: host.withMeta(current, message.params, ctx) };
-    return next(sent, ctx).catch((error: unknown) => {
-      const version = retryVersion(error, current);
-      if (version === undefined) throw error;
-      host.setVersion(version);
-      const retried = { ...message, params: host.withMeta(version, message.params, ctx) };
-      return next(retried, { ...ctx, protocolVersion: version });
-    });
-  };
-}
-
-/** The version to retry with after a -32022, or undefined when there is none to try. */
-function retryVersion(error: unknown, current: string): string | undefined {
+/**
+ * The version to retry a modern request with after a -32022, or undefined when there is
+ * none to try (the error is another, or names no version this client speaks).
+ */
+export function retryVersion(error: unknown, current: string): string | undefined {
   if (!(error instanceof McpError) || error.code !== ERROR_TABLE.UnsupportedProtocolVersion.code)
     return undefined;
   const supported = (error.data as { supported?: unknown } | undefined)?.supported;
@@ -69,62 +46,84 @@ function retryVersion(error: unknown, current: string): string | undefined {
 }
 
 /**
- * Step 3: `x-mcp-header`. Remembers the annotations of the tools each modern `tools/list`
+ * Step 3, `x-mcp-header`: remembers the annotations of the tools each modern `tools/list`
  * lists (dropping the invalid ones) and mirrors annotated arguments into headers.
  */
-export function toolHeaderStep(warn: (message: string) => void): {
-  step: Middleware;
-  forget(): void;
-} {
-  const byTool = new Map<string, HeaderAnnotation[]>();
-  const step: Middleware = (next) => (message, ctx) => {
-    if (ctx.era !== 'modern' || message.kind !== 'request') return next(message, ctx);
-    if (message.method === 'tools/call') return next(message, withParamHeaders(ctx, byTool, message.params));
-    if (message.method !== 'tools/list') return next(message, ctx);
-    return next(message, ctx).then((result) => result && screen(result, byTool, warn));
-  };
-  return { step, forget: () => byTool.clear() };
-}
+export class ToolHeaders {
+  readonly #byTool = new Map<string, HeaderAnnotation[]>();
+  readonly #warn: (message: string) => void;
 
-function withParamHeaders(
-  ctx: MiddlewareContext,
-  byTool: Map<string, HeaderAnnotation[]>,
-  params: Params | undefined,
-): MiddlewareContext {
-  const name = params?.name;
-  const annotations = typeof name === 'string' ? byTool.get(name) : undefined;
-  if (!annotations || annotations.length === 0) return ctx;
-  const headers: Record<string, string> = { ...ctx.headers };
-  for (const { path, name: header } of annotations) {
-    const text = headerValueOf(valueAtPath(params?.arguments, path));
-    if (text !== undefined) headers[`Mcp-Param-${header}`] = text;
+  /** `warn` is told of each tool rejected for its annotations. */
+  constructor(warn: (message: string) => void) {
+    this.#warn = warn;
   }
-  return { ...ctx, headers };
-}
 
-function screen(result: Params, byTool: Map<string, HeaderAnnotation[]>, warn: (m: string) => void): Params {
-  if (!Array.isArray(result.tools)) return result;
-  const kept = result.tools.filter((tool: unknown) => {
-    if (typeof tool !== 'object' || tool === null || typeof (tool as Params).name !== 'string') return true;
-    const { name, inputSchema } = tool as { name: string; inputSchema?: unknown };
-    const check = checkToolHeaders(inputSchema);
-    if (check.ok) byTool.set(name, check.annotations);
-    else {
-      byTool.delete(name);
-      warn(`tool ${JSON.stringify(name)} rejected: ${check.reason}`);
+  /**
+   * The headers of a modern `tools/call` with `params`: `headers` plus one
+   * `Mcp-Param-{Name}` per annotated argument present; undefined when the tool has none.
+   */
+  headersFor(
+    headers: Readonly<Record<string, string>> | undefined,
+    params: Params | undefined,
+  ): Record<string, string> | undefined {
+    const name = params?.name;
+    const annotations = typeof name === 'string' ? this.#byTool.get(name) : undefined;
+    if (!annotations || annotations.length === 0) return undefined;
+    const out: Record<string, string> = { ...headers };
+    for (const { path, name: header } of annotations) {
+      const text = headerValueOf(valueAtPath(params?.arguments, path));
+      if (text !== undefined) out[`Mcp-Param-${header}`] = text;
     }
-    return check.ok;
-  });
-  return kept.length === result.tools.length ? result : { ...result, tools: kept };
+    return out;
+  }
+
+  /** A modern `tools/list` result without the tools whose `x-mcp-header` annotations are invalid. */
+  screen(result: Params): Params {
+    if (!Array.isArray(result.tools)) return result;
+    const kept = result.tools.filter((tool: unknown) => {
+      if (typeof tool !== 'object' || tool === null || typeof (tool as Params).name !== 'string') return true;
+      const { name, inputSchema } = tool as { name: string; inputSchema?: unknown };
+      const check = checkToolHeaders(inputSchema);
+      if (check.ok) this.#byTool.set(name, check.annotations);
+      else {
+        this.#byTool.delete(name);
+        this.#warn(`tool ${JSON.stringify(name)} rejected: ${check.reason}`);
+      }
+      return check.ok;
+    });
+    return kept.length === result.tools.length ? result : { ...result, tools: kept };
+  }
 }
 
-/** Builds a chain: the caller's middleware outside, the built-in steps inside, then `terminal`. */
-export function clientChain(
-  middleware: readonly Middleware[],
-  builtIn: readonly Middleware[],
-  terminal: MessageHandler,
-): MessageHandler {
-  let handler = terminal;
-  for (const mw of [...middleware, ...builtIn].reverse()) handler = mw(handler);
-  return handler;
+/**
+ * The Peer's options of one send: the call's, with the signal and headers the chain
+ * handed the terminal, and the revision of a modern request for the transport.
+ */
+export function peerOptions(
+  ctx: MiddlewareContext,
+  call: RequestOptions,
+  modernVersion: string | undefined,
+): RequestOptions & SendOptions & { headers?: Readonly<Record<string, string>> | undefined } {
+  const options: RequestOptions & { -readonly [K in keyof SendOptions]: SendOptions[K] } = {
+    ...call,
+    modernVersion,
+  };
+  if (ctx.signal !== NEVER) options.signal = ctx.signal;
+  if (ctx.headers !== undefined) options.headers = ctx.headers;
+  return options;
+}
+
+/** The JSON-RPC request frame of a middleware request message. */
+export function requestOf(message: McpMessage): JsonRpcRequest {
+  const id = message.id ?? 0;
+  return message.params === undefined
+    ? { jsonrpc: '2.0', id, method: message.method }
+    : { jsonrpc: '2.0', id, method: message.method, params: message.params };
+}
+
+/** The JSON-RPC notification frame of a middleware notification message. */
+export function notificationOf(message: McpMessage): JsonRpcNotification {
+  return message.params === undefined
+    ? { jsonrpc: '2.0', method: message.method }
+    : { jsonrpc: '2.0', method: message.method, params: message.params };
 }

@@ -1,23 +1,21 @@
 /**
  * The client side of multi round-trip requests: answer every `inputRequests` entry with
- * the host's handlers (concurrently), then retry the original request, as a new request
- * with a new id, carrying `inputResponses` and the `requestState` echoed byte for byte.
+ * the host's handlers (concurrently); the caller then retries the original request, as a
+ * new request with a new id, carrying `inputResponses` and the `requestState` echoed byte
+ * for byte.
  * Nothing of one call's state is kept beyond its loop, so it never reaches another request.
  * Source: 2026-07-28 basic/patterns/mrtr "Client Requirements (Basic Workflow)".
  */
 import { McpkitError } from '../core/errors.js';
 import type { Params } from '../core/jsonrpc.js';
 import { isObject } from '../core/jsonrpc.js';
-import { resultKind } from './results.js';
 import { answerInput, HANDLER_FOR, type InputAnswering } from './server-requests.js';
 
 /** Methods on which a server may answer `input_required` (basic/patterns/mrtr "Supported Requests"). */
 const INPUT_METHODS: ReadonlySet<string> = new Set(['tools/call', 'resources/read', 'prompts/get']);
 
-/** What one call's loop needs. */
+/** What one call's input rounds need. */
 export interface InputLoop {
-  /** Sends the request once more with these params (a new request, so a new id). */
-  send(params: Params): Promise<Params>;
   answering: InputAnswering;
   /** Most `input_required` results answered before giving up. */
   maxRounds: number;
@@ -29,42 +27,41 @@ export interface InputLoop {
   closed: AbortSignal;
 }
 
+/** One `input_required` answer of a call: which call, and how many it has had so far. */
+export interface InputRound {
+  method: string;
+  /** The params the call was first sent with. */
+  params: Params | undefined;
+  /** 1 for the first `input_required` of the call. */
+  round: number;
+}
+
 /**
- * Continues a call whose result `first` is `input_required` until a complete result.
+ * The params to send the call again with after its `input_required` result `result`:
+ * the inputs answered with the handlers, the `requestState` echoed (the caller sends the
+ * retry as a new request, so with a new id).
  * @throws McpkitError `INVALID_RESULT` when `method` may not get `input_required`, the
- *   result is malformed, no handler answers a requested input, or `maxRounds` is reached;
+ *   result is malformed, no handler answers a requested input, or `maxRounds` is passed;
  *   `ABORTED`/`CONNECTION_CLOSED` when the call is aborted or the connection closes while
- *   handlers run; whatever a handler throws; errors of the retried request.
+ *   handlers run; whatever a handler throws.
  */
-export async function continueWithInput(
-  method: string,
-  params: Params | undefined,
-  first: Params,
-  loop: InputLoop,
-): Promise<Params> {
+export function retryAfterInput(call: InputRound, result: Params, loop: InputLoop): Promise<Params> {
+  const { method, round } = call;
   if (!INPUT_METHODS.has(method)) {
     throw invalid(
       method,
       'the server answered input_required, which only tools/call, resources/read and prompts/get may get',
     );
   }
-  let result = first;
-  for (let round = 1; resultKind(result, method) === 'input_required'; round++) {
-    if (round > loop.maxRounds) {
-      throw invalid(method, `still input_required after ${loop.maxRounds} rounds (maxInputRounds)`);
-    }
-    result = await loop.send(await retryParams(method, params, result, loop));
+  if (round > loop.maxRounds) {
+    throw invalid(method, `still input_required after ${loop.maxRounds} rounds (maxInputRounds)`);
   }
-  return result;
+  return retryParams(call, result, loop);
 }
 
 /** The original params (without any earlier MRTR fields) plus this round's answers and state. */
-async function retryParams(
-  method: string,
-  original: Params | undefined,
-  result: Params,
-  loop: InputLoop,
-): Promise<Params> {
+async function retryParams(call: InputRound, result: Params, loop: InputLoop): Promise<Params> {
+  const { method, params: original } = call;
   const { inputResponses: _responses, requestState: _state, ...retry } = original ?? {};
   const { requests, state } = readInputRequired(method, result, loop.maxRequests);
   if (requests !== undefined) retry.inputResponses = await answerAll(method, requests, loop);
@@ -100,7 +97,7 @@ function readInputRequired(method: string, result: Params, maxRequests: number):
 
 /**
  * Answers the `inputRequests` of a task (Tasks extension) with the same handlers as MRTR.
- * Resolves undefined when there are none. @throws as {@link continueWithInput}.
+ * Resolves undefined when there are none. @throws as {@link retryAfterInput}.
  */
 export async function answerInputRequests(
   label: string,
@@ -119,18 +116,24 @@ async function answerAll(
   loop: Pick<InputLoop, 'answering' | 'signal' | 'closed'>,
 ): Promise<Params> {
   const entries = Object.entries(requests);
-  for (const [key, request] of entries) requireHandler(method, key, request.method, loop.answering);
+  for (const [key, request] of entries) requireHandler(method, [key, request.method], loop.answering);
   const signal = loop.signal ? AbortSignal.any([loop.signal, loop.closed]) : loop.closed;
   const answered = Promise.all(
     entries.map(async ([key, request]) => {
-      const answer = await answerInput(loop.answering, request.method, request.params, { signal });
+      const answer = await answerInput(loop.answering, request, { signal });
       return [key, answer] as const;
     }),
   );
   return Object.fromEntries(await untilAborted(answered, loop));
 }
 
-function requireHandler(method: string, key: string, inputMethod: string, answering: InputAnswering): void {
+/** `input` is the key of the input request and the method it asks for. */
+function requireHandler(
+  method: string,
+  input: [key: string, method: string],
+  answering: InputAnswering,
+): void {
+  const [key, inputMethod] = input;
   const handler = HANDLER_FOR[inputMethod];
   if (handler === undefined) {
     throw invalid(

@@ -50,7 +50,8 @@ export function serverRequestHandler(
     if (current === 'modern') throw notFound(request.method);
     if (request.method === 'ping') return {};
     if (current === undefined) throw notFound(request.method);
-    const answer = await answerInput(answering, request.method, request.params ?? {}, {
+    const asked = { method: request.method, params: request.params ?? {} };
+    const answer = await answerInput(answering, asked, {
       signal: context.signal,
       requestId: request.id,
       relatedRequestId: related(request.id),
@@ -61,17 +62,17 @@ export function serverRequestHandler(
 }
 
 /**
- * Runs the handler for `method` and returns its result (accepted form elicitations get
+ * Runs the handler for the request's `method` and returns its result (accepted form elicitations get
  * their defaults filled when enabled), or undefined when no handler answers `method`.
  * @throws whatever the handler throws.
  */
 export async function answerInput(
   answering: InputAnswering,
-  method: string,
-  params: Params,
+  request: { method: string; params: Params },
   ctx: HandlerContext,
 ): Promise<object | undefined> {
   const { handlers } = answering;
+  const { method, params } = request;
   switch (method) {
     case 'sampling/createMessage':
       return handlers.sampling?.(params as unknown as CreateMessageRequestParams, ctx);

@@ -22,6 +22,18 @@ export interface TaskReference {
   pollIntervalMs?: number;
 }
 
+/**
+ * The reference of the task a `tools/call` of `toolName` created.
+ * @throws McpkitError `INVALID_RESULT` for a task result without a `taskId`.
+ */
+export function taskReferenceOf(toolName: string, created: Params): TaskReference {
+  if (typeof created.taskId !== 'string')
+    throw new McpkitError('INVALID_RESULT', 'tools/call: a task result without a taskId');
+  const reference: TaskReference = { taskId: created.taskId, toolName };
+  if (typeof created.pollIntervalMs === 'number') reference.pollIntervalMs = created.pollIntervalMs;
+  return reference;
+}
+
 /** What a handle needs from its client. */
 export interface TaskPort {
   /** Sends a task method with the Tasks extension declared. */

@@ -28,6 +28,30 @@ export const ERROR_TABLE = {
   ResourceNotFound: { code: -32002, httpStatus: 200 },
   /** 2025-11-25 only. */
   UrlElicitationRequired: { code: -32042, httpStatus: 200 },
+  // Refusals, by the HTTP status a Streamable HTTP server sends them with (RFC 9110 §15);
+  // the JSON-RPC code is the one the body (or, on stdio, the error) carries.
+  /** Host/Origin not allowed (DNS rebinding protection). */
+  Forbidden: { code: -32600, httpStatus: 403 },
+  /** A caller lacking OAuth scopes the feature needs (`data.requiredScopes`); HTTP answers a 403 challenge. */
+  InsufficientScope: { code: -32600, httpStatus: 403 },
+  /** A legacy session that is unknown, ended, or another principal's. */
+  SessionNotFound: { code: -32600, httpStatus: 404 },
+  /** An HTTP method the endpoint does not take (with `Allow`). */
+  MethodNotAllowed: { code: -32600, httpStatus: 405 },
+  /** `Accept` lacks a media type the endpoint answers with. */
+  NotAcceptable: { code: -32600, httpStatus: 406 },
+  /** A second GET stream on one legacy session. */
+  Conflict: { code: -32600, httpStatus: 409 },
+  /** A body over the endpoint's `maxBodyBytes`. */
+  PayloadTooLarge: { code: -32600, httpStatus: 413 },
+  /** A `Content-Type` other than `application/json`. */
+  UnsupportedMediaType: { code: -32600, httpStatus: 415 },
+  /** Over a per-principal quota (rate, requests in progress, sessions, listen streams, tasks); HTTP adds `Retry-After`. */
+  TooManyRequests: { code: -32600, httpStatus: 429 },
+  /** An unexpected failure outside any request's handler. */
+  ServerError: { code: -32603, httpStatus: 500 },
+  /** Too many sessions open, or a session store that failed. */
+  ServiceUnavailable: { code: -32603, httpStatus: 503 },
 } as const;
 
 /** A name from {@link ERROR_TABLE}. */
@@ -82,9 +106,13 @@ export class McpError extends Error {
     this.httpStatus = options.httpStatus ?? httpStatusOf(code);
   }
 
-  /** Builds an error from a table name: `McpError.of('InvalidParams', 'bad cursor')`. */
+  /**
+   * Builds an error from a table name: `McpError.of('InvalidParams', 'bad cursor')`; its
+   * `httpStatus` is that name's (several refusals share a code but not a status).
+   */
   static of(name: ErrorName, message: string, data?: unknown): McpError {
-    return new McpError(ERROR_TABLE[name].code, message, data === undefined ? {} : { data });
+    const { code, httpStatus } = ERROR_TABLE[name];
+    return new McpError(code, message, data === undefined ? { httpStatus } : { data, httpStatus });
   }
 
   /** Rebuilds a wire error received from a peer. */

@@ -87,8 +87,9 @@ export type MessageHandler = (message: McpMessage, ctx: MiddlewareContext) => Pr
 
 /**
  * A middleware: given the rest of the chain (`next`), returns the handler that runs in its
- * place. Called once when the chain is built, so state kept in its closure lives as long
- * as the server or client.
+ * place. Called each time a chain is built: once per server, and on a client once per
+ * outgoing request (its terminal holds that request's own options), so keep state that
+ * outlives one request in the function that makes the middleware, not in `(next) => …`.
  */
 export type Middleware = (next: MessageHandler) => MessageHandler;
 

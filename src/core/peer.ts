@@ -21,7 +21,7 @@ import {
   type Params,
   type RequestId,
 } from './jsonrpc.js';
-import type { Transport } from './transport.js';
+import type { SendOptions, Transport } from './transport.js';
 import { DEFAULT_MAX_JSON_DEPTH } from './json-limits.js';
 import { IncomingRequest } from './incoming.js';
 import { FrameQueue } from './frame-queue.js';
@@ -81,11 +81,16 @@ export class Peer {
   }
 
   /**
-   * Sends a request and resolves with its raw `result` object.
+   * Sends a request and resolves with its raw `result` object; `options` reach the
+   * transport as its {@link SendOptions} too (`headers`, `modernVersion`).
    * @throws McpError for an error response; McpkitError `TIMEOUT`, `ABORTED` or
    *   `CONNECTION_CLOSED` for local failures.
    */
-  request(method: string, params: Params | undefined, options: RequestOptions = {}): Promise<Params> {
+  request(
+    method: string,
+    params: Params | undefined,
+    options: RequestOptions & SendOptions = {},
+  ): Promise<Params> {
     if (this.#closed) return Promise.reject(closedError(this.#closed));
     const id: RequestId =
       this.#idPrefix === undefined ? this.#nextId++ : `${this.#idPrefix}${this.#nextId++}`;
@@ -104,8 +109,8 @@ export class Peer {
         ? { jsonrpc: '2.0', id, method }
         : { jsonrpc: '2.0', id, method, params: withToken };
     if (this.#closed) return out.promise;
-    if (options.headers === undefined) this.#transport.send(message);
-    else this.#transport.send(message, { headers: options.headers });
+    if (options.headers === undefined && options.modernVersion === undefined) this.#transport.send(message);
+    else this.#transport.send(message, options);
     return out.promise;
   }
 

@@ -26,6 +26,12 @@ export interface SendOptions {
    * Transports without headers ignore them.
    */
   readonly headers?: Readonly<Record<string, string>> | undefined;
+  /**
+   * Set on a modern request only: the revision its `_meta` names, so a transport with
+   * per-era wire rules (Streamable HTTP) takes the era from its sender instead of parsing
+   * `_meta` again (2026-07-28 basic/transports/streamable-http "Request Metadata").
+   */
+  readonly modernVersion?: string | undefined;
 }
 
 /** A bidirectional message channel (stdio pipes, the in-memory pair, an HTTP client session). */

@@ -6,6 +6,7 @@
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createClient, streamableHttp, type Client } from '../client/index.js';
+import { relayRequest } from '../client/runtime.js';
 import { McpError } from '../core/index.js';
 import { serve, type Served } from '../integrations/node/index.js';
 import { OUR_EVERYTHING } from '../../test/interop/helpers.js';
@@ -99,9 +100,9 @@ describe('a host with misbehaving servers', () => {
   });
 
   it('expires a parked request nobody answers; a late retry is refused', async () => {
-    const first = await client.request(
-      'tools/call',
-      { name: 'ask_then_stall', arguments: {} },
+    const first = await relayRequest(
+      client,
+      { method: 'tools/call', params: { name: 'ask_then_stall', arguments: {} } },
       { relayInputRequired: true },
     );
     expect(first.resultType).toBe('input_required');
@@ -120,9 +121,9 @@ describe('a host with misbehaving servers', () => {
   });
 
   it('answers a retry whose backend then never answers with an error naming the server', async () => {
-    const first = await client.request(
-      'tools/call',
-      { name: 'ask_then_stall', arguments: {} },
+    const first = await relayRequest(
+      client,
+      { method: 'tools/call', params: { name: 'ask_then_stall', arguments: {} } },
       { relayInputRequired: true },
     );
     const [key] = Object.keys(first.inputRequests as object);

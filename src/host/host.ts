@@ -118,7 +118,7 @@ export class Host {
     const params = { name: tool.originalName, ...(args === undefined ? {} : { arguments: args }) };
     return this.#call(tool.server, options, (client, req) =>
       relayed(client, req)
-        ? relay(client, 'tools/call', params, req)
+        ? relay(client, { method: 'tools/call', params }, req)
         : client.callTool(tool.originalName, args, req),
     );
   }

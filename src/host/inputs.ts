@@ -70,8 +70,12 @@ export interface CallScope {
   readonly requestIds?: Set<RequestId>;
 }
 
-/** What links a server's input request to a call (see the module comment). */
+/** What a server's input request is answered under: the host's policy and roots, and what links it to a call. */
 export interface InputLink {
+  /** The host's policy for the server that asked. */
+  readonly policy: InputPolicy | undefined;
+  /** The host's roots for that server, if any. */
+  readonly roots?: readonly Root[] | undefined;
   /** The call's request whose stream carried it (Streamable HTTP). */
   readonly relatedRequestId?: RequestId | undefined;
 }
@@ -124,13 +128,9 @@ export class InputRouter {
    * Answers one input request from `server`.
    * @throws McpError -32600 when policy denies it; -32603 when nothing can answer it.
    */
-  async route(
-    request: InputRequestEvent,
-    policy: InputPolicy | undefined,
-    roots?: readonly Root[],
-    link: InputLink = {},
-  ): Promise<Params> {
+  async route(request: InputRequestEvent, link: InputLink): Promise<Params> {
     const { server, kind } = request;
+    const { policy, roots } = link;
     if (!this.allows(kind, policy, roots)) {
       throw McpError.of(
         'InvalidRequest',
@@ -197,9 +197,7 @@ export function clientHandlersOf(
         params: (params ?? {}) as Params,
         signal: context.signal,
       },
-      policy,
-      roots,
-      { relatedRequestId: context.relatedRequestId },
+      { policy, roots, relatedRequestId: context.relatedRequestId },
     );
   if (inputs.allows('elicitation', policy, roots)) handlers.elicitation = ask('elicitation') as never;
   if (inputs.allows('sampling', policy, roots)) handlers.sampling = ask('sampling') as never;

@@ -67,13 +67,21 @@ export class Registry {
       const { name: server, lists, filter } = source;
       for (const tool of lists.tools) {
         if (!passes(filter, tool.name)) continue;
-        const name = this.#claim(server, 'tool', tool.name, qualify(server, tool.name), this.tools);
+        const name = this.#claim(
+          server,
+          { what: 'tool', original: tool.name, name: qualify(server, tool.name) },
+          this.tools,
+        );
         if (name)
           this.tools.set(name, { name, server, originalName: tool.name, definition: { ...tool, name } });
       }
       for (const prompt of lists.prompts) {
         if (!passes(filter, prompt.name)) continue;
-        const name = this.#claim(server, 'prompt', prompt.name, qualify(server, prompt.name), this.prompts);
+        const name = this.#claim(
+          server,
+          { what: 'prompt', original: prompt.name, name: qualify(server, prompt.name) },
+          this.prompts,
+        );
         if (name)
           this.prompts.set(name, {
             name,
@@ -87,13 +95,13 @@ export class Registry {
     this.#addTemplates(sources);
   }
 
+  /** `entry` names the kind (`'tool'`), the server's own name and the qualified name asked for. */
   #claim(
     server: string,
-    what: string,
-    original: string,
-    name: string,
+    entry: { what: string; original: string; name: string },
     taken: Map<string, { server: string }>,
   ): string | undefined {
+    const { what, original, name } = entry;
     if (!isValidName(name))
       return this.#issue(server, `${what} '${original}' gets the invalid name '${name}'; left out`);
     const holder = taken.get(name);

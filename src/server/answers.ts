@@ -7,9 +7,11 @@
  * `content` MUST match `requestedSchema`), client/sampling (CreateMessageResult),
  * client/roots (Root: `uri` MUST be a `file://` URI).
  */
-import { McpError } from '../core/errors.js';
+import { McpError, missingCapabilityError } from '../core/errors.js';
+import type { Era } from '../core/revisions.js';
+import type { ClientCapabilities, ElicitRequestParams } from '../core/types/index.js';
 import { isObject, type Params } from '../core/jsonrpc.js';
-import { compileJsonSchema, type SchemaLimits } from '../validation/index.js';
+import { compileJsonSchema, compileSchema, type SchemaLimits } from '../validation/index.js';
 
 /** The client requests a handler can make through its context. */
 export type AskedMethod = 'elicitation/create' | 'sampling/createMessage' | 'roots/list';
@@ -89,4 +91,43 @@ function rootsProblem(answer: Params): string | undefined {
     if (root.name !== undefined && typeof root.name !== 'string') return `roots[${i}].name must be a string`;
   }
   return undefined;
+}
+
+/** Holds a JSON Schema `requestedSchema` to the server's schema limits before it is sent. */
+export function checkRequestedSchema(params: ElicitRequestParams, limits: SchemaLimits | undefined): void {
+  const schema = (params as { requestedSchema?: unknown }).requestedSchema;
+  if (params.mode === 'url' || typeof schema !== 'object' || schema === null) return;
+  compileSchema(schema as Record<string, unknown>, limits, 'elicitation requestedSchema');
+}
+
+/** The capability the client lacks for this input request, as a `requiredCapabilities` object. */
+export function missingCapability(
+  caps: ClientCapabilities,
+  capability: string,
+  params: object,
+): Record<string, unknown> | undefined {
+  const declared = caps[capability as keyof ClientCapabilities] as Record<string, unknown> | undefined;
+  if (declared === undefined) return { [capability]: {} };
+  if (capability !== 'elicitation') return undefined;
+  // An empty elicitation capability means form mode only (2025-11-25 client/elicitation).
+  const mode = (params as { mode?: unknown }).mode === 'url' ? 'url' : 'form';
+  const modes = Object.keys(declared);
+  const ok = mode === 'url' ? modes.includes('url') : modes.length === 0 || modes.includes('form');
+  return ok ? undefined : { elicitation: { [mode]: {} } };
+}
+
+/** The error for a missing capability: -32021 exists only from 2026-07-28 on; legacy sessions get -32600 with the same data. */
+export function capabilityError(era: Era, required: Record<string, unknown>): McpError {
+  if (era === 'modern') return missingCapabilityError(required);
+  return McpError.of('InvalidRequest', `The client did not declare the capability this request needs`, {
+    requiredCapabilities: required,
+  });
+}
+
+/** The error for a method whose handler may not ask the client for input. */
+export function noInputOn(method: string): McpError {
+  return McpError.of(
+    'InternalError',
+    `${method} cannot ask the client for input; only tools/call, resources/read and prompts/get can`,
+  );
 }

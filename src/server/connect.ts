@@ -6,8 +6,7 @@
 import { runtimeOf } from './runtime.js';
 import { DEFAULT_MAX_JSON_DEPTH } from '../core/json-limits.js';
 import { EVENT_METHOD, type ServerEvent } from '../core/event-bus.js';
-import { Peer, type IncomingContext } from '../core/peer.js';
-import type { Params } from '../core/jsonrpc.js';
+import { Peer } from '../core/peer.js';
 import type { Transport } from '../core/transport.js';
 import { allowsBatch } from '../core/wire.js';
 import { RequestScope, type SessionInit } from './scope.js';

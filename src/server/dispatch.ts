@@ -33,7 +33,7 @@ import {
 import { INPUT_METHODS, InputRound, openInputRound, settleRound } from './mrtr.js';
 import type { ServerOptions } from './options.js';
 import { PromptRegistry } from './prompts.js';
-import { PrincipalQuota } from './quota.js';
+import { PrincipalQuota } from './middleware/quotas.js';
 import { ResourceRegistry } from './resources.js';
 import type { RequestScope } from './scope.js';
 import { ResourceSubscriptions } from './subscriptions.js';

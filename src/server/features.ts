@@ -55,9 +55,7 @@ function page(list: string, items: readonly object[], params: Params, size: numb
 
 /**
  * A shallow copy of a handler's result, which the era layer may then extend in place.
- * `Object.assign({}, r)` rather than `{ ...r }`: on Node 20, adding properties to a spread
- * copy (`resultType`, `_meta`) takes a slow path in V8, 4.5 µs against 0.25 µs for the
- * assigned copy in isolation, and ~4 µs of ~10 on a small modern `tools/call` over stdio.
+ * `Object.assign`, not a spread: adding fields to a spread copy is slower (bench/RESULTS.md).
  */
 export function copyResult(result: object): Params {
   return Object.assign({}, result) as Params;

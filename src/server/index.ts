@@ -4,6 +4,7 @@
  */
 export { createServer, McpServer, type ServerOptions } from './server.js';
 export type { ServerLimits } from './options.js';
+export type { PrincipalRateLimits } from './middleware/quotas.js';
 export type { ResourceSubscriptionHooks } from './subscriptions.js';
 export type { SchemaLimits } from '../validation/index.js';
 export { connect, watchEvents, type ServerConnection } from './connect.js';

@@ -69,6 +69,8 @@ const SCOPE_SIGNAL: PropertyDescriptor = {
 export class MiddlewareChains {
   readonly #dispatch: ServerDispatch;
   readonly #list: Middleware[] = [];
+  /** The built-in policy (middleware/): innermost, so it sees the auth a user middleware set. */
+  readonly #builtIn: Middleware[] = [];
   #incoming: MessageHandler | undefined;
   #outgoing: MessageHandler | undefined;
 
@@ -78,7 +80,13 @@ export class MiddlewareChains {
 
   /** True when no middleware was added (the server then skips the chains entirely). */
   get empty(): boolean {
-    return this.#list.length === 0;
+    return this.#list.length === 0 && this.#builtIn.length === 0;
+  }
+
+  /** Adds built-in middleware, run after every `use()` middleware (incoming chain only). */
+  builtIn(middleware: Middleware): void {
+    this.#builtIn.push(middleware);
+    this.#incoming = undefined;
   }
 
   use(middleware: Middleware): void {
@@ -169,7 +177,10 @@ export class MiddlewareChains {
   }
 
   #in(): MessageHandler {
-    return (this.#incoming ??= composeMiddleware(this.#list, (message, ctx) => this.#terminal(message, ctx)));
+    return (this.#incoming ??= composeMiddleware(
+      this.#builtIn.length === 0 ? this.#list : [...this.#list, ...this.#builtIn],
+      (message, ctx) => this.#terminal(message, ctx),
+    ));
   }
 
   /** The terminal of the incoming chain: dispatches with the ctx's signal and principal. */

@@ -4,7 +4,7 @@
  * Source: 2026-07-28 basic/index "_meta", basic/versioning, server/utilities/caching.
  */
 import { McpError, missingMetaError, unsupportedVersionError } from '../core/errors.js';
-import type { JsonRpcRequest, Params } from '../core/jsonrpc.js';
+import type { Params } from '../core/jsonrpc.js';
 import { isObject } from '../core/jsonrpc.js';
 import { LOGGING_LEVELS, META, isModernRevision } from '../core/revisions.js';
 import type { ClientCapabilities, Implementation, LoggingLevel } from '../core/types/index.js';

@@ -62,14 +62,20 @@ export class InputRound {
   onNeeded: (() => void) | undefined;
   /** The server's `limits.schema`, applied to the `requestedSchema` a fresh answer is checked against. */
   schemaLimits: SchemaLimits | undefined;
-  /** What {@link settleRound} needs, set by {@link openInputRound}. */
-  settling:
-    { scope: RequestScope; sealer: RequestStateSealer; bind: () => Promise<StateBinding> } | undefined;
+  /** What {@link settleRound} needs (set by {@link openInputRound}): the scope, the sealer, the state binding. */
+  scope: RequestScope | undefined;
+  sealer: RequestStateSealer | undefined;
+  bind: (() => Promise<StateBinding>) | undefined;
   #scheduled = false;
 
-  constructor(answers: Record<string, unknown>, fresh: Record<string, unknown> = {}) {
+  constructor(
+    answers: Record<string, unknown>,
+    fresh: Record<string, unknown> = {},
+    bind?: () => Promise<StateBinding>,
+  ) {
     this.answers = { ...answers };
     this.#fresh = fresh;
+    this.bind = bind;
   }
 
   /**
@@ -141,7 +147,7 @@ export async function openRound(
     );
   }
   const state = await openState(params.requestState, binding, sealer);
-  return new InputRound(state.a, responses ?? {});
+  return new InputRound(state.a, responses ?? {}, binding);
 }
 
 async function openState(
@@ -186,18 +192,20 @@ export function openInputRound(
   sealer: RequestStateSealer,
 ): InputRound | Promise<InputRound> {
   const params = scope.request.params ?? {};
-  const start = { scope, sealer, binding: undefined as Promise<StateBinding> | undefined };
+  let binding: Promise<StateBinding> | undefined;
   const bind = (): Promise<StateBinding> =>
-    (start.binding ??= bindingOf(scope.request.method, params, principalOf(scope.auth)));
-  const begin = (round: InputRound): InputRound => {
-    round.schemaLimits = scope.schemaLimits;
-    round.settling = { scope, sealer, bind };
-    scope.askThrough(round, true);
-    return round;
-  };
+    (binding ??= bindingOf(scope.request.method, params, principalOf(scope.auth)));
   if (params.requestState === undefined && params.inputResponses === undefined)
-    return begin(new InputRound({}));
-  return openRound(params, bind, sealer).then(begin);
+    return beginRound(new InputRound({}, {}, bind), scope, sealer);
+  return openRound(params, bind, sealer).then((round) => beginRound(round, scope, sealer));
+}
+
+function beginRound(round: InputRound, scope: RequestScope, sealer: RequestStateSealer): InputRound {
+  round.schemaLimits = scope.schemaLimits;
+  round.scope = scope;
+  round.sealer = sealer;
+  scope.askThrough(round, true);
+  return round;
 }
 
 /**
@@ -206,7 +214,7 @@ export function openInputRound(
  * answers so far sealed into `requestState` (the abandoned run's signal aborts).
  */
 export async function settleRound(round: InputRound, running: Promise<Params> | Params): Promise<Params> {
-  const { scope, sealer, bind } = round.settling!;
+  const scope = round.scope!;
   const outcome = await new Promise<Params | undefined>((resolve, reject) => {
     round.onNeeded = () => resolve(undefined);
     Promise.resolve(running).then(resolve, reject);
@@ -215,5 +223,5 @@ export async function settleRound(round: InputRound, running: Promise<Params> | 
     outcome === undefined ? round.pending : isInputRequired(outcome) ? outcome.inputRequests : undefined;
   if (!requests) return outcome as Params;
   scope.abandon(new Error('input required'));
-  return inputRequiredResult(round, requests, await bind(), sealer);
+  return inputRequiredResult(round, requests, await round.bind!(), round.sealer!);
 }

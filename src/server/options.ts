@@ -8,6 +8,7 @@ import type { Icon, Implementation, ServerCapabilities } from '../core/types/ind
 import type { CacheHints } from './modern.js';
 import type { TaskOptions } from './tasks/runner.js';
 import type { ResourceSubscriptionHooks } from './subscriptions.js';
+import type { PrincipalRateLimits } from './middleware/quotas.js';
 
 /** Options of {@link createServer}. */
 export interface ServerOptions {
@@ -66,6 +67,15 @@ export interface ServerLimits {
    * unidentified caller is held only to `maxListenStreams`.
    */
   maxListenStreamsPerPrincipal?: number;
+  /**
+   * Per-principal request bounds, on every transport (off by default): requests per second
+   * and requests in progress of each caller named by `ctx.auth` (the HTTP auth guard's
+   * principal, or one an auth middleware set). Over one → -32600 `TooManyRequests` (HTTP 429
+   * with `Retry-After`) naming the bound; other principals are not affected. Anonymous callers
+   * are not counted here (HTTP: see `createHttpHandler({ principals })`, which also counts
+   * peer addresses before reading a body). RangeError from `createServer` for a non-positive bound.
+   */
+  perPrincipal?: PrincipalRateLimits;
   /** Most tasks one principal has running on this instance (default 1 000; → -32600, HTTP 429). */
   maxTasksPerPrincipal?: number;
   /** Most URIs in one listen request's `resourceSubscriptions` (default 1 000). */

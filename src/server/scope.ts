@@ -9,7 +9,7 @@
  * Source: 2026-07-28 basic/patterns (progress, cancellation, MRTR), server/utilities/logging;
  * 2025-11-25 client/* (server-initiated requests).
  */
-import { McpError, missingCapabilityError } from '../core/errors.js';
+import { McpError } from '../core/errors.js';
 import type { AuthInfo } from '../core/middleware.js';
 import type { JsonRpcRequest, Params, RequestId } from '../core/jsonrpc.js';
 import { isLevelEnabled, type Era, type LegacyRevision } from '../core/revisions.js';
@@ -23,13 +23,15 @@ import type {
   ListRootsResult,
   LoggingLevel,
 } from '../core/types/index.js';
+import { type InferOutput, type SchemaLimits, type StandardJsonSchema } from '../validation/index.js';
 import {
-  compileSchema,
-  type InferOutput,
-  type SchemaLimits,
-  type StandardJsonSchema,
-} from '../validation/index.js';
-import { checkInputAnswer, type AskedMethod } from './answers.js';
+  capabilityError,
+  checkInputAnswer,
+  checkRequestedSchema,
+  missingCapability,
+  noInputOn,
+  type AskedMethod,
+} from './answers.js';
 import type { InputOptions, ProgressOptions, RequestContext } from './context.js';
 import type { LegacySession } from './legacy/session.js';
 import type { ModernMeta } from './modern.js';
@@ -328,42 +330,4 @@ export class RequestScope implements RequestContext {
       `${method} answer`,
     );
   }
-}
-
-/** Holds a JSON Schema `requestedSchema` to the server's schema limits before it is sent. */
-function checkRequestedSchema(params: ElicitRequestParams, limits: SchemaLimits | undefined): void {
-  const schema = (params as { requestedSchema?: unknown }).requestedSchema;
-  if (params.mode === 'url' || typeof schema !== 'object' || schema === null) return;
-  compileSchema(schema as Record<string, unknown>, limits, 'elicitation requestedSchema');
-}
-
-/** The capability the client lacks for this input request, as a `requiredCapabilities` object. */
-function missingCapability(
-  caps: ClientCapabilities,
-  capability: string,
-  params: object,
-): Record<string, unknown> | undefined {
-  const declared = caps[capability as keyof ClientCapabilities] as Record<string, unknown> | undefined;
-  if (declared === undefined) return { [capability]: {} };
-  if (capability !== 'elicitation') return undefined;
-  // An empty elicitation capability means form mode only (2025-11-25 client/elicitation).
-  const mode = (params as { mode?: unknown }).mode === 'url' ? 'url' : 'form';
-  const modes = Object.keys(declared);
-  const ok = mode === 'url' ? modes.includes('url') : modes.length === 0 || modes.includes('form');
-  return ok ? undefined : { elicitation: { [mode]: {} } };
-}
-
-// -32021 exists only from 2026-07-28 on; legacy sessions get -32600 with the same data.
-function capabilityError(era: Era, required: Record<string, unknown>): McpError {
-  if (era === 'modern') return missingCapabilityError(required);
-  return McpError.of('InvalidRequest', `The client did not declare the capability this request needs`, {
-    requiredCapabilities: required,
-  });
-}
-
-function noInputOn(method: string): McpError {
-  return McpError.of(
-    'InternalError',
-    `${method} cannot ask the client for input; only tools/call, resources/read and prompts/get can`,
-  );
 }

@@ -4,7 +4,7 @@
  * Source: 2026-07-28 basic/versioning "Backward Compatibility"; 2025-11-25 basic/lifecycle.
  */
 import { McpkitError } from '../core/errors.js';
-import type { JsonRpcNotification, Params } from '../core/jsonrpc.js';
+import type { JsonRpcNotification } from '../core/jsonrpc.js';
 import type { Middleware } from '../core/middleware.js';
 import type { Implementation, ServerCapabilities } from '../core/types/index.js';
 import type { InferOutput, SchemaInput } from '../validation/index.js';
@@ -28,6 +28,8 @@ import {
   type ToolHandler,
 } from './tool-types.js';
 import { MiddlewareChains } from './middleware.js';
+import { principalQuotas } from './middleware/quotas.js';
+import { scopeCheck } from './middleware/scopes.js';
 import { TASKS_EXTENSION } from '../core/tasks.js';
 
 let runtimeFor: (server: McpServer) => ServerRuntime;
@@ -53,12 +55,23 @@ export class McpServer {
   });
   readonly #scopes = new FeatureScopes();
   readonly #runtime: ServerRuntime;
+  #scopesChecked = false;
 
   constructor(options: ServerOptions) {
     this.options = options;
     this.info = implementationOf(options);
     this.#parts = new ServerDispatcher(options, this.info, () => this.capabilities);
     this.#runtime = this.#makeRuntime();
+    const perPrincipal = options.limits?.perPrincipal;
+    if (perPrincipal) this.#chains.builtIn(principalQuotas(perPrincipal));
+  }
+
+  /** Records the scopes a feature needs; the first feature needing any turns on the scope check. */
+  #needScopes(method: string, key: string, scopes: readonly string[] | undefined): void {
+    this.#scopes.need(method, key, scopes);
+    if (this.#scopesChecked || !scopes || scopes.length === 0) return;
+    this.#scopesChecked = true;
+    this.#chains.builtIn(scopeCheck(this.#runtime));
   }
 
   /** Every protocol version this server speaks, modern first. */
@@ -111,7 +124,7 @@ export class McpServer {
     if (handler === undefined) throw new McpkitError('INVALID_DEFINITION', `tool '${name}' needs a handler`);
     const bound = bindTool(handler, definition.outputSchema !== undefined);
     this.#parts.features.tools.add(name, definition, bound);
-    this.#scopes.need('tools/call', name, definition.scopes);
+    this.#needScopes('tools/call', name, definition.scopes);
     this.#capabilities = undefined;
     return this;
   }
@@ -120,7 +133,7 @@ export class McpServer {
   resource(uri: string, metadata: ResourceMetadata, handler: ResourceHandler): this {
     const { scopes, ...wire } = metadata;
     this.#parts.features.resources.addResource(uri, wire, handler);
-    this.#scopes.need('resources/read', uri, scopes);
+    this.#needScopes('resources/read', uri, scopes);
     this.#capabilities = undefined;
     return this;
   }
@@ -141,7 +154,7 @@ export class McpServer {
   ): this {
     const { scopes, ...wire } = definition;
     this.#parts.features.prompts.add(name, wire as PromptDefinition<S>, bindPrompt(handler));
-    this.#scopes.need('prompts/get', name, scopes);
+    this.#needScopes('prompts/get', name, scopes);
     this.#capabilities = undefined;
     return this;
   }

@@ -21,8 +21,8 @@
  *   `%20` might have been a literal `%20` in the value: matching always decodes;
  * - a prefix (`{var:3}`) matches at most that many characters and returns the prefix.
  * Matching runs on re2js (linear time, no backtracking), whatever the request URI. re2js
- * (~260 KB, ~8 ms and ~1.5 MiB to load) is imported when the first template is compiled,
- * not when the server starts: most servers never match a URI.
+ * is imported when the first template is compiled, not when the server starts: it is
+ * large to load and most servers never match a URI.
  * Source: RFC 6570 §1.4 ("Limitations": reverse matching), §3.2; RFC 3986 §2.1, §6.2.2.
  */
 import type { RE2JS } from 're2js';

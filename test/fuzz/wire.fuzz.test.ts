@@ -163,7 +163,7 @@ describe('SSE parsing', () => {
           });
           const cursor = newCursor();
           const seen: string[] = [];
-          await readSse(body, cursor, (d) => seen.push(d));
+          await readSse(body, cursor, { onData: (d) => seen.push(d) });
           expect(seen).toEqual(events.map((e) => e.data));
           const ids = events.map((e) => e.id).filter((id) => id !== undefined);
           expect(cursor.lastEventId).toBe(ids.at(-1));
@@ -183,7 +183,7 @@ describe('SSE parsing', () => {
           },
         });
         await expect(
-          readSse(body, newCursor(), () => undefined, { maxEventBytes: 256 }).catch(
+          readSse(body, newCursor(), { onData: () => undefined, maxEventBytes: 256 }).catch(
             (e: { code?: string }) => e.code,
           ),
         ).resolves.toBeOneOf([undefined, 'LIMIT_EXCEEDED']);

@@ -41,9 +41,9 @@ function tap(transport: Transport, see: (frame: Frame) => void): Transport {
         },
         closed: (error) => sink.closed(error),
       }),
-    send: (message) => {
+    send: (message, options) => {
       see({ direction: 'out', message: JSON.parse(JSON.stringify(message)) as Record<string, unknown> });
-      transport.send(message);
+      transport.send(message, options);
     },
     close: () => transport.close(),
   };

@@ -85,7 +85,7 @@ class ResourceGuard implements HttpAuthGuard {
       return { response: this.#challenge(401, { description: 'an access token is required' }) };
     try {
       const auth = await this.#o.verifier(match[2]!);
-      await this.#binding(request, auth, { scheme, token: match[2]! });
+      await this.#binding(request, { scheme, auth, token: match[2]! });
       const missing = (this.#o.requiredScopes ?? []).filter((s) => !auth.scopes?.includes(s));
       if (missing.length > 0) return { response: this.insufficientScope(this.#o.requiredScopes!) };
       return { auth };
@@ -98,19 +98,19 @@ class ResourceGuard implements HttpAuthGuard {
   }
 
   insufficientScope(required: readonly string[]): HttpResponse {
-    return this.#challenge(
-      403,
-      { error: 'insufficient_scope', description: `this needs scope ${required.join(' ')}` },
-      required,
-    );
+    return this.#challenge(403, {
+      error: 'insufficient_scope',
+      description: `this needs scope ${required.join(' ')}`,
+      scopes: required,
+    });
   }
 
   /** DPoP-bound tokens only with a valid proof; DPoP proofs only for bound tokens. */
   async #binding(
     request: HttpRequest,
-    auth: AuthInfo,
-    { scheme, token }: { scheme: string; token: string },
+    presented: { scheme: string; auth: AuthInfo; token: string },
   ): Promise<void> {
+    const { scheme, auth, token } = presented;
     const cnf = auth.claims?.cnf as { jkt?: unknown } | undefined;
     const jkt = typeof cnf?.jkt === 'string' ? cnf.jkt : undefined;
     if (scheme === 'bearer') {
@@ -129,12 +129,11 @@ class ResourceGuard implements HttpAuthGuard {
     });
   }
 
-  /** A refusal with its `WWW-Authenticate` challenges; without an `error` the body says `invalid_request`. */
   #challenge(
     status: number,
-    { error, description }: { error?: string; description: string },
-    scopes?: readonly string[],
-  ) {
+    why: { error?: string; description: string; scopes?: readonly string[] },
+  ): HttpResponse {
+    const { error, description, scopes } = why;
     const scope = scopes ?? this.#o.requiredScopes ?? this.#o.scopesSupported;
     const params = [`resource_metadata=${quoted(this.#metadataUrl.href)}`];
     if (scope && scope.length > 0) params.push(`scope=${quoted(scope.join(' '))}`);

@@ -1,7 +1,7 @@
 /**
  * A server middleware (the `server.use` seam) that hides, in `tools/list` and
  * `prompts/list`, the features the caller's scopes do not allow, so a client is not
- * offered what would only earn it a 403. Calls stay guarded by the HTTP guard either way.
+ * offered what would only earn it a 403. Calls stay guarded by the server's scope check either way.
  * Source: 2026-07-28 basic/authorization "Scope Challenge Handling".
  */
 import { runtimeOf } from '../../server/runtime.js';

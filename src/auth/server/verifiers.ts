@@ -158,7 +158,6 @@ export function introspectionVerifier(options: IntrospectionVerifierOptions): To
   const fetcher = options.fetch ?? ((i: RequestInfo | URL, o?: RequestInit) => fetch(i, o));
   const cache = new Map<string, { info: AuthInfo; until: number }>();
   const cacheMs = options.cacheMs ?? 30_000;
-  const asking = { o: options, fetcher };
   const server = async (): Promise<oauth.AuthorizationServer> =>
     options.introspectionEndpoint
       ? { issuer: options.issuer, introspection_endpoint: options.introspectionEndpoint }
@@ -168,7 +167,7 @@ export function introspectionVerifier(options: IntrospectionVerifierOptions): To
     const hit = cache.get(key);
     if (hit && hit.until > Date.now()) return hit.info;
     cache.delete(key);
-    const claims = await introspect(await server(), asking, token);
+    const claims = await introspect({ as: await server(), options, fetcher }, token);
     const info = principalFrom(claims, token);
     const exp = typeof claims.exp === 'number' ? claims.exp * 1000 : Infinity;
     if (cache.size >= (options.maxCached ?? 1000)) cache.delete(cache.keys().next().value!);
@@ -177,12 +176,11 @@ export function introspectionVerifier(options: IntrospectionVerifierOptions): To
   };
 }
 
-/** Asks `as` about `token` with the verifier's client credentials and fetch. */
 async function introspect(
-  as: oauth.AuthorizationServer,
-  { o, fetcher }: { o: IntrospectionVerifierOptions; fetcher: typeof fetch },
+  to: { as: oauth.AuthorizationServer; options: IntrospectionVerifierOptions; fetcher: typeof fetch },
   token: string,
 ): Promise<Record<string, unknown>> {
+  const { as, options: o, fetcher } = to;
   let answer: oauth.IntrospectionResponse;
   try {
     const client = { client_id: o.clientId };

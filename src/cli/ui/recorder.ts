@@ -2,7 +2,7 @@
  * A transport wrapper that reports every JSON-RPC frame crossing it, in either direction,
  * with the time it crossed, for the inspector's message history. It changes nothing.
  */
-import type { JsonRpcMessage, Transport, TransportSink } from '../../core/index.js';
+import type { JsonRpcMessage, SendOptions, Transport, TransportSink } from '../../core/index.js';
 
 /** One recorded frame: `out` to the server, `in` from it; `at` in ms since the epoch. */
 export interface RecordedFrame {
@@ -38,14 +38,14 @@ export function recordingTransport(transport: Transport, record: (frame: Recorde
       if (inputEnded) wrapped.inputEnded = inputEnded;
       return transport.start(wrapped);
     },
-    send(message: JsonRpcMessage | JsonRpcMessage[]) {
+    send(message: JsonRpcMessage | JsonRpcMessage[], options?: SendOptions) {
       const text = JSON.stringify(message);
       record({
         direction: 'out',
         at: Date.now(),
         message: text.length > MAX_RECORDED_CHARS ? parsed(text) : message,
       });
-      transport.send(message);
+      transport.send(message, options);
     },
     close: () => transport.close(),
   };

@@ -86,7 +86,8 @@ export class ResponseReader {
   async #stream(body: ReadableStream<Uint8Array>, exchange: Exchange): Promise<void> {
     const cursor: SseCursor = newCursor();
     try {
-      await readSse(body, cursor, (data) => this.deliver(data, exchange), {
+      await readSse(body, cursor, {
+        onData: (data) => this.deliver(data, exchange),
         stop: () => exchange.answered,
         maxEventBytes: this.#host.maxMessageBytes,
       });

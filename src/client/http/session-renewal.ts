@@ -132,7 +132,8 @@ export class SessionRenewal {
       const value = parseObject(data);
       if (value?.id === id) answer = value;
     };
-    await readSse(response.body, newCursor(), onData, {
+    await readSse(response.body, newCursor(), {
+      onData,
       stop: () => answer !== undefined,
       maxEventBytes: this.#host.maxMessageBytes,
     });

@@ -14,7 +14,7 @@ function body(chunks: string[]): ReadableStream<Uint8Array> {
 async function read(chunks: string[]): Promise<{ data: string[]; cursor: ReturnType<typeof newCursor> }> {
   const data: string[] = [];
   const cursor = newCursor();
-  await readSse(body(chunks), cursor, (d) => data.push(d));
+  await readSse(body(chunks), cursor, { onData: (d) => data.push(d) });
   return { data, cursor };
 }
 
@@ -34,7 +34,7 @@ describe('readSse', () => {
       },
     });
     const data: string[] = [];
-    await readSse(stream, newCursor(), (d) => data.push(d));
+    await readSse(stream, newCursor(), { onData: (d) => data.push(d) });
     expect(data).toEqual(['{"t":"世界"}']);
   });
 
@@ -65,7 +65,7 @@ describe('readSse', () => {
         cancelled = true;
       },
     });
-    await readSse(stream, newCursor(), (d) => data.push(d), { stop: () => data.length > 0 });
+    await readSse(stream, newCursor(), { onData: (d) => data.push(d), stop: () => data.length > 0 });
     expect(data).toEqual(['1']);
     expect(cancelled).toBe(true);
   });

@@ -25,6 +25,8 @@ export const DEFAULT_MAX_MESSAGE_BYTES = 16 * 1024 * 1024;
 
 /** Options of {@link readSse}. */
 export interface ReadSseOptions {
+  /** Called with the data of each `message` event that has any. */
+  onData: (data: string) => void;
   /** Checked after each event; true stops reading (default: never). */
   stop?: () => boolean;
   /** Most characters received without completing an event (default 16 MiB). */
@@ -32,7 +34,7 @@ export interface ReadSseOptions {
 }
 
 /**
- * Reads `body` to its end, calling `onData` with the data of every `message` event that
+ * Reads `body` to its end, calling `options.onData` with the data of every `message` event that
  * has any (multi-line data arrives joined with `\n`; comments, empty priming events and
  * other event types are skipped), and updating `cursor`. Stops early, cancelling the body,
  * once `stop()` returns true after an event.
@@ -42,10 +44,9 @@ export interface ReadSseOptions {
 export async function readSse(
   body: ReadableStream<Uint8Array>,
   cursor: SseCursor,
-  onData: (data: string) => void,
-  options: ReadSseOptions = {},
+  options: ReadSseOptions,
 ): Promise<void> {
-  const { stop = () => false, maxEventBytes = DEFAULT_MAX_MESSAGE_BYTES } = options;
+  const { onData, stop = () => false, maxEventBytes = DEFAULT_MAX_MESSAGE_BYTES } = options;
   let pending = 0;
   const parser = createParser({
     onEvent: (event) => {

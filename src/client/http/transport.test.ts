@@ -7,6 +7,8 @@ import { turn, turns, until } from '../../../test/support/wait.js';
 
 const URL_ = 'http://mcp.test/mcp';
 const MODERN = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28' };
+/** What the client's connection tells the transport of a modern request. */
+const AS_MODERN = { modernVersion: '2026-07-28' };
 
 type Handler = (request: Request, seen: Request[]) => Response | Promise<Response>;
 
@@ -71,7 +73,7 @@ describe('streamableHttp on the modern wire', () => {
     const { fetch, seen } = fakeFetch(() => json({ jsonrpc: '2.0', id: 1, result: { ok: true } }));
     const t = streamableHttp(URL_, { fetch, headers: async () => ({ Authorization: 'Bearer t' }) });
     const s = open(t);
-    t.send(request(1, 'tools/call', { name: 'get weather', _meta: MODERN }));
+    t.send(request(1, 'tools/call', { name: 'get weather', _meta: MODERN }), AS_MODERN);
     expect(await s.next()).toEqual({ jsonrpc: '2.0', id: 1, result: { ok: true } });
     const sent = seen[0] as Request;
     expect(sent.method).toBe('POST');
@@ -88,7 +90,7 @@ describe('streamableHttp on the modern wire', () => {
     const { fetch, seen } = fakeFetch(() => json({ jsonrpc: '2.0', id: 1, result: {} }));
     const t = streamableHttp(URL_, { fetch });
     const s = open(t);
-    t.send(request(1, 'resources/read', { uri: 'file:///é', _meta: MODERN }));
+    t.send(request(1, 'resources/read', { uri: 'file:///é', _meta: MODERN }), AS_MODERN);
     await s.next();
     expect(seen[0]?.headers.get('mcp-name')).toBe('=?base64?ZmlsZTovLy/DqQ==?=');
   });
@@ -103,6 +105,7 @@ describe('streamableHttp on the modern wire', () => {
     const headers = { 'Mcp-Param-Region': '=?base64?IGV1IA==?=', 'Mcp-Method': 'forged' };
     t.send(request(2, 'tools/call', { name: 'valid', arguments: { region: ' eu ' }, _meta: MODERN }), {
       headers,
+      ...AS_MODERN,
     });
     await s.next();
     expect(seen[0]?.headers.get('mcp-param-region')).toBe('=?base64?IGV1IA==?=');
@@ -118,7 +121,7 @@ describe('streamableHttp on the modern wire', () => {
     const { fetch } = fakeFetch(() => json({ jsonrpc: '2.0', id: 1, error }, 400));
     const t = streamableHttp(URL_, { fetch });
     const s = open(t);
-    t.send(request(1, 'server/discover', { _meta: MODERN }));
+    t.send(request(1, 'server/discover', { _meta: MODERN }), AS_MODERN);
     expect(await s.next()).toEqual({ jsonrpc: '2.0', id: 1, error });
   });
 
@@ -127,7 +130,7 @@ describe('streamableHttp on the modern wire', () => {
     const { fetch } = fakeFetch(() => json({ jsonrpc: '2.0', id: null, error }, 400));
     const t = streamableHttp(URL_, { fetch });
     const s = open(t);
-    t.send(request(7, 'server/discover', { _meta: MODERN }));
+    t.send(request(7, 'server/discover', { _meta: MODERN }), AS_MODERN);
     expect(await s.next()).toEqual({ jsonrpc: '2.0', id: 7, error });
   });
 
@@ -140,7 +143,7 @@ describe('streamableHttp on the modern wire', () => {
     const { fetch } = fakeFetch(() => new Response('nope', { status }));
     const t = streamableHttp(URL_, { fetch });
     const s = open(t);
-    t.send(request(3, 'server/discover', { _meta: MODERN }));
+    t.send(request(3, 'server/discover', { _meta: MODERN }), AS_MODERN);
     const frame = (await s.next()) as { id: number; error: { code: number; message: string } };
     expect(frame.id).toBe(3);
     expect(frame.error.code).toBe(code);
@@ -156,7 +159,7 @@ describe('streamableHttp on the modern wire', () => {
     );
     const t = streamableHttp(URL_, { fetch });
     const s = open(t);
-    t.send(request(1, 'tools/call', { name: 'slow', _meta: MODERN }));
+    t.send(request(1, 'tools/call', { name: 'slow', _meta: MODERN }), AS_MODERN);
     expect(await s.next()).toMatchObject({ method: 'notifications/progress', params: { progress: 1 } });
     expect(await s.next()).toEqual({ jsonrpc: '2.0', id: 1, result: {} });
   });
@@ -165,7 +168,7 @@ describe('streamableHttp on the modern wire', () => {
     const { fetch } = fakeFetch((r) => sse(r, ['id: 1\nretry: 10\ndata: \n\n']));
     const t = streamableHttp(URL_, { fetch });
     const s = open(t);
-    t.send(request(1, 'tools/call', { name: 'x', _meta: MODERN }));
+    t.send(request(1, 'tools/call', { name: 'x', _meta: MODERN }), AS_MODERN);
     expect(await s.next()).toMatchObject({ id: 1, error: { code: -32603 } });
   });
 
@@ -173,7 +176,7 @@ describe('streamableHttp on the modern wire', () => {
     const { fetch, seen } = fakeFetch((r) => sse(r, [': open\n\n'], true));
     const t = streamableHttp(URL_, { fetch });
     const s = open(t);
-    t.send(request(1, 'tools/call', { name: 'wait', _meta: MODERN }));
+    t.send(request(1, 'tools/call', { name: 'wait', _meta: MODERN }), AS_MODERN);
     await until(() => seen.length === 1);
     t.send({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 1 } });
     await until(() => seen[0]?.signal.aborted === true);

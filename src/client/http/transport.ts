@@ -1,16 +1,16 @@
 /**
  * The client side of Streamable HTTP as a core {@link Transport}: every message is a POST to
  * the MCP endpoint, and each response (a JSON body or an SSE stream) is handed to the
- * client frame by frame. It speaks both wires, message by message: a request carrying
- * modern `_meta` gets the modern request headers and is cancelled by closing its stream;
- * anything else follows the legacy session rules (session id, GET stream, resumption).
+ * client frame by frame. It speaks both wires, message by message: a request its sender
+ * marks modern (`SendOptions.modernVersion`) gets the modern request headers and is
+ * cancelled by closing its stream; anything else follows the legacy session rules
+ * (session id, GET stream, resumption).
  * Uses only web `fetch`, so it runs in browsers and workers too.
  * Source: 2026-07-28 basic/transports/streamable-http; 2025-11-25 basic/transports.
  */
 import { sendRetrying } from './retry.js';
 import type { JsonRpcMessage, JsonRpcNotification, JsonRpcRequest, RequestId } from '../../core/jsonrpc.js';
 import type { SendOptions, Transport, TransportSink } from '../../core/transport.js';
-import { revisionOf } from '../../core/era.js';
 import { disconnectedFrame } from './frames.js';
 import { unreachable, within } from './fetch-failure.js';
 import { LegacySession, type Exchange } from '../legacy/http-session.js';
@@ -57,7 +57,8 @@ class StreamableHttpTransport implements Transport {
     this.#fetch = options.auth ? options.auth.wrapFetch(base, url) : base;
     this.#options = options.auth ? { ...options, fetch: this.#fetch } : options;
     this.#session = new LegacySession({
-      fetch: (method, headers, signal) => this.#http(method, headers, undefined, signal),
+      fetch: (method, headers, signal) =>
+        this.#http(headers, signal === undefined ? { method } : { method, signal }),
       deliver: (text, exchange) => this.#responses.deliver(text, exchange),
       warn: (message) => this.#warn(message),
       lost: () => this.#renewal.streamLost(),
@@ -74,7 +75,12 @@ class StreamableHttpTransport implements Transport {
     });
     this.#renewal = new SessionRenewal({
       session: this.#session,
-      post: (message) => this.#http('POST', this.#postHeaders(), JSON.stringify(message), this.#postSignal()),
+      post: (message) =>
+        this.#http(this.#postHeaders(), {
+          method: 'POST',
+          body: JSON.stringify(message),
+          signal: this.#postSignal(),
+        }),
       openStream: () => within(this.#session.openStream(), STREAM_WAIT_MS),
       warn: (message) => this.#warn(message),
       maxMessageBytes: this.#maxMessageBytes,
@@ -92,7 +98,7 @@ class StreamableHttpTransport implements Transport {
       void this.#post(message, 'response');
       return;
     }
-    if ('id' in message) void this.#request(message as JsonRpcRequest, options?.headers);
+    if ('id' in message) void this.#request(message as JsonRpcRequest, options);
     else this.#notify(message);
   }
 
@@ -130,8 +136,9 @@ class StreamableHttpTransport implements Transport {
     });
   }
 
-  async #request(request: JsonRpcRequest, extra?: Readonly<Record<string, string>>): Promise<void> {
-    const version = revisionOf(request, 'modern');
+  async #request(request: JsonRpcRequest, options: SendOptions | undefined): Promise<void> {
+    const version = options?.modernVersion;
+    const extra = options?.headers;
     const exchange: Exchange = {
       id: request.id,
       method: request.method,
@@ -154,10 +161,10 @@ class StreamableHttpTransport implements Transport {
       headers.set('Accept', ACCEPT);
       const body = JSON.stringify(request);
       const signal = exchange.controller.signal;
-      let response = await this.#http('POST', headers, body, signal);
+      let response = await this.#http(headers, { method: 'POST', body, signal });
       if (version === undefined && this.#renewal.lost(response, request)) {
         response = await this.#onNewSession(response, headers.get('Mcp-Session-Id'), () =>
-          this.#http('POST', this.#postHeaders(extra), body, signal),
+          this.#http(this.#postHeaders(extra), { method: 'POST', body, signal }),
         );
       }
       if (version === undefined && response.ok) this.#renewal.succeeded();
@@ -195,7 +202,8 @@ class StreamableHttpTransport implements Transport {
 
   /** A refused legacy `initialize`: on to HTTP+SSE when the server offers it, else the refusal. */
   async #fallBack(request: JsonRpcRequest, response: Response, exchange: Exchange): Promise<void> {
-    const outcome = await legacySseFallback(this.#url, this.#options, response, exchange.controller.signal);
+    const target = { url: this.#url, options: this.#options };
+    const outcome = await legacySseFallback(target, response, exchange.controller.signal);
     if ('body' in outcome) return this.#responses.refused(response, exchange, outcome.body);
     if (this.#closed || !this.#sink) return void outcome.transport.close();
     this.#sse = outcome.transport;
@@ -209,7 +217,8 @@ class StreamableHttpTransport implements Transport {
       if (label !== 'notifications/initialized') await this.#initialized;
       const headers = this.#legacyHeaders();
       headers.set('Accept', ACCEPT);
-      const response = await this.#http('POST', headers, JSON.stringify(message), this.#postSignal());
+      const init = { method: 'POST', body: JSON.stringify(message), signal: this.#postSignal() };
+      const response = await this.#http(headers, init);
       await response.body?.cancel().catch(() => undefined);
       if (!response.ok) this.#warn(`${label}: the server answered HTTP ${response.status}`);
       return response.ok;
@@ -232,20 +241,21 @@ class StreamableHttpTransport implements Transport {
     return headers;
   }
 
-  async #http(
-    method: string,
-    protocol: Headers,
-    body: string | undefined,
-    signal: AbortSignal | undefined,
-  ): Promise<Response> {
+  /**
+   * Fetches the endpoint with `init` (method, body, signal), the `protocol` headers over the
+   * options' own; a 429 is retried as `options.retry` says.
+   */
+  async #http(protocol: Headers, init: RequestInit): Promise<Response> {
     const source = this.#options.headers;
     const headers = new Headers(typeof source === 'function' ? await source() : source);
     protocol.forEach((value, name) => headers.set(name, value));
-    if (body !== undefined) headers.set('Content-Type', 'application/json');
-    const init: RequestInit = { method, headers };
-    if (body !== undefined) init.body = body;
-    if (signal !== undefined) init.signal = signal;
-    return sendRetrying(() => this.#fetch(this.#url, init), this.#options.retry ?? {}, signal);
+    if (init.body !== undefined) headers.set('Content-Type', 'application/json');
+    init.headers = headers;
+    return sendRetrying(
+      () => this.#fetch(this.#url, init),
+      this.#options.retry ?? {},
+      init.signal ?? undefined,
+    );
   }
 
   /** The request whose POST stream carried the server's request `id` (see RelatedRequests). */

@@ -34,6 +34,16 @@ export interface SessionHost {
   readonly reconnect: { readonly delayMs: number; readonly maxAttempts: number };
 }
 
+/** A GET stream being followed: where it is, what stops it, what it answers, who waits for its first answer. */
+interface FollowedStream {
+  cursor: SseCursor;
+  signal: AbortSignal;
+  /** The request whose stream is resumed; undefined for the standalone GET stream. */
+  exchange: Exchange | undefined;
+  /** Called once the server answered (or refused) each GET. */
+  connected: () => void;
+}
+
 type Outcome = 'stop' | 'again';
 
 function sleep(ms: number, signal: AbortSignal): Promise<void> {
@@ -108,7 +118,13 @@ export class LegacySession {
     const controller = new AbortController();
     this.#stream = controller;
     return new Promise((answered) => {
-      void this.#follow(newCursor(), controller.signal, undefined, false, answered).then((gaveUp) => {
+      const stream = {
+        cursor: newCursor(),
+        signal: controller.signal,
+        exchange: undefined,
+        connected: answered,
+      };
+      void this.#follow(stream, false).then((gaveUp) => {
         answered();
         if (gaveUp) this.#host.warn('the GET stream could not be reconnected; giving up on it');
       });
@@ -121,7 +137,8 @@ export class LegacySession {
    * request is aborted, or the server refuses. The caller checks `exchange.answered`.
    */
   async resume(exchange: Exchange, cursor: SseCursor): Promise<void> {
-    await this.#follow(cursor, exchange.controller.signal, exchange, true);
+    const stream = { cursor, signal: exchange.controller.signal, exchange, connected: () => undefined };
+    await this.#follow(stream, true);
   }
 
   /** Closes the GET stream and ends the session with DELETE (a 405 answer is fine). */
@@ -139,20 +156,15 @@ export class LegacySession {
   }
 
   /** Returns true when it gave up after `maxAttempts` reconnects without progress. */
-  async #follow(
-    cursor: SseCursor,
-    signal: AbortSignal,
-    exchange: Exchange | undefined,
-    waitFirst: boolean,
-    connected: () => void = () => undefined,
-  ): Promise<boolean> {
+  async #follow(stream: FollowedStream, waitFirst: boolean): Promise<boolean> {
+    const { cursor, signal, exchange } = stream;
     const done = (): boolean => signal.aborted || (exchange?.answered ?? false);
     let failures = 0;
     for (let wait = waitFirst; !done(); wait = true) {
       if (wait) await sleep(cursor.retryMs ?? this.#host.reconnect.delayMs, signal);
       if (done()) break;
       const before = cursor.lastEventId;
-      const outcome = await this.#connect(cursor, signal, exchange, done, connected);
+      const outcome = await this.#connect(stream, done);
       if (outcome === 'stop') break;
       failures = cursor.lastEventId !== before ? 0 : failures + 1;
       if (failures >= this.#host.reconnect.maxAttempts) return true;
@@ -160,13 +172,8 @@ export class LegacySession {
     return false;
   }
 
-  async #connect(
-    cursor: SseCursor,
-    signal: AbortSignal,
-    exchange: Exchange | undefined,
-    done: () => boolean,
-    connected: () => void,
-  ): Promise<Outcome> {
+  async #connect(stream: FollowedStream, done: () => boolean): Promise<Outcome> {
+    const { cursor, signal, exchange, connected } = stream;
     const headers = new Headers({ Accept: 'text/event-stream' });
     this.apply(headers);
     if (cursor.lastEventId !== undefined) headers.set('Last-Event-ID', cursor.lastEventId);
@@ -187,7 +194,10 @@ export class LegacySession {
       return response.status >= 500 ? 'again' : 'stop';
     }
     try {
-      await readSse(response.body, cursor, (data) => this.#host.deliver(data, exchange), { stop: done });
+      await readSse(response.body, cursor, {
+        onData: (data) => this.#host.deliver(data, exchange),
+        stop: done,
+      });
     } catch {
       if (signal.aborted) return 'stop';
     }

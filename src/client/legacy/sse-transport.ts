@@ -246,11 +246,11 @@ export function sseTransport(url: string | URL, options: SseTransportOptions = {
  * Source: 2025-11-25 basic/transports "Backwards Compatibility".
  */
 export async function legacySseFallback(
-  url: URL,
-  options: SseTransportOptions & { legacySseFallback?: boolean },
+  target: { url: URL; options: SseTransportOptions & { legacySseFallback?: boolean } },
   refused: Response,
   signal: AbortSignal,
 ): Promise<{ transport: SseTransport } | { body: string }> {
+  const { url, options } = target;
   const body = await refused.text().catch(() => '');
   if (options.legacySseFallback === false || ![400, 404, 405].includes(refused.status)) return { body };
   if (isResponseObject(parseObject(body))) return { body };

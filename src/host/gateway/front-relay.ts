@@ -4,6 +4,7 @@
  * Source: 2026-07-28 basic/patterns/mrtr.
  */
 import type { Client, ResultOf } from '../../client/index.js';
+import { relayRequest } from '../../client/runtime.js';
 import type { Params } from '../../core/index.js';
 import type { HostCallOptions, RelayFields } from '../options.js';
 
@@ -15,20 +16,20 @@ export function relayed(client: Client, options: Omit<HostCallOptions, 'onInput'
 /** Sends a modern client's request on as it is; the result may be `input_required` or a task. */
 export function relay<M extends 'tools/call' | 'prompts/get' | 'resources/read'>(
   client: Client,
-  method: M,
-  params: Params,
+  request: { method: M; params: Params },
   options: Omit<HostCallOptions, 'onInput'>,
 ): Promise<ResultOf<M>> {
-  const { relay: fields, ...request } = options;
+  const { method, params } = request;
+  const { relay: fields, ...sent } = options;
   const { clientCapabilities, inputResponses, requestState } = fields as RelayFields;
   const retry = {
     ...(inputResponses === undefined ? {} : { inputResponses }),
     ...(requestState === undefined ? {} : { requestState }),
   };
-  return client.request(
-    method,
-    { ...params, ...retry },
+  return relayRequest(
+    client,
+    { method, params: { ...params, ...retry } },
     // A task comes back as it is too: only a client that declared the Tasks extension gets one.
-    { ...request, relayInputRequired: true, acceptTask: true, clientCapabilities },
+    { ...sent, relayInputRequired: true, acceptTask: true, clientCapabilities },
   ) as Promise<ResultOf<M>>;
 }

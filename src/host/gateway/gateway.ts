@@ -144,25 +144,21 @@ class RegistrySync {
     const tools = this.#apply(
       'tools',
       host.tools().map((t) => [t.name, t.definition, t.server] as const),
-      (n, d, s) => this.#addTool(n, d as Tool, s),
-      (n) => this.#server.removeTool(n),
+      { add: (n, d, s) => this.#addTool(n, d as Tool, s), remove: (n) => this.#server.removeTool(n) },
     );
     if (tools || kinds.includes('tools')) this.#server.notifyToolsChanged();
     const prompts = this.#apply(
       'prompts',
       host.prompts().map((p) => [p.name, p.definition, p.server] as const),
-      (n, d, s) => this.#addPrompt(n, d as never, s),
-      (n) => this.#server.removePrompt(n),
+      { add: (n, d, s) => this.#addPrompt(n, d as never, s), remove: (n) => this.#server.removePrompt(n) },
     );
     if (prompts || kinds.includes('prompts')) this.#server.notifyPromptsChanged();
     const fixed = host.resources().map((r) => [r.uri, r.definition, r.server] as const);
     const templates = host.resourceTemplates().map((t) => [t.uriTemplate, t.definition, t.server] as const);
-    const resources = this.#apply(
-      'resources',
-      [...fixed, ...templates],
-      (n, d, s) => this.#addResource(n, d as never, s),
-      (n) => this.#server.removeResource(n),
-    );
+    const resources = this.#apply('resources', [...fixed, ...templates], {
+      add: (n, d, s) => this.#addResource(n, d as never, s),
+      remove: (n) => this.#server.removeResource(n),
+    });
     if (resources || kinds.includes('resources') || kinds.includes('templates'))
       this.#server.notifyResourcesChanged();
   }
@@ -171,9 +167,12 @@ class RegistrySync {
   #apply(
     kind: 'tools' | 'prompts' | 'resources',
     wanted: readonly (readonly [string, object, string])[],
-    add: (name: string, definition: object, server: string) => void,
-    remove: (name: string) => void,
+    edit: {
+      add: (name: string, definition: object, server: string) => void;
+      remove: (name: string) => void;
+    },
   ): boolean {
+    const { add, remove } = edit;
     const served = this.#served[kind];
     const next = new Map(wanted.map(([name, def, server]) => [name, JSON.stringify([server, def])]));
     let added = false;

@@ -22,6 +22,7 @@ import {
   type McpMessage,
   type Params,
 } from '../../core/index.js';
+import { relayRequest } from '../../client/runtime.js';
 import type { Host } from '../host.js';
 import { TaskListens } from './task-listen.js';
 import { declaresTasks, principalOf, type TaskIds } from './task-ids.js';
@@ -66,7 +67,7 @@ export function tasksMiddleware(host: Host, ids: TaskIds): Middleware {
     if (message.method === 'subscriptions/listen' && hostOffersTasks(host))
       return listens.incoming(message, ctx, next);
     if (!TASK_METHODS.has(message.method) || !hostOffersTasks(host)) return next(message, ctx);
-    return taskMethod(host, ids, message, ctx);
+    return taskMethod({ host, ids }, message, ctx);
   };
 }
 
@@ -96,11 +97,11 @@ async function created(
 
 /** `tasks/get`, `tasks/update` or `tasks/cancel`, sent to the backend that holds the task. */
 async function taskMethod(
-  host: Host,
-  ids: TaskIds,
+  gateway: { host: Host; ids: TaskIds },
   message: McpMessage,
   ctx: MiddlewareContext,
 ): Promise<Params> {
+  const { host, ids } = gateway;
   const params = message.params ?? {};
   if (!declaresTasks(params)) throw missingCapabilityError({ extensions: { [TASKS_EXTENSION]: {} } });
   const route = ids.unwrap(params.taskId, principalOf(ctx));
@@ -110,9 +111,9 @@ async function taskMethod(
     throw McpError.of('InternalError', `server '${route.server}' holding the task is not ready`);
   const { _meta, ...rest } = params;
   const meta = _meta as Params;
-  const result = await client.request(
-    message.method,
-    { ...rest, taskId: route.taskId },
+  const result = await relayRequest(
+    client,
+    { method: message.method, params: { ...rest, taskId: route.taskId } },
     {
       signal: ctx.signal,
       relayInputRequired: true,

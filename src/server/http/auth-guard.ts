@@ -1,8 +1,8 @@
 /**
  * The authorization seam of the HTTP endpoint: an {@link HttpAuthGuard} (mcpkit/auth's
  * `protectedResource()` is one) verifies each request's credentials before it is routed,
- * answers its own metadata paths, and refuses requests whose feature needs scopes the
- * caller lacks. The endpoint only calls it; what a token is and how it is checked stays
+ * answers its own metadata paths, and turns the server's scope refusal
+ * (middleware/scopes.ts) into its 403 challenge. The endpoint only calls it; what a token is and how it is checked stays
  * in the guard.
  * Source: 2026-07-28 basic/authorization "Access Token Usage", "Error Handling".
  */
@@ -20,7 +20,7 @@ export interface HttpAuthGuard {
   serve(request: HttpRequest): HttpResponse | undefined;
   /** Verifies the credentials of a request to the MCP endpoint. Never throws. */
   authenticate(request: HttpRequest): Promise<AuthOutcome>;
-  /** The 403 for a caller that lacks `required` scopes (`insufficient_scope`). */
+  /** The 403 for a caller that lacks `required` scopes (`insufficient_scope`), answering the server's scope check. */
   insufficientScope(required: readonly string[]): HttpResponse;
 }
 

@@ -14,7 +14,7 @@ import { legacyDelete, legacyGet, legacyPost, type LegacyContext } from './legac
 import { modernPost, type ModernContext } from './modern.js';
 import { eraOf, type EraMessage } from '../../core/era.js';
 import { paramHeaderCheck } from './param-headers.js';
-import { jsonResponse, methodNotAllowed, rpcError } from './responses.js';
+import { errorReply, methodNotAllowed, rpcError } from './responses.js';
 import { toWebResponse, type HttpRequest, type HttpResponse } from './exchange.js';
 import { rebindingViolation, type OriginPolicy } from './security.js';
 import { hostPolicy, type HostPolicyOptions } from './host-policy.js';
@@ -22,6 +22,8 @@ import { SessionTable } from './legacy/sessions.js';
 import { FleetSessions } from './legacy/fleet-sessions.js';
 import type { SessionStore } from './legacy/session-store.js';
 import { pathOf, type AuthOutcome, type HttpAuthGuard } from './auth-guard.js';
+import { ERROR_TABLE } from '../../core/errors.js';
+import { refusedScopes } from '../middleware/scopes.js';
 import { Admission, releasedWith, type PrincipalLimits } from './admission.js';
 
 /** Options of {@link createHttpHandler}. */
@@ -162,7 +164,7 @@ export function createHttpEndpoint(server: McpServer, options: HttpHandlerOption
 }
 
 function internalError(): HttpResponse {
-  return rpcError('InternalError', 'Internal error', { status: 500 });
+  return rpcError('ServerError', 'Internal error');
 }
 
 /** A request on the modern wire: by its header, or because the server serves no legacy sessions. */
@@ -170,12 +172,10 @@ function modernOnly(ctx: Context, request: HttpRequest): boolean {
   return !runtimeOf(ctx.server).servesLegacy || eraOf(undefined, request) === 'modern';
 }
 
-// route, admitted and post are plain functions that return a promise only once one is
-// needed (the body read): each async frame, and each promise returned from one, costs
-// promise allocations and microtask turns on every call.
+// route, admitted and post return a promise only once one is needed (the body read): no async frame per call.
 function route(ctx: Context, request: HttpRequest): Promise<HttpResponse> | HttpResponse {
   const violation = rebindingViolation(request, ctx.policy);
-  if (violation) return rpcError('InvalidRequest', `Forbidden: ${violation}`, { status: 403 });
+  if (violation) return rpcError('Forbidden', `Forbidden: ${violation}`);
   if (ctx.auth) return authenticated(ctx, ctx.auth, request);
   return admitted(ctx, request);
 }
@@ -189,7 +189,21 @@ async function authenticated(
   const outcome = await authenticate(ctx, guard, request);
   if ('response' in outcome) return outcome.response;
   request.auth = outcome.auth;
-  return await admitted(ctx, request);
+  const response = await admitted(ctx, request);
+  return response.status === SCOPE_REFUSED ? scopeChallenge(guard, response) : response;
+}
+
+const SCOPE_REFUSED = ERROR_TABLE.InsufficientScope.httpStatus;
+
+/**
+ * The guard's 403 `insufficient_scope` challenge for a reply that is the scope check's
+ * refusal (middleware/scopes.ts): RFC 6750 §3.1 says how a protected resource refuses.
+ */
+function scopeChallenge(guard: HttpAuthGuard, response: HttpResponse): HttpResponse {
+  if (typeof response.body !== 'string') return response;
+  const { error } = JSON.parse(response.body) as { error?: unknown };
+  const required = refusedScopes(error);
+  return required ? guard.insufficientScope(required) : response;
 }
 
 /** Admits the request for its principal and answers it; the admission ends with the response. */
@@ -241,24 +255,6 @@ function byMethod(ctx: Context, request: HttpRequest): Promise<HttpResponse> | H
   }
 }
 
-/** The 403 for a request whose feature needs scopes the caller lacks, if so. */
-function scopeRefusal(
-  server: McpServer,
-  auth: HttpAuthGuard,
-  request: HttpRequest,
-  decoded: ReturnType<typeof decodeFrame>,
-): HttpResponse | undefined {
-  const values = decoded.kind === 'single' ? [decoded.value] : decoded.kind === 'batch' ? decoded.values : [];
-  const granted = new Set(request.auth?.scopes ?? []);
-  for (const value of values) {
-    const { method, params } = (value ?? {}) as { method?: unknown; params?: unknown };
-    const required =
-      typeof method === 'string' ? runtimeOf(server).requiredScopes(method, params) : undefined;
-    if (required?.some((s) => !granted.has(s))) return auth.insufficientScope(required);
-  }
-  return undefined;
-}
-
 function isJsonContent(contentType: string | null): boolean {
   if (contentType === 'application/json') return true; // what clients send, without parameters
   return contentType?.split(';')[0]?.trim().toLowerCase() === 'application/json';
@@ -268,16 +264,11 @@ function post(ctx: Context, request: HttpRequest): Promise<HttpResponse> | HttpR
   const accept = request.headers.get('accept');
   if (!accepts(accept, 'application/json') || !accepts(accept, 'text/event-stream'))
     return rpcError(
-      'InvalidRequest',
+      'NotAcceptable',
       'Not Acceptable: Accept must list application/json and text/event-stream',
-      {
-        status: 406,
-      },
     );
   if (!isJsonContent(request.headers.get('content-type')))
-    return rpcError('InvalidRequest', 'Unsupported Media Type: Content-Type must be application/json', {
-      status: 415,
-    });
+    return rpcError('UnsupportedMediaType', 'Unsupported Media Type: Content-Type must be application/json');
   return request.body(ctx.maxBodyBytes).then((body) => withBody(ctx, request, body));
 }
 
@@ -287,13 +278,9 @@ function withBody(
   body: BodyResult,
 ): Promise<HttpResponse> | HttpResponse {
   if (body.kind === 'too-large')
-    return rpcError('InvalidRequest', `Payload Too Large: the limit is ${ctx.maxBodyBytes} bytes`, {
-      status: 413,
-    });
+    return rpcError('PayloadTooLarge', `Payload Too Large: the limit is ${ctx.maxBodyBytes} bytes`);
   const decoded = decodeFrame(body.text, ctx.server.options.limits?.maxJsonDepth);
-  if (decoded.kind === 'malformed') return jsonResponse(decoded.error, 400);
-  const refused = ctx.auth && scopeRefusal(ctx.server, ctx.auth, request, decoded);
-  if (refused) return refused;
+  if (decoded.kind === 'malformed') return errorReply(decoded.error);
   const single = decoded.kind === 'single' ? (decoded.value as EraMessage | null) : undefined;
   if (!runtimeOf(ctx.server).servesLegacy || eraOf(single, request) === 'modern')
     return modernPost(ctx.modern, request, decoded);

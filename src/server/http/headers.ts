@@ -17,15 +17,11 @@ function mismatch(message: string): McpError {
 
 const PLAIN = /^[\x20-\x7E\t]*$/;
 
-function checkHeader(
-  headers: HeaderReader,
-  name: string,
-  expected: unknown,
-  decode: boolean,
-): McpError | undefined {
+function checkHeader(headers: HeaderReader, name: string, expected: unknown): McpError | undefined {
   const raw = headers.get(name);
   if (raw === null) return mismatch(`required header ${name} is missing`);
-  const value = decode ? decodeHeaderValue(raw) : PLAIN.test(raw) ? raw.trim() : undefined;
+  // Only Mcp-Name carries an author's value, so only it may be encoded.
+  const value = name === 'mcp-name' ? decodeHeaderValue(raw) : PLAIN.test(raw) ? raw.trim() : undefined;
   if (value === undefined) return mismatch(`${name} has invalid characters`);
   if (value !== expected)
     return mismatch(
@@ -47,11 +43,11 @@ export function checkStandardHeaders(headers: HeaderReader, request: JsonRpcRequ
       ? headers.get('mcp-protocol-version') !== null
         ? undefined
         : mismatch('required header MCP-Protocol-Version is missing')
-      : checkHeader(headers, 'mcp-protocol-version', version, false);
+      : checkHeader(headers, 'mcp-protocol-version', version);
   if (versionError) return versionError;
-  const methodError = checkHeader(headers, 'mcp-method', request.method, false);
+  const methodError = checkHeader(headers, 'mcp-method', request.method);
   if (methodError) return methodError;
   const expected = mcpNameOf(request.method, request.params);
   if (expected === undefined && headers.get('mcp-name') === null) return undefined;
-  return checkHeader(headers, 'mcp-name', expected, true);
+  return checkHeader(headers, 'mcp-name', expected);
 }

@@ -17,7 +17,7 @@ import {
 } from '../../core/jsonrpc.js';
 import type { RequestScope } from '../scope.js';
 import type { McpServer } from '../server.js';
-import { jsonResponse, sseResponse, type HeaderMap } from './responses.js';
+import { HTTP_OK, jsonResponse, sseResponse, type HeaderMap } from './responses.js';
 import type { HttpResponse } from './exchange.js';
 import { SseWriter, type SseWriterOptions } from './sse.js';
 
@@ -108,9 +108,18 @@ export function answer(server: McpServer, scope: RequestScope): Promise<Outcome>
   }
   return handled.then(
     // `?? {}`: a middleware may answer a request without a result object.
-    (result) => ({ response: resultResponse(request.id, result ?? {}), status: 200 }),
+    (result) => ({ response: resultResponse(request.id, result ?? {}), status: HTTP_OK }),
     (error: unknown) => failure(server, request, error),
   );
+}
+
+/**
+ * The HTTP status of a legacy reply: 200 whatever its error (2025-11-25 answers JSON-RPC
+ * errors in the body), except a scope refusal, which keeps its 403 so the endpoint answers
+ * it with the auth guard's challenge.
+ */
+export function legacyStatus(outcome: Outcome | undefined): number {
+  return outcome?.status === ERROR_TABLE.InsufficientScope.httpStatus ? outcome.status : HTTP_OK;
 }
 
 function failure(server: McpServer, request: JsonRpcRequest, error: unknown): Outcome {
@@ -119,7 +128,7 @@ function failure(server: McpServer, request: JsonRpcRequest, error: unknown): Ou
   }
   server.options.onError?.(error, request);
   const internal = { code: ERROR_TABLE.InternalError.code, message: 'Internal error' };
-  return { response: errorResponse(request.id, internal), status: 200 };
+  return { response: errorResponse(request.id, internal), status: HTTP_OK };
 }
 
 /**

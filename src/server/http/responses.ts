@@ -3,8 +3,13 @@
  * answers, and the headers of SSE streams.
  * Source: 2026-07-28 basic/transports/streamable-http; core/errors.ts (status per code).
  */
-import { ERROR_TABLE, type ErrorName } from '../../core/errors.js';
-import { errorResponse, type JsonRpcMessage, type RequestId } from '../../core/jsonrpc.js';
+import { ERROR_TABLE, httpStatusOf, type ErrorName } from '../../core/errors.js';
+import {
+  errorResponse,
+  type JsonRpcErrorResponse,
+  type JsonRpcMessage,
+  type RequestId,
+} from '../../core/jsonrpc.js';
 import type { HeaderMap, HttpResponse } from './exchange.js';
 
 export type { HeaderMap } from './exchange.js';
@@ -32,17 +37,31 @@ export function jsonResponse(
 }
 
 /**
- * A JSON-RPC error response on its own HTTP status (default: the table's status for
- * the code). `id` is omitted when the request's id is unknown.
+ * A JSON-RPC error response with the code and HTTP status `name` has in `ERROR_TABLE`.
+ * `id` is omitted when the request's id is unknown.
  */
 export function rpcError(
   name: ErrorName,
   message: string,
-  options: { status?: number; id?: RequestId | undefined; headers?: HeaderMap } = {},
+  options: { id?: RequestId | undefined; headers?: HeaderMap } = {},
 ): HttpResponse {
   const entry = ERROR_TABLE[name];
   const body = errorResponse(options.id, { code: entry.code, message });
-  return jsonResponse(body, options.status ?? entry.httpStatus, options.headers);
+  return jsonResponse(body, entry.httpStatus, options.headers);
+}
+
+/** 200 OK: a result, a stream, a DELETE done (RFC 9110 §15.3.1). */
+export const HTTP_OK = 200;
+/** 202 Accepted: a POST of notifications or responses only (RFC 9110 §15.3.3). */
+export const HTTP_ACCEPTED = 202;
+
+/**
+ * A JSON-RPC error response (one, or a batch's invalid elements) at the status the table
+ * gives its code; a batch takes `InvalidRequest`'s.
+ */
+export function errorReply(body: JsonRpcErrorResponse | JsonRpcErrorResponse[]): HttpResponse {
+  const status = Array.isArray(body) ? ERROR_TABLE.InvalidRequest.httpStatus : httpStatusOf(body.error.code);
+  return jsonResponse(body, status);
 }
 
 /** A response with no body (202 Accepted, 200 after DELETE). */
@@ -52,13 +71,10 @@ export function emptyResponse(status: number, headers: HeaderMap = {}): HttpResp
 
 /** 405 with the `Allow` header listing the methods the endpoint takes. */
 export function methodNotAllowed(allow: string): HttpResponse {
-  return rpcError('InvalidRequest', `Method not allowed; use ${allow}`, {
-    status: 405,
-    headers: { allow },
-  });
+  return rpcError('MethodNotAllowed', `Method not allowed; use ${allow}`, { headers: { allow } });
 }
 
 /** A 200 `text/event-stream` response over `body`. */
 export function sseResponse(body: ReadableStream<Uint8Array>, headers: HeaderMap = {}): HttpResponse {
-  return { status: 200, headers: { ...SSE_HEADERS, ...headers }, body };
+  return { status: HTTP_OK, headers: { ...SSE_HEADERS, ...headers }, body };
 }

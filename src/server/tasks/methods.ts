@@ -8,7 +8,7 @@
 import type { SchemaLimits } from '../../validation/index.js';
 import { McpError, missingCapabilityError } from '../../core/errors.js';
 import { principalOf } from '../../core/principal.js';
-import { isObject, type JsonRpcRequest, type Params } from '../../core/jsonrpc.js';
+import { isObject, type Params } from '../../core/jsonrpc.js';
 import type { RequestStateSealer } from '../../core/request-state.js';
 import { createMemoryTaskStore } from '../../core/task-store.js';
 import { TASKS_EXTENSION, applyResponses, detailedTask, settle, type TaskState } from '../../core/tasks.js';

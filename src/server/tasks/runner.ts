@@ -20,7 +20,7 @@ import {
 import type { RequestContext } from '../context.js';
 import type { ModernMeta } from '../modern.js';
 import { RunningTask } from './running.js';
-import { PrincipalQuota } from '../quota.js';
+import { PrincipalQuota } from '../middleware/quotas.js';
 import { timerDelay } from '../../core/timer.js';
 
 /** Task settings of a server (`createServer({ tasks })`). */
@@ -62,7 +62,7 @@ export type CallTool = (name: string, args: Params, ctx: RequestContext) => Prom
 export class TaskRunner {
   readonly store: TaskStore;
   readonly #options: Required<Omit<TaskOptions, 'store' | 'instanceId'>>;
-  // Minted on first use: the first `crypto` access loads Node's WebCrypto (~3 ms of a spawn).
+  // Minted on first use: the first `crypto` access loads Node's WebCrypto, slow at startup.
   #instanceId: string | undefined;
   /** The server's `limits.schema`, applied to elicitations a task's handler sends. */
   schemaLimits: SchemaLimits | undefined;

@@ -47,7 +47,7 @@ export function recordOf(session: {
   id: string;
   owner: string;
   legacy: LegacySession;
-  standalone: { id: string };
+  streams: { standalone: { id: string } };
 }): SessionRecord {
   const legacy = session.legacy;
   return {
@@ -59,7 +59,7 @@ export function recordOf(session: {
     logLevel: legacy.logLevel,
     initialized: legacy.initialized,
     subscriptions: [...legacy.subscriptions],
-    standaloneStreamId: session.standalone.id,
+    standaloneStreamId: session.streams.standalone.id,
   };
 }
 

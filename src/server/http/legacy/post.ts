@@ -11,7 +11,7 @@ import {
   type Checked,
   type Decoded,
   type JsonRpcRequest,
-  type JsonRpcResponse,
+  type JsonRpcErrorResponse,
   type Params,
 } from '../../../core/jsonrpc.js';
 import { isLegacyRevision, isModernRevision } from '../../../core/revisions.js';
@@ -26,8 +26,8 @@ import type { AuthInfo } from '../../context.js';
 import type { LegacySession } from '../../legacy/session.js';
 import type { McpServer } from '../../server.js';
 import { accepts } from '../accept.js';
-import { PostReply, answer, plainStream } from '../reply.js';
-import { emptyResponse, jsonResponse, rpcError, sseResponse } from '../responses.js';
+import { PostReply, answer, legacyStatus, plainStream } from '../reply.js';
+import { HTTP_ACCEPTED, HTTP_OK, emptyResponse, errorReply, rpcError, sseResponse } from '../responses.js';
 import type { HttpRequest, HttpResponse } from '../exchange.js';
 import { parseEventId } from './resumable.js';
 import { HttpSession, type HttpSessionOptions } from './session.js';
@@ -48,10 +48,7 @@ export interface LegacyContext {
 /** 503 for a request the session store could not serve (unreachable, or a limit here). */
 function storeFailure(error: unknown, id?: JsonRpcRequest['id']): HttpResponse {
   const why = error instanceof Error ? error.message : String(error);
-  return rpcError('InternalError', `Service Unavailable: the session store failed: ${why}`, {
-    status: 503,
-    ...(id === undefined ? {} : { id }),
-  });
+  return rpcError('ServiceUnavailable', `Service Unavailable: the session store failed: ${why}`, { id });
 }
 
 /** 400 for an `MCP-Protocol-Version` header naming no revision we speak (2025-11-25 rule). */
@@ -83,7 +80,7 @@ function findSession(
 
 function ownedBy(session: HttpSession | undefined, request: HttpRequest): HttpSession | HttpResponse {
   if (!session || session.owner !== principalOf(request.auth))
-    return rpcError('InvalidRequest', 'Session not found', { status: 404 });
+    return rpcError('SessionNotFound', 'Session not found');
   return session;
 }
 
@@ -96,7 +93,7 @@ export function legacyPost(
   const problem = versionProblem(request);
   if (problem) return problem;
   const checked = decoded.kind === 'single' ? checkEnvelope(decoded.value) : undefined;
-  if (checked?.kind === 'invalid') return jsonResponse(checked.error, 400);
+  if (checked?.kind === 'invalid') return errorReply(checked.error);
   const isInit = checked?.kind === 'request' && checked.message.method === 'initialize';
   if (isInit && request.headers.get('mcp-session-id') === null)
     return initialize(ctx, checked.message, request);
@@ -133,13 +130,15 @@ function deliverOne(
     const pending = session.receive(checked.message, request.headers);
     return pending
       ? pending.then(
-          () => emptyResponse(202),
+          () => emptyResponse(HTTP_ACCEPTED),
           (e: unknown) => storeFailure(e),
         )
-      : emptyResponse(202);
+      : emptyResponse(HTTP_ACCEPTED);
   }
   const reply = new PostReply(session);
-  void session.run(checked.message, reply, request).then((outcome) => reply.finish(outcome?.response, 200));
+  void session
+    .run(checked.message, reply, request)
+    .then((outcome) => reply.finish(outcome?.response, legacyStatus(outcome)));
   return reply.response;
 }
 
@@ -150,7 +149,7 @@ function deliver(
   request: HttpRequest,
 ): Promise<HttpResponse> | HttpResponse {
   const requests: JsonRpcRequest[] = [];
-  const invalid: JsonRpcResponse[] = [];
+  const invalid: JsonRpcErrorResponse[] = [];
   const relayed: Promise<void>[] = [];
   for (const value of values) {
     const checked = checkEnvelope(value);
@@ -162,7 +161,7 @@ function deliver(
     }
   }
   if (requests.length === 0) {
-    const done = invalid.length === 0 ? emptyResponse(202) : jsonResponse(invalid, 400);
+    const done = invalid.length === 0 ? emptyResponse(HTTP_ACCEPTED) : errorReply(invalid);
     return relayed.length === 0
       ? done
       : Promise.all(relayed).then(
@@ -173,7 +172,7 @@ function deliver(
   const reply = new PostReply(session);
   void Promise.all(requests.map((r) => session.run(r, reply, request))).then((outcomes) => {
     const responses = [...outcomes.flatMap((o) => (o ? [o.response] : [])), ...invalid];
-    reply.finish(responses.length > 0 ? responses : undefined, 200);
+    reply.finish(responses.length > 0 ? responses : undefined, HTTP_OK);
   });
   return reply.response;
 }
@@ -186,8 +185,7 @@ async function initialize(
 ): Promise<HttpResponse> {
   const refusal = ctx.sessions.refusal(request.principal);
   if (refusal === 'maxSessions') {
-    return rpcError('InternalError', 'Service Unavailable: too many open sessions; try again later', {
-      status: 503,
+    return rpcError('ServiceUnavailable', 'Service Unavailable: too many open sessions; try again later', {
       id: message.id,
     });
   }
@@ -206,7 +204,7 @@ async function initialize(
     }
     reply.setHeader('mcp-session-id', created.id);
   } else created?.end();
-  reply.finish(outcome.response, 200);
+  reply.finish(outcome.response, HTTP_OK);
   return reply.response;
 }
 
@@ -267,8 +265,7 @@ async function register(
 /** 429 for an `initialize` beyond the caller's own session bound. */
 function sessionQuota(message: JsonRpcRequest): HttpResponse {
   const why = 'this client holds too many open sessions (principals.maxSessions); end one with DELETE';
-  return rpcError('InvalidRequest', `Too Many Requests: ${why}`, {
-    status: 429,
+  return rpcError('TooManyRequests', `Too Many Requests: ${why}`, {
     id: message.id,
     headers: { 'retry-after': '60' },
   });
@@ -282,21 +279,21 @@ export async function legacyGet(ctx: LegacyContext, request: HttpRequest): Promi
   const problem = versionProblem(request);
   if (problem) return problem;
   if (!accepts(request.headers.get('accept'), 'text/event-stream'))
-    return rpcError('InvalidRequest', 'Not Acceptable: GET must accept text/event-stream', { status: 406 });
+    return rpcError('NotAcceptable', 'Not Acceptable: GET must accept text/event-stream');
   const session = await findSession(ctx, request);
   if (!(session instanceof HttpSession)) return session;
   session.lastActive = Date.now();
   const cursor = parseEventId(request.headers.get('last-event-id')?.trim() ?? '');
-  const stream = cursor && (session.stream(cursor.streamId) ?? session.storedStream(cursor.streamId));
+  const stream = cursor && (session.streams.get(cursor.streamId) ?? session.storedStream(cursor.streamId));
   try {
     if (cursor && stream) return sseResponse(await resume(session, stream, cursor.seq));
-    if (session.standalone.connected)
-      return rpcError('InvalidRequest', 'Conflict: this session already has a GET stream', { status: 409 });
+    if (session.streams.standalone.connected)
+      return rpcError('Conflict', 'Conflict: this session already has a GET stream');
     if (session.replica) await takeStandalone(session);
   } catch (error) {
     return storeFailure(error);
   }
-  return sseResponse(session.standalone.connect());
+  return sseResponse(session.streams.standalone.connect());
 }
 
 /**
@@ -308,13 +305,13 @@ async function resume(
   stream: ResumableStream,
   seq: number,
 ): Promise<ReadableStream<Uint8Array>> {
-  if (stream === session.standalone && session.replica) await takeStandalone(session);
+  if (stream === session.streams.standalone && session.replica) await takeStandalone(session);
   return stream.resume(seq);
 }
 
 /** Continues the GET stream's numbering from the store, then tells the fleet it is held here. */
 async function takeStandalone(session: HttpSession): Promise<void> {
-  await session.standalone.catchUp();
+  await session.streams.standalone.catchUp();
   await session.replica?.takeStandalone();
 }
 
@@ -331,5 +328,5 @@ export async function legacyDelete(ctx: LegacyContext, request: HttpRequest): Pr
     } catch (error) {
       return storeFailure(error);
     }
-  return emptyResponse(200);
+  return emptyResponse(HTTP_OK);
 }

@@ -128,3 +128,89 @@ export class ResumableStream implements StreamSink {
     return writer;
   }
 }
+
+/** How many ended POST streams a session keeps for resumption. */
+const KEPT_STREAMS = 100;
+
+/** What the streams of one session are made with. */
+export interface SessionStreamsOptions extends Omit<ResumableStreamOptions, 'prime'> {
+  /** Whether new connections start with a priming event (2025-11-25 and later; read per stream). */
+  prime: () => boolean;
+  /** Prefix of new stream ids (a fleet's: the session id, so any instance can tell whose a stream is). */
+  idPrefix: string;
+  /** The GET stream's id, when a fleet's stored session names one. */
+  standaloneId?: string | undefined;
+}
+
+/**
+ * The SSE streams of one legacy session by id: the GET stream, POST streams, and up to
+ * {@link KEPT_STREAMS} ended ones kept for `Last-Event-ID`. Everything is made on first use.
+ */
+export class SessionStreams {
+  readonly #options: SessionStreamsOptions;
+  #standalone: ResumableStream | undefined;
+  #streams: Map<string, ResumableStream> | undefined;
+
+  constructor(options: SessionStreamsOptions) {
+    this.#options = options;
+  }
+
+  /** The stream a GET opens: messages not related to any request. */
+  get standalone(): ResumableStream {
+    return (this.#standalone ??= this.open(this.#options.standaloneId));
+  }
+
+  /** True while a client connection is attached to one of the streams. */
+  get connected(): boolean {
+    if (this.#streams) for (const stream of this.#streams.values()) if (stream.connected) return true;
+    return false;
+  }
+
+  /** A stream by id (for `Last-Event-ID`). */
+  get(streamId: string): ResumableStream | undefined {
+    return streamId === this.#options.standaloneId ? this.standalone : this.#streams?.get(streamId);
+  }
+
+  /** A new stream (`id`: an id the fleet already knows); the oldest ended one beyond the bound is forgotten. */
+  open(id?: string): ResumableStream {
+    const o = this.#options;
+    const stream = new ResumableStream(id ?? `${o.idPrefix}${crypto.randomUUID().toLowerCase()}`, {
+      store: o.store,
+      keepAliveMs: o.keepAliveMs,
+      ...(o.maxBufferedBytes === undefined ? {} : { maxBufferedBytes: o.maxBufferedBytes }),
+      prime: o.prime(),
+      owner: o.owner,
+    });
+    const streams = (this.#streams ??= new Map());
+    streams.set(stream.id, stream);
+    if (streams.size > KEPT_STREAMS) this.#forgetOldestEnded(streams);
+    return stream;
+  }
+
+  /** Ends every stream's connection (their stored events stay). */
+  endAll(): void {
+    if (this.#streams) for (const stream of this.#streams.values()) stream.end();
+  }
+
+  /** Drops every stream's stored events, the fleet's GET stream's too where it was never opened. */
+  forgetAll(): void {
+    const standaloneId = this.#options.standaloneId;
+    if (!this.#standalone && standaloneId !== undefined) this.#forget(standaloneId);
+    if (!this.#streams) return;
+    for (const id of this.#streams.keys()) this.#forget(id);
+    this.#streams.clear();
+  }
+
+  /** Drops a stream's stored events (a failing store is not the client's concern). */
+  #forget(id: string): void {
+    void Promise.resolve(this.#options.store.deleteStream(id)).catch(() => undefined);
+  }
+
+  #forgetOldestEnded(streams: Map<string, ResumableStream>): void {
+    for (const stream of streams.values()) {
+      if (!stream.ended || stream === this.#standalone) continue;
+      streams.delete(stream.id);
+      return this.#forget(stream.id);
+    }
+  }
+}

@@ -32,13 +32,11 @@ import type { McpServer } from '../../server.js';
 import { LegacySession, type SessionLink } from '../../legacy/session.js';
 import type { EventStore } from './event-store.js';
 import { answer, type MessageSink, type StreamSink, type StreamOpener, type Outcome } from '../reply.js';
-import { ResumableStream } from './resumable.js';
+import { SessionStreams, type ResumableStream } from './resumable.js';
 import { FleetReplica, applyRecord, type ReplicaHost, type SessionFleet } from './fleet-session.js';
 import type { SessionRecord } from './session-store.js';
 import { SessionRequest } from './session-request.js';
-
-/** How many ended POST streams a session keeps for resumption. */
-const KEPT_STREAMS = 100;
+import { HTTP_OK } from '../responses.js';
 
 /** Settings the sessions of one handler share (one object for all of them). */
 export interface HttpSessionOptions {
@@ -63,15 +61,6 @@ export interface HttpSessionOpening {
 }
 
 /**
- * A random id as one flat string. `randomUUID` builds its result by concatenation, a tree
- * of ~20 string pieces (~480 bytes) for as long as the id is kept; reading it as a whole
- * (lower-casing an already lower-case id) leaves one ~60-byte string instead.
- */
-function newId(): string {
-  return crypto.randomUUID().toLowerCase();
-}
-
-/**
  * The state of one `Mcp-Session-Id`. It is its {@link LegacySession}'s link: the way the
  * server reaches the client.
  */
@@ -91,9 +80,8 @@ export class HttpSession implements SessionLink, StreamOpener {
   readonly principal: string | undefined;
   readonly #server: McpServer;
   readonly #settings: HttpSessionOptions;
-  #standaloneId: string | undefined;
-  #standalone: ResumableStream | undefined;
-  #streams: Map<string, ResumableStream> | undefined;
+  /** The session's SSE streams (a resumable POST stream per request that streams, and the GET stream). */
+  readonly streams: SessionStreams;
   #inFlight: Map<RequestId, SessionRequest> | undefined;
   #peer: Peer | undefined;
   #frames: TransportSink | undefined;
@@ -107,17 +95,22 @@ export class HttpSession implements SessionLink, StreamOpener {
     this.principal = opening.principal;
     const { record } = opening;
     const fleet = opening.settings.fleet;
-    this.id = record?.id ?? newId();
+    // Lower-cased: one flat string kept for the session's life, not randomUUID's concatenation.
+    this.id = record?.id ?? crypto.randomUUID().toLowerCase();
     this.owner = record?.owner ?? opening.owner ?? '';
-    this.#standaloneId = record?.standaloneStreamId;
     this.legacy = new LegacySession({ ...init, id: this.id, link: this });
+    const { store, keepAliveMs, maxBufferedBytes } = opening.settings;
+    this.streams = new SessionStreams({
+      store,
+      keepAliveMs,
+      ...(maxBufferedBytes === undefined ? {} : { maxBufferedBytes }),
+      owner: this.principal,
+      prime: () => this.legacy.protocolVersion >= '2025-11-25',
+      idPrefix: fleet ? `${this.id}.` : '',
+      standaloneId: record?.standaloneStreamId,
+    });
     this.replica = fleet && new FleetReplica(this.#replicaHost(), fleet);
     if (record) this.apply(record);
-  }
-
-  /** The stream a GET opens: messages not related to any request (made on first use). */
-  get standalone(): ResumableStream {
-    return (this.#standalone ??= this.#newStream(this.#standaloneId));
   }
 
   /**
@@ -136,14 +129,7 @@ export class HttpSession implements SessionLink, StreamOpener {
 
   /** True while a request runs or a client connection is attached (the session is in use). */
   get busy(): boolean {
-    if (this.#inFlight !== undefined && this.#inFlight.size > 0) return true;
-    if (this.#streams) for (const stream of this.#streams.values()) if (stream.connected) return true;
-    return false;
-  }
-
-  /** A stream of this session by id (for `Last-Event-ID`). */
-  stream(streamId: string): ResumableStream | undefined {
-    return streamId === this.#standaloneId ? this.standalone : this.#streams?.get(streamId);
+    return (this.#inFlight !== undefined && this.#inFlight.size > 0) || this.streams.connected;
   }
 
   /**
@@ -153,14 +139,14 @@ export class HttpSession implements SessionLink, StreamOpener {
    */
   storedStream(streamId: string): ResumableStream | undefined {
     if (!this.replica || !streamId.startsWith(`${this.id}.`)) return undefined;
-    const stream = this.#newStream(streamId);
+    const stream = this.streams.open(streamId);
     stream.end();
     return stream;
   }
 
   /** Opens a new resumable stream for a POST's reply. */
   openStream(): { body: ReadableStream<Uint8Array>; sink: StreamSink } {
-    const stream = this.#newStream();
+    const stream = this.streams.open();
     return { body: stream.connect(), sink: stream };
   }
 
@@ -244,11 +230,7 @@ export class HttpSession implements SessionLink, StreamOpener {
   /** Ends the session: cancels its requests, fails pending server requests, closes streams. */
   end(): void {
     this.#close();
-    // A fleet's GET stream may hold stored events even where it was never opened.
-    if (!this.#standalone && this.#standaloneId !== undefined) this.#forgetStream(this.#standaloneId);
-    if (!this.#streams) return;
-    for (const id of this.#streams.keys()) this.#forgetStream(id);
-    this.#streams.clear();
+    this.streams.forgetAll();
   }
 
   /**
@@ -267,15 +249,15 @@ export class HttpSession implements SessionLink, StreamOpener {
     if (this.#inFlight)
       for (const running of this.#inFlight.values()) running.abort(new Error('session ended'));
     if (this.#peer) void this.#peer.close();
-    if (this.#streams) for (const stream of this.#streams.values()) stream.end();
+    this.streams.endAll();
   }
 
   #replicaHost(): ReplicaHost {
     return {
       id: this.id,
       legacy: this.legacy,
-      sendStandalone: (message) => this.standalone.send(message),
-      dropStandalone: () => this.standalone.disconnect(),
+      sendStandalone: (message) => this.streams.standalone.send(message),
+      dropStandalone: () => this.streams.standalone.disconnect(),
       frame: (message) => this.#frames?.frame(JSON.stringify(message)),
       abort: (id, reason) => this.#inFlight?.get(id)?.abort(reason),
       syncSubscriptions: (uris) => runtimeOf(this.#server).syncSessionSubscriptions(this.legacy, uris),
@@ -338,41 +320,11 @@ export class HttpSession implements SessionLink, StreamOpener {
 
   /** Sends a server-initiated message: on the stream of the request it relates to, else the GET stream. */
   #send(message: JsonRpcMessage): void {
-    (this.#target ?? this.replica ?? this.standalone).send(message);
-  }
-
-  /** A new stream; in a fleet its id starts with the session id (any instance can tell whose it is). */
-  #newStream(id?: string): ResumableStream {
-    const streamId = id ?? (this.replica ? `${this.id}.${newId()}` : newId());
-    const settings = this.#settings;
-    const stream = new ResumableStream(streamId, {
-      store: settings.store,
-      keepAliveMs: settings.keepAliveMs,
-      ...(settings.maxBufferedBytes === undefined ? {} : { maxBufferedBytes: settings.maxBufferedBytes }),
-      prime: this.legacy.protocolVersion >= '2025-11-25',
-      owner: this.principal,
-    });
-    const streams = (this.#streams ??= new Map());
-    streams.set(stream.id, stream);
-    if (streams.size > KEPT_STREAMS) this.#forgetOldestEnded(streams);
-    return stream;
-  }
-
-  /** Drops a stream's stored events (a failing store is not the client's concern). */
-  #forgetStream(id: string): void {
-    void Promise.resolve(this.#settings.store.deleteStream(id)).catch(() => undefined);
-  }
-
-  #forgetOldestEnded(streams: Map<string, ResumableStream>): void {
-    for (const stream of streams.values()) {
-      if (!stream.ended || stream === this.#standalone) continue;
-      streams.delete(stream.id);
-      return this.#forgetStream(stream.id);
-    }
+    (this.#target ?? this.replica ?? this.streams.standalone).send(message);
   }
 }
 
 function duplicateId(id: RequestId): Outcome {
   const error = { code: ERROR_TABLE.InvalidRequest.code, message: 'Invalid request: id already in flight' };
-  return { response: errorResponse(id, error), status: 200 };
+  return { response: errorResponse(id, error), status: HTTP_OK };
 }

@@ -1,0 +1,250 @@
+/**
+ * Per-principal quotas, counted the same way on every transport: a token bucket (requests
+ * per second, off by default), a cap on requests in progress, and counts of what a
+ * principal holds open (listen streams, tasks). {@link principalQuotas} is the built-in
+ * server middleware that applies the first two to every request, whatever carried it;
+ * the HTTP endpoint counts with the same {@link PrincipalBudgets} before it reads a body
+ * and answers a refusal 429 with `Retry-After`.
+ *
+ * At most `maxTracked` principals have their own budgets. A new principal takes the place
+ * of a tracked one only if that one is idle with a full bucket (forgetting it hands out
+ * nothing it would not have anyway); when none is, the new principal shares one overflow
+ * budget with every other untracked principal. So a flood of fresh keys never gets fresh
+ * budgets by pushing out the ones it has spent, and tracked principals keep theirs.
+ * Source: RFC 6585 §4 (429), RFC 9110 §10.2.3 (Retry-After).
+ */
+import { McpError } from '../../core/errors.js';
+import type { Middleware } from '../../core/middleware.js';
+import { principalKey } from '../../core/principal.js';
+
+/** Bounds on what one principal may ask of a server at once and over time. */
+export interface PrincipalRateLimits {
+  /** Requests per second one principal may make, on average (default: unlimited). */
+  requestsPerSecond?: number;
+  /** Requests one principal may make at once above the average (default 2 × `requestsPerSecond`, at least 1). */
+  burst?: number;
+  /** Requests one principal may have in progress (default 100). */
+  maxConcurrentRequests?: number;
+  /**
+   * Principals with budgets of their own at once (default 10 000). Beyond it, new principals
+   * share one budget until a tracked one is idle with a full bucket (see the module comment).
+   */
+  maxTracked?: number;
+  /** Longest principal key, in UTF-16 code units (default 512); a longer one is refused. */
+  maxKeyLength?: number;
+}
+
+/** Why a principal's request was refused: the bound it is over, and whole seconds to wait. */
+export interface QuotaRefusal {
+  /** `key`: the principal's key is longer than `maxKeyLength` (a bad request, not a rate). */
+  readonly limit: 'key' | 'concurrency' | 'rate';
+  /** Names the bound, e.g. `more than 5 requests per second (requestsPerSecond)`. */
+  readonly why: string;
+  /** Seconds until a retry may pass (1 for `concurrency` and `key`). */
+  readonly retryAfterS: number;
+}
+
+/** Longest wait reported (one day): a whole number of seconds, never `Infinity` or `1e+30`. */
+const MAX_RETRY_AFTER_S = 86_400;
+
+/** Tracked entries examined for one new principal when the table is full. */
+const SWEEP = 8;
+
+interface Entry {
+  tokens: number;
+  refilledAt: number;
+  inFlight: number;
+}
+
+/** The release of a request nobody in particular made: nothing was counted (compare by identity). */
+export function noRelease(): void {}
+
+/** The budgets of every principal of one server or endpoint ('' is nobody in particular: never counted). */
+export class PrincipalBudgets {
+  readonly #entries = new Map<string, Entry>();
+  readonly #rate: number;
+  readonly #burst: number;
+  readonly #maxInFlight: number;
+  readonly #maxTracked: number;
+  readonly #maxKeyLength: number;
+  readonly #option: string;
+  /** The budget shared by principals beyond `maxTracked`. */
+  readonly #overflow: Entry;
+
+  /**
+   * `option` prefixes the option names in errors (`principals`, `limits.perPrincipal`).
+   * @throws RangeError when a limit is not a positive number (NaN would silently turn it off).
+   */
+  constructor(limits: PrincipalRateLimits, option: string) {
+    this.#option = option;
+    const positive = (name: string, value: number): number => {
+      if (typeof value === 'number' && value > 0) return value;
+      throw new RangeError(`${option}.${name} must be a positive number, not ${String(value)}`);
+    };
+    this.#rate = positive('requestsPerSecond', limits.requestsPerSecond ?? Infinity);
+    this.#burst = positive('burst', limits.burst ?? Math.max(1, Math.ceil(2 * this.#rate)));
+    this.#maxInFlight = positive('maxConcurrentRequests', limits.maxConcurrentRequests ?? 100);
+    this.#maxTracked = positive('maxTracked', limits.maxTracked ?? 10_000);
+    this.#maxKeyLength = positive('maxKeyLength', limits.maxKeyLength ?? 512);
+    this.#overflow = { tokens: this.#burst, refilledAt: performance.now(), inFlight: 0 };
+  }
+
+  /** Admits a request of `principal`: the release to call once it has ended (idempotent), or the refusal. */
+  admit(principal: string): (() => void) | QuotaRefusal {
+    if (principal === '') return noRelease;
+    if (principal.length > this.#maxKeyLength) return this.#tooLong();
+    const entry = this.#entry(principal);
+    if (entry.inFlight >= this.#maxInFlight) {
+      const why = `more than ${this.#maxInFlight} requests in progress (maxConcurrentRequests)`;
+      return { limit: 'concurrency', why, retryAfterS: 1 };
+    }
+    const waitS = this.#take(entry);
+    if (waitS > 0) return this.#overRate(waitS);
+    entry.inFlight++;
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      entry.inFlight--;
+    };
+  }
+
+  /** The refusal of a request of `principal` when its rate is spent (nothing is taken), else undefined. */
+  spent(principal: string): QuotaRefusal | undefined {
+    if (principal.length > this.#maxKeyLength) return this.#tooLong();
+    if (principal === '' || this.#rate === Infinity) return undefined;
+    const entry =
+      this.#entries.get(principal) ?? (this.#entries.size >= this.#maxTracked ? this.#overflow : undefined);
+    if (!entry) return undefined;
+    const waitS = this.#wait(entry);
+    return waitS > 0 ? this.#overRate(waitS) : undefined;
+  }
+
+  /** Charges one request that is not admitted (a failed authentication) to `principal`'s rate. */
+  charge(principal: string): QuotaRefusal | undefined {
+    if (principal === '' || this.#rate === Infinity) return undefined;
+    const waitS = this.#take(this.#entry(principal));
+    return waitS > 0 ? this.#overRate(waitS) : undefined;
+  }
+
+  // Takes a token; 0 when one was available, else the seconds until one will be.
+  #take(entry: Entry): number {
+    const waitS = this.#wait(entry);
+    if (waitS === 0 && this.#rate !== Infinity) entry.tokens--;
+    return waitS;
+  }
+
+  // Refills the bucket; 0 when a token is available, else the seconds until one will be.
+  #wait(entry: Entry): number {
+    if (this.#rate === Infinity) return 0;
+    const now = performance.now();
+    entry.tokens = Math.min(this.#burst, entry.tokens + ((now - entry.refilledAt) / 1000) * this.#rate);
+    entry.refilledAt = now;
+    if (entry.tokens >= 1) return 0;
+    return Math.min(MAX_RETRY_AFTER_S, Math.max(1, Math.ceil((1 - entry.tokens) / this.#rate)));
+  }
+
+  /** The entry of `principal`: its own, a new one, or the shared overflow (module comment). */
+  #entry(principal: string): Entry {
+    const known = this.#entries.get(principal);
+    if (known) return known;
+    if (this.#entries.size >= this.#maxTracked && !this.#forgetOne()) return this.#overflow;
+    const entry = { tokens: this.#burst, refilledAt: performance.now(), inFlight: 0 };
+    this.#entries.set(principal, entry);
+    return entry;
+  }
+
+  // Forgets one of the first SWEEP entries that is idle with a full bucket (the others go to the back).
+  #forgetOne(): boolean {
+    for (let i = 0; i < SWEEP; i++) {
+      const [key, entry] = this.#entries.entries().next().value!;
+      this.#entries.delete(key);
+      if (entry.inFlight === 0 && this.#wait(entry) === 0 && entry.tokens >= this.#burst) return true;
+      this.#entries.set(key, entry);
+    }
+    return false;
+  }
+
+  #overRate(waitS: number): QuotaRefusal {
+    return {
+      limit: 'rate',
+      why: `more than ${this.#rate} requests per second (requestsPerSecond)`,
+      retryAfterS: waitS,
+    };
+  }
+
+  #tooLong(): QuotaRefusal {
+    return {
+      limit: 'key',
+      why: `principal key longer than ${this.#maxKeyLength} characters (${this.#option}.maxKeyLength)`,
+      retryAfterS: 1,
+    };
+  }
+}
+
+/**
+ * The wire error of a refusal: -32600 `TooManyRequests` (HTTP 429) naming the bound and
+ * the wait, with `data.retryAfterS`; a too-long key is -32600 `InvalidRequest` (400).
+ */
+function quotaError(refusal: QuotaRefusal): McpError {
+  if (refusal.limit === 'key') return McpError.of('InvalidRequest', `Bad Request: ${refusal.why}`);
+  const message = `Too Many Requests: ${refusal.why}; retry after ${refusal.retryAfterS} s`;
+  return McpError.of('TooManyRequests', message, { retryAfterS: refusal.retryAfterS });
+}
+
+/**
+ * The built-in middleware behind `createServer({ limits: { perPrincipal } })`: every
+ * incoming request is counted against its caller's budget (the principal in `ctx.auth`,
+ * set by the transport or by an auth middleware before this one) and refused with
+ * {@link quotaError} when over one; a request stays in progress until its result or error.
+ * Anonymous callers and notifications are not counted.
+ */
+export function principalQuotas(limits: PrincipalRateLimits): Middleware {
+  const budgets = new PrincipalBudgets(limits, 'limits.perPrincipal');
+  return (next) => (message, ctx) => {
+    if (message.kind !== 'request' || ctx.direction !== 'incoming') return next(message, ctx);
+    const admitted = budgets.admit(principalKey(ctx.auth, undefined));
+    if (typeof admitted !== 'function') return Promise.reject(quotaError(admitted));
+    let handled;
+    try {
+      handled = next(message, ctx);
+    } catch (error) {
+      admitted();
+      throw error;
+    }
+    return handled.finally(admitted);
+  };
+}
+
+/** Counts held per principal under one bound (listen streams, tasks). */
+export class PrincipalQuota {
+  readonly #counts = new Map<string, number>();
+  readonly #max: number;
+  readonly #what: string;
+
+  /** `what` names the bound in errors, e.g. `listen streams (limits.maxListenStreamsPerPrincipal)`. */
+  constructor(max: number, what: string) {
+    this.#max = max;
+    this.#what = what;
+  }
+
+  /**
+   * Takes one unit for `principal`; returns its release (idempotent).
+   * @throws McpError -32600 `TooManyRequests` (HTTP 429) when the principal already holds the maximum.
+   */
+  acquire(principal: string): () => void {
+    if (principal === '') return noRelease;
+    const held = this.#counts.get(principal) ?? 0;
+    if (held >= this.#max)
+      throw McpError.of('TooManyRequests', `Too Many Requests: this client holds ${this.#max} ${this.#what}`);
+    this.#counts.set(principal, held + 1);
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      const left = (this.#counts.get(principal) ?? 1) - 1;
+      if (left > 0) this.#counts.set(principal, left);
+      else this.#counts.delete(principal);
+    };
+  }
+}

@@ -1,0 +1,52 @@
+/**
+ * OAuth scope refusal as built-in server middleware, so a feature registered with
+ * `scopes` is guarded alike on every transport: a request from an authenticated caller
+ * (`ctx.auth`, set by the HTTP auth guard or by an auth middleware before this one) whose
+ * scopes lack one the feature needs is refused before it reaches the handler. Over HTTP the
+ * endpoint answers that refusal with the guard's 403 `insufficient_scope` challenge.
+ * Source: 2026-07-28 basic/authorization "Scope Challenge Handling"; RFC 6750 §3.1.
+ */
+import { McpError } from '../../core/errors.js';
+import type { AuthInfo, Middleware } from '../../core/middleware.js';
+
+/** Where the scope check reads what a request needs (`McpServer.requiredScopes`). */
+export interface ScopeSource {
+  requiredScopes(method: string, params: unknown): readonly string[] | undefined;
+}
+
+/**
+ * The refusal of a caller holding `auth` for a feature needing `required`: -32600
+ * `InsufficientScope` (HTTP 403) with `data.requiredScopes`; undefined when nothing is lacking.
+ */
+function scopeError(required: readonly string[] | undefined, auth: AuthInfo): McpError | undefined {
+  if (required === undefined) return undefined;
+  const granted = auth.scopes ?? [];
+  if (required.every((s) => granted.includes(s))) return undefined;
+  return McpError.of('InsufficientScope', `Insufficient scope: this needs scope ${required.join(' ')}`, {
+    requiredScopes: [...required],
+  });
+}
+
+/**
+ * The built-in scope check (installed by the server once a feature registers `scopes`):
+ * incoming requests of an authenticated caller are refused with {@link scopeError}. A
+ * caller without `ctx.auth` is not checked: its transport authorizes no one (stdio, an
+ * HTTP endpoint without an auth guard), as before scopes were registered.
+ */
+export function scopeCheck(source: ScopeSource): Middleware {
+  return (next) => (message, ctx) => {
+    const auth = ctx.auth;
+    if (auth && message.kind === 'request' && ctx.direction === 'incoming') {
+      const refused = scopeError(source.requiredScopes(message.method, message.params), auth);
+      if (refused) return Promise.reject(refused);
+    }
+    return next(message, ctx);
+  };
+}
+
+/** The scopes a refusal names, when `error` (a JSON-RPC `error` member) is one of {@link scopeError}'s. */
+export function refusedScopes(error: unknown): readonly string[] | undefined {
+  const data = (error as { data?: { requiredScopes?: unknown } } | null | undefined)?.data;
+  const scopes = data?.requiredScopes;
+  return Array.isArray(scopes) && scopes.every((s) => typeof s === 'string') ? scopes : undefined;
+}
