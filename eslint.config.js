@@ -131,7 +131,7 @@ const SIZE_EXCEPTIONS = [
   ['src/server/http/legacy/session.ts', 'max-lines'],
   ['src/server/http/modern.ts', 'max-params'],
   // pending merge of client
-  ['src/client/client.ts', 'max-params'],
+  ['src/client/client.ts', 'max-lines max-params'],
   ['src/client/http/sse.ts', 'max-params'],
   ['src/client/http/transport.ts', 'max-params'],
   ['src/client/legacy/http-session.ts', 'max-params'],
