@@ -11,8 +11,8 @@
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { createClient, streamableHttp, type Client, type TaskHandle } from '../src/client/index.js';
-import type { EventBus } from '../src/core/event-bus.js';
-import type { TaskStore } from '../src/core/tasks.js';
+import type { EventBus } from '../src/core/index.js';
+import type { TaskStore } from '../src/core/index.js';
 import { serve, type Served } from '../src/integrations/node/index.js';
 import type { Redis } from 'ioredis';
 import { connectRedis, createRedisFleet, type RedisFleet } from '../src/integrations/redis/index.js';

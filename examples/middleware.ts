@@ -6,7 +6,7 @@
  * Run: npm run build && node dist/examples/middleware.js
  * In your project, import from 'mcpkit', 'mcpkit/server', 'mcpkit/client' and 'mcpkit/testing'.
  */
-import { McpError, type Middleware } from '../src/core/index.js';
+import { WireError, type Middleware } from '../src/core/index.js';
 import { connect, createServer } from '../src/server/index.js';
 import { createClient } from '../src/client/index.js';
 import { createLinkedPair } from '../src/testing/index.js';
@@ -24,7 +24,7 @@ const timing: Middleware = (next) => async (message, ctx) => {
 function atMost(calls: number): Middleware {
   let used = 0;
   return (next) => async (message, ctx) => {
-    if (message.method === 'tools/call' && ++used > calls) throw new McpError(-32029, 'Rate limit exceeded');
+    if (message.method === 'tools/call' && ++used > calls) throw new WireError(-32029, 'Rate limit exceeded');
     return next(message, ctx);
   };
 }

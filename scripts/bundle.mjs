@@ -6,7 +6,7 @@
 //   written at the very path tsc gave it (so `mcpkit/server`, `node dist/servers/everything/
 //   main.js` and every import of dist/src/<entry>.js keep working). One build for all of them:
 //   code they share sits in shared chunks under dist/src/chunks/, so a module (and each of its
-//   classes: `instanceof McpError`) exists once however many entry points a program imports.
+//   classes: `instanceof WireError`) exists once however many entry points a program imports.
 // - Dependencies stay external (npm installs them); lazy `import()`s stay lazy chunks. One
 //   exception, INLINED: the JSON Schema interpreter a spawned server loads on its first
 //   tools/call goes into that lazy chunk (one file loads faster than nine), with its MIT
@@ -15,7 +15,7 @@
 // - tsc's .d.ts files stay as they are. The .js (and .json) files tsc wrote for modules of
 //   dist/src and dist/servers are deleted: nothing in the package imports them any more, and a
 //   program that loaded one next to a bundle would hold two copies of that module (two
-//   McpError classes). A stale import of one now fails loudly (ERR_MODULE_NOT_FOUND).
+//   WireError classes). A stale import of one now fails loudly (ERR_MODULE_NOT_FOUND).
 //   dist/bench, dist/examples and dist/test stay tsc's output and import only entry points
 //   (except test/support's client- and http-harness, which only vitest loads, from sources).
 import { readFileSync, readdirSync, rmSync, statSync } from 'node:fs';

@@ -6,11 +6,7 @@
  */
 import { z } from 'zod';
 import type { McpServer, RequestContext } from '../../src/server/index.js';
-import type {
-  CreateMessageResult,
-  ElicitRequestFormParams,
-  ElicitResult,
-} from '../../src/core/types/index.js';
+import type { CreateMessageResult, ElicitRequestFormParams, ElicitResult } from '../../src/core/index.js';
 
 type FormSchema = ElicitRequestFormParams['requestedSchema'];
 

@@ -6,7 +6,7 @@
  * Source: 2026-07-28 basic/patterns/mrtr.
  */
 import type { McpServer, RequestContext } from '../../src/server/index.js';
-import type { ElicitResult } from '../../src/core/types/index.js';
+import type { ElicitResult } from '../../src/core/index.js';
 import { ask, sampledText } from './client-tools.js';
 
 /** Asks for one string field; resolves with it, or undefined when the user did not accept. */

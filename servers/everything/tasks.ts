@@ -6,8 +6,8 @@
  * Source: SEP-2663; scripts/conformance/README.md ("tasks extension scenarios").
  */
 import { z } from 'zod';
-import { McpError } from '../../src/core/errors.js';
-import type { ElicitRequestParams } from '../../src/core/types/index.js';
+import { WireError } from '../../src/core/index.js';
+import type { ElicitRequestParams } from '../../src/core/index.js';
 import type { McpServer, RequestContext } from '../../src/server/index.js';
 import { errorResult } from '../../src/server/index.js';
 import { sleep } from './media.js';
@@ -59,7 +59,7 @@ export function registerTaskTools(server: McpServer): void {
     'protocol_error_job',
     { description: 'Always ends with a JSON-RPC error (a task when allowed)', task: 'optional' },
     () => {
-      throw McpError.of('InternalError', 'The job crashed');
+      throw WireError.of('InternalError', 'The job crashed');
     },
   );
   registerInputTasks(server);

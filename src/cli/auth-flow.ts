@@ -8,7 +8,7 @@ import { spawn } from 'node:child_process';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { oauthClient, type OAuthClient } from '../auth/index.js';
-import type { FetchWrapper } from '../client/http/index.js';
+import type { FetchWrapper } from '../client/index.js';
 import { fileStore } from './auth-store.js';
 
 /** Longest wait for the browser to come back, in milliseconds. */

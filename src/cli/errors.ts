@@ -3,7 +3,7 @@
  * stack trace, and an exit code that says what kind of failure it was. A {@link CliError}
  * is a message already written for the user; anything else is described from its code.
  */
-import { McpError, McpkitError } from '../core/index.js';
+import { WireError, LocalError } from '../core/index.js';
 
 /**
  * What went wrong, each with its own exit code ({@link EXIT_CODES}): `usage` — the command
@@ -37,8 +37,8 @@ export class CliError extends Error {
 /** The kind of any error the CLI ends with. */
 export function kindOf(error: unknown): FailureKind | 'interrupted' {
   if (error instanceof CliError) return error.kind;
-  if (error instanceof McpError) return 'protocol';
-  if (error instanceof McpkitError) return error.code === 'CONNECTION_CLOSED' ? 'connection' : 'protocol';
+  if (error instanceof WireError) return 'protocol';
+  if (error instanceof LocalError) return error.code === 'CONNECTION_CLOSED' ? 'connection' : 'protocol';
   return 'failure';
 }
 
@@ -47,7 +47,7 @@ export function errorJson(error: unknown): string {
   const kind = kindOf(error);
   const out: Record<string, unknown> = { kind, message: describeError(error), exitCode: EXIT_CODES[kind] };
   for (let e: unknown = error; e instanceof Error; e = e.cause) {
-    if (e instanceof McpError) {
+    if (e instanceof WireError) {
       out.code = e.code;
       const status = (e.data as { httpStatus?: unknown } | undefined)?.httpStatus;
       if (typeof status === 'number') out.httpStatus = status;
@@ -75,9 +75,9 @@ export function tailLines(text: string, count = 3): string {
 /** A one-line description of any error for the user. */
 export function describeError(error: unknown): string {
   if (error instanceof CliError) return oneLine(error.message);
-  if (error instanceof McpError)
+  if (error instanceof WireError)
     return `server error ${error.code}: ${oneLine(error.message)}${detailOf(error)}`;
-  if (error instanceof McpkitError) return oneLine(error.message);
+  if (error instanceof LocalError) return oneLine(error.message);
   if (error instanceof Error) return oneLine(error.message);
   return oneLine(String(error));
 }
@@ -92,7 +92,7 @@ export function systemCodeOf(error: unknown): string | undefined {
 }
 
 /** The parts of an error's data worth a line: what capability or version was at stake. */
-function detailOf(error: McpError): string {
+function detailOf(error: WireError): string {
   const data = error.data as { requiredCapabilities?: unknown; supported?: unknown } | undefined;
   if (data?.requiredCapabilities !== undefined)
     return ` (needs client capability ${JSON.stringify(data.requiredCapabilities)})`;

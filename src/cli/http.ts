@@ -2,7 +2,7 @@
  * The CLI's seam to the Streamable HTTP client transport: the rest of the CLI asks for a
  * transport by URL and never sees HTTP options.
  */
-import { streamableHttp, type FetchWrapper } from '../client/http/index.js';
+import { streamableHttp, type FetchWrapper } from '../client/index.js';
 import type { Transport } from '../core/index.js';
 import { CliError } from './errors.js';
 

@@ -9,7 +9,7 @@ import { createServer as createNetServer, type AddressInfo } from 'node:net';
 import { pathToFileURL } from 'node:url';
 import { serveStdio } from '../integrations/stdio/index.js';
 import type { McpServer, ServerOptions } from '../server/index.js';
-import { McpkitError } from '../core/index.js';
+import { LocalError } from '../core/index.js';
 import { packagePath } from './package-root.js';
 import { signalled } from './signals.js';
 
@@ -18,11 +18,11 @@ interface EverythingEntry {
   createEverythingServer(options: Pick<ServerOptions, 'onError'>): McpServer;
 }
 
-/** The everything server's factory, from the package's build. @throws McpkitError `NOT_READY` before `npm run build`. */
+/** The everything server's factory, from the package's build. @throws LocalError `NOT_READY` before `npm run build`. */
 async function loadEverything(): Promise<EverythingEntry> {
   const entry = packagePath('dist', 'servers', 'everything', 'server.js');
   if (!existsSync(entry))
-    throw new McpkitError(
+    throw new LocalError(
       'NOT_READY',
       `the built-in everything server is missing (${entry}); run \`npm run build\``,
     );

@@ -6,14 +6,14 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { createClient, type Client, type EraPreference } from '../client/index.js';
-import { ERROR_TABLE, McpError, McpkitError, type Transport } from '../core/index.js';
+import { ERROR_TABLE, WireError, LocalError, type Transport } from '../core/index.js';
 import { spawnStdio } from '../integrations/stdio/index.js';
 import type { ClientFlags } from './args.js';
 import { CliError, describeError, systemCodeOf, tailLines } from './errors.js';
 import { httpTransport } from './http.js';
 import { browserAuth, tokenAuth } from './auth-flow.js';
 import { packagePath } from './package-root.js';
-import { setTimer } from '../core/timer.js';
+import { setTimer } from '../core/runtime.js';
 
 /** Default longest wait for a connection, in milliseconds (probe and handshake included). */
 const CONNECT_TIMEOUT_MS = 15_000;
@@ -160,7 +160,7 @@ async function explained<T>(
   } catch (error) {
     const http = httpFailure(error, opened);
     if (http) throw http;
-    if (era === 'modern' && error instanceof McpError && error.code === ERROR_TABLE.MethodNotFound.code) {
+    if (era === 'modern' && error instanceof WireError && error.code === ERROR_TABLE.MethodNotFound.code) {
       const message = `${describeError(error)} (is ${opened.label} a legacy server? try --era auto)`;
       throw new CliError(message, { kind: 'protocol', cause: error });
     }
@@ -172,10 +172,10 @@ async function explained<T>(
 function explain(error: unknown, opened: Opened, phase: 'connect' | 'request'): unknown {
   if (error instanceof CliError) return error;
   const kind = 'connection';
-  if (error instanceof McpkitError && error.code === 'SPAWN_FAILED') {
+  if (error instanceof LocalError && error.code === 'SPAWN_FAILED') {
     return new CliError(`could not start ${opened.label}: ${spawnReason(error)}`, { cause: error, kind });
   }
-  if (error instanceof McpkitError && error.code === 'CONNECTION_CLOSED') {
+  if (error instanceof LocalError && error.code === 'CONNECTION_CLOSED') {
     return new CliError(closedMessage(error, opened, phase), { cause: error, kind });
   }
   if (phase === 'connect') {
@@ -190,7 +190,7 @@ function explain(error: unknown, opened: Opened, phase: 'connect' | 'request'): 
  * `data.httpStatus`) reported as what it is, with a hint, instead of as a JSON-RPC code.
  */
 function httpFailure(error: unknown, opened: Opened): CliError | undefined {
-  if (!(error instanceof McpError)) return undefined;
+  if (!(error instanceof WireError)) return undefined;
   const data = error.data as
     { httpStatus?: unknown; statusText?: unknown; disconnected?: unknown } | undefined;
   // The HTTP exchange itself failed (network, authorization, a cut stream): local, not an answer.
@@ -216,14 +216,14 @@ function httpHint(status: number): string {
   return '';
 }
 
-function spawnReason(error: McpkitError): string {
+function spawnReason(error: LocalError): string {
   const code = systemCodeOf(error);
   if (code === 'ENOENT') return 'not found';
   if (code === 'EACCES') return 'permission denied';
   return error.cause instanceof Error ? error.cause.message : error.message;
 }
 
-function closedMessage(error: McpkitError, opened: Opened, phase: 'connect' | 'request'): string {
+function closedMessage(error: LocalError, opened: Opened, phase: 'connect' | 'request'): string {
   const when = phase === 'connect' ? 'while connecting' : 'before answering';
   const cause = error.cause instanceof Error ? error.cause.message : error.message;
   const exit = /(exited with code [^;\s]+|was killed by [^;\s]+)/.exec(cause)?.[1];

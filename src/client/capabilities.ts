@@ -4,14 +4,14 @@
  * Source: 2026-07-28 basic/index "_meta" (per-request protocol fields); 2025-11-25
  * basic/lifecycle "Capability Negotiation".
  */
-import type { Params } from '../core/jsonrpc.js';
-import { META } from '../core/revisions.js';
+import type { Params } from '../core/index.js';
+import { META } from '../core/index.js';
 import type {
   ClientCapabilities,
   Implementation,
   LegacyClientCapabilities,
   LoggingLevel,
-} from '../core/types/index.js';
+} from '../core/index.js';
 import type { ClientOptions } from './options.js';
 
 /** The capabilities of both eras, computed once per client. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { McpError } from '../core/errors.js';
+import { WireError } from '../core/errors.js';
 import type { JsonRpcNotification, Params } from '../core/jsonrpc.js';
 import { META } from '../core/revisions.js';
 import { connectFake, legacy, modern, until } from '../../test/support/client-harness.js';
@@ -88,7 +88,7 @@ describe('modern requests', () => {
         'tools/list': (params) => {
           const asked = (params._meta as Params)[META.protocolVersion];
           if (asked === '2026-07-28') return page('tools');
-          throw McpError.of('UnsupportedProtocolVersion', 'no', {
+          throw WireError.of('UnsupportedProtocolVersion', 'no', {
             supported: ['2026-07-28'],
             requested: asked,
           });
@@ -118,18 +118,18 @@ describe('results', () => {
     await expect(fake.client.getPrompt('p')).rejects.toMatchObject({ code: 'INVALID_RESULT' });
   });
 
-  it('surface a legacy -32002 resource-not-found as an McpError', async () => {
+  it('surface a legacy -32002 resource-not-found as an WireError', async () => {
     const fake = await connectFake(
       legacy({
         'resources/read': () => {
-          throw new McpError(-32002, 'Resource not found', { data: { uri: 'file:///nope' } });
+          throw new WireError(-32002, 'Resource not found', { data: { uri: 'file:///nope' } });
         },
       }),
       { era: 'legacy' },
       '2025-11-25',
     );
     await expect(fake.client.readResource('file:///nope')).rejects.toMatchObject({
-      name: 'McpError',
+      name: 'WireError',
       code: -32002,
     });
   });

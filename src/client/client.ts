@@ -8,12 +8,12 @@
  * basic/index "_meta" and "Result type", basic/patterns/subscriptions,
  * server/utilities/caching; 2025-11-25 basic/lifecycle.
  */
-import { McpkitError } from '../core/errors.js';
-import type { JsonRpcNotification, Params } from '../core/jsonrpc.js';
-import type { RequestOptions } from '../core/peer.js';
-import type { Era } from '../core/revisions.js';
-import type { Transport } from '../core/transport.js';
-import type * as T from '../core/types/index.js';
+import { LocalError } from '../core/index.js';
+import type { JsonRpcNotification, Params } from '../core/index.js';
+import type { RequestOptions } from '../core/index.js';
+import type { Era } from '../core/index.js';
+import type { Transport } from '../core/index.js';
+import type * as T from '../core/index.js';
 import { clientInfoOf, declareCapabilities } from './capabilities.js';
 import { Connection, type ConnectionSetup } from './connection.js';
 import { sendLegacyOnly, type LegacyOnlyMethod } from './legacy/only.js';
@@ -30,9 +30,9 @@ let liveOf: (client: Client) => Connection;
 
 /**
  * A connection to one MCP server. Create it with {@link createClient}, then `connect()`.
- * Every method rejects with McpError for a wire error from the server (including legacy
- * -32002 resource-not-found), McpkitError `TIMEOUT`/`ABORTED`/`CONNECTION_CLOSED` for local
- * failures, and McpkitError `INVALID_RESULT` for a result the client cannot accept.
+ * Every method rejects with WireError for a wire error from the server (including legacy
+ * -32002 resource-not-found), LocalError `TIMEOUT`/`ABORTED`/`CONNECTION_CLOSED` for local
+ * failures, and LocalError `INVALID_RESULT` for a result the client cannot accept.
  */
 export class Client {
   static {
@@ -108,12 +108,12 @@ export class Client {
    * Starts `transport` and settles the era: probed with `server/discover` (`era: 'auto'`),
    * or pinned, or taken from `eraCache`. On failure the transport is closed again. A closed
    * client may connect again, forgetting the caches of the earlier connection.
-   * @throws McpkitError `UNSUPPORTED_ERA` when no protocol version is mutually supported;
+   * @throws LocalError `UNSUPPORTED_ERA` when no protocol version is mutually supported;
    *   `INVALID_ARGUMENT` when already connected; errors of the handshake otherwise.
    */
   async connect(transport: Transport): Promise<void> {
     if (this.#connecting || (this.#connection && !this.#connection.isClosed)) {
-      throw new McpkitError('INVALID_ARGUMENT', 'client is already connected');
+      throw new LocalError('INVALID_ARGUMENT', 'client is already connected');
     }
     this.#tools.forget();
     this.#views.clear();
@@ -156,7 +156,7 @@ export class Client {
    * An `input_required` result (modern tools/call, resources/read, prompts/get) is answered
    * with the `handlers` and the request retried, with a new id, until it completes
    * (basic/patterns/mrtr); `options.signal` also aborts the handlers.
-   * @throws McpkitError `INVALID_RESULT` for an unknown `resultType`, `input_required` where
+   * @throws LocalError `INVALID_RESULT` for an unknown `resultType`, `input_required` where
    *   it is not allowed, an input request no handler answers, or more than
    *   `maxInputRounds` rounds; `ABORTED`; whatever a handler throws.
    */
@@ -167,7 +167,7 @@ export class Client {
   /**
    * `server/discover` (modern only): refreshes `serverInfo`, `serverCapabilities` and
    * `instructions`.
-   * @throws McpkitError `UNSUPPORTED_ERA` on a legacy server.
+   * @throws LocalError `UNSUPPORTED_ERA` on a legacy server.
    */
   discover(options?: RequestOptions): Promise<T.DiscoverResult> {
     return this.#live().discover(options);
@@ -226,7 +226,7 @@ export class Client {
    * `structuredContent` must be present and match (server/tools "Output schema").
    * With `{ task: 'allow' }` the call declares the Tasks extension and the server may
    * answer with a task instead: you then get a {@link TaskHandle} (SEP-2663).
-   * @throws McpkitError `INVALID_RESULT` on a missing or mismatching `structuredContent`.
+   * @throws LocalError `INVALID_RESULT` on a missing or mismatching `structuredContent`.
    */
   callTool(
     name: string,
@@ -249,7 +249,7 @@ export class Client {
     return new TaskHandle(this.#tasks, reference);
   }
 
-  /** `resources/read`. An unknown resource is an McpError (-32602 modern, -32002 legacy). */
+  /** `resources/read`. An unknown resource is an WireError (-32602 modern, -32002 legacy). */
   readResource(uri: string, options?: RequestOptions): Promise<ResultOf<'resources/read'>> {
     return this.#call('resources/read', { uri }, options);
   }
@@ -276,7 +276,7 @@ export class Client {
 
   /**
    * `ping` (legacy only; the modern protocol has none).
-   * @throws McpkitError `UNSUPPORTED_ERA` on a modern server.
+   * @throws LocalError `UNSUPPORTED_ERA` on a modern server.
    */
   async ping(options?: RequestOptions): Promise<void> {
     await this.#legacy({ method: 'ping' }, options);
@@ -284,7 +284,7 @@ export class Client {
 
   /**
    * `logging/setLevel` (legacy only).
-   * @throws McpkitError `UNSUPPORTED_ERA` on a modern server, which takes the level per
+   * @throws LocalError `UNSUPPORTED_ERA` on a modern server, which takes the level per
    *   request: use the `logLevel` option.
    */
   async setLoggingLevel(level: T.LoggingLevel, options?: RequestOptions): Promise<void> {
@@ -293,7 +293,7 @@ export class Client {
 
   /**
    * `resources/subscribe` (legacy only); updates arrive through `onNotification`.
-   * @throws McpkitError `UNSUPPORTED_ERA` on a modern server (which uses `subscriptions/listen`).
+   * @throws LocalError `UNSUPPORTED_ERA` on a modern server (which uses `subscriptions/listen`).
    */
   async subscribeResource(uri: string, options?: RequestOptions): Promise<void> {
     await this.#legacy({ method: 'resources/subscribe', params: { uri } }, options);
@@ -301,7 +301,7 @@ export class Client {
 
   /**
    * `resources/unsubscribe` (legacy only).
-   * @throws McpkitError `UNSUPPORTED_ERA` on a modern server.
+   * @throws LocalError `UNSUPPORTED_ERA` on a modern server.
    */
   async unsubscribeResource(uri: string, options?: RequestOptions): Promise<void> {
     await this.#legacy({ method: 'resources/unsubscribe', params: { uri } }, options);
@@ -324,7 +324,7 @@ export class Client {
    * again on close). A tools list_changed also invalidates the tool list `callTool` checks
    * against, as every one the client receives does. Every notification still reaches
    * `onNotification` too.
-   * @throws McpkitError `CONNECTION_CLOSED` when not connected; later failures end the
+   * @throws LocalError `CONNECTION_CLOSED` when not connected; later failures end the
    *   iteration (see {@link Subscription}).
    */
   listen(filter: T.SubscriptionFilter, options: ListenOptions = {}): Subscription {
@@ -333,7 +333,7 @@ export class Client {
     return openSubscription({ filter, options, router: this.#subscriptions, connection });
   }
 
-  /** Closes the connection; pending requests reject with McpkitError `CONNECTION_CLOSED`. */
+  /** Closes the connection; pending requests reject with LocalError `CONNECTION_CLOSED`. */
   async close(): Promise<void> {
     this.#gate.close();
     await this.#connection?.close();
@@ -341,7 +341,7 @@ export class Client {
 
   /**
    * The live connection.
-   * @throws McpkitError `CONNECTION_CLOSED`: never connected, or closed (with why it closed).
+   * @throws LocalError `CONNECTION_CLOSED`: never connected, or closed (with why it closed).
    */
   #live(): Connection {
     const connection = this.#connection;
@@ -384,7 +384,7 @@ export function createClient(options: ClientOptions): Client {
 
 /**
  * The live connection of `client`, for the host's internal face (`runtime.ts`).
- * @throws McpkitError `CONNECTION_CLOSED` when there is none.
+ * @throws LocalError `CONNECTION_CLOSED` when there is none.
  */
 export function liveConnection(client: Client): Connection {
   return liveOf(client);

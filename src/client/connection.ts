@@ -6,20 +6,21 @@
  * Source: 2026-07-28 basic/versioning "Protocol Version Negotiation", basic/index "_meta"
  * and "Result type", basic/patterns/mrtr; 2025-11-25 server/utilities/logging; SEP-2663.
  */
-import { DEFAULT_MAX_JSON_DEPTH } from '../core/json-limits.js';
-import { McpkitError } from '../core/errors.js';
-import type { JsonRpcNotification, Params } from '../core/jsonrpc.js';
+import { DEFAULT_MAX_JSON_DEPTH } from '../core/runtime.js';
+import { LocalError } from '../core/index.js';
+import type { JsonRpcNotification, Params } from '../core/index.js';
 import {
   composeMiddleware,
   type MessageHandler,
   type McpMessage,
   type Middleware,
   type MiddlewareContext,
-} from '../core/middleware.js';
-import { Peer, type RequestOptions } from '../core/peer.js';
-import { LATEST_LEGACY_REVISION, LATEST_REVISION, type Era } from '../core/revisions.js';
-import type { Transport } from '../core/transport.js';
-import type { ClientCapabilities, DiscoverResult, Implementation } from '../core/types/index.js';
+} from '../core/index.js';
+import { type RequestOptions } from '../core/index.js';
+import { Peer } from '../core/runtime.js';
+import { LATEST_LEGACY_REVISION, LATEST_REVISION, type Era } from '../core/index.js';
+import type { Transport } from '../core/index.js';
+import type { ClientCapabilities, DiscoverResult, Implementation } from '../core/index.js';
 import { requestCapabilities, withModernMeta, type DeclaredCapabilities } from './capabilities.js';
 import {
   describeDiscover,
@@ -105,7 +106,7 @@ export class Connection {
   /**
    * Starts `transport`, settles the era and, on a legacy server that declares `logging`,
    * applies the `logLevel` option. Closes the transport again on failure.
-   * @throws as `establishEra`; McpError from `logging/setLevel`.
+   * @throws as `establishEra`; WireError from `logging/setLevel`.
    */
   static async open(transport: Transport, setup: ConnectionSetup): Promise<Connection> {
     const connection = new Connection(transport, setup);
@@ -143,14 +144,14 @@ export class Connection {
    * Why there is no live connection: `last` never opened, or closed (with the transport's
    * error when it was not a clean close).
    */
-  static notLive(last: Connection | undefined): McpkitError {
+  static notLive(last: Connection | undefined): LocalError {
     const reason: unknown = last?.closedSignal.reason;
     // A clean close aborts without a reason of its own (an AbortError).
     if (!(reason instanceof Error) || reason.name === 'AbortError') {
-      return new McpkitError('CONNECTION_CLOSED', 'client is not connected');
+      return new LocalError('CONNECTION_CLOSED', 'client is not connected');
     }
     const message = `the connection to the server is closed: ${reason.message}`;
-    return new McpkitError('CONNECTION_CLOSED', message, { cause: reason });
+    return new LocalError('CONNECTION_CLOSED', message, { cause: reason });
   }
 
   /** Sends a notification through the outgoing chain. */
@@ -162,11 +163,11 @@ export class Connection {
   /**
    * `server/discover` (modern only): refreshes what is known of the server, moving to the
    * best version it offers.
-   * @throws McpkitError `UNSUPPORTED_ERA` on a legacy server.
+   * @throws LocalError `UNSUPPORTED_ERA` on a legacy server.
    */
   async discover(options?: RequestOptions): Promise<DiscoverResult> {
     if (this.server.era === 'legacy') {
-      throw new McpkitError('UNSUPPORTED_ERA', 'server/discover is modern-only and this server is legacy');
+      throw new LocalError('UNSUPPORTED_ERA', 'server/discover is modern-only and this server is legacy');
     }
     const result = await this.roundTrip('server/discover', undefined, options);
     const offered = Array.isArray(result.supportedVersions) ? (result.supportedVersions as unknown[]) : [];
@@ -175,7 +176,7 @@ export class Connection {
     return result as DiscoverResult;
   }
 
-  /** Closes the transport; pending requests reject with McpkitError `CONNECTION_CLOSED`. */
+  /** Closes the transport; pending requests reject with LocalError `CONNECTION_CLOSED`. */
   close(): Promise<void> {
     return this.#peer.close();
   }
@@ -184,8 +185,8 @@ export class Connection {
    * The one place a request goes out and its result is read. On modern, an
    * `input_required` result on tools/call, resources/read or prompts/get is answered with
    * the handlers and the request retried until it completes (basic/patterns/mrtr).
-   * @throws McpkitError `INVALID_RESULT` for an unknown `resultType`, `input_required` on
-   *   legacy or on another method, a missing handler, or too many rounds; McpError for a
+   * @throws LocalError `INVALID_RESULT` for an unknown `resultType`, `input_required` on
+   *   legacy or on another method, a missing handler, or too many rounds; WireError for a
    *   wire error; Peer's local errors.
    */
   async roundTrip(
@@ -197,7 +198,7 @@ export class Connection {
     if (options.acceptTask && result.resultType === 'task') return result;
     if (resultKind(result, method) === 'complete' || options.relayInputRequired) return result;
     if (this.era !== 'modern') {
-      throw new McpkitError('INVALID_RESULT', `${method}: input_required from a legacy server`);
+      throw new LocalError('INVALID_RESULT', `${method}: input_required from a legacy server`);
     }
     const loop: InputLoop = {
       answering: this.#answering,

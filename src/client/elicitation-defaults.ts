@@ -3,8 +3,8 @@
  * Source: 2025-11-25 and 2026-07-28 client/elicitation "Supported schema types" (each
  * primitive schema may carry a `default`).
  */
-import { isObject } from '../core/jsonrpc.js';
-import type { ElicitResult } from '../core/types/index.js';
+import { isObject } from '../core/runtime.js';
+import type { ElicitResult } from '../core/index.js';
 
 /** The content of an accepted form-mode elicitation answer. */
 export type ElicitContent = NonNullable<ElicitResult['content']>;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { McpError } from '../core/errors.js';
+import { WireError } from '../core/errors.js';
 import { META } from '../core/revisions.js';
 import { connectFake, discoverResult, legacy, modern, startFake } from '../../test/support/client-harness.js';
 import type { EraCache } from './index.js';
@@ -26,7 +26,7 @@ describe('era detection (stdio Backward Compatibility)', () => {
         'server/discover': (params) => {
           const asked = (params._meta as Record<string, unknown>)[META.protocolVersion];
           if (asked === '2026-07-28') return discoverResult();
-          throw McpError.of('UnsupportedProtocolVersion', 'no', {
+          throw WireError.of('UnsupportedProtocolVersion', 'no', {
             supported: ['2026-07-28'],
             requested: asked,
           });
@@ -42,7 +42,7 @@ describe('era detection (stdio Backward Compatibility)', () => {
   it('fails with UNSUPPORTED_ERA when -32022 lists no version the client speaks, without initialize', async () => {
     const fake = await startFake({
       'server/discover': () => {
-        throw McpError.of('UnsupportedProtocolVersion', 'no', {
+        throw WireError.of('UnsupportedProtocolVersion', 'no', {
           supported: ['2099-01-01'],
           requested: '2026-07-28',
         });
@@ -56,7 +56,7 @@ describe('era detection (stdio Backward Compatibility)', () => {
   it('treats another recognised modern error as modern', async () => {
     const fake = await connectFake({
       'server/discover': () => {
-        throw McpError.of('MissingRequiredClientCapability', 'need roots', {
+        throw WireError.of('MissingRequiredClientCapability', 'need roots', {
           requiredCapabilities: { roots: {} },
         });
       },
@@ -66,9 +66,9 @@ describe('era detection (stdio Backward Compatibility)', () => {
   });
 
   it.each([
-    ['-32601 method not found', McpError.of('MethodNotFound', 'nope')],
-    ['-32602 invalid params', McpError.of('InvalidParams', 'not initialized')],
-    ['-32600 invalid request', McpError.of('InvalidRequest', 'initialize first')],
+    ['-32601 method not found', WireError.of('MethodNotFound', 'nope')],
+    ['-32602 invalid params', WireError.of('InvalidParams', 'not initialized')],
+    ['-32600 invalid request', WireError.of('InvalidRequest', 'initialize first')],
   ])('falls back to initialize when the probe gets %s', async (_name, error) => {
     const fake = await connectFake(
       legacy({

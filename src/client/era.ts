@@ -5,11 +5,12 @@
  * Source: 2026-07-28 basic/transports/stdio "Backward Compatibility",
  * basic/versioning "Backward Compatibility"; 2025-11-25 basic/lifecycle "Initialization".
  */
-import { McpError, McpkitError, MODERN_ERROR_CODES, ERROR_TABLE } from '../core/errors.js';
-import type { Params } from '../core/jsonrpc.js';
-import type { RequestOptions } from '../core/peer.js';
-import { isLegacyRevision, LEGACY_REVISIONS, META, MODERN_REVISIONS, type Era } from '../core/revisions.js';
-import type { Implementation, LegacyClientCapabilities, ServerCapabilities } from '../core/types/index.js';
+import { WireError, LocalError, ERROR_TABLE } from '../core/index.js';
+import { MODERN_ERROR_CODES } from '../core/runtime.js';
+import type { Params } from '../core/index.js';
+import type { RequestOptions } from '../core/index.js';
+import { isLegacyRevision, LEGACY_REVISIONS, META, MODERN_REVISIONS, type Era } from '../core/index.js';
+import type { Implementation, LegacyClientCapabilities, ServerCapabilities } from '../core/index.js';
 import { resultKind } from './results.js';
 
 /** What the client learnt about the server while connecting. */
@@ -70,7 +71,7 @@ export async function establishEra(
   try {
     return await initializeLegacy(ctx);
   } catch (error) {
-    if (preference === 'auto' && error instanceof McpError) return detectEra(ctx);
+    if (preference === 'auto' && error instanceof WireError) return detectEra(ctx);
     throw error;
   }
 }
@@ -78,15 +79,15 @@ export async function establishEra(
 /**
  * Probes and settles the era (stdio "Backward Compatibility"). A -32022 naming a modern
  * version we speak re-probes once with that version.
- * @throws McpkitError `UNSUPPORTED_ERA` when no version is mutually supported;
- *   `CONNECTION_CLOSED` when the channel ends; McpError/McpkitError from `initialize`.
+ * @throws LocalError `UNSUPPORTED_ERA` when no version is mutually supported;
+ *   `CONNECTION_CLOSED` when the channel ends; WireError/LocalError from `initialize`.
  */
 async function detectEra(ctx: EraContext): Promise<ServerDescription> {
   let outcome = await probe(ctx, ctx.preferredVersion);
   if (outcome.kind === 'retry') outcome = await probe(ctx, outcome.version);
   if (outcome.kind === 'modern') return outcome.description;
   if (outcome.kind === 'legacy') return initializeLegacy(ctx);
-  throw new McpkitError(
+  throw new LocalError(
     'UNSUPPORTED_ERA',
     `server rejected protocol version ${outcome.version} it had advertised`,
   );
@@ -108,7 +109,7 @@ function fromDiscover(result: Params, probed: string): ProbeOutcome {
   // Anything without `supportedVersions` is not a DiscoverResult: a lenient legacy server.
   if (!Array.isArray(result.supportedVersions)) return { kind: 'legacy' };
   if (resultKind(result, 'server/discover') !== 'complete') {
-    throw new McpkitError('INVALID_RESULT', 'server/discover answered input_required');
+    throw new LocalError('INVALID_RESULT', 'server/discover answered input_required');
   }
   const offered = result.supportedVersions as unknown[];
   const version = pickVersion(probed, offered);
@@ -117,8 +118,8 @@ function fromDiscover(result: Params, probed: string): ProbeOutcome {
 }
 
 function fromProbeError(error: unknown, probed: string): ProbeOutcome {
-  if (error instanceof McpkitError && error.code === 'TIMEOUT') return { kind: 'legacy' };
-  if (!(error instanceof McpError)) throw error;
+  if (error instanceof LocalError && error.code === 'TIMEOUT') return { kind: 'legacy' };
+  if (!(error instanceof WireError)) throw error;
   if (error.code === ERROR_TABLE.UnsupportedProtocolVersion.code) {
     const supported = (error.data as { supported?: unknown } | undefined)?.supported;
     const offered = Array.isArray(supported) ? (supported as unknown[]) : [];
@@ -137,9 +138,9 @@ function noModernVersion(offered: unknown[]): ProbeOutcome {
   throw unsupported(offered);
 }
 
-function unsupported(offered: unknown[]): McpkitError {
+function unsupported(offered: unknown[]): LocalError {
   const ours = [...MODERN_REVISIONS, ...LEGACY_REVISIONS].join(', ');
-  return new McpkitError(
+  return new LocalError(
     'UNSUPPORTED_ERA',
     `no mutually supported protocol version: server supports ${JSON.stringify(offered)}, this client ${ours}`,
   );
@@ -180,7 +181,7 @@ function bare(era: Era, protocolVersion: string): ServerDescription {
 /**
  * The legacy handshake: `initialize`, check the answered version, `notifications/initialized`
  * (2025-11-25 basic/lifecycle "Initialization", "Version Negotiation").
- * @throws McpkitError `UNSUPPORTED_ERA` when the server answers with a version we do not speak.
+ * @throws LocalError `UNSUPPORTED_ERA` when the server answers with a version we do not speak.
  */
 async function initializeLegacy(ctx: EraContext): Promise<ServerDescription> {
   const result = await ctx.request('initialize', {
@@ -190,7 +191,7 @@ async function initializeLegacy(ctx: EraContext): Promise<ServerDescription> {
   });
   const version = result.protocolVersion;
   if (!isLegacyRevision(version)) {
-    throw new McpkitError(
+    throw new LocalError(
       'UNSUPPORTED_ERA',
       `server answered initialize with protocol version ${JSON.stringify(version)}; this client speaks ${LEGACY_REVISIONS.join(', ')}`,
     );

@@ -19,8 +19,8 @@ export type { ListenOptions } from './listen.js';
 export type { Subscription } from './subscription.js';
 export { applyElicitationDefaults, type ElicitContent } from './elicitation-defaults.js';
 export type { ResultFor, ResultOf, SharedMethod } from './request-types.js';
-export type { RequestOptions, ProgressUpdate } from '../core/peer.js';
-export type { SubscriptionFilter } from '../core/types/index.js';
+export type { RequestOptions, ProgressUpdate } from '../core/index.js';
+export type { SubscriptionFilter } from '../core/index.js';
 export {
   streamableHttp,
   sseTransport,
@@ -29,4 +29,5 @@ export {
   type HeaderSource,
   type ReconnectOptions,
   type RetryOptions,
+  type FetchWrapper,
 } from './http/index.js';

@@ -4,8 +4,8 @@
  * is not a JSON object at all, waiting for the handshake to time out only hides the reason.
  * Source: 2026-07-28 basic/transports/stdio; 2025-11-25 basic/transports "stdio".
  */
-import { McpkitError } from '../core/errors.js';
-import type { Transport, TransportSink } from '../core/transport.js';
+import { LocalError } from '../core/index.js';
+import type { Transport, TransportSink } from '../core/index.js';
 
 /** Longest quote of the offending output, in characters. */
 const QUOTE_CHARS = 200;
@@ -55,11 +55,11 @@ function isJsonStructure(text: string): boolean {
 
 /**
  * A server that prints anything but protocol on stdout usually fails the handshake: the
- * handshake's McpkitError `error`, with `junk` (the first non-JSON-RPC output) quoted.
+ * handshake's LocalError `error`, with `junk` (the first non-JSON-RPC output) quoted.
  */
 export function explainJunk(error: unknown, junk: string | undefined): unknown {
-  if (junk === undefined || !(error instanceof McpkitError)) return error;
+  if (junk === undefined || !(error instanceof LocalError)) return error;
   if (error.message.includes('not JSON-RPC')) return error;
   const hint = `; the server wrote output that is not JSON-RPC: ${JSON.stringify(junk)}`;
-  return new McpkitError(error.code, `${error.message}${hint}`, { cause: error });
+  return new LocalError(error.code, `${error.message}${hint}`, { cause: error });
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { McpkitError } from '../core/errors.js';
+import type { LocalError } from '../core/errors.js';
 import type { Transport, TransportSink } from '../core/transport.js';
 import { createClient } from './index.js';
 
@@ -33,7 +33,7 @@ describe('a server whose first output is not JSON-RPC', () => {
     const { transport } = junkServer();
     const client = createClient({ name: 't', version: '1', probeTimeoutMs: 60_000, timeoutMs: 60_000 });
     const started = Date.now();
-    const error = (await client.connect(transport).catch((e: unknown) => e)) as McpkitError;
+    const error = (await client.connect(transport).catch((e: unknown) => e)) as LocalError;
     expect(error.code).toBe('CONNECTION_CLOSED');
     expect(error.message).toMatch(/not JSON-RPC before any message: "hello from a server/);
     expect(Date.now() - started).toBeLessThan(10_000);

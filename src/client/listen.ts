@@ -7,15 +7,15 @@
  * Source: 2026-07-28 basic/patterns/subscriptions; 2025-11-25 server/resources
  * "Subscriptions", server/tools and server/prompts "List Changed Notification".
  */
-import { TASKS_EXTENSION } from '../core/tasks.js';
-import { McpError, McpkitError } from '../core/errors.js';
-import type { JsonRpcNotification, Params, RequestId } from '../core/jsonrpc.js';
-import { META } from '../core/revisions.js';
-import type { ServerCapabilities, SubscriptionFilter } from '../core/types/index.js';
+import { TASKS_EXTENSION } from '../core/index.js';
+import { WireError, LocalError } from '../core/index.js';
+import type { JsonRpcNotification, Params, RequestId } from '../core/index.js';
+import { META } from '../core/index.js';
+import type { ServerCapabilities, SubscriptionFilter } from '../core/index.js';
 import type { Connection } from './connection.js';
 import { LegacyResourceSubscriptions, legacyFilter, passesFilter } from './legacy/listen.js';
 import { SubscriptionStream, type Subscription } from './subscription.js';
-import { MAX_TIMER_MS, timerDelay } from '../core/timer.js';
+import { MAX_TIMER_MS, timerDelay } from '../core/runtime.js';
 
 /** Options of `client.listen()`. */
 export interface ListenOptions {
@@ -23,7 +23,7 @@ export interface ListenOptions {
   signal?: AbortSignal;
   /**
    * Re-subscribe when the subscription drops without the server's completion result
-   * (McpkitError `CONNECTION_CLOSED`: the connection closed, or over HTTP the server
+   * (LocalError `CONNECTION_CLOSED`: the connection closed, or over HTTP the server
    * closed the listen stream without answering it): once the client is connected again (the same
    * connection, or a new one after `client.connect()`), `subscriptions/listen` is sent
    * anew (legacy: the URIs are subscribed anew), with a backoff of 100 ms doubling up to
@@ -113,7 +113,7 @@ async function runSubscription(ctx: ListenContext): Promise<void> {
   while (!ctx.stream.ended) {
     try {
       const connection = ctx.connection();
-      if (!connection) throw new McpkitError('CONNECTION_CLOSED', 'client is not connected');
+      if (!connection) throw new LocalError('CONNECTION_CLOSED', 'client is not connected');
       await (connection.server.era === 'modern'
         ? listenModern(connection, ctx)
         : listenLegacy(connection, ctx));
@@ -156,10 +156,11 @@ async function listenModern(connection: Connection, ctx: ListenContext): Promise
  * reported as `CONNECTION_CLOSED`, which `reconnect` re-subscribes after.
  */
 function dropped(error: unknown): unknown {
-  const data = error instanceof McpError ? (error.data as { disconnected?: unknown } | undefined) : undefined;
+  const data =
+    error instanceof WireError ? (error.data as { disconnected?: unknown } | undefined) : undefined;
   if (data?.disconnected !== true) return error;
-  const message = `the server closed the subscription without a completion result (${(error as McpError).message})`;
-  return new McpkitError('CONNECTION_CLOSED', message, { cause: error });
+  const message = `the server closed the subscription without a completion result (${(error as WireError).message})`;
+  return new LocalError('CONNECTION_CLOSED', message, { cause: error });
 }
 
 /** A legacy listener, resolving when the subscription is closed; rejects when the connection closes. */
@@ -177,7 +178,7 @@ async function listenLegacy(connection: Connection, ctx: ListenContext): Promise
     }
     stream.acknowledge(honoured);
     await firstAbort([connection.closedSignal, stream.closing]);
-    if (!stream.ended) throw new McpkitError('CONNECTION_CLOSED', 'Connection closed');
+    if (!stream.ended) throw new LocalError('CONNECTION_CLOSED', 'Connection closed');
   } finally {
     unroute();
     for (const uri of subscribed) resources.unsubscribe(connection, uri);
@@ -185,7 +186,7 @@ async function listenLegacy(connection: Connection, ctx: ListenContext): Promise
 }
 
 function retryable(error: unknown, reconnect: boolean): boolean {
-  if (!(error instanceof McpkitError)) return false;
+  if (!(error instanceof LocalError)) return false;
   // TIMEOUT only after LONG_LIVED_TIMEOUT_MS (about 24 days): listen again at once.
   return error.code === 'TIMEOUT' || (reconnect && error.code === 'CONNECTION_CLOSED');
 }

@@ -9,9 +9,9 @@
  * Source: 2026-07-28 server/utilities/pagination, server/utilities/caching; server/tools,
  * server/resources, server/prompts.
  */
-import { McpkitError } from '../core/errors.js';
-import type { Params } from '../core/jsonrpc.js';
-import { listChangedFeature, type ListFeature } from '../core/list-changed.js';
+import { LocalError } from '../core/index.js';
+import type { Params } from '../core/index.js';
+import { listChangedFeature, type ListFeature } from '../core/runtime.js';
 import type { ResultOf } from './request-types.js';
 
 /** Each paginated list: its method and the result member holding the items. */
@@ -45,7 +45,7 @@ export interface PaginateOptions {
 /**
  * Fetches every page and concatenates the items. A missing `nextCursor` ends the list; an
  * empty string is a cursor like any other (pagination "Implementation Guidelines").
- * @throws McpkitError `INVALID_RESULT` when a cursor repeats (the server would loop forever)
+ * @throws LocalError `INVALID_RESULT` when a cursor repeats (the server would loop forever)
  *   or when more than `maxPages` pages arrive.
  */
 async function paginate<T>(
@@ -57,13 +57,13 @@ async function paginate<T>(
   let cursor: string | undefined;
   for (let pages = 0; ; pages++) {
     if (pages >= options.maxPages) {
-      throw new McpkitError('INVALID_RESULT', `${options.method}: more than ${options.maxPages} pages`);
+      throw new LocalError('INVALID_RESULT', `${options.method}: more than ${options.maxPages} pages`);
     }
     const page = await fetchPage(cursor);
     items.push(...page.items);
     if (page.nextCursor === undefined) return items;
     if (seen.has(page.nextCursor)) {
-      throw new McpkitError(
+      throw new LocalError(
         'INVALID_RESULT',
         `${options.method}: the server repeated cursor ${JSON.stringify(page.nextCursor)}`,
       );
@@ -76,14 +76,14 @@ async function paginate<T>(
 /**
  * Reads a page out of a list result: `result[key]` must be an array, `nextCursor` a string
  * when present.
- * @throws McpkitError `INVALID_RESULT` otherwise.
+ * @throws LocalError `INVALID_RESULT` otherwise.
  */
 function pageOf<T>(result: Params, key: string, method: string): Page<T> {
   const items = result[key];
   const next = result.nextCursor;
-  if (!Array.isArray(items)) throw new McpkitError('INVALID_RESULT', `${method}: '${key}' is not an array`);
+  if (!Array.isArray(items)) throw new LocalError('INVALID_RESULT', `${method}: '${key}' is not an array`);
   if (next !== undefined && next !== null && typeof next !== 'string') {
-    throw new McpkitError('INVALID_RESULT', `${method}: nextCursor is not a string`);
+    throw new LocalError('INVALID_RESULT', `${method}: nextCursor is not a string`);
   }
   return { items: items as T[], nextCursor: typeof next === 'string' ? next : undefined };
 }
@@ -93,7 +93,7 @@ export type SendList = (params: Params | undefined) => Promise<Params>;
 
 /**
  * Fetches one page of list `kind`, raw.
- * @throws McpkitError `INVALID_RESULT` when the items are not an array.
+ * @throws LocalError `INVALID_RESULT` when the items are not an array.
  */
 export async function listPage<K extends ListKind>(
   send: SendList,
@@ -108,7 +108,7 @@ export async function listPage<K extends ListKind>(
 
 /**
  * Fetches every page of list `kind` and returns all items.
- * @throws McpkitError `INVALID_RESULT` as {@link paginate} and {@link pageOf}.
+ * @throws LocalError `INVALID_RESULT` as {@link paginate} and {@link pageOf}.
  */
 export function listAll<T>(send: SendList, kind: ListKind, maxPages: number): Promise<T[]> {
   const { method, key } = LIST_KINDS[kind];

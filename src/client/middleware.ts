@@ -22,12 +22,13 @@
  * request, progress routing to `onprogress`) is not a message the chain sees. The
  * deprecated HTTP+SSE fallback is a change of wire inside the HTTP transport, below it.
  */
-import { ERROR_TABLE, McpError } from '../core/errors.js';
-import type { JsonRpcNotification, JsonRpcRequest, Params } from '../core/jsonrpc.js';
-import type { McpMessage, MiddlewareContext } from '../core/middleware.js';
-import type { RequestOptions } from '../core/peer.js';
-import type { SendOptions } from '../core/transport.js';
-import { checkToolHeaders, headerValueOf, valueAtPath, type HeaderAnnotation } from '../core/wire.js';
+import { ERROR_TABLE, WireError } from '../core/index.js';
+import type { JsonRpcNotification, JsonRpcRequest, Params } from '../core/index.js';
+import type { McpMessage, MiddlewareContext } from '../core/index.js';
+import type { RequestOptions } from '../core/index.js';
+import type { SendOptions } from '../core/index.js';
+import { checkToolHeaders, type HeaderAnnotation } from '../core/runtime.js';
+import { headerValueOf, valueAtPath } from '../core/runtime.js';
 import { pickVersion } from './era.js';
 
 /** The signal of a call that has none: never aborts. */
@@ -38,7 +39,7 @@ export const NEVER = new AbortController().signal;
  * none to try (the error is another, or names no version this client speaks).
  */
 export function retryVersion(error: unknown, current: string): string | undefined {
-  if (!(error instanceof McpError) || error.code !== ERROR_TABLE.UnsupportedProtocolVersion.code)
+  if (!(error instanceof WireError) || error.code !== ERROR_TABLE.UnsupportedProtocolVersion.code)
     return undefined;
   const supported = (error.data as { supported?: unknown } | undefined)?.supported;
   // Retried once, even with the same version: a server may list the version it refused.

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { McpkitError } from '../core/errors.js';
+import { LocalError } from '../core/errors.js';
 import type { JsonRpcMessage, JsonRpcRequest, Params } from '../core/jsonrpc.js';
 import type { Transport } from '../core/transport.js';
 import { connect, createServer, type McpServer } from '../server/index.js';
@@ -206,7 +206,7 @@ describe('multi round-trip requests on the modern wire', () => {
       { era: 'modern', maxInputRounds: 3 },
     );
     const error = await fake.client.request('tools/call', { name: 't' }).catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(McpkitError);
+    expect(error).toBeInstanceOf(LocalError);
     expect(error).toMatchObject({ code: 'INVALID_RESULT', message: expect.stringMatching(/maxInputRounds/) });
     expect(fake.received.filter((r) => r.method === 'tools/call')).toHaveLength(4);
   });

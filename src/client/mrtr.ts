@@ -6,9 +6,9 @@
  * Nothing of one call's state is kept beyond its loop, so it never reaches another request.
  * Source: 2026-07-28 basic/patterns/mrtr "Client Requirements (Basic Workflow)".
  */
-import { McpkitError } from '../core/errors.js';
-import type { Params } from '../core/jsonrpc.js';
-import { isObject } from '../core/jsonrpc.js';
+import { LocalError } from '../core/index.js';
+import type { Params } from '../core/index.js';
+import { isObject } from '../core/runtime.js';
 import { answerInput, HANDLER_FOR, type InputAnswering } from './server-requests.js';
 
 /** Methods on which a server may answer `input_required` (basic/patterns/mrtr "Supported Requests"). */
@@ -40,7 +40,7 @@ export interface InputRound {
  * The params to send the call again with after its `input_required` result `result`:
  * the inputs answered with the handlers, the `requestState` echoed (the caller sends the
  * retry as a new request, so with a new id).
- * @throws McpkitError `INVALID_RESULT` when `method` may not get `input_required`, the
+ * @throws LocalError `INVALID_RESULT` when `method` may not get `input_required`, the
  *   result is malformed, no handler answers a requested input, or `maxRounds` is passed;
  *   `ABORTED`/`CONNECTION_CLOSED` when the call is aborted or the connection closes while
  *   handlers run; whatever a handler throws.
@@ -83,7 +83,7 @@ function readInputRequired(method: string, result: Params, maxRequests: number):
   if (!isObject(inputRequests)) throw invalid(method, 'inputRequests must be an object');
   if (Object.keys(inputRequests).length > maxRequests) {
     const why = `${method}: more than ${maxRequests} inputRequests in one input_required (limits.maxInputRequests)`;
-    throw new McpkitError('LIMIT_EXCEEDED', why);
+    throw new LocalError('LIMIT_EXCEEDED', why);
   }
   const requests: InputRequiredParts['requests'] = {};
   for (const [key, request] of Object.entries(inputRequests)) {
@@ -153,8 +153,8 @@ function untilAborted<T>(work: Promise<T>, loop: Pick<InputLoop, 'signal' | 'clo
     const stop = (): void => {
       const closed = loop.closed.aborted;
       const error = closed
-        ? new McpkitError('CONNECTION_CLOSED', 'Connection closed while answering input requests')
-        : new McpkitError('ABORTED', 'Request aborted', { cause: loop.signal?.reason });
+        ? new LocalError('CONNECTION_CLOSED', 'Connection closed while answering input requests')
+        : new LocalError('ABORTED', 'Request aborted', { cause: loop.signal?.reason });
       reject(error);
     };
     if (signals.some((s) => s.aborted)) return stop();
@@ -169,8 +169,8 @@ function untilAborted<T>(work: Promise<T>, loop: Pick<InputLoop, 'signal' | 'clo
   });
 }
 
-function invalid(method: string, message: string): McpkitError {
-  return new McpkitError('INVALID_RESULT', `${method}: ${message}`);
+function invalid(method: string, message: string): LocalError {
+  return new LocalError('INVALID_RESULT', `${method}: ${message}`);
 }
 
 function isOptionalObject(value: unknown): value is Params | undefined {

@@ -13,9 +13,9 @@
  * Source: 2026-07-28 basic/patterns/progress "Implementation Notes" (rate limiting to
  * prevent flooding), server/utilities/logging "Security" (rate limit log messages).
  */
-import { afterMicrotasks } from '../core/frame-queue.js';
-import { rateBudget } from '../core/rate.js';
-import type { JsonRpcNotification } from '../core/jsonrpc.js';
+import { afterMicrotasks } from '../core/runtime.js';
+import { rateBudget } from '../core/runtime.js';
+import type { JsonRpcNotification } from '../core/index.js';
 
 /** Bounds of a {@link NotificationGate}. */
 export interface NotificationGateOptions {

@@ -5,9 +5,9 @@
  * client/sampling, client/elicitation, client/roots.
  */
 import type { SchemaLimits } from '../validation/index.js';
-import type { JsonRpcNotification, RequestId } from '../core/jsonrpc.js';
-import type { Middleware } from '../core/middleware.js';
-import type { Era } from '../core/revisions.js';
+import type { JsonRpcNotification, RequestId } from '../core/index.js';
+import type { Middleware } from '../core/index.js';
+import type { Era } from '../core/index.js';
 import type {
   ClientCapabilities,
   CreateMessageRequestParams,
@@ -18,7 +18,7 @@ import type {
   LegacyRequestParams,
   ListRootsResult,
   LoggingLevel,
-} from '../core/types/index.js';
+} from '../core/index.js';
 
 /** What a handler of a server's request gets besides its params. */
 export interface HandlerContext {
@@ -39,7 +39,7 @@ export interface HandlerContext {
 
 /**
  * Answers to the requests a server makes of the client. Each handler resolves with the
- * result to send; throwing an `McpError` answers with that wire error, anything else with
+ * result to send; throwing an `WireError` answers with that wire error, anything else with
  * -32603. Supplying a handler also declares the matching client capability.
  * Legacy sessions receive these as server-initiated requests (2025-11-25 client/*); on
  * modern they answer the `inputRequests` of an `input_required` result, after which the
@@ -133,7 +133,7 @@ export interface ClientOptions {
 
 /**
  * Bounds on what a (possibly hostile) server may send to this client. Going over one fails
- * the call concerned with McpkitError `LIMIT_EXCEEDED` (or `INVALID_DEFINITION` for a schema)
+ * the call concerned with LocalError `LIMIT_EXCEEDED` (or `INVALID_DEFINITION` for a schema)
  * naming the limit; the connection keeps working.
  */
 export interface ClientLimits {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { McpkitError } from '../core/errors.js';
+import type { LocalError } from '../core/errors.js';
 import { spawnStdio } from '../integrations/stdio/index.js';
 import { createClient } from './index.js';
 
@@ -18,18 +18,18 @@ describe('a stdio server that dies', () => {
   it('fails the call in flight and every later one with why it closed, and the client stays closed', async () => {
     const client = createClient({ name: 'c', version: '1', era: 'legacy' });
     await client.connect(spawnStdio({ command: process.execPath, args: ['-e', CRASHY] }));
-    const first = (await client.callTool('boom', {}).catch((e: unknown) => e)) as McpkitError;
+    const first = (await client.callTool('boom', {}).catch((e: unknown) => e)) as LocalError;
     expect(first.code).toBe('CONNECTION_CLOSED');
     expect(first.message).toMatch(/exited with code 7.*out of memory, giving up/s);
     for (const later of [() => client.callTool('boom', {}), () => client.listTools(), () => client.ping()]) {
-      const error = (await later().catch((e: unknown) => e)) as McpkitError;
+      const error = (await later().catch((e: unknown) => e)) as LocalError;
       expect(error.code).toBe('CONNECTION_CLOSED');
       expect(error.message).toMatch(
         /^the connection to the server is closed: .*exited with code 7.*out of memory/s,
       );
     }
     await client.close();
-    const afterClose = (await client.listTools().catch((e: unknown) => e)) as McpkitError;
+    const afterClose = (await client.listTools().catch((e: unknown) => e)) as LocalError;
     expect(afterClose.message).toMatch(/exited with code 7|not connected/);
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { McpError } from '../core/errors.js';
+import { WireError } from '../core/errors.js';
 import type { Params } from '../core/jsonrpc.js';
 import { connectFake, legacy, modern, until } from '../../test/support/client-harness.js';
 import type { ClientHandlers } from './index.js';
@@ -46,15 +46,15 @@ describe('requests from a legacy server', () => {
     async (method) => {
       const fake = await connectFake(legacy(), { era: 'legacy' }, '2025-11-25');
       const error = await fake.server.request(method, {}).catch((e: unknown) => e);
-      expect(error).toBeInstanceOf(McpError);
+      expect(error).toBeInstanceOf(WireError);
       expect(error).toMatchObject({ code: -32601 });
     },
   );
 
-  it('passes a handler’s McpError through to the server', async () => {
+  it('passes a handler’s WireError through to the server', async () => {
     const refusing: ClientHandlers = {
       sampling: async () => {
-        throw McpError.of('InvalidParams', 'user rejected sampling');
+        throw WireError.of('InvalidParams', 'user rejected sampling');
       },
     };
     const fake = await connectFake(legacy(), { era: 'legacy', handlers: refusing }, '2025-11-25');

@@ -7,15 +7,15 @@
  * Source: 2025-11-25 basic/utilities/ping, client/sampling, client/elicitation, client/roots;
  * 2026-07-28 basic/patterns/mrtr.
  */
-import { McpError } from '../core/errors.js';
-import type { JsonRpcRequest, Params, RequestId } from '../core/jsonrpc.js';
-import type { IncomingContext } from '../core/peer.js';
-import type { Era } from '../core/revisions.js';
+import { WireError } from '../core/index.js';
+import type { JsonRpcRequest, Params, RequestId } from '../core/index.js';
+import type { IncomingContext } from '../core/runtime.js';
+import type { Era } from '../core/index.js';
 import type {
   CreateMessageRequestParams,
   LegacyElicitRequestParams,
   LegacyRequestParams,
-} from '../core/types/index.js';
+} from '../core/index.js';
 import { withElicitationDefaults } from './elicitation-defaults.js';
 import type { ClientHandlers, HandlerContext } from './options.js';
 
@@ -38,7 +38,7 @@ export const HANDLER_FOR: Readonly<Record<string, keyof ClientHandlers>> = {
  * settles it is undefined, and only `ping` is answered then (2025-11-25 lifecycle).
  * `related` names the client's own request a server request arrived with, when the
  * transport knows (see `Transport.relatedRequest`).
- * @throws McpError -32601 for a method with no handler (or any request on modern).
+ * @throws WireError -32601 for a method with no handler (or any request on modern).
  */
 export function serverRequestHandler(
   answering: InputAnswering,
@@ -88,6 +88,6 @@ export async function answerInput(
   }
 }
 
-function notFound(method: string): McpError {
-  return McpError.of('MethodNotFound', `Method not found: ${method}`);
+function notFound(method: string): WireError {
+  return WireError.of('MethodNotFound', `Method not found: ${method}`);
 }

@@ -3,14 +3,14 @@
  * delivers, the filter the server acknowledged, and `close()`.
  * Source: 2026-07-28 basic/patterns/subscriptions.
  */
-import type { JsonRpcNotification } from '../core/jsonrpc.js';
-import type { SubscriptionFilter } from '../core/types/index.js';
+import type { JsonRpcNotification } from '../core/index.js';
+import type { SubscriptionFilter } from '../core/index.js';
 
 /**
  * One subscription. Iterate it with `for await (const n of sub)`; the loop ends when the
  * server closes the subscription gracefully or `close()` is called (or the listen
- * signal aborts), and throws when it ends any other way (e.g. McpkitError
- * `CONNECTION_CLOSED` without the `reconnect` option, or an McpError from the server).
+ * signal aborts), and throws when it ends any other way (e.g. LocalError
+ * `CONNECTION_CLOSED` without the `reconnect` option, or an WireError from the server).
  * Notifications that arrive before the loop asks for them are kept in order.
  */
 export interface Subscription extends AsyncIterable<JsonRpcNotification> {

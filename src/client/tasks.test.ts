@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { McpError } from '../core/errors.js';
+import { WireError } from '../core/errors.js';
 import { serve, type Served } from '../integrations/node/index.js';
 import { createServer, type McpServer } from '../server/index.js';
 import { deferred } from '../../test/support/wait.js';
@@ -35,7 +35,7 @@ function buildServer(gate: Promise<void>): McpServer {
     },
   );
   server.tool('broken', { task: 'required' }, () => {
-    throw McpError.of('InternalError', 'backend down');
+    throw WireError.of('InternalError', 'backend down');
   });
   server.tool(
     'forever',

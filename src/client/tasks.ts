@@ -7,11 +7,12 @@
  * Source: SEP-2663 "Task Polling", "Task Update Requests", "Task Cancellation",
  * "Task Status Notifications".
  */
-import { McpError, McpkitError } from '../core/errors.js';
-import { isObject, type Params } from '../core/jsonrpc.js';
-import type { JsonRpcNotification } from '../core/jsonrpc.js';
+import { WireError, LocalError } from '../core/index.js';
+import { type Params } from '../core/index.js';
+import { isObject } from '../core/runtime.js';
+import type { JsonRpcNotification } from '../core/index.js';
 import type { Subscription } from './subscription.js';
-import { timerDelay } from '../core/timer.js';
+import { timerDelay } from '../core/runtime.js';
 
 /** What is needed to pick a task up again (after a restart, in another process). */
 export interface TaskReference {
@@ -24,11 +25,11 @@ export interface TaskReference {
 
 /**
  * The reference of the task a `tools/call` of `toolName` created.
- * @throws McpkitError `INVALID_RESULT` for a task result without a `taskId`.
+ * @throws LocalError `INVALID_RESULT` for a task result without a `taskId`.
  */
 export function taskReferenceOf(toolName: string, created: Params): TaskReference {
   if (typeof created.taskId !== 'string')
-    throw new McpkitError('INVALID_RESULT', 'tools/call: a task result without a taskId');
+    throw new LocalError('INVALID_RESULT', 'tools/call: a task result without a taskId');
   const reference: TaskReference = { taskId: created.taskId, toolName };
   if (typeof created.pollIntervalMs === 'number') reference.pollIntervalMs = created.pollIntervalMs;
   return reference;
@@ -91,7 +92,7 @@ export class TaskHandle {
   /**
    * Waits for the task's end and returns the tool result. Input requests along the way
    * are answered with the client's handlers, once per key.
-   * @throws McpError (the task's JSON-RPC error) when it failed; McpkitError `ABORTED`
+   * @throws WireError (the task's JSON-RPC error) when it failed; LocalError `ABORTED`
    *   when it was cancelled or `options.signal` aborted; handler errors.
    */
   async result(options: TaskResultOptions = {}): Promise<Params> {
@@ -126,10 +127,10 @@ export class TaskHandle {
       }
       case 'failed':
         throw isObject(task.error) && typeof task.error.code === 'number'
-          ? McpError.fromObject(task.error as never)
-          : new McpkitError('INVALID_RESULT', `task ${this.taskId} failed without an error object`);
+          ? WireError.fromObject(task.error as never)
+          : new LocalError('INVALID_RESULT', `task ${this.taskId} failed without an error object`);
       case 'cancelled':
-        throw new McpkitError('ABORTED', `task ${this.taskId} was cancelled`);
+        throw new LocalError('ABORTED', `task ${this.taskId} was cancelled`);
       case 'input_required':
         await this.#answer(task.inputRequests, signal);
         return undefined;
@@ -167,12 +168,12 @@ export class TaskHandle {
   }
 }
 
-/** Waits `ms` milliseconds. @throws McpkitError `ABORTED` when `signal` aborts first. */
+/** Waits `ms` milliseconds. @throws LocalError `ABORTED` when `signal` aborts first. */
 function delay(ms: number, signal: AbortSignal | undefined): Promise<void> {
   return new Promise((resolve, reject) => {
     const abort = (): void => {
       clearTimeout(timer);
-      reject(new McpkitError('ABORTED', 'Waiting for the task was aborted', { cause: signal?.reason }));
+      reject(new LocalError('ABORTED', 'Waiting for the task was aborted', { cause: signal?.reason }));
     };
     const timer = setTimeout(() => {
       signal?.removeEventListener('abort', abort);

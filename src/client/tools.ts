@@ -6,11 +6,11 @@
  * Source: 2026-07-28 server/tools "Output schema" (clients SHOULD validate structured
  * results against the output schema); the Tasks extension (SEP-2663).
  */
-import { McpkitError } from '../core/errors.js';
-import type { Params } from '../core/jsonrpc.js';
-import type { RequestOptions } from '../core/peer.js';
-import { TASKS_EXTENSION } from '../core/tasks.js';
-import type { Tool } from '../core/types/index.js';
+import { LocalError } from '../core/index.js';
+import type { Params } from '../core/index.js';
+import type { RequestOptions } from '../core/index.js';
+import { TASKS_EXTENSION } from '../core/index.js';
+import type { Tool } from '../core/index.js';
 import { compileJsonSchema, type JsonSchemaValidator, type SchemaLimits } from '../validation/index.js';
 import type { Connection } from './connection.js';
 import { listAll } from './lists.js';
@@ -56,7 +56,7 @@ export class ToolCalls {
    * `tools/call` on `connection`. A call with `task: 'allow'` that the server answers
    * with a task (`resultType: "task"`) gives a {@link TaskHandle}; any other result is
    * checked against the tool's `outputSchema` (see `Client.callTool`).
-   * @throws McpkitError `INVALID_RESULT` on a missing or mismatching `structuredContent`;
+   * @throws LocalError `INVALID_RESULT` on a missing or mismatching `structuredContent`;
    *   errors of the listing and of the call.
    */
   async call(
@@ -110,21 +110,21 @@ export class ToolCalls {
   /**
    * Validates a `tools/call` result. Skipped when the tool is unknown, declares no
    * `outputSchema`, or the result has `isError: true`.
-   * @throws McpkitError `INVALID_RESULT` when `structuredContent` is missing or does not
+   * @throws LocalError `INVALID_RESULT` when `structuredContent` is missing or does not
    *   match; `INVALID_DEFINITION` when the declared schema cannot be compiled.
    */
   async #check(name: string, result: Params): Promise<void> {
     const tool = this.#tools.get(name);
     if (!tool?.outputSchema || result.isError === true) return;
     if (result.structuredContent === undefined) {
-      throw new McpkitError(
+      throw new LocalError(
         'INVALID_RESULT',
         `tool ${name} declares an outputSchema but returned no structuredContent`,
       );
     }
     const outcome = await this.#validator(tool)(result.structuredContent);
     if (!outcome.ok) {
-      throw new McpkitError(
+      throw new LocalError(
         'INVALID_RESULT',
         `tool ${name} returned structuredContent that does not match its outputSchema: ${outcome.issues.join('; ')}`,
       );

@@ -1,9 +1,9 @@
 /**
  * The two error families of mcpkit (STYLE.md rule 5).
  *
- * - {@link McpError}: a wire error. It carries a JSON-RPC code and optional data and
+ * - {@link WireError}: a wire error. It carries a JSON-RPC code and optional data and
  *   serialises itself into the `error` member of a JSON-RPC error response.
- * - {@link McpkitError}: a local error (timeout, closed connection, invalid result…).
+ * - {@link LocalError}: a local error (timeout, closed connection, invalid result…).
  *   It carries a string code and the cause, and never travels on the wire.
  *
  * {@link ERROR_TABLE} is the one place that maps each error name to its JSON-RPC code and
@@ -93,31 +93,31 @@ export function httpStatusOf(code: number): number {
  * `httpStatus` overrides the table's status (a request missing its `_meta` fields gets
  * -32602 with status 400, for example).
  */
-export class McpError extends Error {
+export class WireError extends Error {
   readonly code: number;
   readonly data: unknown;
   readonly httpStatus: number;
 
   constructor(code: number, message: string, options: { data?: unknown; httpStatus?: number } = {}) {
     super(message);
-    this.name = 'McpError';
+    this.name = 'WireError';
     this.code = code;
     this.data = options.data;
     this.httpStatus = options.httpStatus ?? httpStatusOf(code);
   }
 
   /**
-   * Builds an error from a table name: `McpError.of('InvalidParams', 'bad cursor')`; its
+   * Builds an error from a table name: `WireError.of('InvalidParams', 'bad cursor')`; its
    * `httpStatus` is that name's (several refusals share a code but not a status).
    */
-  static of(name: ErrorName, message: string, data?: unknown): McpError {
+  static of(name: ErrorName, message: string, data?: unknown): WireError {
     const { code, httpStatus } = ERROR_TABLE[name];
-    return new McpError(code, message, data === undefined ? { httpStatus } : { data, httpStatus });
+    return new WireError(code, message, data === undefined ? { httpStatus } : { data, httpStatus });
   }
 
   /** Rebuilds a wire error received from a peer. */
-  static fromObject(error: ErrorObject): McpError {
-    return new McpError(error.code, error.message, error.data === undefined ? {} : { data: error.data });
+  static fromObject(error: ErrorObject): WireError {
+    return new WireError(error.code, error.message, error.data === undefined ? {} : { data: error.data });
   }
 
   /** The JSON-RPC `error` member. */
@@ -129,21 +129,21 @@ export class McpError extends Error {
 }
 
 /** -32602 for a request missing required `_meta` fields; status 400 on HTTP. */
-export function missingMetaError(message: string): McpError {
-  return new McpError(ERROR_TABLE.InvalidParams.code, message, { httpStatus: 400 });
+export function missingMetaError(message: string): WireError {
+  return new WireError(ERROR_TABLE.InvalidParams.code, message, { httpStatus: 400 });
 }
 
 /** -32022 with the `supported` and `requested` versions (versioning.mdx). */
-export function unsupportedVersionError(requested: string, supported: readonly string[]): McpError {
-  return McpError.of('UnsupportedProtocolVersion', 'Unsupported protocol version', {
+export function unsupportedVersionError(requested: string, supported: readonly string[]): WireError {
+  return WireError.of('UnsupportedProtocolVersion', 'Unsupported protocol version', {
     supported: [...supported],
     requested,
   });
 }
 
 /** -32021 naming the capabilities the request needs (basic/index "_meta"). */
-export function missingCapabilityError(requiredCapabilities: Record<string, unknown>): McpError {
-  return McpError.of('MissingRequiredClientCapability', 'Missing required client capability', {
+export function missingCapabilityError(requiredCapabilities: Record<string, unknown>): WireError {
+  return WireError.of('MissingRequiredClientCapability', 'Missing required client capability', {
     requiredCapabilities,
   });
 }
@@ -155,7 +155,7 @@ export function isServerErrorCode(code: number): boolean {
   return code <= -32000 && code >= -32099;
 }
 
-/** String codes of {@link McpkitError}. */
+/** String codes of {@link LocalError}. */
 export type LocalErrorCode =
   | 'TIMEOUT'
   | 'ABORTED'
@@ -171,12 +171,12 @@ export type LocalErrorCode =
   | 'NOT_READY';
 
 /** A local error: never sent on the wire. Match on `code`, keep `cause`. */
-export class McpkitError extends Error {
+export class LocalError extends Error {
   readonly code: LocalErrorCode;
 
   constructor(code: LocalErrorCode, message: string, options: { cause?: unknown } = {}) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
-    this.name = 'McpkitError';
+    this.name = 'LocalError';
     this.code = code;
   }
 }

@@ -5,14 +5,10 @@
 export type * from './types/index.js';
 export {
   ERROR_TABLE,
-  MODERN_ERROR_CODES,
-  McpError,
-  McpkitError,
+  WireError,
+  LocalError,
   errorNameOf,
   httpStatusOf,
-  missingCapabilityError,
-  missingMetaError,
-  unsupportedVersionError,
   type ErrorName,
   type ErrorObject,
   type LocalErrorCode,
@@ -26,18 +22,11 @@ export {
   MODERN_REVISIONS,
   isLegacyRevision,
   isModernRevision,
-  negotiateLegacyRevision,
   type Era,
   type LegacyRevision,
   type ModernRevision,
 } from './revisions.js';
 export {
-  checkEnvelope,
-  decodeFrame,
-  errorResponse,
-  isErrorResponse,
-  isRequestId,
-  resultResponse,
   type JsonRpcErrorResponse,
   type JsonRpcMessage,
   type JsonRpcNotification,
@@ -57,14 +46,6 @@ export {
   type MiddlewareContext,
 } from './middleware.js';
 export { createMemoryEventBus, type EventBus, type ServerEvent } from './event-bus.js';
-export { listChangedFilter } from './list-changed.js';
-export {
-  checkToolHeaders,
-  decodeHeaderValue,
-  encodeHeaderValue,
-  type HeaderAnnotation,
-  type ToolHeaderCheck,
-} from './wire.js';
 export {
   TASKS_EXTENSION,
   applyResponses,

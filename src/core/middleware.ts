@@ -3,7 +3,7 @@
  * handles a message and returns a new one, in the manner of tRPC links and undici
  * interceptors. It sees every request and notification, incoming and outgoing, with its
  * method, params, era, principal and AbortSignal, and may change it, answer it (return a
- * result without calling `next`), refuse it (throw an `McpError`: the caller gets that
+ * result without calling `next`), refuse it (throw an `WireError`: the caller gets that
  * JSON-RPC error), time it, or cancel it (call `next` with a ctx whose `signal` aborts).
  * Core holds only the shapes and the composition; the server and the client run the chain.
  */
@@ -81,7 +81,7 @@ export interface MiddlewareContext {
 
 /**
  * Handles one message: resolves with the result of a request (the `result` object of the
- * response) or undefined for a notification. Rejects with `McpError` for a JSON-RPC error.
+ * response) or undefined for a notification. Rejects with `WireError` for a JSON-RPC error.
  */
 export type MessageHandler = (message: McpMessage, ctx: MiddlewareContext) => Promise<Params | undefined>;
 

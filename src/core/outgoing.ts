@@ -2,7 +2,7 @@
  * One outgoing request awaiting its response: timeout (reset on progress), abort, and
  * progress delivery. Source: 2026-07-28 patterns/progress and patterns/cancellation.
  */
-import { McpkitError } from './errors.js';
+import { LocalError } from './errors.js';
 import type { Params, RequestId } from './jsonrpc.js';
 import { afterMicrotasks } from './frame-queue.js';
 import { rateBudget } from './rate.js';
@@ -137,7 +137,7 @@ class OutgoingRequest implements Outgoing {
   #fail(code: 'TIMEOUT' | 'ABORTED', message: string, cause?: unknown): void {
     if (!this.#finish()) return;
     this.#init.cancel(message);
-    this.#settle.reject(new McpkitError(code, message, { cause }));
+    this.#settle.reject(new LocalError(code, message, { cause }));
   }
 
   #arm(): void {

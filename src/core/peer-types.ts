@@ -8,7 +8,7 @@ import type { IncomingContext } from './incoming.js';
 
 /** How a `Peer` answers what arrives. */
 export interface PeerHandlers {
-  /** Answers a request: resolve with the result, throw {@link McpError} for a wire error. */
+  /** Answers a request: resolve with the result, throw {@link WireError} for a wire error. */
   request(request: JsonRpcRequest, context: IncomingContext): Promise<Params>;
   /** Receives notifications other than progress and cancellation. */
   notification?(notification: JsonRpcNotification): void;

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { deferred, turn as tick } from '../../test/support/wait.js';
-import { McpError } from './errors.js';
+import { WireError } from './errors.js';
 import { Peer, type PeerHandlers } from './peer.js';
 import type { Transport, TransportSink } from './transport.js';
 import type { JsonRpcMessage } from './jsonrpc.js';
@@ -106,7 +106,7 @@ describe('Peer, incoming', () => {
   it('passes wire errors through with code and data', async () => {
     const { feed, sent } = await start({
       request: async () => {
-        throw McpError.of('InvalidParams', 'bad', { field: 'x' });
+        throw WireError.of('InvalidParams', 'bad', { field: 'x' });
       },
     });
     feed('{"jsonrpc":"2.0","id":0,"method":"x"}');
@@ -165,7 +165,7 @@ describe('Peer, incoming', () => {
 });
 
 describe('Peer, outgoing', () => {
-  it('correlates responses by id and rejects error responses as McpError', async () => {
+  it('correlates responses by id and rejects error responses as WireError', async () => {
     const { peer, sent, feed } = await start();
     const a = peer.request('a', {});
     const b = peer.request('b', {});

@@ -5,7 +5,7 @@
  * the server on stream transports.
  * Source: 2026-07-28 basic/index "Messages", patterns/cancellation, patterns/progress.
  */
-import { McpError, McpkitError, ERROR_TABLE } from './errors.js';
+import { WireError, LocalError, ERROR_TABLE } from './errors.js';
 import {
   checkEnvelope,
   decodeFrame,
@@ -83,7 +83,7 @@ export class Peer {
   /**
    * Sends a request and resolves with its raw `result` object; `options` reach the
    * transport as its {@link SendOptions} too (`headers`, `modernVersion`).
-   * @throws McpError for an error response; McpkitError `TIMEOUT`, `ABORTED` or
+   * @throws WireError for an error response; LocalError `TIMEOUT`, `ABORTED` or
    *   `CONNECTION_CLOSED` for local failures.
    */
   request(
@@ -153,7 +153,7 @@ export class Peer {
     if (out && decoded.responseTo !== undefined) {
       this.#outgoing.delete(decoded.responseTo);
       return out.reject(
-        new McpkitError('LIMIT_EXCEEDED', `The peer's response ${decoded.error.error.message}`),
+        new LocalError('LIMIT_EXCEEDED', `The peer's response ${decoded.error.error.message}`),
       );
     }
     if (this.#handlers.malformed) this.#handlers.malformed(text);
@@ -185,7 +185,7 @@ export class Peer {
     const out = message.id === undefined ? undefined : this.#outgoing.get(message.id);
     if (!out || message.id === undefined) return;
     this.#outgoing.delete(message.id);
-    if (isErrorResponse(message)) out.reject(McpError.fromObject(message.error));
+    if (isErrorResponse(message)) out.reject(WireError.fromObject(message.error));
     else out.resolve(message.result);
   }
 
@@ -243,7 +243,7 @@ export class Peer {
 
   // What a handler's failure becomes on the wire (one async step less than a separate answer function).
   #failed(request: JsonRpcRequest, error: unknown): JsonRpcResponse {
-    if (error instanceof McpError) return errorResponse(request.id, error.toJSON());
+    if (error instanceof WireError) return errorResponse(request.id, error.toJSON());
     this.#handlers.internalError?.(error, request);
     return errorResponse(request.id, { code: ERROR_TABLE.InternalError.code, message: 'Internal error' });
   }
@@ -283,8 +283,8 @@ function invalidRequest(id: RequestId, why: string): JsonRpcErrorResponse {
   return errorResponse(id, { code: ERROR_TABLE.InvalidRequest.code, message: `Invalid request: ${why}` });
 }
 
-function closedError(cause: Error): McpkitError {
-  return new McpkitError('CONNECTION_CLOSED', `Connection closed: ${cause.message}`, { cause });
+function closedError(cause: Error): LocalError {
+  return new LocalError('CONNECTION_CLOSED', `Connection closed: ${cause.message}`, { cause });
 }
 
 function withProgressToken(params: Params | undefined, token: RequestId): Params {

@@ -5,7 +5,7 @@
  * to open. Web Crypto only, so it runs anywhere.
  * Source: 2026-07-28 basic/patterns/mrtr "Server Requirements" (integrity, replay bounds).
  */
-import { McpkitError } from './errors.js';
+import { LocalError } from './errors.js';
 
 /** One key of the ring: a 32-byte secret and the id written into sealed state. */
 export interface StateKey {
@@ -28,7 +28,7 @@ export interface StateBinding {
 /** Seals and opens `requestState` values. */
 export interface RequestStateSealer {
   seal(payload: unknown, binding: StateBinding): Promise<string>;
-  /** @throws McpkitError `INVALID_ARGUMENT` for state that is tampered, expired, foreign or unknown-key. */
+  /** @throws LocalError `INVALID_ARGUMENT` for state that is tampered, expired, foreign or unknown-key. */
   open(state: string, binding: StateBinding): Promise<unknown>;
 }
 
@@ -56,7 +56,7 @@ function b64url(bytes: Uint8Array): string {
 function fromB64url(text: string): Uint8Array<ArrayBuffer> {
   const s = atob(text.replace(/-/g, '+').replace(/_/g, '/'));
   const bytes = Uint8Array.from(s, (c) => c.charCodeAt(0));
-  if (b64url(bytes) !== text) throw new McpkitError('INVALID_ARGUMENT', 'not canonical base64url');
+  if (b64url(bytes) !== text) throw new LocalError('INVALID_ARGUMENT', 'not canonical base64url');
   return bytes;
 }
 
@@ -83,13 +83,13 @@ export async function digestParams(value: unknown): Promise<string> {
   return b64url(new Uint8Array(hash));
 }
 
-function rejectState(why: string): McpkitError {
-  return new McpkitError('INVALID_ARGUMENT', `Invalid requestState: ${why}`);
+function rejectState(why: string): LocalError {
+  return new LocalError('INVALID_ARGUMENT', `Invalid requestState: ${why}`);
 }
 
 /**
  * Creates a sealer over a key ring.
- * @throws McpkitError `INVALID_ARGUMENT` when a key is not 32 bytes or has a bad id.
+ * @throws LocalError `INVALID_ARGUMENT` when a key is not 32 bytes or has a bad id.
  */
 export function createStateSealer(options: SealerOptions = {}): RequestStateSealer {
   const keys = options.keys ?? [{ id: 'local', secret: new Uint8Array(32) }]; // secret drawn on first use

@@ -7,7 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createClient, streamableHttp, type Client } from '../client/index.js';
 import { relayRequest } from '../client/runtime.js';
-import { McpError } from '../core/index.js';
+import { WireError } from '../core/index.js';
 import { serve, type Served } from '../integrations/node/index.js';
 import { OUR_EVERYTHING } from '../../test/interop/helpers.js';
 import { createGateway, createHost, type Gateway, type Host, type ServerStatus } from './index.js';
@@ -116,7 +116,7 @@ describe('a host with misbehaving servers', () => {
       inputResponses: { [key as string]: { action: 'accept', content: { name: 'Ada' } } },
       requestState: first.requestState,
     });
-    await expect(late).rejects.toBeInstanceOf(McpError);
+    await expect(late).rejects.toBeInstanceOf(WireError);
     await expect(late).rejects.toThrow(/unknown or expired/);
   });
 

@@ -7,7 +7,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import { z } from 'zod';
-import { McpkitError } from '../core/errors.js';
+import { LocalError } from '../core/index.js';
 
 const stringMap = z.record(z.string(), z.string());
 const decision = z.enum(['allow', 'deny']);
@@ -85,7 +85,7 @@ export type ResolvedServer = z.output<typeof serverSchema> & { name: string };
  * Checks an `mcpServers` map and interpolates `${VAR}`, `${env:VAR}` and `${VAR:-default}`
  * in `command`, `args`, `env`, `cwd`, `url` and `headers` from `env` (default
  * `process.env`). Disabled servers are dropped.
- * @throws McpkitError `INVALID_ARGUMENT` naming the server and key of every problem.
+ * @throws LocalError `INVALID_ARGUMENT` naming the server and key of every problem.
  */
 export function resolveServers(
   servers: unknown,
@@ -108,14 +108,14 @@ export function resolveServers(
  * Reads a JSON configuration file as these apps write it: `{ "mcpServers": { … } }`
  * (Claude Desktop, Cursor) or `{ "servers": { … } }` (VS Code). Other top-level keys are
  * ignored. Returns the unresolved map, for {@link resolveServers} or `createHost`.
- * @throws McpkitError `INVALID_ARGUMENT` for unreadable files, bad JSON or unknown shapes.
+ * @throws LocalError `INVALID_ARGUMENT` for unreadable files, bad JSON or unknown shapes.
  */
 export async function loadHostConfig(path: string): Promise<ServersConfig> {
   let text: string;
   try {
     text = await readFile(path, 'utf8');
   } catch (error) {
-    throw new McpkitError('INVALID_ARGUMENT', `cannot read ${path}: ${(error as Error).message}`, {
+    throw new LocalError('INVALID_ARGUMENT', `cannot read ${path}: ${(error as Error).message}`, {
       cause: error,
     });
   }
@@ -123,7 +123,7 @@ export async function loadHostConfig(path: string): Promise<ServersConfig> {
   try {
     json = JSON.parse(text);
   } catch (error) {
-    throw new McpkitError('INVALID_ARGUMENT', `${path} is not JSON: ${(error as Error).message}`, {
+    throw new LocalError('INVALID_ARGUMENT', `${path} is not JSON: ${(error as Error).message}`, {
       cause: error,
     });
   }
@@ -131,7 +131,7 @@ export async function loadHostConfig(path: string): Promise<ServersConfig> {
   if (!parsed.success) {
     const top = typeof json === 'object' && json !== null && ('mcpServers' in json || 'servers' in json);
     if (!top)
-      throw new McpkitError(
+      throw new LocalError(
         'INVALID_ARGUMENT',
         `${path}: expected an object with "mcpServers" (or "servers")`,
       );
@@ -162,24 +162,24 @@ function interpolateServer<T extends z.output<typeof serverSchema>>(
 
 const REFERENCE = /\$\{(?:env:)?([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?\}/g;
 
-/** Replaces `${VAR}`, `${env:VAR}`, `${VAR:-default}`. @throws McpkitError for an unset variable without default. */
+/** Replaces `${VAR}`, `${env:VAR}`, `${VAR:-default}`. @throws LocalError for an unset variable without default. */
 function interpolate(text: string, env: Record<string, string | undefined>, where: string): string {
   return text.replace(REFERENCE, (_all, name: string, fallback: string | undefined) => {
     const value = env[name];
     if (value !== undefined && value !== '') return value;
     if (fallback !== undefined) return fallback;
-    throw new McpkitError('INVALID_ARGUMENT', `${where}: environment variable ${name} is not set`);
+    throw new LocalError('INVALID_ARGUMENT', `${where}: environment variable ${name} is not set`);
   });
 }
 
-function configError(error: z.ZodError | undefined, where: string): McpkitError {
+function configError(error: z.ZodError | undefined, where: string): LocalError {
   const issues = (error?.issues ?? []).map((issue) => {
     const path = issue.path.map(String).join('.');
     const inner = issue.code === 'invalid_key' ? issue.issues[0]?.message : undefined;
     const message = inner === undefined ? issue.message : `server name: ${inner}`;
     return `${where}${path ? `.${path}` : ''}: ${message}`;
   });
-  return new McpkitError('INVALID_ARGUMENT', `invalid host configuration: ${issues.join('; ')}`, {
+  return new LocalError('INVALID_ARGUMENT', `invalid host configuration: ${issues.join('; ')}`, {
     cause: error,
   });
 }

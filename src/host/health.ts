@@ -6,8 +6,8 @@
  * Source: 2025-11-25 basic/utilities/ping; 2026-07-28 server/discover, changelog (ping removed).
  */
 import type { Client } from '../client/index.js';
-import { McpError } from '../core/index.js';
-import { setTimer } from '../core/timer.js';
+import { WireError } from '../core/index.js';
+import { setTimer } from '../core/runtime.js';
 
 /** How the host checks that a server it is connected to is still there. */
 export interface HealthPolicy {
@@ -57,7 +57,7 @@ export class HealthProbe {
       else await this.#client.ping(options);
     } catch (error) {
       // A JSON-RPC error is an answer: the server is there.
-      if (this.#stop.signal.aborted || error instanceof McpError) return this.#schedule();
+      if (this.#stop.signal.aborted || error instanceof WireError) return this.#schedule();
       this.stop();
       return this.#lost(`health check failed: ${error instanceof Error ? error.message : String(error)}`);
     }

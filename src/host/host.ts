@@ -4,7 +4,7 @@
  * Source: 2026-07-28 architecture (host → clients → servers), server/tools "Tool Names".
  */
 import type { EraCache, ResultOf } from '../client/index.js';
-import { McpkitError, type JsonRpcNotification, type RequestId, type Root } from '../core/index.js';
+import { LocalError, type JsonRpcNotification, type RequestId, type Root } from '../core/index.js';
 import { resolveServers } from './config.js';
 import { clientHandlersOf, InputRouter, type CallScope } from './inputs.js';
 import { ServerLink, type ServerStatus } from './link.js';
@@ -105,8 +105,8 @@ export class Host {
   /**
    * Calls a tool by its qualified name on its server, with progress, cancellation
    * (`signal`) and timeout carried to the server.
-   * @throws McpkitError `INVALID_ARGUMENT` for an unknown name, `CONNECTION_CLOSED` when its
-   *   server is not ready; the client's errors otherwise (McpError from the server).
+   * @throws LocalError `INVALID_ARGUMENT` for an unknown name, `CONNECTION_CLOSED` when its
+   *   server is not ready; the client's errors otherwise (WireError from the server).
    */
   async callTool(
     name: string,
@@ -114,7 +114,7 @@ export class Host {
     options: HostCallOptions = {},
   ): Promise<ResultOf<'tools/call'>> {
     const tool = this.#registry.tools.get(name);
-    if (!tool) throw new McpkitError('INVALID_ARGUMENT', `no tool named '${name}' in the host's registry`);
+    if (!tool) throw new LocalError('INVALID_ARGUMENT', `no tool named '${name}' in the host's registry`);
     const params = { name: tool.originalName, ...(args === undefined ? {} : { arguments: args }) };
     return this.#call(tool.server, options, (client, req) =>
       relayed(client, req)
@@ -130,8 +130,7 @@ export class Host {
     options: HostCallOptions = {},
   ): Promise<ResultOf<'prompts/get'>> {
     const prompt = this.#registry.prompts.get(name);
-    if (!prompt)
-      throw new McpkitError('INVALID_ARGUMENT', `no prompt named '${name}' in the host's registry`);
+    if (!prompt) throw new LocalError('INVALID_ARGUMENT', `no prompt named '${name}' in the host's registry`);
     return this.#call(prompt.server, options, (client, req) =>
       client.getPrompt(prompt.originalName, args, req),
     );
@@ -141,12 +140,12 @@ export class Host {
    * Reads a resource by its URI in the merged registry (a listed URI, a `server+uri`
    * prefixed one, or one matching a server's template). The result's `contents[].uri`
    * are mapped back to the registry's URIs.
-   * @throws McpkitError `INVALID_ARGUMENT` when no server offers the URI; as `callTool` otherwise.
+   * @throws LocalError `INVALID_ARGUMENT` when no server offers the URI; as `callTool` otherwise.
    */
   async readResource(uri: string, options: HostCallOptions = {}): Promise<ResultOf<'resources/read'>> {
     await Promise.all(this.#registry.templates.map((t) => t.matcher.ready));
     const route = this.route(uri);
-    if (!route) throw new McpkitError('INVALID_ARGUMENT', `no server offers the resource '${uri}'`);
+    if (!route) throw new LocalError('INVALID_ARGUMENT', `no server offers the resource '${uri}'`);
     const result = await this.#call(route.server, options, (client, req) =>
       client.readResource(route.uri, req),
     );
@@ -160,7 +159,7 @@ export class Host {
    * variable of a resource template (by its template in the merged registry), routed to
    * the server that owns it. Resolves with the suggested values (none when the server
    * does not declare `completions`).
-   * @throws McpkitError `INVALID_ARGUMENT` for an unknown prompt or template; as `callTool` otherwise.
+   * @throws LocalError `INVALID_ARGUMENT` for an unknown prompt or template; as `callTool` otherwise.
    */
   async complete(
     ref: { type: 'ref/prompt'; name: string } | { type: 'ref/resource'; uri: string },
@@ -190,7 +189,7 @@ export class Host {
       if (template)
         return { server: template.server, ref: { type: 'ref/resource', uri: template.originalTemplate } };
     }
-    throw new McpkitError(
+    throw new LocalError(
       'INVALID_ARGUMENT',
       `nothing in the host's registry completes ${JSON.stringify(ref)}`,
     );
@@ -198,7 +197,7 @@ export class Host {
 
   /**
    * The server and its own URI for a URI of the merged registry.
-   * @throws McpkitError `NOT_READY` when a template must be matched before its engine has
+   * @throws LocalError `NOT_READY` when a template must be matched before its engine has
    *   loaded (only before `start()` resolved; see `UriTemplate.ready`).
    */
   route(uri: string): { server: string; uri: string } | undefined {
@@ -229,7 +228,7 @@ export class Host {
     const client = link.client;
     if (!client) {
       const { state, reason } = link.status;
-      throw new McpkitError(
+      throw new LocalError(
         'CONNECTION_CLOSED',
         `server '${server}' is ${state}${reason ? `: ${reason}` : ''}`,
       );
@@ -248,7 +247,7 @@ export class Host {
 
   #link(server: string): ServerLink {
     const link = this.#links.get(server);
-    if (!link) throw new McpkitError('INVALID_ARGUMENT', `no server named '${server}' in the host`);
+    if (!link) throw new LocalError('INVALID_ARGUMENT', `no server named '${server}' in the host`);
     return link;
   }
 
@@ -266,7 +265,7 @@ export class Host {
 
 /**
  * Creates a host over the `mcpServers` map; call `start()` to connect.
- * @throws McpkitError `INVALID_ARGUMENT` for a configuration of an unknown shape (naming
+ * @throws LocalError `INVALID_ARGUMENT` for a configuration of an unknown shape (naming
  *   the server and key) or an unset `${VAR}`.
  */
 export function createHost(options: HostOptions): Host {

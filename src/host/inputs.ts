@@ -16,7 +16,7 @@
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
 import {
-  McpError,
+  WireError,
   type CreateMessageRequestParams,
   type CreateMessageResult,
   type ElicitResult,
@@ -126,13 +126,13 @@ export class InputRouter {
 
   /**
    * Answers one input request from `server`.
-   * @throws McpError -32600 when policy denies it; -32603 when nothing can answer it.
+   * @throws WireError -32600 when policy denies it; -32603 when nothing can answer it.
    */
   async route(request: InputRequestEvent, link: InputLink): Promise<Params> {
     const { server, kind } = request;
     const { policy, roots } = link;
     if (!this.allows(kind, policy, roots)) {
-      throw McpError.of(
+      throw WireError.of(
         'InvalidRequest',
         `the host's policy denies ${kind} requests from server '${server}'`,
       );
@@ -165,7 +165,7 @@ export class InputRouter {
         context,
       ) as unknown as Promise<Params>;
     if (request.kind === 'roots' && h.roots) return h.roots(context) as unknown as Promise<Params>;
-    throw McpError.of(
+    throw WireError.of(
       'InternalError',
       `the host has no ${request.kind} handler for server '${request.server}'`,
     );

@@ -25,10 +25,10 @@ import {
   type Tracer,
   ProxyTracerProvider,
 } from '@opentelemetry/api';
-import { isServerErrorCode } from '../core/errors.js';
+import { isServerErrorCode } from '../core/runtime.js';
 import {
   ERROR_TABLE,
-  McpError,
+  WireError,
   type McpMessage,
   type Middleware,
   type MiddlewareContext,
@@ -92,7 +92,7 @@ function finish(
   outcome: { result?: Params | undefined; error?: unknown },
 ): void {
   const { error, result } = outcome;
-  if (error instanceof McpError) {
+  if (error instanceof WireError) {
     span.setAttribute('rpc.response.status_code', String(error.code));
     if (countsAsError(error.code, served)) {
       span.setAttribute('error.type', String(error.code));

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SpanKind, SpanStatusCode } from '@opentelemetry/api';
 import type { ReadableSpan } from '@opentelemetry/sdk-trace-base';
 import { createClient, streamableHttp, type Client } from '../client/index.js';
-import { McpError } from '../core/index.js';
+import { WireError } from '../core/index.js';
 import { createServer } from '../server/index.js';
 import { serve, type Served } from '../integrations/node/index.js';
 import { findSpan, installTracing, type InstalledTracing } from '../../test/support/otel.js';
@@ -37,7 +37,7 @@ describe.each(['modern', 'legacy'] as const)('tracing through middleware (%s era
     outer.tool('outer', {}, async () => ({ content: (await nested.callTool('inner', {})).content }));
     outer.use((next) => (message, ctx) => {
       if (message.method === 'tools/call' && message.params?.name === 'broken')
-        return Promise.reject(McpError.of('InternalError', 'broken on purpose'));
+        return Promise.reject(WireError.of('InternalError', 'broken on purpose'));
       return next(message, ctx);
     });
     const outerServed = await serve(outer, { port: 0 });

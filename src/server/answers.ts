@@ -7,10 +7,12 @@
  * `content` MUST match `requestedSchema`), client/sampling (CreateMessageResult),
  * client/roots (Root: `uri` MUST be a `file://` URI).
  */
-import { McpError, missingCapabilityError } from '../core/errors.js';
-import type { Era } from '../core/revisions.js';
-import type { ClientCapabilities, ElicitRequestParams } from '../core/types/index.js';
-import { isObject, type Params } from '../core/jsonrpc.js';
+import { WireError } from '../core/index.js';
+import { missingCapabilityError } from '../core/runtime.js';
+import type { Era } from '../core/index.js';
+import type { ClientCapabilities, ElicitRequestParams } from '../core/index.js';
+import { type Params } from '../core/index.js';
+import { isObject } from '../core/runtime.js';
 import { compileJsonSchema, compileSchema, type SchemaLimits } from '../validation/index.js';
 
 /** The client requests a handler can make through its context. */
@@ -29,7 +31,7 @@ export interface AskedQuestion {
 /**
  * Resolves with `answer` when it is a valid result for the question, else rejects.
  * `where` names the answer in the error (`inputResponses.elicitation-1`, or the method).
- * @throws McpError -32602 describing what is wrong with the answer.
+ * @throws WireError -32602 describing what is wrong with the answer.
  */
 export async function checkInputAnswer(
   question: AskedQuestion,
@@ -37,7 +39,7 @@ export async function checkInputAnswer(
   where: string,
 ): Promise<Params> {
   const problem = isObject(answer) ? await problemOf(question, answer) : 'the answer must be an object';
-  if (problem !== undefined) throw McpError.of('InvalidParams', `${where}: ${problem}`);
+  if (problem !== undefined) throw WireError.of('InvalidParams', `${where}: ${problem}`);
   return answer as Params;
 }
 
@@ -117,16 +119,16 @@ export function missingCapability(
 }
 
 /** The error for a missing capability: -32021 exists only from 2026-07-28 on; legacy sessions get -32600 with the same data. */
-export function capabilityError(era: Era, required: Record<string, unknown>): McpError {
+export function capabilityError(era: Era, required: Record<string, unknown>): WireError {
   if (era === 'modern') return missingCapabilityError(required);
-  return McpError.of('InvalidRequest', `The client did not declare the capability this request needs`, {
+  return WireError.of('InvalidRequest', `The client did not declare the capability this request needs`, {
     requiredCapabilities: required,
   });
 }
 
 /** The error for a method whose handler may not ask the client for input. */
-export function noInputOn(method: string): McpError {
-  return McpError.of(
+export function noInputOn(method: string): WireError {
+  return WireError.of(
     'InternalError',
     `${method} cannot ask the client for input; only tools/call, resources/read and prompts/get can`,
   );

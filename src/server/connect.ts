@@ -4,11 +4,12 @@
  * Source: 2026-07-28 basic/transports/stdio; 2025-11-25 basic/lifecycle.
  */
 import { runtimeOf } from './runtime.js';
-import { DEFAULT_MAX_JSON_DEPTH } from '../core/json-limits.js';
-import { EVENT_METHOD, type ServerEvent } from '../core/event-bus.js';
-import { Peer } from '../core/peer.js';
-import type { Transport } from '../core/transport.js';
-import { allowsBatch } from '../core/wire.js';
+import { DEFAULT_MAX_JSON_DEPTH } from '../core/runtime.js';
+import { type ServerEvent } from '../core/index.js';
+import { EVENT_METHOD } from '../core/runtime.js';
+import { Peer } from '../core/runtime.js';
+import type { Transport } from '../core/index.js';
+import { allowsBatch } from '../core/runtime.js';
 import { RequestScope, type SessionInit } from './scope.js';
 import type { McpServer } from './server.js';
 import { LegacySession } from './legacy/session.js';

@@ -6,9 +6,9 @@
  * Source: 2026-07-28 basic/patterns (progress, cancellation, MRTR), server/utilities/logging;
  * 2025-11-25 client/* (server-initiated requests).
  */
-import type { AuthInfo } from '../core/middleware.js';
-import type { RequestId } from '../core/jsonrpc.js';
-import type { Era } from '../core/revisions.js';
+import type { AuthInfo } from '../core/index.js';
+import type { RequestId } from '../core/index.js';
+import type { Era } from '../core/index.js';
 import type {
   ClientCapabilities,
   CreateMessageRequestParams,
@@ -18,7 +18,7 @@ import type {
   Implementation,
   ListRootsResult,
   LoggingLevel,
-} from '../core/types/index.js';
+} from '../core/index.js';
 import type { InferOutput, StandardJsonSchema } from '../validation/index.js';
 import type { SchemaElicitParams, SchemaElicitResult } from './schema-elicit.js';
 
@@ -73,21 +73,21 @@ export interface RequestContext {
   /**
    * Asks the user for input (elicitation). Legacy: an `elicitation/create` request on the
    * session. Modern: an `input_required` round trip (see {@link InputOptions}).
-   * @throws McpError -32021 when the client did not declare `elicitation`; McpkitError
+   * @throws WireError -32021 when the client did not declare `elicitation`; LocalError
    *   `INVALID_DEFINITION` when a form `requestedSchema` breaks the server's `limits.schema`.
    */
   elicit(params: ElicitRequestParams, options?: InputOptions): Promise<ElicitResult>;
   /**
    * Form elicitation described by a Standard Schema (zod v4…): sent as its JSON Schema, and
    * an accepted answer is checked and parsed by the schema, so `content` is typed.
-   * @throws McpError -32021 without `elicitation`; -32602 when an accepted answer does not match.
+   * @throws WireError -32021 without `elicitation`; -32602 when an accepted answer does not match.
    */
   elicit<S extends StandardJsonSchema>(
     params: SchemaElicitParams<S>,
     options?: InputOptions,
   ): Promise<SchemaElicitResult<InferOutput<S>>>;
-  /** Asks the client's model for a completion (sampling). @throws McpError -32021 without `sampling`. */
+  /** Asks the client's model for a completion (sampling). @throws WireError -32021 without `sampling`. */
   sample(params: CreateMessageRequestParams, options?: InputOptions): Promise<CreateMessageResult>;
-  /** Asks for the client's roots. @throws McpError -32021 without `roots`. */
+  /** Asks for the client's roots. @throws WireError -32021 without `roots`. */
   listRoots(options?: InputOptions): Promise<ListRootsResult>;
 }

@@ -6,19 +6,19 @@
  * session. Then `server/discover`, `subscriptions/listen`, tasks and feature dispatch.
  * Source: 2026-07-28 basic/versioning "Backward Compatibility"; 2025-11-25 basic/lifecycle.
  */
-import { eraOf } from '../core/era.js';
-import { McpError } from '../core/errors.js';
-import { createMemoryEventBus, type EventBus } from '../core/event-bus.js';
-import type { Params } from '../core/jsonrpc.js';
-import { principalKey, principalOf } from '../core/principal.js';
-import { createStateSealer, type RequestStateSealer } from '../core/request-state.js';
+import { eraOf } from '../core/runtime.js';
+import { WireError } from '../core/index.js';
+import { createMemoryEventBus, type EventBus } from '../core/index.js';
+import type { Params } from '../core/index.js';
+import { principalKey, principalOf } from '../core/runtime.js';
+import { createStateSealer, type RequestStateSealer } from '../core/runtime.js';
 import {
   LEGACY_REVISIONS,
   MODERN_REVISIONS,
   type LegacyRevision,
   type ModernRevision,
-} from '../core/revisions.js';
-import type { Implementation, ServerCapabilities } from '../core/types/index.js';
+} from '../core/index.js';
+import type { Implementation, ServerCapabilities } from '../core/index.js';
 import { CACHEABLE, FEATURE_METHODS, METHOD_CAPABILITY, copyResult, type Features } from './features.js';
 import { SESSION_METHODS, initialize } from './legacy/lifecycle.js';
 import { honouredFilter, listen } from './listen.js';
@@ -103,7 +103,7 @@ export class ServerDispatcher {
     };
   }
 
-  /** Answers one request; rejects with {@link McpError} for a JSON-RPC error. */
+  /** Answers one request; rejects with {@link WireError} for a JSON-RPC error. */
   dispatch(scope: RequestScope): Promise<Params> {
     // Not an async frame: the era handlers are; a synchronous throw still becomes a rejection.
     try {
@@ -121,7 +121,7 @@ export class ServerDispatcher {
 
   #initialize(scope: RequestScope): Params {
     if (this.legacy.length === 0) {
-      throw McpError.of(
+      throw WireError.of(
         'InvalidRequest',
         `This server speaks only ${this.modern.join(', ')}; initialize is not supported`,
         { supported: [...this.modern] },
@@ -169,7 +169,7 @@ export class ServerDispatcher {
     const limits = this.#options.limits;
     const maxListens = limits?.maxListenStreams ?? 10_000;
     if (this.listens.size >= maxListens) {
-      throw McpError.of(
+      throw WireError.of(
         'InvalidRequest',
         `more than ${maxListens} open listen streams (limits.maxListenStreams)`,
       );
@@ -208,9 +208,9 @@ export class ServerDispatcher {
   }
 
   // A legacy client's initialize on a modern-only server: name what we speak (versioning.mdx).
-  #unknownModern(method: string): McpError {
+  #unknownModern(method: string): WireError {
     if (method !== 'initialize' || this.legacy.length > 0) return methodNotFound(method);
-    return McpError.of(
+    return WireError.of(
       'MethodNotFound',
       `initialize is not supported: this server speaks only ${this.modern.join(', ')} (no initialize handshake)`,
       { supported: [...this.modern] },

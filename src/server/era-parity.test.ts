@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { McpError } from '../core/errors.js';
+import { WireError } from '../core/errors.js';
 import type { JsonRpcRequest, Params } from '../core/jsonrpc.js';
 import { Peer } from '../core/peer.js';
 import { createLinkedPair } from '../testing/linked-pair.js';
@@ -187,7 +187,7 @@ async function rawClient(revision: '2026-07-28' | '2025-11-25', answers: Answers
   const peer = new Peer(tapped, {
     request: async (request: JsonRpcRequest) => {
       const answer = answers[request.method as keyof Answers];
-      if (answer === undefined) throw McpError.of('MethodNotFound', request.method);
+      if (answer === undefined) throw WireError.of('MethodNotFound', request.method);
       return answer as Params;
     },
   });
@@ -243,7 +243,7 @@ async function outcomeOf(send: () => Promise<Params>): Promise<string> {
       []) as { text?: string } | { text?: string }[];
     return `ok ${(Array.isArray(first) ? first[0]?.text : first.text) ?? ''}`;
   } catch (error) {
-    return error instanceof McpError ? `error ${error.code}` : `threw ${String(error)}`;
+    return error instanceof WireError ? `error ${error.code}` : `threw ${String(error)}`;
   }
 }
 

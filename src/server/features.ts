@@ -4,10 +4,10 @@
  * layer adds what its wire needs (`resultType`, cache fields, `_meta`).
  * Source: 2026-07-28 server/tools, server/resources, server/prompts, utilities/completion.
  */
-import { McpError } from '../core/errors.js';
-import type { Params } from '../core/jsonrpc.js';
-import type { Era } from '../core/revisions.js';
-import type { ServerCapabilities } from '../core/types/index.js';
+import { WireError } from '../core/index.js';
+import type { Params } from '../core/index.js';
+import type { Era } from '../core/index.js';
+import type { ServerCapabilities } from '../core/index.js';
 import { runCompleter } from './completion.js';
 import type { RequestContext } from './context.js';
 import { paginate } from './pagination.js';
@@ -78,7 +78,7 @@ async function complete(f: Features, params: Params, ctx: RequestContext): Promi
   const ref = params.ref as { type?: unknown; name?: unknown; uri?: unknown } | undefined;
   const argument = params.argument as { name?: unknown; value?: unknown } | undefined;
   if (typeof argument?.name !== 'string' || typeof argument.value !== 'string') {
-    throw McpError.of('InvalidParams', 'argument must have a string name and value');
+    throw WireError.of('InvalidParams', 'argument must have a string name and value');
   }
   const args = (params.context as { arguments?: Record<string, string> } | undefined)?.arguments ?? {};
   await f.resources.ready();
@@ -93,12 +93,12 @@ function findCompleter(
   era: Era,
 ) {
   if (ref?.type === 'ref/prompt' && typeof ref.name === 'string') {
-    if (!f.prompts.has(ref.name)) throw McpError.of('InvalidParams', `Unknown prompt: ${ref.name}`);
+    if (!f.prompts.has(ref.name)) throw WireError.of('InvalidParams', `Unknown prompt: ${ref.name}`);
     return f.prompts.completer(ref.name, arg);
   }
   if (ref?.type === 'ref/resource' && typeof ref.uri === 'string') {
     if (!f.resources.hasTemplate(ref.uri) && !f.resources.has(ref.uri)) {
-      throw McpError.of(
+      throw WireError.of(
         'InvalidParams',
         `Unknown resource template: ${ref.uri}`,
         era === 'modern' ? { uri: ref.uri } : undefined,
@@ -106,7 +106,7 @@ function findCompleter(
     }
     return f.resources.completer(ref.uri, arg);
   }
-  throw McpError.of('InvalidParams', 'ref must be a ref/prompt with a name or a ref/resource with a uri');
+  throw WireError.of('InvalidParams', 'ref must be a ref/prompt with a name or a ref/resource with a uri');
 }
 
 /** The capabilities a server declares: `declared` plus what its registries hold. */

@@ -51,4 +51,4 @@ export {
   type RequestStateSealer,
   type SealerOptions,
   type StateKey,
-} from '../core/request-state.js';
+} from '../core/runtime.js';

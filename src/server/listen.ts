@@ -5,15 +5,16 @@
  * client cancels it (its signal aborts) or the server closes it gracefully.
  * Source: 2026-07-28 basic/patterns/subscriptions.
  */
-import { EVENT_METHOD, type EventBus, type ServerEvent } from '../core/event-bus.js';
-import { McpError } from '../core/errors.js';
-import type { Params, RequestId } from '../core/jsonrpc.js';
-import { META } from '../core/revisions.js';
-import { LIST_CHANGED, LIST_FEATURES } from '../core/list-changed.js';
-import type { ServerCapabilities, SubscriptionFilter } from '../core/types/index.js';
+import { type EventBus, type ServerEvent } from '../core/index.js';
+import { EVENT_METHOD } from '../core/runtime.js';
+import { WireError } from '../core/index.js';
+import type { Params, RequestId } from '../core/index.js';
+import { META } from '../core/index.js';
+import { LIST_CHANGED, LIST_FEATURES } from '../core/runtime.js';
+import type { ServerCapabilities, SubscriptionFilter } from '../core/index.js';
 import type { ScopeLine } from './scope.js';
 
-export type { SubscriptionFilter } from '../core/types/index.js';
+export type { SubscriptionFilter } from '../core/index.js';
 
 /** Narrows a requested filter to what the server can honour. */
 export function honouredFilter(
@@ -22,7 +23,7 @@ export function honouredFilter(
   maxUris = 1000,
 ): SubscriptionFilter {
   if (typeof requested !== 'object' || requested === null || Array.isArray(requested)) {
-    throw McpError.of('InvalidParams', 'notifications must be an object (a subscription filter)');
+    throw WireError.of('InvalidParams', 'notifications must be an object (a subscription filter)');
   }
   const r = requested as Record<string, unknown>;
   const out: SubscriptionFilter = {};
@@ -32,10 +33,10 @@ export function honouredFilter(
   }
   const uris = r.resourceSubscriptions;
   if (uris !== undefined && (!Array.isArray(uris) || uris.some((u) => typeof u !== 'string'))) {
-    throw McpError.of('InvalidParams', 'resourceSubscriptions must be an array of URIs');
+    throw WireError.of('InvalidParams', 'resourceSubscriptions must be an array of URIs');
   }
   if (Array.isArray(uris) && uris.length > maxUris) {
-    throw McpError.of(
+    throw WireError.of(
       'InvalidParams',
       `more than ${maxUris} resourceSubscriptions (limits.maxResourceSubscriptions)`,
     );

@@ -19,16 +19,16 @@
  * With no middleware the server never comes here; with some, a message costs one ctx and
  * one message object, and the chain is composed once (see bench/scenarios/middleware.ts).
  */
-import { McpkitError } from '../core/errors.js';
-import { eraOf, revisionOf } from '../core/era.js';
-import type { JsonRpcNotification, JsonRpcRequest, Params } from '../core/jsonrpc.js';
+import { LocalError } from '../core/index.js';
+import { eraOf, revisionOf } from '../core/runtime.js';
+import type { JsonRpcNotification, JsonRpcRequest, Params } from '../core/index.js';
 import {
   composeMiddleware,
   type MessageHandler,
   type McpMessage,
   type Middleware,
   type MiddlewareContext,
-} from '../core/middleware.js';
+} from '../core/index.js';
 import type { LegacySession, SessionLink } from './legacy/session.js';
 import type { HeaderReader, RequestScope } from './scope.js';
 
@@ -202,8 +202,8 @@ function destinationOf(message: McpMessage, ctx: MiddlewareContext): Destination
   return (message as Carrier)[DESTINATION] ?? (ctx as Carrier)[DESTINATION];
 }
 
-function lostDestination(): McpkitError {
-  return new McpkitError(
+function lostDestination(): LocalError {
+  return new LocalError(
     'INVALID_ARGUMENT',
     'a middleware passed on neither the message nor the ctx the server gave it (or a spread copy)',
   );

@@ -3,11 +3,12 @@
  * the fields every modern result carries.
  * Source: 2026-07-28 basic/index "_meta", basic/versioning, server/utilities/caching.
  */
-import { McpError, missingMetaError, unsupportedVersionError } from '../core/errors.js';
-import type { Params } from '../core/jsonrpc.js';
-import { isObject } from '../core/jsonrpc.js';
-import { LOGGING_LEVELS, META, isModernRevision } from '../core/revisions.js';
-import type { ClientCapabilities, Implementation, LoggingLevel } from '../core/types/index.js';
+import { WireError } from '../core/index.js';
+import { missingMetaError, unsupportedVersionError } from '../core/runtime.js';
+import type { Params } from '../core/index.js';
+import { isObject } from '../core/runtime.js';
+import { LOGGING_LEVELS, META, isModernRevision } from '../core/index.js';
+import type { ClientCapabilities, Implementation, LoggingLevel } from '../core/index.js';
 
 /** The per-request fields a modern request declares in `_meta`. */
 export interface ModernMeta {
@@ -20,7 +21,7 @@ export interface ModernMeta {
 
 /**
  * Checks the required `_meta` fields of a modern request.
- * @throws McpError -32602 (HTTP 400) for missing or malformed fields; -32022 for an
+ * @throws WireError -32602 (HTTP 400) for missing or malformed fields; -32022 for an
  *   unsupported version, with `supported` and `requested`.
  */
 export function checkModernMeta(params: Params | undefined, supported: readonly string[]): ModernMeta {
@@ -95,6 +96,6 @@ export function decorateModernResult(result: Params, options: ModernDecoration):
 }
 
 /** Methods that only exist on the legacy wire; on the modern wire they are unknown (-32601). */
-export function methodNotFound(method: string): McpError {
-  return McpError.of('MethodNotFound', `Method not found: ${method}`);
+export function methodNotFound(method: string): WireError {
+  return WireError.of('MethodNotFound', `Method not found: ${method}`);
 }

@@ -6,12 +6,13 @@
  * handler runs again and each call returns its recorded answer, in order.
  * Source: 2026-07-28 basic/patterns/mrtr.
  */
-import { McpError } from '../core/errors.js';
-import { isObject, type Params } from '../core/jsonrpc.js';
-import { digestParams, type RequestStateSealer, type StateBinding } from '../core/request-state.js';
+import { WireError } from '../core/index.js';
+import { type Params } from '../core/index.js';
+import { isObject } from '../core/runtime.js';
+import { digestParams, type RequestStateSealer, type StateBinding } from '../core/runtime.js';
 import { checkInputAnswer, type AskedQuestion } from './answers.js';
 import type { SchemaLimits } from '../validation/index.js';
-import { principalOf } from '../core/principal.js';
+import { principalOf } from '../core/runtime.js';
 import type { RequestScope } from './scope.js';
 
 /** Methods whose handlers may answer `input_required`. */
@@ -80,7 +81,7 @@ export class InputRound {
 
   /**
    * Returns the recorded answer for this question, or registers it and never settles.
-   * @throws McpError -32602 when a fresh answer is not a valid result for the question
+   * @throws WireError -32602 when a fresh answer is not a valid result for the question
    *   (see `checkInputAnswer`).
    */
   ask(method: InputMethod, params: Params, key?: string): Promise<Params> {
@@ -131,7 +132,7 @@ interface StatePayload {
 /**
  * Opens the round of a retry: the sealed answers so far plus the new `inputResponses`.
  * Unknown keys are simply never asked for; non-object answers count as missing.
- * @throws McpError -32602 for malformed `inputResponses`/`requestState`, or for tampered,
+ * @throws WireError -32602 for malformed `inputResponses`/`requestState`, or for tampered,
  *   expired or foreign state.
  */
 export async function openRound(
@@ -141,7 +142,7 @@ export async function openRound(
 ): Promise<InputRound> {
   const responses = params.inputResponses;
   if (responses !== undefined && !isObject(responses)) {
-    throw McpError.of(
+    throw WireError.of(
       'InvalidParams',
       'inputResponses must be an object mapping input request keys to results',
     );
@@ -156,12 +157,12 @@ async function openState(
   sealer: RequestStateSealer,
 ): Promise<StatePayload> {
   if (state === undefined) return { a: {} };
-  if (typeof state !== 'string') throw McpError.of('InvalidParams', 'requestState must be a string');
+  if (typeof state !== 'string') throw WireError.of('InvalidParams', 'requestState must be a string');
   const bound = await binding();
   try {
     return (await sealer.open(state, bound)) as StatePayload;
   } catch (error) {
-    throw McpError.of('InvalidParams', error instanceof Error ? error.message : 'Invalid requestState');
+    throw WireError.of('InvalidParams', error instanceof Error ? error.message : 'Invalid requestState');
   }
 }
 
@@ -185,7 +186,7 @@ export async function inputRequiredResult(
  * answers known so far (sealed `requestState` plus this retry's `inputResponses`). The
  * scope's input requests then go through it, and its signal also fires when the run is
  * abandoned for input. A first round (no state, no responses) needs no await.
- * @throws McpError -32602 for malformed or foreign `inputResponses`/`requestState`.
+ * @throws WireError -32602 for malformed or foreign `inputResponses`/`requestState`.
  */
 export function openInputRound(
   scope: RequestScope,

@@ -3,7 +3,7 @@
  * Source: MCP 2026-07-28 server/utilities/pagination (cursors are opaque; an invalid
  * cursor is answered with -32602).
  */
-import { McpError } from '../core/errors.js';
+import { WireError } from '../core/index.js';
 
 /** One page of a list plus the cursor of the next page, if any. */
 export interface Page<T> {
@@ -23,7 +23,7 @@ function decodeCursor(list: string, cursor: string): number {
     decoded = undefined;
   }
   if (!Array.isArray(decoded) || decoded[0] !== list || !Number.isSafeInteger(decoded[1]) || decoded[1] < 0) {
-    throw McpError.of('InvalidParams', 'Invalid cursor', { cursor });
+    throw WireError.of('InvalidParams', 'Invalid cursor', { cursor });
   }
   return decoded[1] as number;
 }
@@ -31,13 +31,13 @@ function decodeCursor(list: string, cursor: string): number {
 /**
  * Returns the page of `items` that `cursor` points at (the first page without one).
  * @param list the list's name, bound into the cursor so one list's cursor fails on another.
- * @throws McpError -32602 for a cursor this server did not issue or that is past the end.
+ * @throws WireError -32602 for a cursor this server did not issue or that is past the end.
  */
 export function paginate<T>(list: string, items: readonly T[], cursor: unknown, pageSize: number): Page<T> {
   if (cursor !== undefined && typeof cursor !== 'string')
-    throw McpError.of('InvalidParams', 'cursor must be a string');
+    throw WireError.of('InvalidParams', 'cursor must be a string');
   const offset = cursor === undefined ? 0 : decodeCursor(list, cursor);
-  if (offset > items.length) throw McpError.of('InvalidParams', 'Invalid cursor', { cursor });
+  if (offset > items.length) throw WireError.of('InvalidParams', 'Invalid cursor', { cursor });
   const end = offset + pageSize;
   const page: Page<T> = { items: items.slice(offset, end) };
   if (end < items.length) page.nextCursor = encodeCursor(list, end);

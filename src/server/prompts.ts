@@ -3,8 +3,8 @@
  * properties are strings; missing required arguments are answered with -32602.
  * Source: 2026-07-28 server/prompts.
  */
-import { McpError, McpkitError } from '../core/errors.js';
-import type { Icon, Prompt, PromptArgument, PromptMessage } from '../core/types/index.js';
+import { WireError, LocalError } from '../core/index.js';
+import type { Icon, Prompt, PromptArgument, PromptMessage } from '../core/index.js';
 import {
   compileSchema,
   type SchemaLimits,
@@ -73,7 +73,7 @@ export class PromptRegistry {
   }
   #list: Prompt[] = [];
 
-  /** Registers a prompt. @throws McpkitError `INVALID_DEFINITION` for duplicates or bad schemas. */
+  /** Registers a prompt. @throws LocalError `INVALID_DEFINITION` for duplicates or bad schemas. */
   add(
     name: string,
     definition: PromptDefinition<SchemaInput | undefined>,
@@ -110,16 +110,16 @@ export class PromptRegistry {
     return this.#prompts.get(name)?.complete[argument];
   }
 
-  /** Renders a prompt. @throws McpError -32602 for an unknown prompt or invalid arguments. */
+  /** Renders a prompt. @throws WireError -32602 for an unknown prompt or invalid arguments. */
   async get(
     name: unknown,
     args: unknown,
     context: RequestContext,
   ): Promise<{ description?: string; messages: PromptMessage[] } | InputRequiredAnswer> {
     if (typeof name !== 'string')
-      throw McpError.of('InvalidParams', 'prompts/get needs the prompt name as a string');
+      throw WireError.of('InvalidParams', 'prompts/get needs the prompt name as a string');
     const prompt = this.#prompts.get(name);
-    if (!prompt) throw McpError.of('InvalidParams', `Unknown prompt: ${name}`);
+    if (!prompt) throw WireError.of('InvalidParams', `Unknown prompt: ${name}`);
     const checked = await checkArguments(prompt, args ?? {});
     const value = await prompt.handler(checked, context);
     if (isInputRequired(value)) return value;
@@ -129,13 +129,13 @@ export class PromptRegistry {
 
 async function checkArguments(prompt: RegisteredPrompt, args: unknown): Promise<unknown> {
   if (typeof args !== 'object' || args === null || Array.isArray(args)) {
-    throw McpError.of('InvalidParams', 'arguments must be an object of strings');
+    throw WireError.of('InvalidParams', 'arguments must be an object of strings');
   }
   const missing = (prompt.wire.arguments ?? [])
     .filter((a) => a.required && !Object.hasOwn(args, a.name))
     .map((a) => a.name);
   if (missing.length > 0) {
-    throw McpError.of(
+    throw WireError.of(
       'InvalidParams',
       `Missing required arguments for prompt ${prompt.wire.name}: ${missing.join(', ')}`,
     );
@@ -143,7 +143,7 @@ async function checkArguments(prompt: RegisteredPrompt, args: unknown): Promise<
   if (!prompt.schema) return args;
   const checked = await prompt.schema.validate(args);
   if (!checked.ok)
-    throw McpError.of(
+    throw WireError.of(
       'InvalidParams',
       `Invalid arguments for prompt ${prompt.wire.name}: ${checked.issues.join('; ')}`,
     );
@@ -161,6 +161,6 @@ function argumentsFromSchema(schema: Record<string, unknown>): PromptArgument[] 
   });
 }
 
-function invalidDef(message: string): McpkitError {
-  return new McpkitError('INVALID_DEFINITION', message);
+function invalidDef(message: string): LocalError {
+  return new LocalError('INVALID_DEFINITION', message);
 }

@@ -3,9 +3,9 @@
  * Source: 2026-07-28 server/resources (not found → -32602 with `data.uri`);
  * 2025-11-25 server/resources (not found → -32002 on the legacy wire).
  */
-import { McpError, McpkitError, ERROR_TABLE } from '../core/errors.js';
-import type { Era } from '../core/revisions.js';
-import type { Annotations, Icon, Resource, ResourceContents, ResourceTemplate } from '../core/types/index.js';
+import { WireError, LocalError, ERROR_TABLE } from '../core/index.js';
+import type { Era } from '../core/index.js';
+import type { Annotations, Icon, Resource, ResourceContents, ResourceTemplate } from '../core/index.js';
 import type { RequestContext } from './context.js';
 import { compileUriTemplate, type UriTemplate } from './uri-template.js';
 import type { Completer } from './completion.js';
@@ -60,7 +60,7 @@ export class ResourceRegistry {
   #resourceList: Resource[] = [];
   #templateList: ResourceTemplate[] = [];
 
-  /** Registers a fixed resource. @throws McpkitError `INVALID_DEFINITION` on a duplicate URI. */
+  /** Registers a fixed resource. @throws LocalError `INVALID_DEFINITION` on a duplicate URI. */
   addResource(uri: string, meta: ResourceMetadata, handler: ResourceHandler): void {
     if (this.#resources.has(uri)) throw invalidDef(`resource '${uri}' is already registered`);
     const wire: Resource = { ...meta, uri, name: meta.name ?? uri };
@@ -68,7 +68,7 @@ export class ResourceRegistry {
     this.#resourceList = [...this.#resourceList, wire];
   }
 
-  /** Registers a template. @throws McpkitError `INVALID_DEFINITION` for a bad or duplicate template. */
+  /** Registers a template. @throws LocalError `INVALID_DEFINITION` for a bad or duplicate template. */
   addTemplate(uriTemplate: string, options: TemplateOptions, handler: TemplateHandler): void {
     if (this.#templates.has(uriTemplate)) throw invalidDef(`template '${uriTemplate}' is already registered`);
     const { complete = {}, ...meta } = options;
@@ -129,14 +129,14 @@ export class ResourceRegistry {
 
   /**
    * Reads a resource: an exact registered URI first, then templates in registration order.
-   * @throws McpError not found: -32602 with `data.uri` (modern) or -32002 (legacy).
+   * @throws WireError not found: -32602 with `data.uri` (modern) or -32002 (legacy).
    */
   async read(
     uri: unknown,
     era: Era,
     context: RequestContext,
   ): Promise<{ contents: ResourceContents[]; _meta?: Record<string, unknown> } | InputRequiredAnswer> {
-    if (typeof uri !== 'string') throw McpError.of('InvalidParams', 'uri must be a string');
+    if (typeof uri !== 'string') throw WireError.of('InvalidParams', 'uri must be a string');
     const fixed = this.#resources.get(uri);
     if (fixed) return normalise(await fixed.handler(uri, context));
     await this.ready();
@@ -149,9 +149,9 @@ export class ResourceRegistry {
 }
 
 /** The not-found error of the era (modern -32602, legacy -32002), with `data.uri`. */
-function notFound(uri: string, era: Era): McpError {
+function notFound(uri: string, era: Era): WireError {
   const code = era === 'modern' ? ERROR_TABLE.InvalidParams.code : ERROR_TABLE.ResourceNotFound.code;
-  return new McpError(code, `Resource not found: ${uri}`, { data: { uri } });
+  return new WireError(code, `Resource not found: ${uri}`, { data: { uri } });
 }
 
 function normalise(
@@ -160,10 +160,10 @@ function normalise(
   if (isInputRequired(value)) return value;
   const result = Array.isArray(value) ? { contents: value } : value;
   if (!Array.isArray(result.contents))
-    throw new McpkitError('INVALID_RESULT', 'A read handler must return contents');
+    throw new LocalError('INVALID_RESULT', 'A read handler must return contents');
   return result;
 }
 
-function invalidDef(message: string): McpkitError {
-  return new McpkitError('INVALID_DEFINITION', message);
+function invalidDef(message: string): LocalError {
+  return new LocalError('INVALID_DEFINITION', message);
 }

@@ -4,8 +4,8 @@
  * definition, and the session hooks. Not exported from `mcpkit/server`: authors register
  * features on `McpServer`; transports reach this through {@link runtimeOf}.
  */
-import type { EventBus } from '../core/event-bus.js';
-import type { JsonRpcNotification, JsonRpcRequest, Params } from '../core/jsonrpc.js';
+import type { EventBus } from '../core/index.js';
+import type { JsonRpcNotification, JsonRpcRequest, Params } from '../core/index.js';
 import type { LegacySession } from './legacy/session.js';
 import type { ServerOptions } from './options.js';
 import type { HeaderReader, RequestScope, ScopeBinding, ScopeLine } from './scope.js';
@@ -26,7 +26,7 @@ export interface ServerRuntime {
   toolsRevision(): number;
   /**
    * Answers the request of `scope` (built once by the transport). Resolves with the result
-   * object; rejects with `McpError` for a JSON-RPC error (anything else a handler throws
+   * object; rejects with `WireError` for a JSON-RPC error (anything else a handler throws
    * should become -32603 at the transport). A middleware that answers a request itself is
    * trusted to return a result object; a transport sends `{}` if it did not.
    */
@@ -56,3 +56,9 @@ export interface ServerRuntime {
    */
   requiredScopes(method: string, params: unknown): readonly string[] | undefined;
 }
+export { forwardEvent } from './connect.js';
+export { PrincipalBudgets, type QuotaRefusal, noRelease } from './middleware/quotas.js';
+export { refusedScopes } from './middleware/scopes.js';
+export { methodNotFound } from './modern.js';
+export { type HeaderReader, RequestScope, type ScopeBinding, type ScopeLine } from './scope.js';
+export { LegacySession } from './legacy/session.js';

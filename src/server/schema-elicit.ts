@@ -4,8 +4,8 @@
  * gets `content` typed and parsed. Source: 2026-07-28 client/elicitation "Form mode";
  * Standard Schema v1 and Standard JSON Schema v1.
  */
-import { McpError } from '../core/errors.js';
-import type { ElicitRequestFormParams, ElicitResult } from '../core/types/index.js';
+import { WireError } from '../core/index.js';
+import type { ElicitRequestFormParams, ElicitResult } from '../core/index.js';
 import {
   compileSchema,
   isStandardSchema,
@@ -40,8 +40,8 @@ export function hasSchemaObject(params: object): params is SchemaElicitParams<St
 /**
  * Asks with the schema's JSON Schema on the wire, then checks an accepted answer with the
  * schema; `limits` are the server's `limits.schema` (the JSON Schema form must keep to them).
- * @throws McpkitError `INVALID_DEFINITION` for a schema without JSON Schema support or over `limits`;
- * McpError -32602 when an accepted answer does not match (the client broke
+ * @throws LocalError `INVALID_DEFINITION` for a schema without JSON Schema support or over `limits`;
+ * WireError -32602 when an accepted answer does not match (the client broke
  * client/elicitation "Response actions": accepted content must match the requested schema).
  */
 export async function elicitWithSchema(
@@ -56,7 +56,7 @@ export async function elicitWithSchema(
   if (result.action !== 'accept') return { ...result, action: result.action, content: undefined };
   const checked = await schema.validate(result.content);
   if (!checked.ok)
-    throw McpError.of(
+    throw WireError.of(
       'InvalidParams',
       `The elicitation answer does not match the requested schema: ${checked.issues.join('; ')}`,
     );

@@ -9,10 +9,11 @@
  * Source: 2026-07-28 basic/patterns (progress, cancellation, MRTR), server/utilities/logging;
  * 2025-11-25 client/* (server-initiated requests).
  */
-import { McpError } from '../core/errors.js';
-import type { AuthInfo } from '../core/middleware.js';
-import type { JsonRpcRequest, Params, RequestId } from '../core/jsonrpc.js';
-import { isLevelEnabled, type Era, type LegacyRevision } from '../core/revisions.js';
+import { WireError } from '../core/index.js';
+import type { AuthInfo } from '../core/index.js';
+import type { JsonRpcRequest, Params, RequestId } from '../core/index.js';
+import { type Era, type LegacyRevision } from '../core/index.js';
+import { isLevelEnabled } from '../core/runtime.js';
 import type {
   ClientCapabilities,
   CreateMessageRequestParams,
@@ -22,7 +23,7 @@ import type {
   Implementation,
   ListRootsResult,
   LoggingLevel,
-} from '../core/types/index.js';
+} from '../core/index.js';
 import { type InferOutput, type SchemaLimits, type StandardJsonSchema } from '../validation/index.js';
 import {
   capabilityError,
@@ -255,10 +256,10 @@ export class RequestScope implements RequestContext {
     this.#line.notify(method, params);
   }
 
-  /** Opens the legacy session an `initialize` asks for. @throws McpError -32600 where none can be opened. */
+  /** Opens the legacy session an `initialize` asks for. @throws WireError -32600 where none can be opened. */
   openSession(init: SessionInit): LegacySession {
     if (this.binding.session || !this.binding.openSession)
-      throw McpError.of('InvalidRequest', 'This connection is already initialized');
+      throw WireError.of('InvalidRequest', 'This connection is already initialized');
     const session = this.binding.openSession(init);
     this.#via?.opened(session);
     return session;
@@ -319,7 +320,7 @@ export class RequestScope implements RequestContext {
   ): Promise<unknown> {
     const missing = missingCapability(this.clientCapabilities, capability, params);
     if (missing) throw capabilityError(this.#era, missing);
-    if (this.signal.aborted) throw McpError.of('InternalError', 'Request was cancelled');
+    if (this.signal.aborted) throw WireError.of('InternalError', 'Request was cancelled');
     if (this.#asker) return this.#asker.ask(method, params as Params, key);
     const session = this.#era === 'legacy' ? this.session : undefined;
     if (!session) throw noInputOn(this.request.method);

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { McpError } from '../core/errors.js';
+import { WireError } from '../core/errors.js';
 import { Peer, type PeerHandlers } from '../core/peer.js';
 import { createLinkedPair } from '../testing/linked-pair.js';
 import { validateWire } from '../testing/wire-tap.js';
@@ -70,7 +70,7 @@ async function start(
   const notifications: unknown[] = [];
   const peer = new Peer(tapped, {
     request: async () => {
-      throw McpError.of('MethodNotFound', 'no');
+      throw WireError.of('MethodNotFound', 'no');
     },
     notification: (n) => notifications.push(n),
     ...handlers,
@@ -122,9 +122,9 @@ describe('modern requests', () => {
   it('rejects an unknown version with -32022 naming supported and requested', async () => {
     const c = await start('2026-07-28');
     const meta = { ...MODERN_META, 'io.modelcontextprotocol/protocolVersion': '1900-01-01' };
-    const error = await c.peer.request('tools/list', { _meta: meta }).catch((e: McpError) => e);
+    const error = await c.peer.request('tools/list', { _meta: meta }).catch((e: WireError) => e);
     expect(error).toMatchObject({ code: -32022, data: { requested: '1900-01-01' } });
-    expect((error as McpError).data).toHaveProperty('supported', expect.arrayContaining(['2026-07-28']));
+    expect((error as WireError).data).toHaveProperty('supported', expect.arrayContaining(['2026-07-28']));
   });
 
   it('rejects missing client capabilities with -32602', async () => {

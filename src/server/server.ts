@@ -3,10 +3,10 @@
  * registration API. Era routing is in dispatch.ts (by core/era.ts).
  * Source: 2026-07-28 basic/versioning "Backward Compatibility"; 2025-11-25 basic/lifecycle.
  */
-import { McpkitError } from '../core/errors.js';
-import type { JsonRpcNotification } from '../core/jsonrpc.js';
-import type { Middleware } from '../core/middleware.js';
-import type { Implementation, ServerCapabilities } from '../core/types/index.js';
+import { LocalError } from '../core/index.js';
+import type { JsonRpcNotification } from '../core/index.js';
+import type { Middleware } from '../core/index.js';
+import type { Implementation, ServerCapabilities } from '../core/index.js';
 import type { InferOutput, SchemaInput } from '../validation/index.js';
 import { RequestScope } from './scope.js';
 import type { ServerRuntime } from './runtime.js';
@@ -30,7 +30,7 @@ import {
 import { MiddlewareChains } from './middleware.js';
 import { principalQuotas } from './middleware/quotas.js';
 import { scopeCheck } from './middleware/scopes.js';
-import { TASKS_EXTENSION } from '../core/tasks.js';
+import { TASKS_EXTENSION } from '../core/index.js';
 
 let runtimeFor: (server: McpServer) => ServerRuntime;
 
@@ -96,7 +96,7 @@ export class McpServer {
    * Registers a tool: `tool(name, handler)` or `tool(name, definition, handler)`. Arguments
    * are typed by `inputSchema`; with an `outputSchema` the handler may return just the
    * structured value (see {@link StructuredToolReturn}). Source: 2026-07-28 server/tools.
-   * @throws McpkitError `INVALID_DEFINITION` (bad name, duplicate, bad schema).
+   * @throws LocalError `INVALID_DEFINITION` (bad name, duplicate, bad schema).
    */
   tool(name: string, handler: ToolHandler): this;
   tool<In extends SchemaInput | undefined = undefined>(
@@ -121,7 +121,7 @@ export class McpServer {
       typeof definitionOrHandler === 'function'
         ? [{}, definitionOrHandler]
         : [definitionOrHandler, maybeHandler];
-    if (handler === undefined) throw new McpkitError('INVALID_DEFINITION', `tool '${name}' needs a handler`);
+    if (handler === undefined) throw new LocalError('INVALID_DEFINITION', `tool '${name}' needs a handler`);
     const bound = bindTool(handler, definition.outputSchema !== undefined);
     this.#parts.features.tools.add(name, definition, bound);
     this.#needScopes('tools/call', name, definition.scopes);

@@ -13,8 +13,8 @@
  * `unsubscribe` is called to balance it. An abandoned `unsubscribe` lets the next hook run.
  * Source: 2025-11-25 server/resources "Subscriptions"; 2026-07-28 basic/patterns/subscriptions.
  */
-import { McpError } from '../core/errors.js';
-import { setTimer } from '../core/timer.js';
+import { WireError } from '../core/index.js';
+import { setTimer } from '../core/runtime.js';
 
 /** Default bound on one subscription hook call, in milliseconds. */
 const HOOK_TIMEOUT_MS = 30_000;
@@ -27,7 +27,7 @@ const HOOK_TIMEOUT_MS = 30_000;
 export interface ResourceSubscriptionHooks {
   /**
    * The first client subscribed to `uri`. Resolve `false` (or reject) to refuse it: a
-   * legacy `resources/subscribe` then gets an error (the rejection's McpError, else
+   * legacy `resources/subscribe` then gets an error (the rejection's WireError, else
    * -32602), and a listen request leaves the URI out of its acknowledged filter. While
    * this runs, other subscribers of the same URI wait for its outcome, at most
    * `limits.subscriptionHookTimeoutMs` (then -32603, and the URI is free again).
@@ -185,7 +185,7 @@ export class ResourceSubscriptions {
       timer = setTimer(() => {
         if (name === 'subscribe') this.#balanceLate(uri, work);
         const why = `the ${name} hook of ${uri} did not settle within ${this.#timeoutMs} ms`;
-        reject(McpError.of('InternalError', `${why} (limits.subscriptionHookTimeoutMs)`));
+        reject(WireError.of('InternalError', `${why} (limits.subscriptionHookTimeoutMs)`));
       }, this.#timeoutMs);
     });
     return Promise.race([work, timeout]).finally(() => clearTimeout(timer));

@@ -3,9 +3,9 @@
  * and the binder that erases them once at registration.
  * Source: 2026-07-28 server/tools ("Structured Content", "Output Schema").
  */
-import { McpkitError } from '../core/errors.js';
-import { isObject } from '../core/jsonrpc.js';
-import type { ContentBlock, Icon, ToolAnnotations } from '../core/types/index.js';
+import { LocalError } from '../core/index.js';
+import { isObject } from '../core/runtime.js';
+import type { ContentBlock, Icon, ToolAnnotations } from '../core/index.js';
 import type { InferOutput, SchemaInput } from '../validation/index.js';
 import type { RequestContext } from './context.js';
 import { isInputRequired, type InputRequiredAnswer } from './mrtr.js';
@@ -137,7 +137,7 @@ function toResult(value: unknown, structured: boolean): ToolResult | InputRequir
   if (isObject(value) && isFullResult(value, structured)) return value as unknown as ToolResult;
   if (isObject(value) && structured)
     return { content: [{ type: 'text', text: JSON.stringify(value) }], structuredContent: value };
-  throw new McpkitError(
+  throw new LocalError(
     'INVALID_RESULT',
     structured
       ? 'A tool handler with an outputSchema must return its structured value or a result object'

@@ -5,10 +5,10 @@
  * `isError: true` so the model can correct itself; `structuredContent` conforms to
  * `outputSchema`).
  */
-import { checkToolHeaders } from '../core/wire.js';
-import { McpError, McpkitError } from '../core/errors.js';
-import { isObject } from '../core/jsonrpc.js';
-import type { Tool } from '../core/types/index.js';
+import { checkToolHeaders } from '../core/runtime.js';
+import { WireError, LocalError } from '../core/index.js';
+import { isObject } from '../core/runtime.js';
+import type { Tool } from '../core/index.js';
 import {
   compileSchema,
   type CompiledSchema,
@@ -49,7 +49,7 @@ export class ToolRegistry {
   #list: Tool[] = [];
   #revision = 0;
 
-  /** Registers a tool. @throws McpkitError `INVALID_DEFINITION` (bad name, duplicate, bad schema). */
+  /** Registers a tool. @throws LocalError `INVALID_DEFINITION` (bad name, duplicate, bad schema). */
   add(
     name: string,
     definition: ToolDefinition<SchemaInput | undefined, SchemaInput | undefined>,
@@ -124,7 +124,7 @@ export class ToolRegistry {
 
   /**
    * Calls a tool.
-   * @throws McpError -32602 for an unknown tool or non-object arguments. Invalid
+   * @throws WireError -32602 for an unknown tool or non-object arguments. Invalid
    *   arguments and handler failures come back as results with `isError: true`.
    */
   async call(
@@ -133,11 +133,11 @@ export class ToolRegistry {
     context: RequestContext,
   ): Promise<ToolResult | InputRequiredAnswer> {
     if (typeof name !== 'string')
-      throw McpError.of('InvalidParams', 'tools/call needs the tool name as a string');
+      throw WireError.of('InvalidParams', 'tools/call needs the tool name as a string');
     const tool = this.#tools.get(name);
-    if (!tool) throw McpError.of('InvalidParams', `Unknown tool: ${name}`);
+    if (!tool) throw WireError.of('InvalidParams', `Unknown tool: ${name}`);
     if (args !== undefined && (typeof args !== 'object' || args === null || Array.isArray(args))) {
-      throw McpError.of('InvalidParams', 'arguments must be an object');
+      throw WireError.of('InvalidParams', 'arguments must be an object');
     }
     const pending = tool.input.validate(args ?? {});
     const checked = pending instanceof Promise ? await pending : pending;
@@ -156,7 +156,7 @@ export class ToolRegistry {
 
 // Protocol errors stay protocol errors; anything else is a tool execution error the model can see.
 function handlerFailed(tool: RegisteredTool, error: unknown): ToolResult {
-  if (error instanceof McpError) throw error;
+  if (error instanceof WireError) throw error;
   return errorResult(
     `Tool ${tool.wire.name} failed: ${error instanceof Error ? error.message : String(error)}`,
   );
@@ -164,14 +164,14 @@ function handlerFailed(tool: RegisteredTool, error: unknown): ToolResult {
 
 async function checkOutput(tool: RegisteredTool, result: ToolResult): Promise<ToolResult> {
   if (result.structuredContent === undefined) {
-    throw new McpkitError(
+    throw new LocalError(
       'INVALID_RESULT',
       `Tool ${tool.wire.name} has an outputSchema but returned no structuredContent`,
     );
   }
   const checked = await tool.output!.validate(result.structuredContent);
   if (!checked.ok) {
-    throw new McpkitError(
+    throw new LocalError(
       'INVALID_RESULT',
       `Tool ${tool.wire.name} returned structuredContent that does not match its outputSchema: ${checked.issues.join('; ')}`,
     );
@@ -200,6 +200,6 @@ function toWire(
   return wire;
 }
 
-function invalidDef(message: string): McpkitError {
-  return new McpkitError('INVALID_DEFINITION', message);
+function invalidDef(message: string): LocalError {
+  return new LocalError('INVALID_DEFINITION', message);
 }

@@ -26,7 +26,7 @@
  * Source: RFC 6570 §1.4 ("Limitations": reverse matching), §3.2; RFC 3986 §2.1, §6.2.2.
  */
 import type { RE2JS } from 're2js';
-import { McpkitError } from '../core/errors.js';
+import { LocalError } from '../core/index.js';
 import type { Operator, TemplatePart, VarSpec } from './uri-template.js';
 
 let engine: typeof RE2JS | undefined;
@@ -54,7 +54,7 @@ const SEPARATORS: Record<Operator, string> = {
 
 /**
  * Builds the `match` function of a parsed template (the pattern compiles on first use).
- * The function throws McpkitError `NOT_READY` until {@link loadMatcher} has resolved.
+ * The function throws LocalError `NOT_READY` until {@link loadMatcher} has resolved.
  */
 export function compileMatcher(
   parts: readonly TemplatePart[],
@@ -64,10 +64,7 @@ export function compileMatcher(
   let pattern: ReturnType<typeof RE2JS.compile> | undefined;
   return (uri) => {
     if (!engine)
-      throw new McpkitError(
-        'NOT_READY',
-        "URI template matching is loading: await the template's ready first",
-      );
+      throw new LocalError('NOT_READY', "URI template matching is loading: await the template's ready first");
     pattern ??= engine.compile(`^${source.join('')}$`, engine.DOTALL);
     const m = pattern.matcher(uri);
     if (!m.matches()) return undefined;

@@ -7,7 +7,7 @@
  * Source: RFC 6570 §2 (syntax), §3 (expansion), Appendix A; MCP 2026-07-28
  * server/resources "Resource Templates" (templates are RFC 6570).
  */
-import { McpkitError } from '../core/errors.js';
+import { LocalError } from '../core/index.js';
 import { compileMatcher, loadMatcher } from './uri-template-match.js';
 
 /** An expression operator; `''` is simple string expansion. RFC 6570 §2.2. */
@@ -42,7 +42,7 @@ export interface UriTemplate {
   match(uri: string): Record<string, string> | undefined;
   /**
    * Resolves once {@link match} can be called: the RE2 engine it runs on is loaded when the
-   * first template is compiled, not at start-up. Before that, `match` throws McpkitError
+   * first template is compiled, not at start-up. Before that, `match` throws LocalError
    * `NOT_READY`.
    */
   readonly ready: Promise<void>;
@@ -71,7 +71,7 @@ const RESERVED = /^[:/?#[\]@!$&'()*+,;=]$/;
 
 /**
  * Compiles a template once.
- * @throws McpkitError `INVALID_DEFINITION` for unbalanced braces, an empty expression, a
+ * @throws LocalError `INVALID_DEFINITION` for unbalanced braces, an empty expression, a
  *   reserved operator (`=`, `,`, `!`, `@`, `|`), a bad variable name or prefix length.
  */
 export function compileUriTemplate(template: string): UriTemplate {
@@ -92,7 +92,7 @@ export function compileUriTemplate(template: string): UriTemplate {
 
 /**
  * Splits a template into literals and expressions (RFC 6570 §2).
- * @throws McpkitError `INVALID_DEFINITION` as {@link compileUriTemplate}.
+ * @throws LocalError `INVALID_DEFINITION` as {@link compileUriTemplate}.
  */
 function parseUriTemplate(template: string): TemplatePart[] {
   const parts: TemplatePart[] = [];
@@ -137,8 +137,8 @@ function varName(name: string, template: string): string {
   return name;
 }
 
-function bad(template: string, why: string): McpkitError {
-  return new McpkitError('INVALID_DEFINITION', `Invalid URI template '${template}': ${why} (RFC 6570)`);
+function bad(template: string, why: string): LocalError {
+  return new LocalError('INVALID_DEFINITION', `Invalid URI template '${template}': ${why} (RFC 6570)`);
 }
 
 /**

@@ -3,8 +3,8 @@
  * receives as a frame of JSON text (so no objects are shared), asynchronously and in order.
  * Source: 2026-07-28 basic/transports "Custom transports".
  */
-import type { JsonRpcMessage } from '../core/jsonrpc.js';
-import type { Transport, TransportSink } from '../core/transport.js';
+import type { JsonRpcMessage } from '../core/index.js';
+import type { Transport, TransportSink } from '../core/index.js';
 
 /** An item waiting in an end's inbox: a frame of text, or the end of the channel. */
 type Item = { frame: string } | { closed: true };

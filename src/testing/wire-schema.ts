@@ -9,7 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import type { ValidateFunction } from 'ajv';
 import addFormatsModule from 'ajv-formats';
-import { McpkitError } from '../core/index.js';
+import { LocalError } from '../core/index.js';
 
 /** The revisions whose official schema is kept in `test/spec/`. */
 export type WireRevision = '2026-07-28' | '2025-11-25';
@@ -74,13 +74,13 @@ export function wireValidator(revision: WireRevision): (message: unknown) => str
 }
 
 /**
- * Throws an McpkitError `INVALID_ARGUMENT` listing ajv's errors and the message when `message` is not a valid
+ * Throws an LocalError `INVALID_ARGUMENT` listing ajv's errors and the message when `message` is not a valid
  * `JSONRPCMessage` of `revision`.
  */
 export function assertWireValid(message: unknown, revision: WireRevision): void {
   const errors = wireValidator(revision)(message);
   if (errors.length === 0) return;
-  throw new McpkitError(
+  throw new LocalError(
     'INVALID_ARGUMENT',
     `message is not a valid ${revision} JSONRPCMessage:\n  ${errors.join('\n  ')}\nmessage: ${JSON.stringify(message)}`,
   );

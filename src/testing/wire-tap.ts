@@ -2,7 +2,7 @@
  * Wraps a transport so every message it sends or receives is checked against the
  * official JSON Schema of a protocol revision (STYLE.md rule 12: the spec is the oracle).
  */
-import type { Transport } from '../core/transport.js';
+import type { Transport } from '../core/index.js';
 import { assertWireValid, type WireRevision } from './wire-schema.js';
 
 /**

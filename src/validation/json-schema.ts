@@ -15,7 +15,7 @@
  * Source: 2026-07-28 basic/index "JSON Schema Usage".
  */
 import type { ValidateFunction, ErrorObject as AjvError } from 'ajv';
-import { McpkitError } from '../core/errors.js';
+import { LocalError } from '../core/index.js';
 import type { ValidationOutcome } from './types.js';
 import { hybridValidator, interpretable } from './interpreted.js';
 import { checkSchemaPatterns, withPatternLimits, type PatternLimits } from './patterns.js';
@@ -101,8 +101,8 @@ function dialectOf(schema: object): string {
   return dialect;
 }
 
-function invalid(message: string, cause?: unknown): McpkitError {
-  return new McpkitError('INVALID_DEFINITION', `Invalid JSON Schema: ${message}`, { cause });
+function invalid(message: string, cause?: unknown): LocalError {
+  return new LocalError('INVALID_DEFINITION', `Invalid JSON Schema: ${message}`, { cause });
 }
 
 /** Throws when the schema is deeper or larger than the limits allow. */
@@ -177,7 +177,7 @@ function run(
  * Prepares a JSON Schema validator. The dialect, the bounds and the patterns' syntax are
  * checked now; the schema is compiled with ajv on first use (ajv itself is loaded then)
  * and kept.
- * @throws McpkitError `INVALID_DEFINITION` now for an unsupported dialect, a schema over
+ * @throws LocalError `INVALID_DEFINITION` now for an unsupported dialect, a schema over
  *   the bounds, or a pattern RE2 cannot express (lookahead, backreferences) or over
  *   `maxPatternLength`; the validator rejects with it for an unresolvable (e.g. network)
  *   `$ref`, an RE2 program over `maxPatternProgram`, or a schema ajv refuses.

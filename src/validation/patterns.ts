@@ -11,7 +11,7 @@
  * Source: JSON Schema 2020-12 validation §6.3.3 (`pattern`), core §10.3.2.2
  * (`patternProperties`); ECMA-262 §22.2.1 (pattern syntax).
  */
-import { McpkitError } from '../core/errors.js';
+import { LocalError } from '../core/index.js';
 
 /** Bounds on a schema's regular expressions and regex-based formats. */
 export interface PatternLimits {
@@ -69,9 +69,9 @@ function definedOnly(limits: PatternLimits): PatternLimits {
 }
 
 /** The `INVALID_DEFINITION` error refusing a pattern, quoting (the start of) it. */
-export function refusedPattern(pattern: string, why: string, cause?: unknown): McpkitError {
+export function refusedPattern(pattern: string, why: string, cause?: unknown): LocalError {
   const shown = pattern.length > 80 ? `${pattern.slice(0, 80)}…` : pattern;
-  return new McpkitError(
+  return new LocalError(
     'INVALID_DEFINITION',
     `Invalid JSON Schema: pattern ${JSON.stringify(shown)} ${why}`,
     {
@@ -124,7 +124,7 @@ function classEnd(pattern: string, start: number): number {
 /**
  * Checks every pattern of a schema (`pattern` values and `patternProperties` keys) for
  * what RE2 cannot express and for length, without compiling them.
- * @throws McpkitError `INVALID_DEFINITION` naming the first refused pattern.
+ * @throws LocalError `INVALID_DEFINITION` naming the first refused pattern.
  */
 export function checkSchemaPatterns(schema: unknown, limits: PatternLimits = {}): void {
   const maxLength = limits.maxPatternLength ?? PATTERN_DEFAULTS.maxPatternLength;

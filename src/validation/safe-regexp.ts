@@ -33,7 +33,7 @@ export interface SafeRegExp {
  * Compiles an ECMA-262 `pattern` for linear-time matching (unanchored search, like
  * `RegExp.prototype.test`). `flags` is what ajv passes (`u` or empty); `i`, `m`, `s` are honoured.
  * `limits` default to those in force for the schema being compiled (see patterns.ts).
- * @throws McpkitError `INVALID_DEFINITION` for syntax RE2 cannot express (lookahead,
+ * @throws LocalError `INVALID_DEFINITION` for syntax RE2 cannot express (lookahead,
  *   backreferences), a pattern over `maxPatternLength` or an RE2 program over
  *   `maxPatternProgram`.
  */

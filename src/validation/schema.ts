@@ -4,7 +4,7 @@
  * Source: Standard Schema v1 and Standard JSON Schema v1 (standardschema.dev).
  */
 import type { StandardJSONSchemaV1, StandardSchemaV1 } from '@standard-schema/spec';
-import { McpkitError } from '../core/errors.js';
+import { LocalError } from '../core/index.js';
 import { compileJsonSchema, type SchemaLimits } from './json-schema.js';
 import { useLinearZodRegexes } from './zod-regex.js';
 import type { CompiledSchema, ValidationOutcome } from './types.js';
@@ -28,7 +28,7 @@ export function isStandardSchema(value: unknown): value is StandardSchemaV1 {
  * Compiles a schema input once; `owner` (e.g. `tool 'add' inputSchema`) starts the
  * message of a definition error. A zod schema's `.regex()` checks are switched to the RE2
  * engine (see zod-regex.ts); other Standard Schema libraries validate as they are.
- * @throws McpkitError `INVALID_DEFINITION` for a Standard Schema that cannot describe
+ * @throws LocalError `INVALID_DEFINITION` for a Standard Schema that cannot describe
  *   itself as JSON Schema, for an invalid/unsupported JSON Schema, or for a pattern RE2
  *   cannot express.
  */
@@ -37,8 +37,8 @@ export function compileSchema(input: SchemaInput, limits?: SchemaLimits, owner?:
   try {
     return compileAny(input, limits);
   } catch (error) {
-    if (!(error instanceof McpkitError)) throw error;
-    throw new McpkitError(error.code, `${owner}: ${error.message}`, { cause: error });
+    if (!(error instanceof LocalError)) throw error;
+    throw new LocalError(error.code, `${owner}: ${error.message}`, { cause: error });
   }
 }
 
@@ -49,7 +49,7 @@ function compileAny(input: SchemaInput, limits: SchemaLimits | undefined): Compi
   }
   const props = input['~standard'] as StandardSchemaV1.Props & Partial<StandardJSONSchemaV1.Props>;
   if (!props.jsonSchema) {
-    throw new McpkitError(
+    throw new LocalError(
       'INVALID_DEFINITION',
       `The ${props.vendor} schema cannot describe itself as JSON Schema (Standard JSON Schema); pass a JSON Schema instead`,
     );

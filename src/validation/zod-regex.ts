@@ -12,7 +12,7 @@
  * refinements (`.refine`) are the author's code.
  * Source: zod v4 core (`$ZodCheckRegex` reads `def.pattern` when it runs).
  */
-import { McpkitError } from '../core/errors.js';
+import { LocalError } from '../core/index.js';
 import { refusedPattern, unsupportedConstruct, type PatternLimits, PATTERN_DEFAULTS } from './patterns.js';
 import type { SafeRegExp } from './safe-regexp.js';
 
@@ -38,7 +38,7 @@ interface ZodNode {
  * to await before the schema's first run (loading the engine, compiling the patterns;
  * rejects with `INVALID_DEFINITION` for an RE2 program over `maxPatternProgram`), or
  * undefined when the schema has no `.regex()` check.
- * @throws McpkitError `INVALID_DEFINITION` for a pattern RE2 cannot express or over `maxPatternLength`.
+ * @throws LocalError `INVALID_DEFINITION` for a pattern RE2 cannot express or over `maxPatternLength`.
  */
 export function useLinearZodRegexes(
   schema: unknown,
@@ -91,7 +91,7 @@ function linearRegExp(original: RegExp, limits: PatternLimits): LinearRegExp {
   let compiled: SafeRegExp | undefined;
   const compile = (): SafeRegExp => {
     if (!engine)
-      throw new McpkitError('INVALID_DEFINITION', `pattern /${source}/ ran before its engine loaded`);
+      throw new LocalError('INVALID_DEFINITION', `pattern /${source}/ ran before its engine loaded`);
     return (compiled ??= engine(source, flags, limits));
   };
   return {

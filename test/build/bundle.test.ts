@@ -88,7 +88,7 @@ describe('bundled dist', () => {
     expect(seen.size).toBeLessThanOrEqual(4);
   });
 
-  it('shares one McpError class between mcpkit, mcpkit/server, mcpkit/client and mcpkit/testing', async () => {
+  it('shares one WireError class between mcpkit, mcpkit/server, mcpkit/client and mcpkit/testing', async () => {
     const load = async <T>(path: string): Promise<T> =>
       (await import(pathToFileURL(join(dist, path)).href)) as T;
     const core = await load<typeof import('../../src/core/index.js')>('src/core/index.js');
@@ -100,7 +100,7 @@ describe('bundled dist', () => {
     const peer = client.createClient({ name: 'c', version: '1' });
     await peer.connect(clientEnd);
     const failure: unknown = await peer.callTool('missing', {}).catch((error: unknown) => error);
-    expect(failure).toBeInstanceOf(core.McpError);
+    expect(failure).toBeInstanceOf(core.WireError);
     await peer.close();
     await connection.close();
   });

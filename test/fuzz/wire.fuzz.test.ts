@@ -7,7 +7,8 @@
 import { PassThrough } from 'node:stream';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { checkEnvelope, decodeFrame, encodeHeaderValue, type JsonRpcMessage } from '../../src/core/index.js';
+import { checkEnvelope, decodeFrame, encodeHeaderValue } from '../../src/core/runtime.js';
+import type { JsonRpcMessage } from '../../src/core/index.js';
 import { newCursor, readSse } from '../../src/client/http/sse.js';
 import { stdioServerTransport } from '../../src/integrations/stdio/index.js';
 import { connect, createServer, type McpServer } from '../../src/server/index.js';

@@ -4,7 +4,7 @@
  * frame in both directions is checked against the official schema of the revision in use.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { McpError } from '../../src/core/errors.js';
+import { WireError } from '../../src/core/errors.js';
 import type { JsonRpcNotification } from '../../src/core/jsonrpc.js';
 import type { CreateMessageRequestParams } from '../../src/core/types/index.js';
 import { createClient, type Client, type EraPreference } from '../../src/client/index.js';
@@ -100,7 +100,7 @@ describe.each(CASES)('our client (era: $era) against our everything server', ({ 
       .callTool('echo', { text: 42 })
       .then((result) => ({ isError: result.isError }))
       .catch((error: unknown) => ({ error }));
-    if ('error' in outcome) expect(outcome.error).toBeInstanceOf(McpError);
+    if ('error' in outcome) expect(outcome.error).toBeInstanceOf(WireError);
     else expect(outcome.isError).toBe(true);
   });
 
@@ -127,7 +127,7 @@ describe.each(CASES)('our client (era: $era) against our everything server', ({ 
 
   it('rejects reading an unknown resource with a wire error', async () => {
     const read = client.readResource('test://nowhere');
-    await expect(read).rejects.toBeInstanceOf(McpError);
+    await expect(read).rejects.toBeInstanceOf(WireError);
     await expect(read).rejects.toMatchObject({ code: expected === 'legacy' ? -32002 : -32602 });
   });
 
@@ -172,7 +172,7 @@ describe.each(CASES)('our client (era: $era) against our everything server', ({ 
       signal: controller.signal,
       onprogress: () => controller.abort(),
     });
-    await expect(call).rejects.toMatchObject({ name: 'McpkitError', code: 'ABORTED' });
+    await expect(call).rejects.toMatchObject({ name: 'LocalError', code: 'ABORTED' });
     const request = frames.findLast(
       (f) => f.direction === 'out' && f.message.method === 'tools/call',
     )?.message;

@@ -4,7 +4,7 @@
  * requests with our handlers.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { McpError, McpkitError } from '../../src/core/errors.js';
+import { WireError, LocalError } from '../../src/core/errors.js';
 import type { CreateMessageRequestParams, ElicitResult } from '../../src/core/types/index.js';
 import { onlyText, texts } from './helpers.js';
 import { closeSessions, connectTo, type Session } from './reference-session.js';
@@ -100,7 +100,7 @@ describe('our client against the official everything server', () => {
   });
 
   it('rejects reading an unknown resource with a wire error', async () => {
-    await expect(every.client.readResource('demo://resource/nowhere')).rejects.toBeInstanceOf(McpError);
+    await expect(every.client.readResource('demo://resource/nowhere')).rejects.toBeInstanceOf(WireError);
   });
 
   it('delivers progress of a long-running operation to onprogress', async () => {
@@ -121,8 +121,8 @@ describe('our client against the official everything server', () => {
       { duration: 20, steps: 100 },
       { signal: controller.signal, onprogress: () => controller.abort() },
     );
-    await expect(call).rejects.toMatchObject({ name: 'McpkitError', code: 'ABORTED' });
-    await expect(call).rejects.toBeInstanceOf(McpkitError);
+    await expect(call).rejects.toMatchObject({ name: 'LocalError', code: 'ABORTED' });
+    await expect(call).rejects.toBeInstanceOf(LocalError);
     const cancelled = every.frames.filter(
       (f) => f.direction === 'out' && f.message.method === 'notifications/cancelled',
     );

@@ -4,7 +4,7 @@
  * server, over stdio (server in a child process) and Streamable HTTP, on both eras.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { McpError, McpkitError } from '../../src/core/index.js';
+import { WireError, LocalError } from '../../src/core/index.js';
 import { createClient, type Client } from '../../src/client/index.js';
 import { spawnStdio } from '../../src/integrations/stdio/index.js';
 import { serve, type Served } from '../../src/integrations/node/index.js';
@@ -88,16 +88,16 @@ describe.each(CASES)('middleware over $transport, $era era', ({ transport, era }
     expect(textOf(await client.callTool('limited', {}))).toBe('ok');
     expect(textOf(await client.callTool('limited', {}))).toBe('ok');
     const refused = await client.callTool('limited', {}).catch((e: unknown) => e);
-    expect(refused).toBeInstanceOf(McpError);
-    expect((refused as McpError).code).toBe(RATE_LIMITED);
-    expect((refused as McpError).data).toEqual({ max: 2 });
+    expect(refused).toBeInstanceOf(WireError);
+    expect((refused as WireError).code).toBe(RATE_LIMITED);
+    expect((refused as WireError).data).toEqual({ max: 2 });
     expect(textOf(await client.callTool('log', {}))).toContain('tools/call');
   });
 
   it('a client rate limiter answers locally, without sending', async () => {
     await client.callTool('limited-locally', {}).catch(() => undefined);
     const refused = await client.callTool('limited-locally', {}).catch((e: unknown) => e);
-    expect((refused as McpError).code).toBe(RATE_LIMITED);
+    expect((refused as WireError).code).toBe(RATE_LIMITED);
     const seenByServer = JSON.parse(textOf(await client.callTool('log', {}))) as string[];
     const line = `server incoming request tools/call(limited-locally) ${era}`;
     expect(seenByServer.filter((l) => l === line)).toHaveLength(1);
@@ -124,8 +124,8 @@ describe.each(CASES)('middleware over $transport, $era era', ({ transport, era }
     const outcome = await client
       .callTool('slow', {}, { onprogress: () => undefined })
       .catch((e: unknown) => e);
-    expect(outcome).toBeInstanceOf(McpkitError);
-    expect((outcome as McpkitError).code).toBe('ABORTED');
+    expect(outcome).toBeInstanceOf(LocalError);
+    expect((outcome as LocalError).code).toBe('ABORTED');
     expect(textOf(await client.callTool('wait-cancelled', {}))).toBe('slow was cancelled');
     expect(clientLog.map((e) => e.line)).toContain(
       `client incoming notification notifications/progress ${era}`,

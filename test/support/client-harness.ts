@@ -5,7 +5,7 @@
  * its own checks are in the `.test.ts` file beside it.
  */
 import { afterEach, expect } from 'vitest';
-import { McpError } from '../../src/core/errors.js';
+import { WireError } from '../../src/core/errors.js';
 import type { JsonRpcMessage, JsonRpcNotification, JsonRpcRequest, Params } from '../../src/core/jsonrpc.js';
 import { Peer, type IncomingContext } from '../../src/core/peer.js';
 import { META } from '../../src/core/revisions.js';
@@ -14,7 +14,7 @@ import { createLinkedPair } from '../../src/testing/linked-pair.js';
 import { assertWireValid, officialSchemaAjv, type WireRevision } from '../../src/testing/wire-schema.js';
 import { createClient, type Client, type ClientOptions } from '../../src/client/index.js';
 
-/** Answers one method of the fake server: return a result, throw an McpError. */
+/** Answers one method of the fake server: return a result, throw an WireError. */
 export type FakeHandler = (params: Params, context: IncomingContext) => Params | Promise<Params>;
 
 /** A connected fake server and what it saw. */
@@ -95,7 +95,7 @@ export async function startFake(
     request: async (request, context) => {
       fake.received.push(request);
       const handler = methods[request.method];
-      if (!handler) throw McpError.of('MethodNotFound', `Method not found: ${request.method}`);
+      if (!handler) throw WireError.of('MethodNotFound', `Method not found: ${request.method}`);
       return handler(request.params ?? {}, context);
     },
     notification: (n) => void fake.notifications.push(n),

@@ -3,7 +3,7 @@
  * rate limiter that answers with a JSON-RPC error, one that adds `_meta`, and one that
  * cancels. Written against the public shapes only, as a user would.
  */
-import { McpError, type Middleware, type Params } from '../../src/core/index.js';
+import { WireError, type Middleware, type Params } from '../../src/core/index.js';
 
 /** One line of the logging middleware: `side direction kind method(tool) era`, plus ms for requests. */
 export interface LogEntry {
@@ -43,7 +43,7 @@ export function rateLimit(tool: string, max: number): Middleware {
     if (!entering || message.method !== 'tools/call' || message.params?.name !== tool)
       return next(message, ctx);
     if (++used > max)
-      throw new McpError(RATE_LIMITED, `Rate limit exceeded: ${max} calls of ${tool}`, { data: { max } });
+      throw new WireError(RATE_LIMITED, `Rate limit exceeded: ${max} calls of ${tool}`, { data: { max } });
     return next(message, ctx);
   };
 }

@@ -76,7 +76,7 @@ export function describeTransport(name: string, setup: ContractSetup): void {
       const call = connection.client.callTool('wait');
       await until(async () => textOf(await connection.client.callTool('echo', { text: 'up' })) === 'up');
       await connection.kill();
-      await expect(call).rejects.toMatchObject({ name: 'McpkitError' });
+      await expect(call).rejects.toMatchObject({ name: 'LocalError' });
     });
 
     it('delivers a storm of 5 000 notifications complete and in order, then still answers', async () => {

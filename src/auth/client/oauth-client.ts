@@ -10,7 +10,7 @@
 import * as oauth from 'oauth4webapi';
 import type { AuthChallenge } from './challenge.js';
 import { authChallengeOf } from './challenge.js';
-import { McpkitError } from '../../core/index.js';
+import { LocalError } from '../../core/index.js';
 import { AuthError } from '../errors.js';
 import { Authorizer } from './authorizer.js';
 import type { OAuthClientOptions } from './options.js';
@@ -101,7 +101,7 @@ export class OAuthClient {
 
   #need(): Authorizer {
     if (!this.#authorizer)
-      throw new McpkitError('NOT_READY', 'the OAuth client is not attached to a transport yet');
+      throw new LocalError('NOT_READY', 'the OAuth client is not attached to a transport yet');
     return this.#authorizer;
   }
 

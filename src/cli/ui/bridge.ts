@@ -7,7 +7,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { createClient, type Client, type EraPreference } from '../../client/index.js';
-import { listChangedFilter } from '../../core/index.js';
+import { listChangedFilter } from '../../core/runtime.js';
 import { ReceivedResults, withReceived } from './received.js';
 import type { InspectorLogin } from './login.js';
 import { recordingTransport } from './recorder.js';

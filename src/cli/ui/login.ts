@@ -8,7 +8,7 @@
  */
 import { timingSafeEqual } from 'node:crypto';
 import { AuthError, oauthClient, type AuthStore, type OAuthClient } from '../../auth/index.js';
-import type { FetchWrapper } from '../../client/http/index.js';
+import type { FetchWrapper } from '../../client/index.js';
 
 /** Longest wait for the browser to come back to `/callback`, in milliseconds. */
 const CALLBACK_WAIT_MS = 10 * 60_000;

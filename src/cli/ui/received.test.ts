@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { McpkitError } from '../../core/index.js';
+import { LocalError } from '../../core/index.js';
 import { ReceivedResults, withReceived } from './received.js';
 
 const out = (message: unknown) => ({ direction: 'out' as const, at: 0, message });
@@ -38,7 +38,7 @@ describe('ReceivedResults', () => {
 
 describe('withReceived', () => {
   it('adds the received result to an INVALID_RESULT error only', () => {
-    const refused = new McpkitError('INVALID_RESULT', 'does not match its outputSchema');
+    const refused = new LocalError('INVALID_RESULT', 'does not match its outputSchema');
     const enriched = withReceived(refused, { structuredContent: 1 }) as Error & {
       data: unknown;
       code: string;

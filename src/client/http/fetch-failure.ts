@@ -4,7 +4,7 @@
  * Source: 2026-07-28 basic/transports/streamable-http.
  */
 
-import { setTimer } from '../../core/timer.js';
+import { setTimer } from '../../core/runtime.js';
 
 /** The error for a URL where fetch could not reach an HTTP server (refused, reset, DNS…). */
 export function unreachable(url: URL, error: TypeError): Error {

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import type { McpkitError } from '../../core/errors.js';
+import type { LocalError } from '../../core/errors.js';
 import { createHttpHandler } from '../../server/http/index.js';
 import { createServer } from '../../server/index.js';
 import { createClient } from '../index.js';
@@ -98,7 +98,7 @@ describe('a modern subscriptions/listen stream the server closed without a compl
     cut();
     const error = (await sub[Symbol.asyncIterator]()
       .next()
-      .catch((e: unknown) => e)) as McpkitError;
+      .catch((e: unknown) => e)) as LocalError;
     expect(error.code).toBe('CONNECTION_CLOSED');
     expect(error.message).toMatch(/closed the subscription without a completion result/);
     expect((await client.callTool('t', {})).content).toEqual([{ type: 'text', text: 'ok' }]);

@@ -40,7 +40,7 @@ export interface StreamableHttpOptions {
   legacySseFallback?: boolean;
   /**
    * Largest JSON response body or single SSE event accepted, in bytes (default 16 MiB);
-   * larger fails the request with McpkitError `LIMIT_EXCEEDED`.
+   * larger fails the request with LocalError `LIMIT_EXCEEDED`.
    */
   maxMessageBytes?: number;
   /**

@@ -5,7 +5,7 @@
  * Source: 2025-11-25 basic/transports "Sending Messages to the Server" (the SSE stream
  * MAY carry requests and notifications related to the originating request).
  */
-import type { RequestId } from '../../core/jsonrpc.js';
+import type { RequestId } from '../../core/index.js';
 
 /** Server request id → the id of our request whose stream carried it. */
 export class RelatedRequests {

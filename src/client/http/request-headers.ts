@@ -3,8 +3,9 @@
  * `Mcp-Name` (the `Mcp-Param-{Name}` headers come from the client's `x-mcp-header` step
  * with the message). Source: 2026-07-28 basic/transports/streamable-http "Request Metadata".
  */
-import type { JsonRpcRequest } from '../../core/jsonrpc.js';
-import { encodeHeaderValue, mcpNameOf } from '../../core/wire.js';
+import type { JsonRpcRequest } from '../../core/index.js';
+import { encodeHeaderValue } from '../../core/runtime.js';
+import { mcpNameOf } from '../../core/runtime.js';
 
 /**
  * The headers of a modern request: the version (matching `_meta`), the method, and the

@@ -6,7 +6,7 @@
  * Source: RFC 6585 §4; RFC 9110 §10.2.3.
  */
 
-import { timerDelay } from '../../core/timer.js';
+import { timerDelay } from '../../core/runtime.js';
 
 /** How the transport answers 429 (`streamableHttp(url, { retry })`). */
 export interface RetryOptions {

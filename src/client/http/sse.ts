@@ -6,7 +6,7 @@
  * "Receiving Messages".
  */
 import { createParser } from 'eventsource-parser';
-import { McpkitError } from '../../core/errors.js';
+import { LocalError } from '../../core/index.js';
 
 /** Where a stream stands: what to send as `Last-Event-ID` and how long to wait before that. */
 export interface SseCursor {
@@ -38,7 +38,7 @@ export interface ReadSseOptions {
  * has any (multi-line data arrives joined with `\n`; comments, empty priming events and
  * other event types are skipped), and updating `cursor`. Stops early, cancelling the body,
  * once `stop()` returns true after an event.
- * @throws the body's read error (a network failure, or an abort of the fetch); McpkitError
+ * @throws the body's read error (a network failure, or an abort of the fetch); LocalError
  *   `LIMIT_EXCEEDED` when an event grows beyond `maxEventBytes` (the body is cancelled).
  */
 export async function readSse(
@@ -74,8 +74,8 @@ export async function readSse(
   }
 }
 
-function tooLarge(max: number): McpkitError {
-  return new McpkitError(
+function tooLarge(max: number): LocalError {
+  return new LocalError(
     'LIMIT_EXCEEDED',
     `the server sent an SSE event larger than ${max} bytes (maxMessageBytes)`,
   );
@@ -83,7 +83,7 @@ function tooLarge(max: number): McpkitError {
 
 /**
  * Reads a JSON response body as text, at most `maxBytes` bytes.
- * @throws McpkitError `LIMIT_EXCEEDED` when the body is larger (the body is cancelled).
+ * @throws LocalError `LIMIT_EXCEEDED` when the body is larger (the body is cancelled).
  */
 export async function readBoundedText(response: Response, maxBytes: number): Promise<string> {
   if (Number(response.headers.get('content-length') ?? 0) > maxBytes) {
@@ -107,8 +107,8 @@ export async function readBoundedText(response: Response, maxBytes: number): Pro
   }
 }
 
-function bodyTooLarge(max: number): McpkitError {
-  return new McpkitError(
+function bodyTooLarge(max: number): LocalError {
+  return new LocalError(
     'LIMIT_EXCEEDED',
     `the server sent a response body larger than ${max} bytes (maxMessageBytes)`,
   );

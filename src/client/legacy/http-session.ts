@@ -8,7 +8,7 @@
  */
 import { mediaTypeOf } from '../http/frames.js';
 import { newCursor, readSse, type SseCursor } from '../http/sse.js';
-import { timerDelay } from '../../core/timer.js';
+import { timerDelay } from '../../core/runtime.js';
 
 /** One request in flight, as the transport tracks it. */
 export interface Exchange {

@@ -4,9 +4,9 @@
  * Source: 2026-07-28 basic/versioning; 2025-11-25 basic/utilities/ping,
  * server/utilities/logging, server/resources "Subscriptions".
  */
-import { McpkitError } from '../../core/errors.js';
-import type { Params } from '../../core/jsonrpc.js';
-import type { RequestOptions } from '../../core/peer.js';
+import { LocalError } from '../../core/index.js';
+import type { Params } from '../../core/index.js';
+import type { RequestOptions } from '../../core/index.js';
 import type { Connection } from '../connection.js';
 
 /** Legacy-only methods and what a modern server offers instead. */
@@ -23,7 +23,7 @@ export type LegacyOnlyMethod = keyof typeof LEGACY_ONLY;
 
 /**
  * Sends a legacy-only request and discards its (empty) result.
- * @throws McpkitError `UNSUPPORTED_ERA` on a modern server; errors of the request otherwise.
+ * @throws LocalError `UNSUPPORTED_ERA` on a modern server; errors of the request otherwise.
  */
 export async function sendLegacyOnly(
   connection: Connection,
@@ -33,7 +33,7 @@ export async function sendLegacyOnly(
   const { method, params } = request;
   if (connection.server.era === 'modern') {
     const hint = LEGACY_ONLY[method];
-    throw new McpkitError('UNSUPPORTED_ERA', `${method} is legacy-only and this server is modern: ${hint}`);
+    throw new LocalError('UNSUPPORTED_ERA', `${method} is legacy-only and this server is modern: ${hint}`);
   }
   await connection.roundTrip(method, params, options);
 }

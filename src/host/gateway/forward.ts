@@ -5,7 +5,7 @@
  * for a modern client (`input_required`).
  * Source: 2026-07-28 basic/patterns (progress, cancellation, mrtr), server/utilities/logging.
  */
-import { McpError, McpkitError, type LoggingLevel, type Params } from '../../core/index.js';
+import { WireError, LocalError, type LoggingLevel, type Params } from '../../core/index.js';
 import type { RequestContext } from '../../server/index.js';
 import type { HostCallOptions } from '../host.js';
 import type { InputRequestEvent } from '../inputs.js';
@@ -112,11 +112,11 @@ function progressOf(u: { total?: number; message?: string }): { total?: number; 
  * error keeps its code; a local failure (timeout, closed connection, unknown name)
  * becomes -32603 naming the server.
  */
-export function frontError(server: string, error: unknown): McpError {
-  if (error instanceof McpError) return error;
+export function frontError(server: string, error: unknown): WireError {
+  if (error instanceof WireError) return error;
   const detail =
-    error instanceof McpkitError
+    error instanceof LocalError
       ? `${error.code}: ${error.message}`
       : String((error as Error)?.message ?? error);
-  return McpError.of('InternalError', `server '${server}': ${detail}`);
+  return WireError.of('InternalError', `server '${server}': ${detail}`);
 }

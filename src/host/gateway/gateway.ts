@@ -15,7 +15,7 @@ import {
   type RequestContext,
   type ServerOptions,
 } from '../../server/index.js';
-import { McpError, type Params, type ResourceTemplate, type Tool } from '../../core/index.js';
+import { WireError, type Params, type ResourceTemplate, type Tool } from '../../core/index.js';
 import type { StandardJsonSchema } from '../../validation/index.js';
 import type { Host } from '../host.js';
 import type { ListKind } from '../lists.js';
@@ -219,7 +219,7 @@ class RegistrySync {
           );
         } catch (error) {
           // A backend's wire error keeps its code; a local failure is a tool error naming the server.
-          if (error instanceof McpError) throw error;
+          if (error instanceof WireError) throw error;
           return errorResult(frontError(server, error).message);
         }
         // A task (the client declared the Tasks extension): the middleware passes it on.

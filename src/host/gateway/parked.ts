@@ -21,11 +21,11 @@
  * Source: 2026-07-28 basic/patterns/mrtr; 2025-11-25 client/elicitation, client/sampling.
  */
 import { randomBytes } from 'node:crypto';
-import { McpError, type Params } from '../../core/index.js';
-import { principalOf } from '../../core/principal.js';
+import { WireError, type Params } from '../../core/index.js';
+import { principalOf } from '../../core/runtime.js';
 import type { RequestContext } from '../../server/index.js';
 import type { InputRequestEvent } from '../inputs.js';
-import { setTimer } from '../../core/timer.js';
+import { setTimer } from '../../core/runtime.js';
 
 /** What happened next in a parked call. */
 type Step =
@@ -157,7 +157,7 @@ export class ParkedCalls {
    * Runs (or resumes) a call for a modern client's request. Resolves with the call's result;
    * when the backend asks for input, asks the client through `ctx` (which abandons this
    * run with `input_required`, see the module comment).
-   * @throws McpError -32602 for a retry whose park is unknown or expired or belongs to another call;
+   * @throws WireError -32602 for a retry whose park is unknown or expired or belongs to another call;
    *   -32600 (HTTP 429) for a new call beyond `maxParkedCalls` or `maxParkedCallsPerPrincipal`.
    */
   async run(ctx: RequestContext, signature: string, start: StartCall): Promise<unknown> {
@@ -197,9 +197,9 @@ export class ParkedCalls {
     const [id] = ids;
     const call = this.#calls.get(id as string);
     if (!call)
-      throw McpError.of('InvalidParams', `the gateway has no parked request ${id}: unknown or expired`);
+      throw WireError.of('InvalidParams', `the gateway has no parked request ${id}: unknown or expired`);
     if (call.signature !== signature)
-      throw McpError.of(
+      throw WireError.of(
         'InvalidParams',
         `parked request ${id} belongs to another call (tool or arguments differ)`,
       );
@@ -245,7 +245,7 @@ export class ParkedCalls {
         : principal !== '' && (this.#perPrincipal.get(principal) ?? 0) >= this.#maxPerPrincipal
           ? `this client has ${this.#maxPerPrincipal} calls waiting (maxParkedCallsPerPrincipal)`
           : undefined;
-    if (why) throw new McpError(-32600, `Too Many Requests: ${why}`, { httpStatus: 429 });
+    if (why) throw WireError.of('TooManyRequests', `Too Many Requests: ${why}`);
   }
 
   #forget(call: ParkedCall): void {
@@ -264,7 +264,7 @@ export class ParkedCalls {
     call.expireAll((request) =>
       request.kind === 'elicitation'
         ? { answer: { action: 'cancel' } }
-        : { error: McpError.of('InternalError', `the client did not answer within ${ms} ms`) },
+        : { error: WireError.of('InternalError', `the client did not answer within ${ms} ms`) },
     );
     call.abort.abort(new Error(`parked request expired after ${ms} ms`));
   }

@@ -6,7 +6,7 @@
  * whose state expired is relayed without it (the backend asks again).
  * Source: 2026-07-28 basic/patterns/mrtr.
  */
-import { McpError, type Params } from '../../core/index.js';
+import { WireError, type Params } from '../../core/index.js';
 import type { RequestContext } from '../../server/index.js';
 import type { RelayFields } from '../host.js';
 import type { InputKind } from '../inputs.js';
@@ -67,11 +67,14 @@ export class RelayStates {
       Object.entries(requests).map(([key, r]) => {
         const kind = KINDS[r.method ?? ''];
         if (!kind)
-          throw McpError.of('InternalError', `a backend asked for unknown input ${JSON.stringify(r.method)}`);
+          throw WireError.of(
+            'InternalError',
+            `a backend asked for unknown input ${JSON.stringify(r.method)}`,
+          );
         return askClient(ctx, { key, request: { kind, params: r.params ?? {} } as never });
       }),
     );
-    throw McpError.of('InternalError', 'the input requests were answered without a retry');
+    throw WireError.of('InternalError', 'the input requests were answered without a retry');
   }
 
   #hold(signature: string, held: Held): void {

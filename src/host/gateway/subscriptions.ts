@@ -13,7 +13,7 @@
 import type { Subscription } from '../../client/index.js';
 import type { ResourceSubscriptionHooks } from '../../server/index.js';
 import type { Host } from '../host.js';
-import { setTimer } from '../../core/timer.js';
+import { setTimer } from '../../core/runtime.js';
 
 /** How long a backend may take to confirm a subscription before the gateway refuses it. */
 const ACK_TIMEOUT_MS = 30_000;

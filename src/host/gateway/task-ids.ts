@@ -8,7 +8,7 @@
  */
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { META, TASKS_EXTENSION, type MiddlewareContext, type Params } from '../../core/index.js';
-import { principalOf as principalOfAuth } from '../../core/principal.js';
+import { principalOf as principalOfAuth } from '../../core/runtime.js';
 
 /** Where a gateway task id points. */
 export interface TaskRoute {

@@ -8,14 +8,14 @@
  * Source: SEP-2663 "Task Status Notifications"; 2026-07-28 basic/patterns/subscriptions.
  */
 import {
-  McpError,
-  missingCapabilityError,
+  WireError,
   TASKS_EXTENSION,
   type MessageHandler,
   type McpMessage,
   type MiddlewareContext,
   type Params,
 } from '../../core/index.js';
+import { missingCapabilityError } from '../../core/runtime.js';
 import type { Subscription } from '../../client/index.js';
 import type { Host } from '../host.js';
 import { declaresTasks, principalOf, type TaskIds, type TaskRoute } from './task-ids.js';
@@ -88,7 +88,7 @@ export class TaskListens {
 
   /**
    * An incoming listen request: its `taskIds` are taken out and followed here.
-   * @throws McpError -32021 when it asks for tasks without declaring the extension; -32602 when malformed.
+   * @throws WireError -32021 when it asks for tasks without declaring the extension; -32602 when malformed.
    */
   async incoming(
     message: McpMessage,
@@ -105,7 +105,7 @@ export class TaskListens {
       taskIds.length > MAX_TASK_IDS ||
       taskIds.some((id) => typeof id !== 'string')
     )
-      throw McpError.of('InvalidParams', `taskIds must be an array of at most ${MAX_TASK_IDS} task ids`);
+      throw WireError.of('InvalidParams', `taskIds must be an array of at most ${MAX_TASK_IDS} task ids`);
     const principal = principalOf(ctx);
     const routes = new Map<string, TaskRoute>();
     for (const id of taskIds as string[]) {

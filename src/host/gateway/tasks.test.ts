@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createClient, streamableHttp, TaskHandle, type Client } from '../../client/index.js';
-import { McpError, TASKS_EXTENSION } from '../../core/index.js';
+import { WireError, TASKS_EXTENSION } from '../../core/index.js';
 import { serve, type Served } from '../../integrations/node/index.js';
 import type { HttpAuthGuard } from '../../server/http/index.js';
 import { createEverythingServer } from '../../../servers/everything/server.js';
@@ -99,7 +99,7 @@ describe('tasks through the gateway', () => {
     const code = (p: Promise<unknown>) =>
       p.then(
         () => 'ok',
-        (e: unknown) => (e as McpError).code,
+        (e: unknown) => (e as WireError).code,
       );
     // Another principal holding the id, a tampered id, the same backend id on the other server.
     expect(

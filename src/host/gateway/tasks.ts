@@ -13,15 +13,15 @@
  * Requests", "Task Cancellation", "Error Handling".
  */
 import {
-  McpError,
+  WireError,
   META,
-  missingCapabilityError,
   TASKS_EXTENSION,
   type Middleware,
   type MiddlewareContext,
   type McpMessage,
   type Params,
 } from '../../core/index.js';
+import { missingCapabilityError } from '../../core/runtime.js';
 import { relayRequest } from '../../client/runtime.js';
 import type { Host } from '../host.js';
 import { TaskListens } from './task-listen.js';
@@ -34,7 +34,7 @@ const TASK_METHODS = new Set(['tasks/get', 'tasks/update', 'tasks/cancel']);
  * task result passes the server's tool-result handling untouched; the middleware turns it
  * into the client's result.
  */
-export class TaskCreated extends McpError {
+export class TaskCreated extends WireError {
   readonly server: string;
   readonly task: Params;
 
@@ -90,7 +90,7 @@ async function created(
     if (!(error instanceof TaskCreated)) throw error;
     const { task, server } = error;
     if (typeof task.taskId !== 'string')
-      throw McpError.of('InternalError', `server '${server}' answered with a task without a taskId`);
+      throw WireError.of('InternalError', `server '${server}' answered with a task without a taskId`);
     return { ...task, taskId: ids.wrap({ server, taskId: task.taskId }, principalOf(ctx)) };
   }
 }
@@ -105,10 +105,10 @@ async function taskMethod(
   const params = message.params ?? {};
   if (!declaresTasks(params)) throw missingCapabilityError({ extensions: { [TASKS_EXTENSION]: {} } });
   const route = ids.unwrap(params.taskId, principalOf(ctx));
-  if (!route) throw McpError.of('InvalidParams', `unknown task: ${JSON.stringify(params.taskId)}`);
+  if (!route) throw WireError.of('InvalidParams', `unknown task: ${JSON.stringify(params.taskId)}`);
   const client = host.clientOf(route.server);
   if (!client || !offersTasks(host, route.server))
-    throw McpError.of('InternalError', `server '${route.server}' holding the task is not ready`);
+    throw WireError.of('InternalError', `server '${route.server}' holding the task is not ready`);
   const { _meta, ...rest } = params;
   const meta = _meta as Params;
   const result = await relayRequest(

@@ -5,7 +5,8 @@
  * conversion (request.ts) and the one writer (response.ts); the adapters only convert.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { ERROR_TABLE, errorResponse } from '../../core/index.js';
+import { ERROR_TABLE } from '../../core/index.js';
+import { errorResponse } from '../../core/runtime.js';
 import type { McpServer } from '../../server/index.js';
 import type { HttpHandlerOptions } from '../../server/http/index.js';
 import { DEFAULT_MAX_BODY_BYTES, createHttpEndpoint, type HttpEndpoint } from '../../server/http/runtime.js';

@@ -4,7 +4,7 @@
  * reached at start.
  */
 import { Redis, type RedisOptions } from 'ioredis';
-import { McpkitError } from '../../core/index.js';
+import { LocalError } from '../../core/index.js';
 import { setTimer } from '../../core/runtime.js';
 
 /** Options of {@link connectRedis}: ioredis options, plus how long to try at start. */
@@ -21,7 +21,7 @@ export function reconnectDelay(attempt: number): number {
 /**
  * Connects to Redis at `url` (e.g. `redis://127.0.0.1:6379/0`) and checks it answers.
  * The client reconnects on its own later (commands wait while it does).
- * @throws McpkitError `CONNECTION_CLOSED` naming the URL when Redis does not answer within
+ * @throws LocalError `CONNECTION_CLOSED` naming the URL when Redis does not answer within
  *   `startTimeoutMs`.
  */
 export async function connectRedis(url: string, options: ConnectRedisOptions = {}): Promise<Redis> {
@@ -43,7 +43,7 @@ export async function connectRedis(url: string, options: ConnectRedisOptions = {
   } catch (error) {
     redis.disconnect();
     const why = error instanceof Error ? error.message : String(error);
-    throw new McpkitError('CONNECTION_CLOSED', `Redis at ${redactUrl(url)} is unreachable: ${why}`, {
+    throw new LocalError('CONNECTION_CLOSED', `Redis at ${redactUrl(url)} is unreachable: ${why}`, {
       cause: error,
     });
   } finally {

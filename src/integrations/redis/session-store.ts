@@ -6,7 +6,7 @@
  * Source: 2025-11-25 basic/transports "Session Management".
  */
 import type { Redis } from 'ioredis';
-import { McpkitError } from '../../core/index.js';
+import { LocalError } from '../../core/index.js';
 import { setTimer } from '../../core/runtime.js';
 import type { SessionChange, SessionMessage, SessionRecord, SessionStore } from '../../server/http/index.js';
 import { subscriberOf } from './connect.js';
@@ -144,10 +144,10 @@ function parseRecord(id: string, [flat, subscriptions]: [string[], string[]]): S
   }
 }
 
-/** `text` when at most `max` bytes. @throws McpkitError `LIMIT_EXCEEDED` naming `what`. */
+/** `text` when at most `max` bytes. @throws LocalError `LIMIT_EXCEEDED` naming `what`. */
 function bounded(text: string, max: number, what: string): string {
   if (Buffer.byteLength(text) <= max) return text;
-  throw new McpkitError(
+  throw new LocalError(
     'LIMIT_EXCEEDED',
     `the ${what} exceeds ${max} bytes (the Redis session store's limit)`,
   );
@@ -158,7 +158,7 @@ function deadline<T>(what: string, promise: Promise<T>, ms: number): Promise<T> 
   let timer: ReturnType<typeof setTimeout> | undefined;
   const late = new Promise<never>((_, reject) => {
     timer = setTimer(
-      () => reject(new McpkitError('TIMEOUT', `Redis did not answer within ${ms} ms (${what})`)),
+      () => reject(new LocalError('TIMEOUT', `Redis did not answer within ${ms} ms (${what})`)),
       ms,
     );
   });

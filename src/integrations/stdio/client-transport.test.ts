@@ -1,6 +1,6 @@
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { McpkitError } from '../../core/errors.js';
+import { LocalError } from '../../core/errors.js';
 import { Peer } from '../../core/runtime.js';
 import type { TransportSink } from '../../core/transport.js';
 import { spawnStdio, type SpawnStdioOptions, type StdioClientTransport } from './client-transport.js';
@@ -62,19 +62,19 @@ describe('spawnStdio', () => {
   it('fails a pending request with CONNECTION_CLOSED naming the exit code and stderr when the child exits', async () => {
     const [peer] = await connect('echo.mjs');
     const error = await peer.request('exit', { code: 3 }).catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(McpkitError);
-    expect((error as McpkitError).code).toBe('CONNECTION_CLOSED');
-    expect((error as McpkitError).message).toMatch(/exited with code 3/);
-    expect((error as McpkitError).message).toMatch(/fatal: asked to exit with 3/);
+    expect(error).toBeInstanceOf(LocalError);
+    expect((error as LocalError).code).toBe('CONNECTION_CLOSED');
+    expect((error as LocalError).message).toMatch(/exited with code 3/);
+    expect((error as LocalError).message).toMatch(/fatal: asked to exit with 3/);
   });
 
   it('rejects start with SPAWN_FAILED naming a command that does not exist', async () => {
     const transport = spawnStdio({ command: 'mcpkit-no-such-command-xyz' });
     const sink: TransportSink = { frame: () => {}, closed: () => {} };
     const error = await Promise.resolve(transport.start(sink)).catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(McpkitError);
-    expect((error as McpkitError).code).toBe('SPAWN_FAILED');
-    expect((error as McpkitError).message).toContain('mcpkit-no-such-command-xyz');
+    expect(error).toBeInstanceOf(LocalError);
+    expect((error as LocalError).code).toBe('SPAWN_FAILED');
+    expect((error as LocalError).message).toContain('mcpkit-no-such-command-xyz');
     await expect(transport.close()).resolves.toBeUndefined();
   });
 

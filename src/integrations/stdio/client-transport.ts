@@ -6,11 +6,11 @@
 import type { ChildProcess } from 'node:child_process';
 import { createRequire } from 'node:module';
 import type { Readable } from 'node:stream';
-import { McpkitError } from '../../core/errors.js';
-import type { JsonRpcMessage } from '../../core/jsonrpc.js';
-import { LineDecoder, encodeFrame, type LineEvent } from '../../core/line-framing.js';
-import type { Transport, TransportSink } from '../../core/transport.js';
-import { setTimer } from '../../core/timer.js';
+import { LocalError } from '../../core/index.js';
+import type { JsonRpcMessage } from '../../core/index.js';
+import { LineDecoder, encodeFrame, type LineEvent } from '../../core/runtime.js';
+import type { Transport, TransportSink } from '../../core/index.js';
+import { setTimer } from '../../core/runtime.js';
 
 /** Options of {@link spawnStdio}. */
 export interface SpawnStdioOptions {
@@ -73,7 +73,7 @@ const DRAIN_GRACE_MS = 250;
  * Nothing runs until `start()`.
  *
  * - `start(sink)` spawns the process (no shell) and resolves once it is running.
- *   @throws McpkitError `SPAWN_FAILED` naming the command when it cannot be started
+ *   @throws LocalError `SPAWN_FAILED` naming the command when it cannot be started
  *   (ENOENT, EACCES, a bad `cwd`).
  * - Environment: only HOME, LOGNAME, PATH, SHELL, TERM and USER (on Windows the usual
  *   system variables) are inherited, skipping values that start with `()` (shell
@@ -199,7 +199,7 @@ function spawned(child: ChildProcess, command: string): Promise<void> {
     const onError = (cause: Error): void => {
       child.off('spawn', onSpawn);
       reject(
-        new McpkitError('SPAWN_FAILED', `Failed to start MCP server "${command}": ${cause.message}`, {
+        new LocalError('SPAWN_FAILED', `Failed to start MCP server "${command}": ${cause.message}`, {
           cause,
         }),
       );

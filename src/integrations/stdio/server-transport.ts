@@ -3,17 +3,12 @@
  * written to stdout.
  * Source: 2026-07-28 basic/transports/stdio.
  */
-import { ERROR_TABLE } from '../../core/errors.js';
-import {
-  errorResponse,
-  isRequestId,
-  type JsonRpcMessage,
-  type Params,
-  type RequestId,
-} from '../../core/jsonrpc.js';
+import { ERROR_TABLE } from '../../core/index.js';
+import { type JsonRpcMessage, type Params, type RequestId } from '../../core/index.js';
+import { errorResponse, isRequestId } from '../../core/runtime.js';
 import { timerDelay } from '../../core/runtime.js';
-import { LineDecoder, encodeFrame, type LineEvent } from '../../core/line-framing.js';
-import type { Transport, TransportSink } from '../../core/transport.js';
+import { LineDecoder, encodeFrame, type LineEvent } from '../../core/runtime.js';
+import type { Transport, TransportSink } from '../../core/index.js';
 
 /** Options of {@link stdioServerTransport}. */
 export interface StdioServerOptions {

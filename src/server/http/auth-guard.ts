@@ -6,7 +6,7 @@
  * in the guard.
  * Source: 2026-07-28 basic/authorization "Access Token Usage", "Error Handling".
  */
-import type { AuthInfo } from '../context.js';
+import type { AuthInfo } from '../index.js';
 import type { HttpRequest, HttpResponse } from './exchange.js';
 
 /** The result of authenticating a request: who is calling, or the response refusing it. */
@@ -25,7 +25,7 @@ export interface HttpAuthGuard {
 }
 
 /** The principal key that legacy sessions and `requestState` are bound to ('' when anonymous). */
-export { principalOf } from '../../core/principal.js';
+export { principalOf } from '../../core/runtime.js';
 
 /** The path of a request URL (absolute, or just a path). */
 export function pathOf(request: HttpRequest): string {

@@ -5,11 +5,11 @@
  * objects per call. Internal: only runtime.ts (for mcpkit/node) exposes them.
  * Source: 2026-07-28 basic/transports/streamable-http.
  */
-import type { HeaderReader } from '../scope.js';
-import type { AuthInfo } from '../context.js';
+import type { HeaderReader } from '../runtime.js';
+import type { AuthInfo } from '../index.js';
 import type { BodyResult } from './body.js';
 
-export type { HeaderReader } from '../scope.js';
+export type { HeaderReader } from '../runtime.js';
 
 /** An HTTP request as the endpoint reads it. */
 export interface HttpRequest {

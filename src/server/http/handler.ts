@@ -4,15 +4,15 @@
  * Source: 2026-07-28 basic/transports/streamable-http; 2025-11-25 basic/transports.
  */
 import { runtimeOf } from '../runtime.js';
-import { decodeFrame } from '../../core/jsonrpc.js';
+import { decodeFrame } from '../../core/runtime.js';
 import { DEFAULT_MAX_BUFFERED_BYTES } from './sse.js';
-import type { McpServer } from '../server.js';
+import type { McpServer } from '../index.js';
 import { accepts } from './accept.js';
 import { DEFAULT_MAX_BODY_BYTES, readBody, type BodyResult } from './body.js';
 import { createMemoryEventStore, type EventStore } from './legacy/event-store.js';
 import { legacyDelete, legacyGet, legacyPost, type LegacyContext } from './legacy/post.js';
 import { modernPost, type ModernContext } from './modern.js';
-import { eraOf, type EraMessage } from '../../core/era.js';
+import { eraOf, type EraMessage } from '../../core/runtime.js';
 import { paramHeaderCheck } from './param-headers.js';
 import { errorReply, methodNotAllowed, rpcError } from './responses.js';
 import { toWebResponse, type HttpRequest, type HttpResponse } from './exchange.js';
@@ -22,8 +22,8 @@ import { SessionTable } from './legacy/sessions.js';
 import { FleetSessions } from './legacy/fleet-sessions.js';
 import type { SessionStore } from './legacy/session-store.js';
 import { pathOf, type AuthOutcome, type HttpAuthGuard } from './auth-guard.js';
-import { ERROR_TABLE } from '../../core/errors.js';
-import { refusedScopes } from '../middleware/scopes.js';
+import { ERROR_TABLE } from '../../core/index.js';
+import { refusedScopes } from '../runtime.js';
 import { Admission, releasedWith, type PrincipalLimits } from './admission.js';
 
 /** Options of {@link createHttpHandler}. */

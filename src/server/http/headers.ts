@@ -5,19 +5,20 @@
  * Source: 2026-07-28 basic/transports/streamable-http "Request Metadata",
  * "Value Encoding", "Server Validation".
  */
-import { McpError } from '../../core/errors.js';
-import type { JsonRpcRequest } from '../../core/jsonrpc.js';
-import { decodeHeaderValue, mcpNameOf, metaOf } from '../../core/wire.js';
-import { META } from '../../core/revisions.js';
+import { WireError } from '../../core/index.js';
+import type { JsonRpcRequest } from '../../core/index.js';
+import { decodeHeaderValue } from '../../core/runtime.js';
+import { mcpNameOf, metaOf } from '../../core/runtime.js';
+import { META } from '../../core/index.js';
 import type { HeaderReader } from './exchange.js';
 
-function mismatch(message: string): McpError {
-  return McpError.of('HeaderMismatch', `Header mismatch: ${message}`);
+function mismatch(message: string): WireError {
+  return WireError.of('HeaderMismatch', `Header mismatch: ${message}`);
 }
 
 const PLAIN = /^[\x20-\x7E\t]*$/;
 
-function checkHeader(headers: HeaderReader, name: string, expected: unknown): McpError | undefined {
+function checkHeader(headers: HeaderReader, name: string, expected: unknown): WireError | undefined {
   const raw = headers.get(name);
   if (raw === null) return mismatch(`required header ${name} is missing`);
   // Only Mcp-Name carries an author's value, so only it may be encoded.
@@ -34,9 +35,9 @@ function checkHeader(headers: HeaderReader, name: string, expected: unknown): Mc
  * Checks the standard headers of a modern request against its body.
  * `MCP-Protocol-Version` is compared with `_meta` only when `_meta` names a version (a
  * request without one is refused later with -32602); it must be present either way.
- * @returns McpError -32020 (HTTP 400) for the first missing, malformed or mismatching header.
+ * @returns WireError -32020 (HTTP 400) for the first missing, malformed or mismatching header.
  */
-export function checkStandardHeaders(headers: HeaderReader, request: JsonRpcRequest): McpError | undefined {
+export function checkStandardHeaders(headers: HeaderReader, request: JsonRpcRequest): WireError | undefined {
   const version = metaOf(request.params)?.[META.protocolVersion];
   const versionError =
     version === undefined

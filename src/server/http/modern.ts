@@ -5,16 +5,12 @@
  * Messages", "Cancellation", "Request Metadata", "Backward Compatibility".
  */
 import { runtimeOf } from '../runtime.js';
-import type { McpError } from '../../core/errors.js';
-import {
-  checkEnvelope,
-  errorResponse,
-  type Decoded,
-  type JsonRpcRequest,
-  type Params,
-} from '../../core/jsonrpc.js';
-import { RequestScope, type ScopeBinding, type ScopeLine } from '../scope.js';
-import type { McpServer } from '../server.js';
+import type { WireError } from '../../core/index.js';
+import { type JsonRpcRequest, type Params } from '../../core/index.js';
+import { checkEnvelope, errorResponse } from '../../core/runtime.js';
+import { type Decoded } from '../../core/runtime.js';
+import { RequestScope, type ScopeBinding, type ScopeLine } from '../runtime.js';
+import type { McpServer } from '../index.js';
 import { checkStandardHeaders } from './headers.js';
 import { PostReply, answer, plainStream, type Outcome } from './reply.js';
 import { emptyResponse, jsonResponse, rpcError } from './responses.js';
@@ -30,7 +26,7 @@ export interface ModernContext {
   paramHeaders: (
     headers: HeaderReader,
     request: JsonRpcRequest,
-  ) => McpError | undefined | Promise<McpError | undefined>;
+  ) => WireError | undefined | Promise<WireError | undefined>;
 }
 
 /**
@@ -79,7 +75,7 @@ function runChecked(
   ctx: ModernContext,
   request: HttpRequest,
   message: JsonRpcRequest,
-  mismatch: McpError | undefined,
+  mismatch: WireError | undefined,
 ): Promise<HttpResponse> | HttpResponse {
   if (mismatch) return jsonResponse(errorResponse(message.id, mismatch.toJSON()), mismatch.httpStatus);
   return runModern(ctx, request, message);

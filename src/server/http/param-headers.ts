@@ -5,36 +5,31 @@
  * Parameters", "Value Encoding", "Server Behavior for Custom Headers".
  */
 import { runtimeOf } from '../runtime.js';
-import { McpError } from '../../core/errors.js';
-import type { JsonRpcRequest, Params } from '../../core/jsonrpc.js';
-import { LATEST_REVISION, META } from '../../core/revisions.js';
-import {
-  checkToolHeaders,
-  decodeHeaderValue,
-  headerMatches,
-  valueAtPath,
-  type HeaderAnnotation,
-} from '../../core/wire.js';
-import type { McpServer } from '../server.js';
+import { WireError } from '../../core/index.js';
+import type { JsonRpcRequest, Params } from '../../core/index.js';
+import { LATEST_REVISION, META } from '../../core/index.js';
+import { checkToolHeaders, decodeHeaderValue, type HeaderAnnotation } from '../../core/runtime.js';
+import { headerMatches, valueAtPath } from '../../core/runtime.js';
+import type { McpServer } from '../index.js';
 import type { HeaderReader } from './exchange.js';
-import { RequestScope } from '../scope.js';
+import { RequestScope } from '../runtime.js';
 
 /**
  * Checks the `Mcp-Param-*` headers of a `tools/call` against its arguments.
- * @returns McpError -32020 for a missing, undecodable or mismatching header.
+ * @returns WireError -32020 for a missing, undecodable or mismatching header.
  */
 function checkParamHeaders(
   headers: HeaderReader,
   params: Params | undefined,
   annotated: readonly HeaderAnnotation[],
-): McpError | undefined {
+): WireError | undefined {
   for (const { name, path } of annotated) {
     const value = valueAtPath(params?.arguments, path);
     if (value === undefined || value === null) continue;
     const raw = headers.get(`mcp-param-${name}`);
     const decoded = raw === null ? undefined : decodeHeaderValue(raw);
     if (decoded === undefined || !headerMatches(decoded, value))
-      return McpError.of(
+      return WireError.of(
         'HeaderMismatch',
         `Header mismatch: Mcp-Param-${name} ${raw === null ? 'is missing' : 'does not match the body'}`,
       );
@@ -73,7 +68,10 @@ async function listTools(server: McpServer): Promise<Map<string, HeaderAnnotatio
  */
 export function paramHeaderCheck(server: McpServer): {
   /** The mismatch, if any; a promise only while the tool list is being read. */
-  check(headers: HeaderReader, request: JsonRpcRequest): McpError | undefined | Promise<McpError | undefined>;
+  check(
+    headers: HeaderReader,
+    request: JsonRpcRequest,
+  ): WireError | undefined | Promise<WireError | undefined>;
   close(): void;
 } {
   let listing: Promise<Map<string, HeaderAnnotation[]>> | undefined;
@@ -86,7 +84,7 @@ export function paramHeaderCheck(server: McpServer): {
     known: Map<string, HeaderAnnotation[]>,
     headers: HeaderReader,
     params: Params & { name: string },
-  ): McpError | undefined => {
+  ): WireError | undefined => {
     const annotated = known.get(params.name) ?? [];
     return annotated.length === 0 ? undefined : checkParamHeaders(headers, params, annotated);
   };

@@ -6,17 +6,16 @@
  * "Receiving Messages"; 2025-11-25 basic/transports "Sending Messages to the Server".
  */
 import { runtimeOf } from '../runtime.js';
-import { ERROR_TABLE, McpError } from '../../core/errors.js';
+import { ERROR_TABLE, WireError } from '../../core/index.js';
 import {
-  errorResponse,
-  resultResponse,
   type JsonRpcMessage,
   type JsonRpcRequest,
   type JsonRpcResponse,
   type Params,
-} from '../../core/jsonrpc.js';
-import type { RequestScope } from '../scope.js';
-import type { McpServer } from '../server.js';
+} from '../../core/index.js';
+import { errorResponse, resultResponse } from '../../core/runtime.js';
+import type { RequestScope } from '../runtime.js';
+import type { McpServer } from '../index.js';
 import { HTTP_OK, jsonResponse, sseResponse, type HeaderMap } from './responses.js';
 import type { HttpResponse } from './exchange.js';
 import { SseWriter, type SseWriterOptions } from './sse.js';
@@ -93,7 +92,7 @@ export interface Outcome {
 }
 
 /**
- * Runs one request through the server. An {@link McpError} becomes an error response
+ * Runs one request through the server. An {@link WireError} becomes an error response
  * with its `httpStatus`; anything else becomes -32603 "Internal error" (status 200) and
  * is reported to `ServerOptions.onError`.
  */
@@ -123,7 +122,7 @@ export function legacyStatus(outcome: Outcome | undefined): number {
 }
 
 function failure(server: McpServer, request: JsonRpcRequest, error: unknown): Outcome {
-  if (error instanceof McpError) {
+  if (error instanceof WireError) {
     return { response: errorResponse(request.id, error.toJSON()), status: error.httpStatus };
   }
   server.options.onError?.(error, request);

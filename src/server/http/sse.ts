@@ -5,7 +5,7 @@
  * basic/transports/streamable-http "Receiving Messages" (keep-alive comments).
  */
 
-import { timerDelay } from '../../core/timer.js';
+import { timerDelay } from '../../core/runtime.js';
 
 /** One SSE event: `data` is sent as one `data:` line per line of text. */
 export interface SseEvent {

@@ -4,16 +4,17 @@
  * Source: 2025-11-25 basic/lifecycle, basic/utilities/ping, server/utilities/logging,
  * server/resources "Subscriptions".
  */
-import { McpError } from '../../core/errors.js';
-import type { Params } from '../../core/jsonrpc.js';
-import { isObject } from '../../core/jsonrpc.js';
-import { LOGGING_LEVELS, negotiateLegacyRevision, type LegacyRevision } from '../../core/revisions.js';
+import { WireError } from '../../core/index.js';
+import type { Params } from '../../core/index.js';
+import { isObject } from '../../core/runtime.js';
+import { LOGGING_LEVELS, type LegacyRevision } from '../../core/index.js';
+import { negotiateLegacyRevision } from '../../core/runtime.js';
 import type {
   ClientCapabilities,
   Implementation,
   LoggingLevel,
   ServerCapabilities,
-} from '../../core/types/index.js';
+} from '../../core/index.js';
 import type { RequestScope } from '../scope.js';
 import type { LegacySession } from './session.js';
 import type { ResourceSubscriptions } from '../subscriptions.js';
@@ -28,7 +29,7 @@ export interface ServerIdentity {
 
 /**
  * Answers `initialize`: negotiates the revision and opens the session.
- * @throws McpError -32602 for missing fields; -32600 when the channel already has a
+ * @throws WireError -32602 for missing fields; -32600 when the channel already has a
  *   session or cannot open one.
  */
 export function initialize(
@@ -37,10 +38,10 @@ export function initialize(
   identity: ServerIdentity,
 ): Params {
   if (!params || typeof params.protocolVersion !== 'string') {
-    throw McpError.of('InvalidParams', 'initialize needs a protocolVersion string');
+    throw WireError.of('InvalidParams', 'initialize needs a protocolVersion string');
   }
   if (params.capabilities !== undefined && !isObject(params.capabilities)) {
-    throw McpError.of('InvalidParams', 'capabilities must be an object');
+    throw WireError.of('InvalidParams', 'capabilities must be an object');
   }
   const protocolVersion = negotiateLegacyRevision(params.protocolVersion, identity.legacyRevisions);
   scope.openSession({
@@ -75,7 +76,7 @@ export const SESSION_METHODS: Record<
   ping: () => ({}),
   'logging/setLevel': (session, params) => {
     if (!(LOGGING_LEVELS as readonly unknown[]).includes(params.level)) {
-      throw McpError.of('InvalidParams', `level must be one of ${LOGGING_LEVELS.join(', ')}`);
+      throw WireError.of('InvalidParams', `level must be one of ${LOGGING_LEVELS.join(', ')}`);
     }
     session.logLevel = params.level as LoggingLevel;
     return {};
@@ -85,7 +86,7 @@ export const SESSION_METHODS: Record<
     if (session.subscriptions.has(uri)) return {};
     const max = deps.maxSubscriptions ?? MAX_SUBSCRIPTIONS;
     if (session.subscriptions.size >= max) {
-      throw McpError.of(
+      throw WireError.of(
         'InvalidParams',
         `more than ${max} resourceSubscriptions (limits.maxResourceSubscriptions)`,
       );
@@ -97,16 +98,16 @@ export const SESSION_METHODS: Record<
       accepted = await deps.subscriptions.acquire(uri);
     } catch (error) {
       session.subscriptions.delete(uri);
-      throw error instanceof McpError
+      throw error instanceof WireError
         ? error
-        : McpError.of(
+        : WireError.of(
             'InvalidParams',
             `cannot subscribe to ${uri}: ${String((error as Error)?.message ?? error)}`,
           );
     }
     if (!accepted) {
       session.subscriptions.delete(uri);
-      throw McpError.of('InvalidParams', `the server does not offer updates of ${uri}`);
+      throw WireError.of('InvalidParams', `the server does not offer updates of ${uri}`);
     }
     return {};
   },
@@ -118,6 +119,6 @@ export const SESSION_METHODS: Record<
 };
 
 function requireUri(params: Params): string {
-  if (typeof params.uri !== 'string') throw McpError.of('InvalidParams', 'uri must be a string');
+  if (typeof params.uri !== 'string') throw WireError.of('InvalidParams', 'uri must be a string');
   return params.uri;
 }

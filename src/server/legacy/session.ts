@@ -4,10 +4,10 @@
  * plus the way back to the client for server-initiated requests and notifications.
  * Source: 2025-11-25 basic/lifecycle, server/utilities/logging, server/resources.
  */
-import type { Params } from '../../core/jsonrpc.js';
-import type { RequestOptions } from '../../core/peer.js';
-import type { LegacyRevision } from '../../core/revisions.js';
-import type { ClientCapabilities, Implementation, LoggingLevel } from '../../core/types/index.js';
+import type { Params } from '../../core/index.js';
+import type { RequestOptions } from '../../core/index.js';
+import type { LegacyRevision } from '../../core/index.js';
+import type { ClientCapabilities, Implementation, LoggingLevel } from '../../core/index.js';
 
 /** How a session reaches its client; supplied by the transport. */
 export interface SessionLink {

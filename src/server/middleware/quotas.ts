@@ -13,9 +13,9 @@
  * budgets by pushing out the ones it has spent, and tracked principals keep theirs.
  * Source: RFC 6585 §4 (429), RFC 9110 §10.2.3 (Retry-After).
  */
-import { McpError } from '../../core/errors.js';
-import type { Middleware } from '../../core/middleware.js';
-import { principalKey } from '../../core/principal.js';
+import { WireError } from '../../core/index.js';
+import type { Middleware } from '../../core/index.js';
+import { principalKey } from '../../core/runtime.js';
 
 /** Bounds on what one principal may ask of a server at once and over time. */
 export interface PrincipalRateLimits {
@@ -186,10 +186,10 @@ export class PrincipalBudgets {
  * The wire error of a refusal: -32600 `TooManyRequests` (HTTP 429) naming the bound and
  * the wait, with `data.retryAfterS`; a too-long key is -32600 `InvalidRequest` (400).
  */
-function quotaError(refusal: QuotaRefusal): McpError {
-  if (refusal.limit === 'key') return McpError.of('InvalidRequest', `Bad Request: ${refusal.why}`);
+function quotaError(refusal: QuotaRefusal): WireError {
+  if (refusal.limit === 'key') return WireError.of('InvalidRequest', `Bad Request: ${refusal.why}`);
   const message = `Too Many Requests: ${refusal.why}; retry after ${refusal.retryAfterS} s`;
-  return McpError.of('TooManyRequests', message, { retryAfterS: refusal.retryAfterS });
+  return WireError.of('TooManyRequests', message, { retryAfterS: refusal.retryAfterS });
 }
 
 /**
@@ -230,13 +230,16 @@ export class PrincipalQuota {
 
   /**
    * Takes one unit for `principal`; returns its release (idempotent).
-   * @throws McpError -32600 `TooManyRequests` (HTTP 429) when the principal already holds the maximum.
+   * @throws WireError -32600 `TooManyRequests` (HTTP 429) when the principal already holds the maximum.
    */
   acquire(principal: string): () => void {
     if (principal === '') return noRelease;
     const held = this.#counts.get(principal) ?? 0;
     if (held >= this.#max)
-      throw McpError.of('TooManyRequests', `Too Many Requests: this client holds ${this.#max} ${this.#what}`);
+      throw WireError.of(
+        'TooManyRequests',
+        `Too Many Requests: this client holds ${this.#max} ${this.#what}`,
+      );
     this.#counts.set(principal, held + 1);
     let released = false;
     return () => {

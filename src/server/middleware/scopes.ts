@@ -6,8 +6,8 @@
  * endpoint answers that refusal with the guard's 403 `insufficient_scope` challenge.
  * Source: 2026-07-28 basic/authorization "Scope Challenge Handling"; RFC 6750 §3.1.
  */
-import { McpError } from '../../core/errors.js';
-import type { AuthInfo, Middleware } from '../../core/middleware.js';
+import { WireError } from '../../core/index.js';
+import type { AuthInfo, Middleware } from '../../core/index.js';
 
 /** Where the scope check reads what a request needs (`McpServer.requiredScopes`). */
 export interface ScopeSource {
@@ -18,11 +18,11 @@ export interface ScopeSource {
  * The refusal of a caller holding `auth` for a feature needing `required`: -32600
  * `InsufficientScope` (HTTP 403) with `data.requiredScopes`; undefined when nothing is lacking.
  */
-function scopeError(required: readonly string[] | undefined, auth: AuthInfo): McpError | undefined {
+function scopeError(required: readonly string[] | undefined, auth: AuthInfo): WireError | undefined {
   if (required === undefined) return undefined;
   const granted = auth.scopes ?? [];
   if (required.every((s) => granted.includes(s))) return undefined;
-  return McpError.of('InsufficientScope', `Insufficient scope: this needs scope ${required.join(' ')}`, {
+  return WireError.of('InsufficientScope', `Insufficient scope: this needs scope ${required.join(' ')}`, {
     requiredScopes: [...required],
   });
 }

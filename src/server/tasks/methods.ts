@@ -6,19 +6,22 @@
  * "Task Cancellation", "Task Status Notifications", "Error Handling".
  */
 import type { SchemaLimits } from '../../validation/index.js';
-import { McpError, missingCapabilityError } from '../../core/errors.js';
-import { principalOf } from '../../core/principal.js';
-import { isObject, type Params } from '../../core/jsonrpc.js';
-import type { RequestStateSealer } from '../../core/request-state.js';
-import { createMemoryTaskStore } from '../../core/task-store.js';
-import { TASKS_EXTENSION, applyResponses, detailedTask, settle, type TaskState } from '../../core/tasks.js';
+import { WireError } from '../../core/index.js';
+import { missingCapabilityError } from '../../core/runtime.js';
+import { principalOf } from '../../core/runtime.js';
+import { type Params } from '../../core/index.js';
+import { isObject } from '../../core/runtime.js';
+import type { RequestStateSealer } from '../../core/runtime.js';
+import { createMemoryTaskStore } from '../../core/index.js';
+import { TASKS_EXTENSION, applyResponses, detailedTask, type TaskState } from '../../core/index.js';
+import { settle } from '../../core/runtime.js';
 import { checkInputAnswer, type AskedMethod } from '../answers.js';
 import type { RequestScope } from '../scope.js';
 import type { ModernMeta } from '../modern.js';
 import { openInputRound, settleRound } from '../mrtr.js';
 import type { ToolRegistry } from '../tools.js';
 import { TaskRunner, type CallTool, type TaskOptions } from './runner.js';
-import { principalKey } from '../../core/principal.js';
+import { principalKey } from '../../core/runtime.js';
 
 /** The task methods of the extension (`tasks/result` and `tasks/list` are not among them). */
 const TASK_METHODS: ReadonlySet<string> = new Set(['tasks/get', 'tasks/update', 'tasks/cancel']);
@@ -64,7 +67,7 @@ export class ServerTasks {
   /**
    * Answers a task method, or a `tools/call` that runs as a task; undefined when the
    * request is not the extension's business (the server answers it as usual).
-   * @throws McpError -32021 for a task method or a `required` tool without negotiation.
+   * @throws WireError -32021 for a task method or a `required` tool without negotiation.
    */
   route(scope: RequestScope, meta: ModernMeta): Promise<Params> | undefined {
     const { request } = scope;
@@ -87,14 +90,14 @@ export class ServerTasks {
 
   /**
    * The task ids a listen request asks to follow (bounded), if any.
-   * @throws McpError -32021 when it asks without negotiating the extension; -32602 when malformed.
+   * @throws WireError -32021 when it asks without negotiating the extension; -32602 when malformed.
    */
   listenTaskIds(filter: unknown, meta: ModernMeta): string[] | undefined {
     const ids = isObject(filter) ? filter.taskIds : undefined;
     if (ids === undefined || !this.enabled) return undefined;
     if (!negotiated(meta)) throw tasksRequired();
     if (!Array.isArray(ids) || ids.length > MAX_LISTEN_TASKS || ids.some((id) => typeof id !== 'string'))
-      throw McpError.of('InvalidParams', `taskIds must be an array of at most ${MAX_LISTEN_TASKS} task ids`);
+      throw WireError.of('InvalidParams', `taskIds must be an array of at most ${MAX_LISTEN_TASKS} task ids`);
     return [...(ids as string[])];
   }
 
@@ -140,7 +143,7 @@ export class ServerTasks {
    */
   async #update(task: TaskState, responses: unknown): Promise<Params> {
     if (!isObject(responses))
-      throw McpError.of(
+      throw WireError.of(
         'InvalidParams',
         'inputResponses must be an object mapping input request keys to results',
       );
@@ -203,6 +206,6 @@ function negotiated(meta: ModernMeta): boolean {
   return isObject(extensions) && isObject(extensions[TASKS_EXTENSION]);
 }
 
-function tasksRequired(): McpError {
+function tasksRequired(): WireError {
   return missingCapabilityError({ extensions: { [TASKS_EXTENSION]: {} } });
 }

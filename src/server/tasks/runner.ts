@@ -6,22 +6,22 @@
  * Source: SEP-2663 "Task Creation", "Task Status", "Error Handling"; DESIGN.md decision 11.
  */
 import type { SchemaLimits } from '../../validation/index.js';
-import { McpError } from '../../core/errors.js';
-import type { Params, RequestId } from '../../core/jsonrpc.js';
+import { ERROR_TABLE, WireError } from '../../core/index.js';
+import type { Params, RequestId } from '../../core/index.js';
 import {
   createTaskResult,
   detailedTask,
   isTerminalStatus,
-  settle,
   type TaskSignal,
   type TaskState,
   type TaskStore,
-} from '../../core/tasks.js';
+} from '../../core/index.js';
+import { settle } from '../../core/runtime.js';
 import type { RequestContext } from '../context.js';
 import type { ModernMeta } from '../modern.js';
 import { RunningTask } from './running.js';
 import { PrincipalQuota } from '../middleware/quotas.js';
-import { timerDelay } from '../../core/timer.js';
+import { timerDelay } from '../../core/runtime.js';
 
 /** Task settings of a server (`createServer({ tasks })`). */
 export interface TaskOptions {
@@ -129,13 +129,13 @@ export class TaskRunner {
     return createTaskResult(task);
   }
 
-  /** The task as its creator may see it. @throws McpError -32602 when unknown to this caller. */
+  /** The task as its creator may see it. @throws WireError -32602 when unknown to this caller. */
   async find(taskId: unknown, principal: string): Promise<TaskState> {
     if (typeof taskId !== 'string' || taskId.length === 0 || taskId.length > 200)
-      throw McpError.of('InvalidParams', 'taskId must be a non-empty string');
+      throw WireError.of('InvalidParams', 'taskId must be a non-empty string');
     const task = await this.store.get(taskId);
     if (!task || (task.internal.principal ?? '') !== principal)
-      throw McpError.of('InvalidParams', 'Failed to retrieve task: Task not found');
+      throw WireError.of('InvalidParams', 'Failed to retrieve task: Task not found');
     return task;
   }
 
@@ -292,7 +292,7 @@ export class TaskRunner {
     if (isTerminalStatus(task.status) || (task.internal.leaseUntil ?? Infinity) > now) return undefined;
     if (!task.internal.retrySafe || !task.internal.call) {
       const error = {
-        code: -32603,
+        code: ERROR_TABLE.InternalError.code,
         message: 'The server instance running this task stopped (its lease expired)',
       };
       return settle(task, { status: 'failed', error }, new Date(now), error.message);
@@ -316,7 +316,7 @@ function failure(error: unknown): {
   status: 'failed';
   error: { code: number; message: string; data?: unknown };
 } {
-  if (error instanceof McpError) return { status: 'failed', error: error.toJSON() };
+  if (error instanceof WireError) return { status: 'failed', error: error.toJSON() };
   // Anything else stays internal, as it would on a plain request.
-  return { status: 'failed', error: { code: -32603, message: 'Internal error' } };
+  return { status: 'failed', error: { code: ERROR_TABLE.InternalError.code, message: 'Internal error' } };
 }

@@ -6,10 +6,11 @@
  * "Task Cancellation"; notifications/progress are not sent for tasks.
  */
 import type { SchemaLimits } from '../../validation/index.js';
-import { McpError } from '../../core/errors.js';
-import type { Params, RequestId } from '../../core/jsonrpc.js';
-import { addInputRequest, isTerminalStatus, type TaskState, type TaskStore } from '../../core/tasks.js';
-import type { ClientCapabilities, Implementation } from '../../core/types/index.js';
+import { WireError } from '../../core/index.js';
+import type { Params, RequestId } from '../../core/index.js';
+import { isTerminalStatus, type TaskState, type TaskStore } from '../../core/index.js';
+import { addInputRequest } from '../../core/runtime.js';
+import type { ClientCapabilities, Implementation } from '../../core/index.js';
 import type { AuthInfo } from '../context.js';
 import { RequestScope, type InputAsker, type ScopeLine } from '../scope.js';
 import type { InputMethod } from '../mrtr.js';
@@ -105,7 +106,8 @@ export class RunningTask implements ScopeLine, InputAsker {
   }
 
   #rejectAll(): void {
-    for (const waiter of this.#waiters.values()) waiter.reject(new McpError(-32603, 'Task was cancelled'));
+    for (const waiter of this.#waiters.values())
+      waiter.reject(WireError.of('InternalError', 'Task was cancelled'));
     this.#waiters.clear();
   }
 
@@ -130,6 +132,6 @@ export class RunningTask implements ScopeLine, InputAsker {
   }
 }
 
-function gone(taskId: string): McpError {
-  return McpError.of('InternalError', `Task ${taskId} no longer exists (expired or removed)`);
+function gone(taskId: string): WireError {
+  return WireError.of('InternalError', `Task ${taskId} no longer exists (expired or removed)`);
 }

@@ -1,7 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import { runtimeOf } from '../runtime.js';
 import { z } from 'zod';
-import { McpError } from '../../core/errors.js';
+import { WireError } from '../../core/errors.js';
 import { createMemoryTaskStore } from '../../core/task-store.js';
 import type { Params } from '../../core/jsonrpc.js';
 import type { ScopeBinding, ScopeLine } from '../scope.js';
@@ -249,7 +249,7 @@ describe('the Tasks extension on the server', () => {
   it('fails a task whose handler threw a JSON-RPC error, completes one with a tool error', async () => {
     const { server } = build();
     server.tool('rpc', { task: 'optional' }, () => {
-      throw McpError.of('InternalError', 'backend down');
+      throw WireError.of('InternalError', 'backend down');
     });
     const rpc = await call(server, 'tools/call', { name: 'rpc' });
     const failed = await settled(server, rpc.taskId);
@@ -340,6 +340,6 @@ describe('the Tasks extension on the server', () => {
   it('refuses taskIds on listen without negotiation', async () => {
     const { server } = build();
     const listen = call(server, 'subscriptions/listen', { notifications: { taskIds: ['a'] } }, { caps: {} });
-    await expect(listen).rejects.toMatchObject({ code: -32021 } satisfies Partial<McpError>);
+    await expect(listen).rejects.toMatchObject({ code: -32021 } satisfies Partial<WireError>);
   });
 });

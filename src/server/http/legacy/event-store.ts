@@ -2,7 +2,7 @@
  * Storage of SSE events for resuming legacy streams after a disconnect.
  * Source: 2025-11-25 basic/transports "Resumability and Redelivery".
  */
-import type { JsonRpcMessage } from '../../../core/jsonrpc.js';
+import type { JsonRpcMessage } from '../../../core/index.js';
 
 /** One event sent on a stream: `seq` counts from 1 within the stream; `id` is the SSE id. */
 export interface StoredEvent {

@@ -8,13 +8,9 @@
  * stream), "Sending Messages to the Server" (responses POSTed by the client),
  * basic/utilities/cancellation.
  */
-import {
-  isRequestId,
-  type JsonRpcMessage,
-  type JsonRpcResponse,
-  type Params,
-} from '../../../core/jsonrpc.js';
-import type { LegacySession } from '../../legacy/session.js';
+import { type JsonRpcMessage, type JsonRpcResponse, type Params } from '../../../core/index.js';
+import { isRequestId } from '../../../core/runtime.js';
+import type { LegacySession } from '../../index.js';
 import type { SessionChange, SessionMessage, SessionRecord, SessionStore } from './session-store.js';
 
 /** What a session replica needs from the fleet it belongs to. */

@@ -6,8 +6,8 @@
  * Source: 2025-11-25 basic/transports "Session Management" (a session that ended or
  * expired gets 404 on every instance).
  */
-import { McpkitError } from '../../../core/errors.js';
-import type { McpServer } from '../../server.js';
+import { LocalError } from '../../../core/index.js';
+import type { McpServer } from '../../index.js';
 import { recordOf, type SessionFleet } from './fleet-session.js';
 import { HttpSession, type HttpSessionOptions } from './session.js';
 import type { SessionRecord, SessionStore } from './session-store.js';
@@ -43,7 +43,7 @@ export class FleetSessions {
   /**
    * The session `id` for this request: the stored state, in a local replica (made on first
    * use); undefined when the store does not know it (never opened, ended, or expired).
-   * @throws McpkitError `LIMIT_EXCEEDED` when a new replica would exceed `maxSessions`; what the store
+   * @throws LocalError `LIMIT_EXCEEDED` when a new replica would exceed `maxSessions`; what the store
    *   throws when it cannot be reached.
    */
   async find(id: string): Promise<HttpSession | undefined> {
@@ -86,7 +86,7 @@ export class FleetSessions {
 
   async #replica(record: SessionRecord): Promise<HttpSession> {
     if (this.#table.refusal() === 'maxSessions')
-      throw new McpkitError('LIMIT_EXCEEDED', 'too many open sessions on this instance');
+      throw new LocalError('LIMIT_EXCEEDED', 'too many open sessions on this instance');
     const init = {
       protocolVersion: record.protocolVersion,
       clientInfo: record.clientInfo,

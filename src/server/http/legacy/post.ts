@@ -5,26 +5,16 @@
  * Source: 2025-11-25 basic/transports "Streamable HTTP" (Sending Messages, Listening,
  * Resumability and Redelivery, Session Management, Protocol Version Header).
  */
-import { allowsBatch } from '../../../core/wire.js';
-import {
-  checkEnvelope,
-  type Checked,
-  type Decoded,
-  type JsonRpcRequest,
-  type JsonRpcErrorResponse,
-  type Params,
-} from '../../../core/jsonrpc.js';
-import { isLegacyRevision, isModernRevision } from '../../../core/revisions.js';
-import {
-  RequestScope,
-  type HeaderReader,
-  type ScopeBinding,
-  type ScopeLine,
-  type SessionInit,
-} from '../../scope.js';
-import type { AuthInfo } from '../../context.js';
-import type { LegacySession } from '../../legacy/session.js';
-import type { McpServer } from '../../server.js';
+import { allowsBatch } from '../../../core/runtime.js';
+import { type JsonRpcRequest, type JsonRpcErrorResponse, type Params } from '../../../core/index.js';
+import { checkEnvelope } from '../../../core/runtime.js';
+import { type Checked, type Decoded } from '../../../core/runtime.js';
+import { isLegacyRevision, isModernRevision } from '../../../core/index.js';
+import { type SessionInit } from '../../index.js';
+import { RequestScope, type HeaderReader, type ScopeBinding, type ScopeLine } from '../../runtime.js';
+import type { AuthInfo } from '../../index.js';
+import type { LegacySession } from '../../index.js';
+import type { McpServer } from '../../index.js';
 import { accepts } from '../accept.js';
 import { PostReply, answer, legacyStatus, plainStream } from '../reply.js';
 import { HTTP_ACCEPTED, HTTP_OK, emptyResponse, errorReply, rpcError, sseResponse } from '../responses.js';

@@ -5,7 +5,7 @@
  * Source: 2025-11-25 basic/transports "Sending Messages to the Server" item 6
  * (priming event), "Resumability and Redelivery".
  */
-import type { JsonRpcMessage } from '../../../core/jsonrpc.js';
+import type { JsonRpcMessage } from '../../../core/index.js';
 import type { EventStore, StoredEvent } from './event-store.js';
 import type { StreamSink } from '../reply.js';
 import { SseWriter } from '../sse.js';

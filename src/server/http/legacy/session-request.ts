@@ -4,10 +4,10 @@
  * AbortController is the largest object a small call would otherwise allocate).
  * Source: 2025-11-25 basic/utilities/cancellation; basic/transports "Sending Messages".
  */
-import type { Params } from '../../../core/jsonrpc.js';
-import type { HeaderReader, ScopeBinding, ScopeLine } from '../../scope.js';
-import type { AuthInfo } from '../../context.js';
-import type { LegacySession } from '../../legacy/session.js';
+import type { Params } from '../../../core/index.js';
+import type { HeaderReader, ScopeBinding, ScopeLine } from '../../runtime.js';
+import type { AuthInfo } from '../../index.js';
+import type { LegacySession } from '../../index.js';
 import type { MessageSink } from '../reply.js';
 
 /** A running request of a session: the line and binding of its scope. */

@@ -10,26 +10,28 @@
  * Source: 2025-11-25 basic/transports "Streamable HTTP" (streams, sessions).
  */
 import { runtimeOf } from '../../runtime.js';
-import { ERROR_TABLE, McpkitError } from '../../../core/errors.js';
+import { ERROR_TABLE, LocalError } from '../../../core/index.js';
 import {
-  errorResponse,
-  isRequestId,
   type JsonRpcMessage,
   type JsonRpcNotification,
   type JsonRpcRequest,
   type JsonRpcResponse,
   type Params,
   type RequestId,
-} from '../../../core/jsonrpc.js';
-import { Peer, type RequestOptions } from '../../../core/peer.js';
-import type { Transport, TransportSink } from '../../../core/transport.js';
-import { RequestScope, type HeaderReader, type SessionInit } from '../../scope.js';
-import type { AuthInfo } from '../../context.js';
-import { forwardEvent } from '../../connect.js';
-import type { ServerEvent } from '../../../core/event-bus.js';
-import { methodNotFound } from '../../modern.js';
-import type { McpServer } from '../../server.js';
-import { LegacySession, type SessionLink } from '../../legacy/session.js';
+} from '../../../core/index.js';
+import { errorResponse, isRequestId } from '../../../core/runtime.js';
+import { type RequestOptions } from '../../../core/index.js';
+import { Peer } from '../../../core/runtime.js';
+import type { Transport, TransportSink } from '../../../core/index.js';
+import { type SessionInit } from '../../index.js';
+import { RequestScope, type HeaderReader } from '../../runtime.js';
+import type { AuthInfo } from '../../index.js';
+import { forwardEvent } from '../../runtime.js';
+import type { ServerEvent } from '../../../core/index.js';
+import { methodNotFound } from '../../runtime.js';
+import type { McpServer } from '../../index.js';
+import type { SessionLink } from '../../index.js';
+import { LegacySession } from '../../runtime.js';
 import type { EventStore } from './event-store.js';
 import { answer, type MessageSink, type StreamSink, type StreamOpener, type Outcome } from '../reply.js';
 import { SessionStreams, type ResumableStream } from './resumable.js';
@@ -273,11 +275,11 @@ export class HttpSession implements SessionLink, StreamOpener {
   /**
    * Sends a server-initiated request: on the stream of the client request whose signal
    * `options` carries, else on the GET stream.
-   * @throws McpkitError `CONNECTION_CLOSED` once the session ended (as the promise's rejection).
+   * @throws LocalError `CONNECTION_CLOSED` once the session ended (as the promise's rejection).
    */
   request(method: string, params: Params, options?: RequestOptions): Promise<Params> {
     if (this.#ended)
-      return Promise.reject(new McpkitError('CONNECTION_CLOSED', 'Connection closed: the session ended'));
+      return Promise.reject(new LocalError('CONNECTION_CLOSED', 'Connection closed: the session ended'));
     const signal = options?.signal;
     this.#target = signal ? this.#sinkOf(signal) : undefined;
     try {

@@ -4,7 +4,7 @@
  * Source: 2025-11-25 basic/transports "Session Management" (a terminated session's id
  * gets 404).
  */
-import type { EventBus } from '../../../core/event-bus.js';
+import type { EventBus } from '../../../core/index.js';
 import type { HttpSession } from './session.js';
 
 /** Bounds of a {@link SessionTable}. */
