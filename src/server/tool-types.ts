@@ -10,6 +10,23 @@ import type { InferOutput, SchemaInput } from '../validation/index.js';
 import type { RequestContext } from './context.js';
 import { isInputRequired, type InputRequiredAnswer } from './mrtr.js';
 
+const PASS_THROUGH = Symbol('mcpkit.passThrough');
+
+/**
+ * Marks `result` (changed in place) as one the server sends as it is: no normalising, no
+ * output-schema check, its own `resultType` kept. Internal: the gateway answers a relayed
+ * task this way (SEP-2663 "Task Creation"); typed as a handler return so handlers can return it.
+ */
+export function passThrough(result: Record<string, unknown>): ToolResult {
+  (result as Record<symbol, unknown>)[PASS_THROUGH] = true;
+  return result as unknown as ToolResult;
+}
+
+/** True for a result marked by {@link passThrough}. */
+export function isPassThrough(value: object): boolean {
+  return PASS_THROUGH in value;
+}
+
 /**
  * A tool result as a handler writes it (the SDK adds `resultType` and `_meta` as needed).
  * `S` is the type of `structuredContent`, inferred from the tool's `outputSchema`.
@@ -135,6 +152,7 @@ function toResult(value: unknown, structured: boolean): ToolResult | InputRequir
   if (isInputRequired(value)) return value;
   if (typeof value === 'string') return { content: [{ type: 'text', text: value }] };
   if (isObject(value) && isFullResult(value, structured)) return value as unknown as ToolResult;
+  if (isObject(value) && isPassThrough(value)) return value as unknown as ToolResult;
   if (isObject(value) && structured)
     return { content: [{ type: 'text', text: JSON.stringify(value) }], structuredContent: value };
   throw new LocalError(

@@ -17,7 +17,13 @@ import {
 } from '../validation/index.js';
 import type { RequestContext } from './context.js';
 import { isInputRequired, type InputRequiredAnswer } from './mrtr.js';
-import type { BoundToolHandler, TaskPolicy, ToolDefinition, ToolResult } from './tool-types.js';
+import {
+  isPassThrough,
+  type BoundToolHandler,
+  type TaskPolicy,
+  type ToolDefinition,
+  type ToolResult,
+} from './tool-types.js';
 
 interface RegisteredTool {
   wire: Tool;
@@ -149,7 +155,7 @@ export class ToolRegistry {
     } catch (error) {
       return handlerFailed(tool, error);
     }
-    if (isInputRequired(result) || !tool.output || result.isError) return result;
+    if (isInputRequired(result) || !tool.output || result.isError || isPassThrough(result)) return result;
     return checkOutput(tool, result);
   }
 }

@@ -16,6 +16,7 @@ import {
   type ServerOptions,
 } from '../../server/index.js';
 import { WireError, type Params, type ResourceTemplate, type Tool } from '../../core/index.js';
+import { passThrough } from '../../server/runtime.js';
 import type { StandardJsonSchema } from '../../validation/index.js';
 import type { Host } from '../host.js';
 import type { ListKind } from '../lists.js';
@@ -23,8 +24,8 @@ import { FrontCalls, forward, frontError, type ForwardSetup } from './forward.js
 import { ParkedCalls } from './parked.js';
 import { RelayStates } from './relay.js';
 import { GatewaySubscriptions } from './subscriptions.js';
-import { TaskIds } from './task-ids.js';
-import { TaskCreated, tasksMiddleware } from './tasks.js';
+import { principalOf, TaskIds } from './task-ids.js';
+import { tasksMiddleware } from './tasks.js';
 
 /** Options of {@link createGateway}. */
 export interface GatewayOptions {
@@ -79,13 +80,15 @@ export function createGateway(host: Host, options: GatewayOptions = {}): Gateway
     ...options.server,
     resourceSubscriptions: subscriptions,
   });
-  server.use(tasksMiddleware(host, new TaskIds(options.taskIdKey)));
+  const taskIds = new TaskIds(options.taskIdKey);
+  server.use(tasksMiddleware(host, taskIds));
   const parked = new ParkedCalls({
     parkTimeoutMs: options.parkTimeoutMs ?? 120_000,
     maxParkedCalls: options.maxParkedCalls,
     maxParkedCallsPerPrincipal: options.maxParkedCallsPerPrincipal,
   });
-  const setup: ForwardSetup = {
+  const setup: GatewaySetup = {
+    taskIds,
     relays: new RelayStates(options.parkTimeoutMs ?? 120_000),
     eraOf: (name) => host.eraOf(name),
     parked,
@@ -116,19 +119,24 @@ export function createGateway(host: Host, options: GatewayOptions = {}): Gateway
   };
 }
 
+/** What forwarded calls share, and the ids relayed tasks reach the client under. */
+interface GatewaySetup extends ForwardSetup {
+  readonly taskIds: TaskIds;
+}
+
 /** Keeps the server's features equal to the host's registry. */
 class RegistrySync {
   readonly issues = new Map<string, string>();
   readonly #host: Host;
   readonly #server: McpServer;
-  readonly #setup: ForwardSetup;
+  readonly #setup: GatewaySetup;
   readonly #served = {
     tools: new Map<string, string>(),
     prompts: new Map<string, string>(),
     resources: new Map<string, string>(),
   };
 
-  constructor(host: Host, server: McpServer, setup: ForwardSetup) {
+  constructor(host: Host, server: McpServer, setup: GatewaySetup) {
     this.#host = host;
     this.#server = server;
     this.#setup = setup;
@@ -222,11 +230,19 @@ class RegistrySync {
           if (error instanceof WireError) throw error;
           return errorResult(frontError(server, error).message);
         }
-        // A task (the client declared the Tasks extension): the middleware passes it on.
-        if (result.resultType === 'task') throw new TaskCreated(server, result);
+        // A task (the client declared the Tasks extension): sent as it is, under the gateway's id.
+        if (result.resultType === 'task') return this.#createdTask(server, result, ctx);
         return result as never;
       },
     );
+  }
+
+  /** A backend's task as the client's result: under a gateway task id, passed through as it is. */
+  #createdTask(server: string, task: Params, ctx: RequestContext): never {
+    if (typeof task.taskId !== 'string')
+      throw WireError.of('InternalError', `server '${server}' answered with a task without a taskId`);
+    const taskId = this.#setup.taskIds.wrap({ server, taskId: task.taskId }, principalOf(ctx));
+    return passThrough({ ...task, taskId }) as never;
   }
 
   #addPrompt(

@@ -65,7 +65,7 @@ function unb64(text: string): string {
 }
 
 /** The principal a request acts for ('' when anonymous), as the server's own tasks see it. */
-export function principalOf(ctx: MiddlewareContext): string {
+export function principalOf(ctx: Pick<MiddlewareContext, 'auth'>): string {
   return principalOfAuth(ctx.auth);
 }
 

@@ -3,7 +3,7 @@
  * modern client:
  * - `server/discover` declares `io.modelcontextprotocol/tasks` while a ready backend does;
  * - a `tools/call` relayed to a backend that answers with a task (`resultType: "task"`)
- *   reaches the client as that task under a gateway task id (see task-ids.ts);
+ *   reaches the client as that task under a gateway task id (gateway.ts; see task-ids.ts);
  * - `tasks/get`, `tasks/update` and `tasks/cancel` go to the backend the id names, with the
  *   backend's id, and come back under the gateway's id (input request keys pass as they are);
  * - `taskIds` in `subscriptions/listen` are followed on the backends (see task-listen.ts).
@@ -29,22 +29,6 @@ import { declaresTasks, principalOf, type TaskIds } from './task-ids.js';
 
 const TASK_METHODS = new Set(['tasks/get', 'tasks/update', 'tasks/cancel']);
 
-/**
- * Thrown by the gateway's tool handler when the backend answered with a task, so that the
- * task result passes the server's tool-result handling untouched; the middleware turns it
- * into the client's result.
- */
-export class TaskCreated extends WireError {
-  readonly server: string;
-  readonly task: Params;
-
-  constructor(server: string, task: Params) {
-    super(-32603, `server '${server}' created a task the gateway did not pass on`);
-    this.server = server;
-    this.task = task;
-  }
-}
-
 /** True when some ready server of `host` offers the Tasks extension. */
 function hostOffersTasks(host: Host): boolean {
   return host.servers.some((name) => offersTasks(host, name));
@@ -62,7 +46,6 @@ export function tasksMiddleware(host: Host, ids: TaskIds): Middleware {
     if (ctx.direction === 'outgoing') return listens.outgoing(message, ctx, next);
     if (message.kind !== 'request' || ctx.era !== 'modern') return next(message, ctx);
     if (message.method === 'server/discover') return advertise(host, await next(message, ctx));
-    if (message.method === 'tools/call') return created(ids, ctx, () => next(message, ctx));
     // Without a backend that offers tasks, `taskIds` are left to the server (which ignores them).
     if (message.method === 'subscriptions/listen' && hostOffersTasks(host))
       return listens.incoming(message, ctx, next);
@@ -76,23 +59,6 @@ function advertise(host: Host, result: Params | undefined): Params | undefined {
   const capabilities = (result.capabilities ?? {}) as { extensions?: Record<string, unknown> };
   const extensions = { ...capabilities.extensions, [TASKS_EXTENSION]: {} };
   return { ...result, capabilities: { ...capabilities, extensions } };
-}
-
-/** A `tools/call` whose backend answered with a task: that task, under the gateway's id. */
-async function created(
-  ids: TaskIds,
-  ctx: MiddlewareContext,
-  call: () => Promise<Params | undefined>,
-): Promise<Params | undefined> {
-  try {
-    return await call();
-  } catch (error) {
-    if (!(error instanceof TaskCreated)) throw error;
-    const { task, server } = error;
-    if (typeof task.taskId !== 'string')
-      throw WireError.of('InternalError', `server '${server}' answered with a task without a taskId`);
-    return { ...task, taskId: ids.wrap({ server, taskId: task.taskId }, principalOf(ctx)) };
-  }
 }
 
 /** `tasks/get`, `tasks/update` or `tasks/cancel`, sent to the backend that holds the task. */
