@@ -37,7 +37,11 @@ export interface AuthErrorCause {
   status?: number;
 }
 
-/** A local authorization error. Match on `code`; the message names the peer, never a secret. */
+/**
+ * The local error family's variant for mcpkit/auth (like `LocalError`, never sent on the
+ * wire; not its subclass, as its codes are its own): match on `code`; the message names the
+ * peer, never a secret, and `cause` is a secret-free {@link AuthErrorCause} summary.
+ */
 export class AuthError extends Error {
   readonly code: AuthErrorCode;
   /** For `INTERACTION_REQUIRED`: the URL the user has to visit. */

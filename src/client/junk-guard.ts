@@ -30,7 +30,12 @@ export function guardFirstFrame(transport: Transport): Transport {
             return sink.frame(text);
           }
           const quote = quoteOf(text.trim());
-          sink.closed(new Error(`the server wrote output that is not JSON-RPC before any message: ${quote}`));
+          sink.closed(
+            new LocalError(
+              'CONNECTION_CLOSED',
+              `the server wrote output that is not JSON-RPC before any message: ${quote}`,
+            ),
+          );
           void transport.close().catch(() => undefined);
         },
       } satisfies TransportSink),

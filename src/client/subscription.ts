@@ -3,6 +3,7 @@
  * delivers, the filter the server acknowledged, and `close()`.
  * Source: 2026-07-28 basic/patterns/subscriptions.
  */
+import { LocalError } from '../core/index.js';
 import type { JsonRpcNotification } from '../core/index.js';
 import type { SubscriptionFilter } from '../core/index.js';
 
@@ -68,7 +69,9 @@ export class SubscriptionStream implements Subscription {
   finish(error?: unknown): void {
     if (this.#end) return;
     this.#end = { error };
-    this.#acknowledge.reject(error ?? new Error('the subscription ended before it was acknowledged'));
+    this.#acknowledge.reject(
+      error ?? new LocalError('CONNECTION_CLOSED', 'the subscription ended before it was acknowledged'),
+    );
     for (const waiter of this.#waiting.splice(0)) this.#settleEnded(waiter);
   }
 

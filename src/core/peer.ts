@@ -269,7 +269,7 @@ export class Peer {
 
   #onClosed(error?: Error): void {
     if (this.#closed) return;
-    this.#closed = error ?? new Error('connection closed');
+    this.#closed = error ?? new LocalError('CONNECTION_CLOSED', 'connection closed');
     this.#frames.clear();
     for (const incoming of this.#incoming.values()) incoming.abort(this.#closed);
     for (const out of this.#outgoing.values()) out.reject(closedError(this.#closed));

@@ -6,6 +6,7 @@
  * Source: 2026-07-28 basic/patterns/subscriptions (listen), 2025-11-25 server/tools
  * "List Changed Notification" (session notifications).
  */
+import { LocalError } from '../core/index.js';
 import { createClient, streamableHttp, type Client, type Subscription } from '../client/index.js';
 import type { Params, Transport, TransportSink } from '../core/index.js';
 import { listChangedFilter } from '../core/runtime.js';
@@ -192,7 +193,7 @@ export class ServerLink {
   /** The connection is gone though the transport did not say so (HTTP): drop it and reconnect. */
   #lost(reason: string): void {
     if (this.#state !== 'ready') return;
-    this.#dropped(new Error(reason));
+    this.#dropped(new LocalError('CONNECTION_CLOSED', reason));
     void this.#teardown();
   }
 
@@ -275,7 +276,9 @@ function kindsOf(method: string): ListKind[] {
 
 async function withTimeout<T>(work: Promise<T>, ms: number, message: string): Promise<T> {
   let timer: ReturnType<typeof setTimeout> | undefined;
-  const timeout = new Promise<never>((_, reject) => (timer = setTimer(() => reject(new Error(message)), ms)));
+  const timeout = new Promise<never>(
+    (_, reject) => (timer = setTimer(() => reject(new LocalError('TIMEOUT', message)), ms)),
+  );
   work.catch(() => undefined);
   try {
     return await Promise.race([work, timeout]);

@@ -6,6 +6,7 @@
  * handler runs again and each call returns its recorded answer, in order.
  * Source: 2026-07-28 basic/patterns/mrtr.
  */
+import { LocalError } from '../core/index.js';
 import { WireError } from '../core/index.js';
 import { type Params } from '../core/index.js';
 import { isObject } from '../core/runtime.js';
@@ -223,6 +224,6 @@ export async function settleRound(round: InputRound, running: Promise<Params> | 
   const requests =
     outcome === undefined ? round.pending : isInputRequired(outcome) ? outcome.inputRequests : undefined;
   if (!requests) return outcome as Params;
-  scope.abandon(new Error('input required'));
+  scope.abandon(new LocalError('ABORTED', 'input required'));
   return inputRequiredResult(round, requests, await round.bind!(), round.sealer!);
 }

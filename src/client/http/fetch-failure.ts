@@ -4,10 +4,11 @@
  * Source: 2026-07-28 basic/transports/streamable-http.
  */
 
+import { LocalError } from '../../core/index.js';
 import { setTimer } from '../../core/runtime.js';
 
-/** The error for a URL where fetch could not reach an HTTP server (refused, reset, DNS…). */
-export function unreachable(url: URL, error: TypeError): Error {
+/** The error (`CONNECTION_CLOSED`) for a URL where fetch could not reach an HTTP server (refused, reset, DNS…). */
+export function unreachable(url: URL, error: TypeError): LocalError {
   const cause = (error as { cause?: { code?: unknown; message?: unknown } }).cause;
   const detail =
     typeof cause?.code === 'string'
@@ -16,7 +17,11 @@ export function unreachable(url: URL, error: TypeError): Error {
         ? cause.message
         : error.message;
   const shown = withoutCredentials(url);
-  return new Error(`could not reach ${shown}: ${detail.replaceAll(url.href, shown)}`, { cause: error });
+  return new LocalError(
+    'CONNECTION_CLOSED',
+    `could not reach ${shown}: ${detail.replaceAll(url.href, shown)}`,
+    { cause: error },
+  );
 }
 
 /** `url` without `user:password@`, for messages (a password in the URL must not be echoed). */

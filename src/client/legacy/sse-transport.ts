@@ -7,6 +7,7 @@
  * Source: 2024-11-05 basic/transports "HTTP with SSE"; 2025-11-25 basic/transports
  * "Backwards Compatibility".
  */
+import { LocalError } from '../../core/index.js';
 import { createParser } from 'eventsource-parser';
 import type { JsonRpcMessage, RequestId } from '../../core/index.js';
 import type { Transport, TransportSink } from '../../core/index.js';
@@ -106,9 +107,12 @@ export class SseTransport implements Transport {
     );
     if (!response.ok || mediaTypeOf(response) !== 'text/event-stream' || !response.body) {
       await response.body?.cancel().catch(() => undefined);
-      throw Object.assign(new Error(`the HTTP+SSE stream was refused: HTTP ${response.status}`), {
-        httpStatus: response.status,
-      });
+      throw Object.assign(
+        new LocalError('CONNECTION_CLOSED', `the HTTP+SSE stream was refused: HTTP ${response.status}`),
+        {
+          httpStatus: response.status,
+        },
+      );
     }
     return this.#read(response.body);
   }
@@ -118,7 +122,7 @@ export class SseTransport implements Transport {
     return new Promise((resolve, reject) => {
       let endpoint: URL | undefined;
       const timer = setTimeout(() => {
-        reject(new Error(`no endpoint event within ${ENDPOINT_TIMEOUT_MS} ms`));
+        reject(new LocalError('TIMEOUT', `no endpoint event within ${ENDPOINT_TIMEOUT_MS} ms`));
         this.#stream.abort();
       }, ENDPOINT_TIMEOUT_MS);
       const parser = createParser({
@@ -140,8 +144,17 @@ export class SseTransport implements Transport {
       void this.#pump(body, (text) => parser.feed(text)).then((error) => {
         clearTimeout(timer);
         const reason = error ? `: ${error.message}` : '';
-        if (!endpoint) reject(new Error(`the HTTP+SSE stream ended before the endpoint event${reason}`));
-        else this.#fail(new Error(`the HTTP+SSE stream ended${reason}`, { cause: error }));
+        if (!endpoint)
+          reject(
+            new LocalError(
+              'CONNECTION_CLOSED',
+              `the HTTP+SSE stream ended before the endpoint event${reason}`,
+            ),
+          );
+        else
+          this.#fail(
+            new LocalError('CONNECTION_CLOSED', `the HTTP+SSE stream ended${reason}`, { cause: error }),
+          );
       });
     });
   }
@@ -167,7 +180,7 @@ export class SseTransport implements Transport {
   #resolve(data: string): URL {
     const endpoint = new URL(data.trim(), this.#url);
     if (endpoint.origin !== this.#url.origin) {
-      throw new Error(`refused an endpoint on another origin: ${endpoint.origin}`);
+      throw new LocalError('CONNECTION_CLOSED', `refused an endpoint on another origin: ${endpoint.origin}`);
     }
     return endpoint;
   }

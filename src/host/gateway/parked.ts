@@ -20,6 +20,7 @@
  *   with -32602. Park ids are 128-bit random; earlier answers travel sealed in `requestState`.
  * Source: 2026-07-28 basic/patterns/mrtr; 2025-11-25 client/elicitation, client/sampling.
  */
+import { LocalError } from '../../core/index.js';
 import { randomBytes } from 'node:crypto';
 import { WireError, type Params } from '../../core/index.js';
 import { principalOf } from '../../core/runtime.js';
@@ -266,7 +267,7 @@ export class ParkedCalls {
         ? { answer: { action: 'cancel' } }
         : { error: WireError.of('InternalError', `the client did not answer within ${ms} ms`) },
     );
-    call.abort.abort(new Error(`parked request expired after ${ms} ms`));
+    call.abort.abort(new LocalError('TIMEOUT', `parked request expired after ${ms} ms`));
   }
 
   async #finish(call: ParkedCall, outcome: () => unknown): Promise<unknown> {

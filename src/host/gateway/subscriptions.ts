@@ -10,6 +10,7 @@
  * backend is ready again after a reconnect, its subscriptions are opened anew.
  * Source: 2025-11-25 server/resources "Subscriptions"; 2026-07-28 basic/patterns/subscriptions.
  */
+import { LocalError } from '../../core/index.js';
 import type { Subscription } from '../../client/index.js';
 import type { ResourceSubscriptionHooks } from '../../server/index.js';
 import type { Host } from '../host.js';
@@ -115,7 +116,7 @@ export class GatewaySubscriptions implements ResourceSubscriptionHooks {
 function within<T>(work: Promise<T>, ms: number): Promise<T> {
   let timer: ReturnType<typeof setTimeout> | undefined;
   const timeout = new Promise<never>((_, reject) => {
-    timer = setTimer(() => reject(new Error(`no acknowledgment within ${ms} ms`)), ms);
+    timer = setTimer(() => reject(new LocalError('TIMEOUT', `no acknowledgment within ${ms} ms`)), ms);
   });
   return Promise.race([work, timeout]).finally(() => clearTimeout(timer));
 }

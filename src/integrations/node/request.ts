@@ -3,6 +3,7 @@
  * request, used for a server (straight to the endpoint) and for a web handler (through a
  * web `Request` built from it).
  */
+import { LocalError } from '../../core/index.js';
 import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
 import type { HeaderReader } from '../../server/http/index.js';
 import type { BodyResult, HttpRequest } from '../../server/http/runtime.js';
@@ -56,7 +57,7 @@ export class NodeRequest implements HttpRequest {
     const controller = (this.#controller = new AbortController());
     const res = this.#res;
     const gone = (): void => {
-      if (!res.writableFinished) controller.abort(new Error('client disconnected'));
+      if (!res.writableFinished) controller.abort(new LocalError('ABORTED', 'client disconnected'));
     };
     if (res.closed) gone();
     else res.once('close', gone);

@@ -35,7 +35,10 @@ export async function connectRedis(url: string, options: ConnectRedisOptions = {
   redis.on('error', () => undefined); // reported through failed commands and the start check
   let timer: ReturnType<typeof setTimeout> | undefined;
   const timeout = new Promise<never>((_, reject) => {
-    timer = setTimer(() => reject(new Error(`no answer within ${startTimeoutMs} ms`)), startTimeoutMs);
+    timer = setTimer(
+      () => reject(new LocalError('TIMEOUT', `no answer within ${startTimeoutMs} ms`)),
+      startTimeoutMs,
+    );
   });
   try {
     await Promise.race([redis.connect().then(() => redis.ping()), timeout]);

@@ -5,6 +5,7 @@
  * pub/sub channel (new answers, cancellation, status changes for `notifications/tasks`).
  * A task exists for every instance once `create` resolved (SEP-2663 "Task Creation").
  */
+import { LocalError } from '../../core/index.js';
 import type { Redis } from 'ioredis';
 import { isTerminalStatus, type TaskSignal, type TaskState, type TaskStore } from '../../core/index.js';
 import { subscriberOf } from './connect.js';
@@ -97,7 +98,8 @@ async function createTask(keys: TaskKeys, task: TaskState): Promise<void> {
   if (score !== '') multi.zadd(keys.leases, score, task.taskId);
   const results = await multi.exec();
   const failed = results?.find(([error]) => error);
-  if (!results || failed) throw failed?.[0] ?? new Error('Redis did not store the task');
+  if (!results || failed)
+    throw failed?.[0] ?? new LocalError('CONNECTION_CLOSED', 'Redis did not store the task');
 }
 
 /** {@link TaskStore.update} by compare-and-set: re-read and retry when another instance changed the task meanwhile. */
@@ -125,7 +127,10 @@ async function updateTask(
     );
     if (done === 1) return next;
   }
-  throw new Error(`task ${id} kept changing under ${MAX_ATTEMPTS} attempts to update it`);
+  throw new LocalError(
+    'LIMIT_EXCEEDED',
+    `task ${id} kept changing under ${MAX_ATTEMPTS} attempts to update it`,
+  );
 }
 
 /** The leased tasks whose lease ended by `now` (at most 100); drops index entries of expired tasks. */

@@ -167,7 +167,12 @@ class ChildTransport implements StdioClientTransport {
   async #onExit(code: number | null, signal: NodeJS.Signals | null): Promise<void> {
     if (this.#state !== 'running') return;
     await within(this.#drained, DRAIN_GRACE_MS);
-    this.#finish(new Error(exitMessage(this.#options.command, { code, signal }, this.#tail.text())));
+    this.#finish(
+      new LocalError(
+        'CONNECTION_CLOSED',
+        exitMessage(this.#options.command, { code, signal }, this.#tail.text()),
+      ),
+    );
   }
 
   async #shutdown(): Promise<void> {

@@ -5,6 +5,7 @@
  * basic/transports/streamable-http "Receiving Messages" (keep-alive comments).
  */
 
+import { LocalError } from '../../core/index.js';
 import { timerDelay } from '../../core/runtime.js';
 
 /** One SSE event: `data` is sent as one `data:` line per line of text. */
@@ -99,7 +100,12 @@ export class SseWriter {
     this.#controller.enqueue(encoder.encode(text));
     if (-(this.#controller.desiredSize ?? 0) > this.#maxBuffered) {
       this.#finish();
-      this.#controller.error(new Error(`the client read too slowly: over ${this.#maxBuffered} bytes queued`));
+      this.#controller.error(
+        new LocalError(
+          'LIMIT_EXCEEDED',
+          `the client read too slowly: over ${this.#maxBuffered} bytes queued`,
+        ),
+      );
       this.#onCancel?.();
       return false;
     }

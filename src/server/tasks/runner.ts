@@ -5,6 +5,7 @@
  * died (lease expired).
  * Source: SEP-2663 "Task Creation", "Task Status", "Error Handling"; DESIGN.md decision 11.
  */
+import { LocalError } from '../../core/index.js';
 import type { SchemaLimits } from '../../validation/index.js';
 import { ERROR_TABLE, WireError } from '../../core/index.js';
 import type { Params, RequestId } from '../../core/index.js';
@@ -151,7 +152,8 @@ export class TaskRunner {
     for (const timer of this.#timers.splice(0)) clearInterval(timer);
     this.#unsubscribe?.();
     this.#unsubscribe = undefined;
-    for (const running of this.#running.values()) running.controller.abort(new Error('server closed'));
+    for (const running of this.#running.values())
+      running.controller.abort(new LocalError('ABORTED', 'server closed'));
   }
 
   // Subscribes to signals and starts lease keeping on first use.
@@ -176,7 +178,8 @@ export class TaskRunner {
   #onSignal(signal: TaskSignal): void {
     const running = this.#running.get(signal.taskId);
     if (!running) return;
-    if (signal.kind === 'cancelled') running.controller.abort(new Error('cancelled by the client'));
+    if (signal.kind === 'cancelled')
+      running.controller.abort(new LocalError('ABORTED', 'cancelled by the client'));
     if (signal.kind === 'responses')
       void this.store.get(signal.taskId).then((t) => t && running.deliver(t.internal.answers));
   }
@@ -232,7 +235,9 @@ export class TaskRunner {
     const now = Date.now();
     for (const running of this.#running.values())
       if ((this.#confirmed.get(running.id) ?? Infinity) <= now)
-        running.controller.abort(new Error('lease lost: the task store did not confirm its renewal in time'));
+        running.controller.abort(
+          new LocalError('ABORTED', 'lease lost: the task store did not confirm its renewal in time'),
+        );
     const until = now + this.#options.leaseMs;
     const idle = [...this.#running.values()].filter((running) => !this.#storeBusy.has(running.id));
     await Promise.all(idle.map((running) => this.#renew(running, until)));
@@ -246,7 +251,7 @@ export class TaskRunner {
         : undefined;
     const t = await this.#alone(running.id, () => this.store.update(running.id, renewed));
     if (t === 'failed') return; // the store did not answer: try again next time
-    if (!t || t.internal.owner !== me) running.controller.abort(new Error('lease lost'));
+    if (!t || t.internal.owner !== me) running.controller.abort(new LocalError('ABORTED', 'lease lost'));
     else if (this.#confirmed.has(running.id)) this.#confirmed.set(running.id, until);
   }
 

@@ -249,7 +249,8 @@ export class HttpSession implements SessionLink, StreamOpener {
     this.replica?.leave();
     runtimeOf(this.#server).sessionEnded(this.legacy);
     if (this.#inFlight)
-      for (const running of this.#inFlight.values()) running.abort(new Error('session ended'));
+      for (const running of this.#inFlight.values())
+        running.abort(new LocalError('ABORTED', 'session ended'));
     if (this.#peer) void this.#peer.close();
     this.streams.endAll();
   }
