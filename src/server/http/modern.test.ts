@@ -1,4 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { WireError } from '../../core/index.js';
+import { createServer } from '../index.js';
 import { createHttpHandler } from './index.js';
 import {
   SseReader,
@@ -267,5 +269,28 @@ describe('modern cancellation', () => {
     await until(() => reader.comments.length >= 2);
     controller.abort();
     checked(JSON.parse(reader.events[0]?.data ?? ''), REV);
+  });
+});
+
+describe('modern 429 Retry-After', () => {
+  // A refusal as the per-principal quota middleware throws it (data.retryAfterS), or without a wait.
+  function refusing(data: Record<string, unknown> | undefined) {
+    const server = createServer({ name: 't', version: '1' });
+    server.use(() => () => {
+      throw WireError.of('TooManyRequests', 'Too Many Requests: test', data);
+    });
+    return createHttpHandler(server, { keepAliveMs: 0 });
+  }
+
+  it("sends the refusal's data.retryAfterS as Retry-After", async () => {
+    const response = await refusing({ retryAfterS: 42 })(modernPost('tools/list'));
+    expect(response.status).toBe(429);
+    expect(response.headers.get('retry-after')).toBe('42');
+  });
+
+  it('sends Retry-After: 1 for a 429 that names no wait', async () => {
+    const response = await refusing(undefined)(modernPost('tools/list'));
+    expect(response.status).toBe(429);
+    expect(response.headers.get('retry-after')).toBe('1');
   });
 });

@@ -12,7 +12,7 @@ import { type Decoded } from '../../core/runtime.js';
 import { RequestScope, type ScopeBinding, type ScopeLine } from '../runtime.js';
 import type { McpServer } from '../index.js';
 import { checkStandardHeaders } from './headers.js';
-import { PostReply, answer, plainStream, type Outcome } from './reply.js';
+import { PostReply, answer, plainStream, retryAfterOf, type Outcome } from './reply.js';
 import { emptyResponse, jsonResponse, rpcError } from './responses.js';
 import type { HeaderReader, HttpRequest, HttpResponse } from './exchange.js';
 
@@ -53,8 +53,7 @@ export function modernPost(
       return emptyResponse(202);
     case 'request': {
       const mismatch = checkStandardHeaders(request.headers, checked.message);
-      if (mismatch)
-        return jsonResponse(errorResponse(checked.message.id, mismatch.toJSON()), mismatch.httpStatus);
+      if (mismatch) return refused(checked.message, mismatch);
       return checkThenRun(ctx, request, checked.message);
     }
   }
@@ -67,18 +66,15 @@ function checkThenRun(
 ): Promise<HttpResponse> | HttpResponse {
   const checked = ctx.paramHeaders(request.headers, message);
   if (checked instanceof Promise)
-    return checked.then((mismatch) => runChecked(ctx, request, message, mismatch));
-  return runChecked(ctx, request, message, checked);
+    return checked.then((mismatch) =>
+      mismatch ? refused(message, mismatch) : runModern(ctx, request, message),
+    );
+  return checked ? refused(message, checked) : runModern(ctx, request, message);
 }
 
-function runChecked(
-  ctx: ModernContext,
-  request: HttpRequest,
-  message: JsonRpcRequest,
-  mismatch: WireError | undefined,
-): Promise<HttpResponse> | HttpResponse {
-  if (mismatch) return jsonResponse(errorResponse(message.id, mismatch.toJSON()), mismatch.httpStatus);
-  return runModern(ctx, request, message);
+/** The answer to a request whose headers do not match it (-32020, HTTP 400). */
+function refused(message: JsonRpcRequest, mismatch: WireError): HttpResponse {
+  return jsonResponse(errorResponse(message.id, mismatch.toJSON()), mismatch.httpStatus);
 }
 
 function runModern(ctx: ModernContext, request: HttpRequest, message: JsonRpcRequest): Promise<HttpResponse> {
@@ -130,7 +126,7 @@ class ModernExchange implements ScopeLine, ScopeBinding {
   /** Answers with the server's outcome (unless the client went away first). */
   finish(outcome: Outcome): void {
     if (this.#onAbort) this.#request.signal.removeEventListener('abort', this.#onAbort);
-    if (outcome.status === 429) this.reply.setHeader('retry-after', '1');
+    if (outcome.status === 429) this.reply.setHeader('retry-after', retryAfterOf(outcome));
     if (!this.#cancelled) this.reply.finish(outcome.response, outcome.status);
   }
 

@@ -113,6 +113,16 @@ export function answer(server: McpServer, scope: RequestScope): Promise<Outcome>
 }
 
 /**
+ * The `Retry-After` of a 429 outcome, in whole seconds: its error's `data.retryAfterS` (set
+ * by the per-principal quota middleware), else 1. Source: RFC 9110 §10.2.3.
+ */
+export function retryAfterOf(outcome: Outcome): string {
+  const data = 'error' in outcome.response ? outcome.response.error.data : undefined;
+  const s = (data as { retryAfterS?: unknown } | undefined)?.retryAfterS;
+  return typeof s === 'number' && s >= 0 && s <= Number.MAX_SAFE_INTEGER ? String(Math.ceil(s)) : '1';
+}
+
+/**
  * The HTTP status of a legacy reply: 200 whatever its error (2025-11-25 answers JSON-RPC
  * errors in the body), except a scope refusal, which keeps its 403 so the endpoint answers
  * it with the auth guard's challenge.
