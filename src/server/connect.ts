@@ -3,7 +3,7 @@
  * connection, at most one legacy session, any number of modern requests.
  * Source: 2026-07-28 basic/transports/stdio; 2025-11-25 basic/lifecycle.
  */
-import { runtimeOf } from './runtime.js';
+import { runtimeOf } from './server.js';
 import { DEFAULT_MAX_JSON_DEPTH } from '../core/runtime.js';
 import { type ServerEvent } from '../core/index.js';
 import { EVENT_METHOD } from '../core/runtime.js';

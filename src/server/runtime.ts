@@ -4,58 +4,8 @@
  * definition, and the session hooks. Not exported from `mcpkit/server`: authors register
  * features on `McpServer`; transports reach this through {@link runtimeOf}.
  */
-import type { EventBus } from '../core/index.js';
-import type { JsonRpcNotification, JsonRpcRequest, Params } from '../core/index.js';
-import type { LegacySession } from './legacy/session.js';
-import type { ServerOptions } from './options.js';
-import type { HeaderReader, RequestScope, ScopeBinding, ScopeLine } from './scope.js';
-
 export { runtimeOf } from './server.js';
-
-/** What a transport calls on a server definition. */
-export interface ServerRuntime {
-  readonly options: ServerOptions;
-  /** The bus server events (list changes, resource updates) travel on. */
-  readonly eventBus: EventBus;
-  /** True when the server serves legacy sessions (`initialize`) as well as modern requests. */
-  readonly servesLegacy: boolean;
-  /**
-   * How many times the tool list has changed by `tool()` or `removeTool()`, announced or
-   * not; transports key caches of the tool list on it.
-   */
-  toolsRevision(): number;
-  /**
-   * Answers the request of `scope` (built once by the transport). Resolves with the result
-   * object; rejects with `WireError` for a JSON-RPC error (anything else a handler throws
-   * should become -32603 at the transport). A middleware that answers a request itself is
-   * trusted to return a result object; a transport sends `{}` if it did not.
-   */
-  serve(scope: RequestScope): Promise<Params>;
-  /** {@link serve} for a transport whose one object is both the line and the binding of the request. */
-  handle(request: JsonRpcRequest, channel: ScopeLine & ScopeBinding): Promise<Params>;
-  /**
-   * Handles a notification from the client (`notifications/initialized`; others are
-   * ignored once middleware saw them). `headers`: the HTTP request's, for middleware.
-   */
-  handleNotification(
-    notification: JsonRpcNotification,
-    session: LegacySession | undefined,
-    headers?: HeaderReader,
-  ): void;
-  /** Releases what a legacy session held (its resource subscriptions) when it ends. */
-  sessionEnded(session: LegacySession): void;
-  /**
-   * Sets a legacy session's resource subscriptions to `uris`: new ones count here (the
-   * `subscribe` hook may run; its refusal is not reported), gone ones are released. A
-   * fleet's replica of a session calls it with what the session subscribed elsewhere.
-   */
-  syncSessionSubscriptions(session: LegacySession, uris: Iterable<string>): void;
-  /**
-   * The OAuth scopes the feature a request names needs (`tools/call` and `prompts/get` by
-   * name, `resources/read` by URI), as registered with `scopes`; undefined when none.
-   */
-  requiredScopes(method: string, params: unknown): readonly string[] | undefined;
-}
+export type { ServerRuntime } from './server-runtime.js';
 export { forwardEvent } from './connect.js';
 export { PrincipalBudgets, type QuotaRefusal, noRelease } from './middleware/quotas.js';
 export { refusedScopes } from './middleware/scopes.js';

@@ -9,7 +9,7 @@ import type { Middleware } from '../core/index.js';
 import type { Implementation, ServerCapabilities } from '../core/index.js';
 import type { InferOutput, SchemaInput } from '../validation/index.js';
 import { RequestScope } from './scope.js';
-import type { ServerRuntime } from './runtime.js';
+import type { ServerRuntime } from './server-runtime.js';
 import type { RequestContext } from './context.js';
 import { ServerDispatcher } from './dispatch.js';
 import { capabilitiesOf, FeatureScopes } from './features.js';

@@ -27,7 +27,7 @@
  */
 import type { RE2JS } from 're2js';
 import { LocalError } from '../core/index.js';
-import type { Operator, TemplatePart, VarSpec } from './uri-template.js';
+import type { Operator, TemplatePart, VarSpec } from './uri-template-parts.js';
 
 let engine: typeof RE2JS | undefined;
 let loading: Promise<void> | undefined;

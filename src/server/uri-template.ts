@@ -9,20 +9,7 @@
  */
 import { LocalError } from '../core/index.js';
 import { compileMatcher, loadMatcher } from './uri-template-match.js';
-
-/** An expression operator; `''` is simple string expansion. RFC 6570 §2.2. */
-export type Operator = '' | '+' | '#' | '.' | '/' | ';' | '?' | '&';
-
-/** One variable of an expression: `name`, `name*` (explode) or `name:3` (prefix). */
-export interface VarSpec {
-  name: string;
-  explode: boolean;
-  /** Most characters (code points) of a string value to use; RFC 6570 §2.4.1. */
-  prefix?: number;
-}
-
-/** One piece of a parsed template: literal text or an expression. */
-export type TemplatePart = { literal: string } | { operator: Operator; vars: VarSpec[] };
+import type { Operator, TemplatePart, VarSpec } from './uri-template-parts.js';
 
 /** A variable's value: a string (numbers and booleans become strings), a list, or an associative array. */
 export type TemplateValue =

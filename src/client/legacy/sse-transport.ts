@@ -13,7 +13,7 @@ import type { JsonRpcMessage, RequestId } from '../../core/index.js';
 import type { Transport, TransportSink } from '../../core/index.js';
 import { failureFrame, isResponseObject, mediaTypeOf, parseObject, statusFrame } from '../http/frames.js';
 import { sendRetrying, type RetryOptions } from '../http/retry.js';
-import type { HeaderSource } from '../http/transport.js';
+import type { HeaderSource } from '../http/options.js';
 
 /** Options of {@link sseTransport}. */
 export interface SseTransportOptions {
