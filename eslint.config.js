@@ -146,9 +146,8 @@ const SIZE_EXCEPTIONS = [
   // One record(figure, impl, run, value) tuple per measurement, at ~40 call sites in bench/.
   ['bench/harness/results.ts', 'max-params'],
   // Measurement helpers whose positional arguments are the figure's coordinates (url, body,
-  // headers, listener; endpoint, headers, era, calls; era, contender, figure).
+  // headers, listener; era, contender, figure).
   ['bench/harness/http-peer.ts', 'max-params'],
-  ['bench/http-endpoint.ts', 'max-params'],
   ['bench/scenarios/first-result.ts', 'max-params'],
   // A flat registration list (one server.tool per fixture, in tools/list order): splitting it
   // would only move the order across functions.

@@ -1,20 +1,21 @@
 /**
- * The HTTP endpoint's own CPU per call, in process: `createHttpEndpoint` answering the
- * referee's zod echo `tools/call` (modern, and legacy in one session) with 16 calls in
- * flight, without sockets or node:http. It isolates what mcpkit adds per call from the
- * transport, so a change to src/server/http can be compared before and after in seconds
- * on a busy machine (run it a few times, alternating builds; CPU time, not wall time).
+ * The HTTP endpoint's own CPU per call, in process: `toNodeListener` (mcpkit/node) answering
+ * the referee's zod echo `tools/call` (modern, and legacy in one session) with 16 calls in
+ * flight, on fake node request/response objects: no sockets, no node:http parsing. It
+ * isolates what mcpkit adds per call (the endpoint and its node conversion) from the
+ * transport, so a change to src/server/http can be compared before and after in seconds on
+ * a busy machine (run it a few times, alternating builds; CPU time, not wall time).
  * Reports CPU µs/call, GC pause µs/call and old-space growth per call (bytes promoted by
  * scavenges; growth well above ~100 B/call means per-call objects outlive their call).
  *
  *   npm run build && node dist/bench/http-endpoint.js [calls per worker, default 20000]
  */
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { PerformanceObserver } from 'node:perf_hooks';
 import { getHeapSpaceStatistics } from 'node:v8';
 import { z } from 'zod';
+import { toNodeListener, type McpNodeListener } from '../src/integrations/node/index.js';
 import { createServer } from '../src/server/index.js';
-import type { HeaderReader } from '../src/server/http/index.js';
-import { createHttpEndpoint, type HttpEndpoint, type HttpRequest } from '../src/server/http/runtime.js';
 
 const CALLS = Number(process.argv[2] ?? 20_000);
 const WORKERS = 16;
@@ -23,64 +24,101 @@ const META = {
   'io.modelcontextprotocol/clientInfo': { name: 'bench', version: '0' },
   'io.modelcontextprotocol/clientCapabilities': {},
 };
+const SOCKET = { remoteAddress: '127.0.0.1' };
 
-/** Request headers over a plain record (lower-case names). */
-class Headers implements HeaderReader {
-  constructor(readonly raw: Record<string, string>) {}
-  get(name: string): string | null {
-    return this.raw[name.toLowerCase()] ?? null;
-  }
-}
-
-/** One POST as the endpoint reads it (a class: an object literal with a getter per call would skew GC). */
-class Post implements HttpRequest {
+/**
+ * A POST whose body a parser already read (`readableEnded`, `body`): what mcpkit/node takes
+ * from an Express-style request, so no stream is needed. A class, so calls share one shape.
+ */
+class FakeRequest {
   readonly method = 'POST';
-  readonly url = 'http://127.0.0.1:3000/mcp';
-  readonly remoteAddress = '127.0.0.1';
-  readonly headers: Headers;
-  readonly #text: string;
-  constructor(headers: Headers, text: string) {
-    this.headers = headers;
-    this.#text = text;
+  readonly url = '/mcp';
+  readonly readableEnded = true;
+  readonly complete = true;
+  readonly socket = SOCKET;
+  constructor(
+    readonly headers: Record<string, string>,
+    readonly body: Buffer,
+  ) {}
+}
+
+/** The response as the listener writes it; `done` settles on `end()`. */
+class FakeResponse {
+  status = 0;
+  headers: Record<string, string | string[]> = {};
+  text = '';
+  headersSent = false;
+  closed = false;
+  destroyed = false;
+  writableFinished = false;
+  readonly done: Promise<FakeResponse>;
+  #finish!: (response: FakeResponse) => void;
+  constructor() {
+    this.done = new Promise((resolve) => (this.#finish = resolve));
   }
-  get signal(): AbortSignal {
-    return new AbortController().signal;
+  writeHead(status: number, headers?: Record<string, string | string[]>): this {
+    this.status = status;
+    this.headers = headers ?? {};
+    this.headersSent = true;
+    return this;
   }
-  body(): Promise<{ kind: 'text'; text: string }> {
-    return Promise.resolve({ kind: 'text', text: this.#text });
+  flushHeaders(): void {}
+  write(chunk: string | Uint8Array): boolean {
+    this.text += typeof chunk === 'string' ? chunk : Buffer.from(chunk).toString('utf8');
+    return true;
+  }
+  end(body?: string | Uint8Array): this {
+    if (body !== undefined) this.write(body);
+    this.writableFinished = true;
+    this.#finish(this);
+    return this;
+  }
+  on(): this {
+    return this;
+  }
+  once(): this {
+    return this;
+  }
+  off(): this {
+    return this;
   }
 }
 
-function headersFor(era: 'modern' | 'legacy', session?: string): Headers {
+/** One POST of `text` through `listener`; the response once it ended. */
+function post(
+  listener: McpNodeListener,
+  headers: Record<string, string>,
+  text: string,
+): Promise<FakeResponse> {
+  const res = new FakeResponse();
+  listener(
+    new FakeRequest(headers, Buffer.from(text)) as unknown as IncomingMessage,
+    res as unknown as ServerResponse,
+  );
+  return res.done;
+}
+
+function headersFor(era: 'modern' | 'legacy', session?: string): Record<string, string> {
   const common = { host: '127.0.0.1:3000', accept: 'application/json, text/event-stream' };
   const json = { ...common, 'content-type': 'application/json' };
   if (era === 'modern')
-    return new Headers({
-      ...json,
-      'mcp-protocol-version': '2026-07-28',
-      'mcp-method': 'tools/call',
-      'mcp-name': 'echo',
-    });
-  return new Headers({
-    ...json,
-    'mcp-protocol-version': '2025-11-25',
-    ...(session ? { 'mcp-session-id': session } : {}),
-  });
+    return { ...json, 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'tools/call', 'mcp-name': 'echo' };
+  return { ...json, 'mcp-protocol-version': '2025-11-25', ...(session ? { 'mcp-session-id': session } : {}) };
 }
 
-/** Opens a legacy session through the endpoint; its id. */
-async function openSession(endpoint: HttpEndpoint): Promise<string> {
+/** Opens a legacy session through the listener; its id. */
+async function openSession(listener: McpNodeListener): Promise<string> {
   const params = {
     protocolVersion: '2025-11-25',
     capabilities: {},
     clientInfo: { name: 'bench', version: '0' },
   };
   const init = JSON.stringify({ jsonrpc: '2.0', id: 0, method: 'initialize', params });
-  const response = await endpoint.handle(new Post(headersFor('legacy'), init));
+  const response = await post(listener, headersFor('legacy'), init);
   const id = response.headers['mcp-session-id'];
-  if (!id) throw new Error(`initialize failed: ${String(response.body)}`);
+  if (typeof id !== 'string') throw new Error(`initialize failed: HTTP ${response.status} ${response.text}`);
   const initialized = JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' });
-  await endpoint.handle(new Post(headersFor('legacy', id), initialized));
+  await post(listener, headersFor('legacy', id), initialized);
   return id;
 }
 
@@ -90,17 +128,17 @@ function oldSpaceBytes(): number {
 
 /** Runs WORKERS loops of `calls` calls each; CPU, GC and old-space figures per call. */
 async function measure(
-  endpoint: HttpEndpoint,
-  headers: Headers,
-  modern: boolean,
-  calls: number,
+  listener: McpNodeListener,
+  headers: Record<string, string>,
+  figure: { modern: boolean; calls: number },
 ): Promise<string> {
+  const { modern, calls } = figure;
   const tail = `,"method":"tools/call","params":${JSON.stringify({ name: 'echo', arguments: { text: 'hello' }, ...(modern ? { _meta: META } : {}) })}}`;
   let id = 0;
   const loop = async (): Promise<void> => {
     for (let i = 0; i < calls; i++) {
-      const response = await endpoint.handle(new Post(headers, `{"jsonrpc":"2.0","id":${++id}${tail}`));
-      if (response.status !== 200) throw new Error(`HTTP ${response.status}: ${String(response.body)}`);
+      const response = await post(listener, headers, `{"jsonrpc":"2.0","id":${++id}${tail}`);
+      if (response.status !== 200) throw new Error(`HTTP ${response.status}: ${response.text}`);
     }
   };
   let gcMs = 0;
@@ -135,10 +173,12 @@ server.tool(
     content: [{ type: 'text', text }],
   }),
 );
-const endpoint = createHttpEndpoint(server);
-const session = await openSession(endpoint);
-await measure(endpoint, headersFor('modern'), true, 2000); // warm-up
-await measure(endpoint, headersFor('legacy', session), false, 2000);
-console.log(`modern: ${await measure(endpoint, headersFor('modern'), true, CALLS)}`);
-console.log(`legacy: ${await measure(endpoint, headersFor('legacy', session), false, CALLS)}`);
-endpoint.close();
+const listener = toNodeListener(server);
+const session = await openSession(listener);
+await measure(listener, headersFor('modern'), { modern: true, calls: 2000 }); // warm-up
+await measure(listener, headersFor('legacy', session), { modern: false, calls: 2000 });
+console.log(`modern: ${await measure(listener, headersFor('modern'), { modern: true, calls: CALLS })}`);
+console.log(
+  `legacy: ${await measure(listener, headersFor('legacy', session), { modern: false, calls: CALLS })}`,
+);
+listener.close();
