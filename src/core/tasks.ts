@@ -149,32 +149,34 @@ export function applyResponses(
   return next;
 }
 
-/** Moves an unfinished task to a terminal status; undefined when it already ended. */
+/**
+ * Moves an unfinished task to a terminal status (with `statusMessage` when the outcome
+ * carries one); undefined when it already ended.
+ */
 export function settle(
   task: TaskState,
-  outcome:
+  outcome: (
     | { status: 'completed'; result: Params }
     | { status: 'failed'; error: ErrorObject }
-    | { status: 'cancelled' },
+    | { status: 'cancelled' }
+  ) & { statusMessage?: string },
   now: Date,
-  statusMessage?: string,
 ): TaskState | undefined {
   if (isTerminalStatus(task.status)) return undefined;
   const next: TaskState = { ...task, ...outcome, lastUpdatedAt: now.toISOString() };
   delete next.inputRequests;
   const { owner: _o, leaseUntil: _l, ...internal } = task.internal;
   next.internal = internal;
-  if (statusMessage !== undefined) next.statusMessage = statusMessage;
   return next;
 }
 
-/** Adds an input request the running handler is waiting on; the task becomes `input_required`. */
+/** Adds an input request (under `key`) the running handler is waiting on; the task becomes `input_required`. */
 export function addInputRequest(
   task: TaskState,
-  key: string,
-  request: TaskInputRequest,
+  asked: { key: string; request: TaskInputRequest },
   now: Date,
 ): TaskState | undefined {
+  const { key, request } = asked;
   if (isTerminalStatus(task.status) || key in task.internal.answers) return undefined;
   return {
     ...task,

@@ -171,14 +171,13 @@ function checkAnswer(key: string, question: AskedQuestion, answer: Params): Prom
   return checkInputAnswer(question, answer, `inputResponses.${key}`);
 }
 
-/** Seals the answers so far and the pending questions into the `input_required` result. */
-export async function inputRequiredResult(
+/** Seals the answers so far (with the round's sealer) and the pending questions into the `input_required` result. */
+async function inputRequiredResult(
   round: InputRound,
   requests: Record<string, InputRequest>,
   binding: StateBinding,
-  sealer: RequestStateSealer,
 ): Promise<Params> {
-  const requestState = await sealer.seal({ a: round.answers } satisfies StatePayload, binding);
+  const requestState = await round.sealer!.seal({ a: round.answers } satisfies StatePayload, binding);
   return { resultType: 'input_required', inputRequests: requests, requestState };
 }
 
@@ -225,5 +224,5 @@ export async function settleRound(round: InputRound, running: Promise<Params> | 
     outcome === undefined ? round.pending : isInputRequired(outcome) ? outcome.inputRequests : undefined;
   if (!requests) return outcome as Params;
   scope.abandon(new LocalError('ABORTED', 'input required'));
-  return inputRequiredResult(round, requests, await round.bind!(), round.sealer!);
+  return inputRequiredResult(round, requests, await round.bind!());
 }

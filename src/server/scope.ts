@@ -108,6 +108,13 @@ export interface ScopeChain {
 const NONE: Readonly<Record<string, never>> = Object.freeze({});
 const NO_BINDING: ScopeBinding = Object.freeze({});
 
+/** The client capability each input request needs. */
+const CAPABILITY_OF = {
+  'elicitation/create': 'elicitation',
+  'sampling/createMessage': 'sampling',
+  'roots/list': 'roots',
+} as const satisfies Record<AskedMethod, string>;
+
 /** One request, from the transport to the handler (see the module comment). */
 export class RequestScope implements RequestContext {
   request: Pick<JsonRpcRequest, 'id' | 'method' | 'params'>;
@@ -288,7 +295,7 @@ export class RequestScope implements RequestContext {
     options?: InputOptions,
   ): Promise<ElicitResult | SchemaElicitResult<unknown>> {
     const send = (wire: ElicitRequestParams): Promise<ElicitResult> =>
-      this.#ask('elicitation', 'elicitation/create', wire, options?.key) as Promise<ElicitResult>;
+      this.#ask('elicitation/create', wire, options?.key) as Promise<ElicitResult>;
     const limits = this.schemaLimits;
     if (hasSchemaObject(params)) return elicitWithSchema(params, send, limits);
     try {
@@ -300,25 +307,15 @@ export class RequestScope implements RequestContext {
   }
 
   sample(params: CreateMessageRequestParams, options?: InputOptions): Promise<CreateMessageResult> {
-    return this.#ask(
-      'sampling',
-      'sampling/createMessage',
-      params,
-      options?.key,
-    ) as Promise<CreateMessageResult>;
+    return this.#ask('sampling/createMessage', params, options?.key) as Promise<CreateMessageResult>;
   }
 
   listRoots(options?: InputOptions): Promise<ListRootsResult> {
-    return this.#ask('roots', 'roots/list', {}, options?.key) as Promise<ListRootsResult>;
+    return this.#ask('roots/list', {}, options?.key) as Promise<ListRootsResult>;
   }
 
-  async #ask(
-    capability: 'elicitation' | 'sampling' | 'roots',
-    method: AskedMethod,
-    params: object,
-    key: string | undefined,
-  ): Promise<unknown> {
-    const missing = missingCapability(this.clientCapabilities, capability, params);
+  async #ask(method: AskedMethod, params: object, key: string | undefined): Promise<unknown> {
+    const missing = missingCapability(this.clientCapabilities, CAPABILITY_OF[method], params);
     if (missing) throw capabilityError(this.#era, missing);
     if (this.signal.aborted) throw WireError.of('InternalError', 'Request was cancelled');
     if (this.#asker) return this.#asker.ask(method, params as Params, key);

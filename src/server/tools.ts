@@ -79,7 +79,7 @@ export class ToolRegistry {
       definition.outputSchema === undefined
         ? undefined
         : compileSchema(definition.outputSchema, this.#limits, `tool '${name}' outputSchema`);
-    const wire = toWire(name, definition, input, output);
+    const wire = toWire(name, definition, { input, output });
     const task = typeof definition.task === 'string' ? { support: definition.task } : definition.task;
     this.#tools.set(name, { wire, input, output, handler, task });
     this.#list = [...this.#list, wire];
@@ -190,11 +190,11 @@ export function errorResult(message: string): ToolResult {
   return { content: [{ type: 'text', text: message }], isError: true };
 }
 
+/** The `tools/list` entry of a definition, with its compiled schemas' JSON Schema. */
 function toWire(
   name: string,
   d: ToolDefinition<SchemaInput | undefined, SchemaInput | undefined>,
-  input: CompiledSchema,
-  output: CompiledSchema | undefined,
+  { input, output }: { input: CompiledSchema; output: CompiledSchema | undefined },
 ): Tool {
   const wire: Tool = { name, inputSchema: input.jsonSchema as Tool['inputSchema'] };
   if (d.title !== undefined) wire.title = d.title;

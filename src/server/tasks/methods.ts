@@ -50,7 +50,12 @@ export class ServerTasks {
     this.#tools = init.tools;
     this.#sealer = init.sealer;
     const store = init.options?.store ?? createMemoryTaskStore();
-    this.runner = new TaskRunner(store, init.options ?? {}, init.callTool, init.maxPerPrincipal);
+    this.runner = new TaskRunner({
+      store,
+      options: init.options ?? {},
+      callTool: init.callTool,
+      maxPerPrincipal: init.maxPerPrincipal,
+    });
     this.runner.schemaLimits = init.schemaLimits;
   }
 
@@ -128,7 +133,7 @@ export class ServerTasks {
     if (method === 'tasks/update') return this.#update(task, params.inputResponses);
     const now = new Date();
     const next = await this.runner.store.update(task.taskId, (t) =>
-      settle(t, { status: 'cancelled' }, now, 'Cancelled by the client'),
+      settle(t, { status: 'cancelled', statusMessage: 'Cancelled by the client' }, now),
     );
     await this.runner.store.signal({ taskId: task.taskId, kind: 'cancelled' });
     if (next && next.lastUpdatedAt === now.toISOString()) this.runner.changed(next);

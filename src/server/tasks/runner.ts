@@ -78,7 +78,13 @@ export class TaskRunner {
   #unsubscribe: (() => void) | undefined;
   readonly #quota: PrincipalQuota;
 
-  constructor(store: TaskStore, options: TaskOptions, callTool: CallTool, maxPerPrincipal = 1000) {
+  constructor(init: {
+    store: TaskStore;
+    options: TaskOptions;
+    callTool: CallTool;
+    maxPerPrincipal?: number | undefined;
+  }) {
+    const { store, options, callTool, maxPerPrincipal = 1000 } = init;
     this.store = store;
     this.#callTool = callTool;
     this.#quota = new PrincipalQuota(maxPerPrincipal, 'running tasks (limits.maxTasksPerPrincipal)');
@@ -126,7 +132,7 @@ export class TaskRunner {
       },
     };
     await this.store.create(task);
-    this.#run(task, call.requestId, call.authInfo, release);
+    this.#run(task, call, release);
     return createTaskResult(task);
   }
 
@@ -184,12 +190,13 @@ export class TaskRunner {
       void this.store.get(signal.taskId).then((t) => t && running.deliver(t.internal.answers));
   }
 
+  /** Runs `task`'s call for the request that made it (`origin`); `release` frees its quota slot. */
   #run(
     task: TaskState,
-    requestId: RequestId,
-    authInfo: RequestContext['auth'],
+    origin: Pick<TaskCall, 'requestId' | 'authInfo'>,
     release: () => void = () => undefined,
   ): void {
+    const { requestId, authInfo } = origin;
     const meta = task.internal.call?.meta ?? {};
     const running = new RunningTask({
       store: this.store,
@@ -277,7 +284,7 @@ export class TaskRunner {
     }
     if (next.internal.owner === this.#me() && next.internal.leaseUntil > now) {
       this.changed(next);
-      this.#run(next, `${id}-retry`, undefined);
+      this.#run(next, { requestId: `${id}-retry`, authInfo: undefined });
     }
   }
 
@@ -300,7 +307,7 @@ export class TaskRunner {
         code: ERROR_TABLE.InternalError.code,
         message: 'The server instance running this task stopped (its lease expired)',
       };
-      return settle(task, { status: 'failed', error }, new Date(now), error.message);
+      return settle(task, { status: 'failed', error, statusMessage: error.message }, new Date(now));
     }
     const internal = {
       ...task.internal,

@@ -86,7 +86,7 @@ export class RunningTask implements ScopeLine, InputAsker {
     const answer = new Promise<Params>((resolve, reject) => this.#waiters.set(k, { resolve, reject }));
     const now = new Date();
     const next = await this.#init.store.update(this.id, (t) =>
-      addInputRequest(t, k, { method, params }, now),
+      addInputRequest(t, { key: k, request: { method, params } }, now),
     );
     if (!next) this.#waiters.get(k)?.reject(gone(this.id));
     else if (k in next.internal.answers) this.#resolve(k, next.internal.answers[k]);
