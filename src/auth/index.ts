@@ -19,8 +19,8 @@ export { OAuthClient, oauthClient } from './client/oauth-client.js';
 export type { Grant, OAuthClientOptions } from './client/options.js';
 export type { ClientCredentials } from './client/identity.js';
 export { memoryStore, type AuthStore, type StoredClient, type StoredTokens } from './client/store.js';
-export { parseChallenges, type Challenge, type AuthChallenge } from './client/challenge.js';
-export { protectedResource, metadataUrlOf, type ProtectedResourceOptions } from './server/resource-server.js';
+export type { Challenge, AuthChallenge } from './client/challenge.js';
+export { protectedResource, type ProtectedResourceOptions } from './server/resource-server.js';
 export {
   jwtVerifier,
   introspectionVerifier,

@@ -36,14 +36,7 @@ export {
   unsupportedVersionError,
 } from './errors.js';
 export { negotiateLegacyRevision } from './revisions.js';
-export {
-  checkEnvelope,
-  decodeFrame,
-  errorResponse,
-  isErrorResponse,
-  isRequestId,
-  resultResponse,
-} from './jsonrpc.js';
+export { checkEnvelope, decodeFrame, errorResponse, isRequestId, resultResponse } from './jsonrpc.js';
 export { listChangedFilter } from './list-changed.js';
 export {
   checkToolHeaders,

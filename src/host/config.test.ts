@@ -2,7 +2,9 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { defaultQualify, isValidName, loadHostConfig, resolveServers } from './index.js';
+import { defaultQualify, loadHostConfig } from './index.js';
+import { resolveServers } from './config.js';
+import { isValidName } from './names.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'mcpkit-host-config-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

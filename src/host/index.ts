@@ -7,7 +7,6 @@
 export { createHost, Host, type HostCallOptions, type HostOptions } from './host.js';
 export {
   loadHostConfig,
-  resolveServers,
   type InputPolicy,
   type ResolvedServer,
   type ServerConfig,
@@ -18,6 +17,6 @@ export type { HostHandlers, HostInputContext, InputKind, InputRequestEvent } fro
 export type { ReconnectPolicy, ServerState, ServerStatus } from './link.js';
 export type { HealthPolicy } from './health.js';
 export type { ListKind, ServerLists } from './lists.js';
-export { defaultQualify, isValidName, MAX_NAME_LENGTH, type NameFilter, type QualifyName } from './names.js';
+export { defaultQualify, type NameFilter, type QualifyName } from './names.js';
 export type { HostPrompt, HostResource, HostTemplate, HostTool } from './registry.js';
 export { createGateway, type Gateway, type GatewayOptions } from './gateway/gateway.js';

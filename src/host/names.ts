@@ -14,7 +14,7 @@ export type QualifyName = (server: string, name: string) => string;
  * accept for function names and what mcpkit's own server registry enforces, so a gateway
  * can serve every name the host makes.
  */
-export const MAX_NAME_LENGTH = 64;
+const MAX_NAME_LENGTH = 64;
 const VALID = /^[A-Za-z0-9_.-]{1,64}$/;
 
 /** The default: `server__name`, other characters replaced by `_`, long names shortened with a hash. */

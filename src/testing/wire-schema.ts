@@ -33,7 +33,7 @@ function packageRoot(): string {
  * Reads the official JSON Schema of a revision (a 2020-12 document with `$defs`).
  * Throws if the file is missing.
  */
-export function loadOfficialSchema(revision: WireRevision): { [key: string]: unknown } {
+function loadOfficialSchema(revision: WireRevision): { [key: string]: unknown } {
   const file = join(packageRoot(), 'test', 'spec', `schema-${revision}.json`);
   return JSON.parse(readFileSync(file, 'utf8')) as { [key: string]: unknown };
 }

@@ -39,7 +39,7 @@ function quoted(value: string): string {
 }
 
 /** The well-known URL of the metadata of `resource` (RFC 9728 §3.1, path-aware). */
-export function metadataUrlOf(resource: string): URL {
+function metadataUrlOf(resource: string): URL {
   const url = new URL(resource);
   const path = url.pathname === '/' ? '' : url.pathname.replace(/\/$/, '');
   return new URL(`/.well-known/oauth-protected-resource${path}`, url.origin);

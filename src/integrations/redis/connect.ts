@@ -14,7 +14,7 @@ export interface ConnectRedisOptions extends RedisOptions {
 }
 
 /** Delay before the n-th reconnection attempt: 50 ms doubling, at most 2 s. */
-export function reconnectDelay(attempt: number): number {
+function reconnectDelay(attempt: number): number {
   return Math.min(50 * 2 ** Math.min(attempt, 6), 2000);
 }
 

@@ -3,7 +3,7 @@
  * server: the event bus (pub/sub), the task store (leases, compare-and-set), the legacy
  * SSE event store (Redis Streams), the legacy session store. Needs the optional peer dependency `ioredis`.
  */
-export { connectRedis, reconnectDelay, type ConnectRedisOptions } from './connect.js';
+export { connectRedis, type ConnectRedisOptions } from './connect.js';
 export { createRedisEventBus, type RedisEventBus, type RedisEventBusOptions } from './event-bus.js';
 export { createRedisTaskStore, type RedisTaskStore, type RedisTaskStoreOptions } from './task-store.js';
 export { createRedisEventStore, type RedisEventStoreOptions } from './event-store.js';

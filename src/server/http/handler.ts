@@ -52,7 +52,7 @@ export interface HttpHandlerOptions extends HostPolicyOptions {
   sessionStore?: SessionStore;
   /**
    * Authorization (e.g. mcpkit/auth `protectedResource()`): every request must carry valid
-   * credentials; the verified principal reaches handlers as `ctx.authInfo`, owns the
+   * credentials; the verified principal reaches handlers as `ctx.auth`, owns the
    * legacy sessions it opens and binds `requestState`.
    */
   auth?: HttpAuthGuard;
