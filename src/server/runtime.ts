@@ -4,8 +4,7 @@
  * definition, and the session hooks. Not exported from `mcpkit/server`: authors register
  * features on `McpServer`; transports reach this through {@link runtimeOf}.
  */
-import type { EventBus } from '../core/index.js';
-import type { JsonRpcNotification, JsonRpcRequest, Params } from '../core/index.js';
+import type { EventBus, JsonRpcNotification, JsonRpcRequest, Params } from '../core/index.js';
 import type { LegacySession } from './legacy/session.js';
 import type { ServerOptions } from './options.js';
 import type { HeaderReader, RequestScope, ScopeBinding, ScopeLine } from './scope.js';
@@ -56,9 +55,8 @@ export interface ServerRuntime {
    */
   requiredScopes(method: string, params: unknown): readonly string[] | undefined;
 }
-export { forwardEvent } from './connect.js';
 export { PrincipalBudgets, type QuotaRefusal, noRelease } from './middleware/quotas.js';
 export { refusedScopes } from './middleware/scopes.js';
 export { methodNotFound } from './modern.js';
 export { type HeaderReader, RequestScope, type ScopeBinding, type ScopeLine } from './scope.js';
-export { LegacySession } from './legacy/session.js';
+export { LegacySession, forwardEvent } from './legacy/session.js';

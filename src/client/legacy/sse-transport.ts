@@ -8,8 +8,7 @@
  * "Backwards Compatibility".
  */
 import { createParser } from 'eventsource-parser';
-import type { JsonRpcMessage, RequestId } from '../../core/index.js';
-import type { Transport, TransportSink } from '../../core/index.js';
+import type { JsonRpcMessage, RequestId, Transport, TransportSink } from '../../core/index.js';
 import { failureFrame, isResponseObject, mediaTypeOf, parseObject, statusFrame } from '../http/frames.js';
 import { sendRetrying, type RetryOptions } from '../http/retry.js';
 import type { HeaderSource } from '../http/transport.js';

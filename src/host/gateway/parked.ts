@@ -22,10 +22,9 @@
  */
 import { randomBytes } from 'node:crypto';
 import { WireError, type Params } from '../../core/index.js';
-import { principalOf } from '../../core/runtime.js';
+import { principalOf, setTimer } from '../../core/runtime.js';
 import type { RequestContext } from '../../server/index.js';
 import type { InputRequestEvent } from '../inputs.js';
-import { setTimer } from '../../core/runtime.js';
 
 /** What happened next in a parked call. */
 type Step =
