@@ -4,8 +4,7 @@
  * Names and texts follow the official conformance fixtures (scripts/conformance/README.md).
  */
 import { z } from 'zod';
-import type { McpServer } from '../../src/server/index.js';
-import { errorResult } from '../../src/server/index.js';
+import { type McpServer, errorResult } from '../../src/server/index.js';
 import { PNG_BASE64, PNG_DATA_URI, WAV_BASE64, sleep } from './media.js';
 
 /** Milliseconds between the steps of the progress and logging tools. */

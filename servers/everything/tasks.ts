@@ -6,10 +6,8 @@
  * Source: SEP-2663; scripts/conformance/README.md ("tasks extension scenarios").
  */
 import { z } from 'zod';
-import { WireError } from '../../src/core/index.js';
-import type { ElicitRequestParams } from '../../src/core/index.js';
-import type { McpServer, RequestContext } from '../../src/server/index.js';
-import { errorResult } from '../../src/server/index.js';
+import { WireError, type ElicitRequestParams } from '../../src/core/index.js';
+import { type McpServer, type RequestContext, errorResult } from '../../src/server/index.js';
 import { sleep } from './media.js';
 
 /** Milliseconds `failing_job` works before reporting its tool error. */

@@ -4,12 +4,11 @@
  * serve the everything server. Errors end in one line on stderr (one JSON object with
  * `--json`) and an exit code per kind of failure (see `EXIT_CODES`).
  */
-import { parseCommandLine, type Command } from './args.js';
+import { parseCommandLine, type Command, type ClientFlags } from './args.js';
 import { runAuthCommand } from './auth-commands.js';
 import { describeError, errorJson, EXIT_CODES, kindOf } from './errors.js';
 import { formatInspection, inspect } from './inspect.js';
 import { callTool, getPrompt, readResource, type Output } from './results.js';
-import type { ClientFlags } from './args.js';
 import type { Session } from './session.js';
 import { usage } from './usage.js';
 

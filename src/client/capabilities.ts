@@ -4,13 +4,13 @@
  * Source: 2026-07-28 basic/index "_meta" (per-request protocol fields); 2025-11-25
  * basic/lifecycle "Capability Negotiation".
  */
-import type { Params } from '../core/index.js';
-import { META } from '../core/index.js';
-import type {
-  ClientCapabilities,
-  Implementation,
-  LegacyClientCapabilities,
-  LoggingLevel,
+import {
+  type Params,
+  META,
+  type ClientCapabilities,
+  type Implementation,
+  type LegacyClientCapabilities,
+  type LoggingLevel,
 } from '../core/index.js';
 import type { ClientOptions } from './options.js';
 

@@ -8,11 +8,14 @@
  * basic/index "_meta" and "Result type", basic/patterns/subscriptions,
  * server/utilities/caching; 2025-11-25 basic/lifecycle.
  */
-import { LocalError } from '../core/index.js';
-import type { JsonRpcNotification, Params } from '../core/index.js';
-import type { RequestOptions } from '../core/index.js';
-import type { Era } from '../core/index.js';
-import type { Transport } from '../core/index.js';
+import {
+  LocalError,
+  type JsonRpcNotification,
+  type Params,
+  type RequestOptions,
+  type Era,
+  type Transport,
+} from '../core/index.js';
 import type * as T from '../core/index.js';
 import { clientInfoOf, declareCapabilities } from './capabilities.js';
 import { Connection, type ConnectionSetup } from './connection.js';

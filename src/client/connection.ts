@@ -6,21 +6,25 @@
  * Source: 2026-07-28 basic/versioning "Protocol Version Negotiation", basic/index "_meta"
  * and "Result type", basic/patterns/mrtr; 2025-11-25 server/utilities/logging; SEP-2663.
  */
-import { DEFAULT_MAX_JSON_DEPTH } from '../core/runtime.js';
-import { LocalError } from '../core/index.js';
-import type { JsonRpcNotification, Params } from '../core/index.js';
+import { DEFAULT_MAX_JSON_DEPTH, Peer } from '../core/runtime.js';
 import {
+  LocalError,
+  type JsonRpcNotification,
+  type Params,
   composeMiddleware,
   type MessageHandler,
   type McpMessage,
   type Middleware,
   type MiddlewareContext,
+  type RequestOptions,
+  LATEST_LEGACY_REVISION,
+  LATEST_REVISION,
+  type Era,
+  type Transport,
+  type ClientCapabilities,
+  type DiscoverResult,
+  type Implementation,
 } from '../core/index.js';
-import { type RequestOptions } from '../core/index.js';
-import { Peer } from '../core/runtime.js';
-import { LATEST_LEGACY_REVISION, LATEST_REVISION, type Era } from '../core/index.js';
-import type { Transport } from '../core/index.js';
-import type { ClientCapabilities, DiscoverResult, Implementation } from '../core/index.js';
 import { requestCapabilities, withModernMeta, type DeclaredCapabilities } from './capabilities.js';
 import {
   describeDiscover,

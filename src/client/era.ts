@@ -5,12 +5,22 @@
  * Source: 2026-07-28 basic/transports/stdio "Backward Compatibility",
  * basic/versioning "Backward Compatibility"; 2025-11-25 basic/lifecycle "Initialization".
  */
-import { WireError, LocalError, ERROR_TABLE } from '../core/index.js';
+import {
+  WireError,
+  LocalError,
+  ERROR_TABLE,
+  type Params,
+  type RequestOptions,
+  isLegacyRevision,
+  LEGACY_REVISIONS,
+  META,
+  MODERN_REVISIONS,
+  type Era,
+  type Implementation,
+  type LegacyClientCapabilities,
+  type ServerCapabilities,
+} from '../core/index.js';
 import { MODERN_ERROR_CODES } from '../core/runtime.js';
-import type { Params } from '../core/index.js';
-import type { RequestOptions } from '../core/index.js';
-import { isLegacyRevision, LEGACY_REVISIONS, META, MODERN_REVISIONS, type Era } from '../core/index.js';
-import type { Implementation, LegacyClientCapabilities, ServerCapabilities } from '../core/index.js';
 import { resultKind } from './results.js';
 
 /** What the client learnt about the server while connecting. */

@@ -4,8 +4,7 @@
  * is not a JSON object at all, waiting for the handshake to time out only hides the reason.
  * Source: 2026-07-28 basic/transports/stdio; 2025-11-25 basic/transports "stdio".
  */
-import { LocalError } from '../core/index.js';
-import type { Transport, TransportSink } from '../core/index.js';
+import { LocalError, type Transport, type TransportSink } from '../core/index.js';
 
 /** Longest quote of the offending output, in characters. */
 const QUOTE_CHARS = 200;

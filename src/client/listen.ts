@@ -7,11 +7,17 @@
  * Source: 2026-07-28 basic/patterns/subscriptions; 2025-11-25 server/resources
  * "Subscriptions", server/tools and server/prompts "List Changed Notification".
  */
-import { TASKS_EXTENSION } from '../core/index.js';
-import { WireError, LocalError } from '../core/index.js';
-import type { JsonRpcNotification, Params, RequestId } from '../core/index.js';
-import { META } from '../core/index.js';
-import type { ServerCapabilities, SubscriptionFilter } from '../core/index.js';
+import {
+  TASKS_EXTENSION,
+  WireError,
+  LocalError,
+  type JsonRpcNotification,
+  type Params,
+  type RequestId,
+  META,
+  type ServerCapabilities,
+  type SubscriptionFilter,
+} from '../core/index.js';
 import type { Connection } from './connection.js';
 import { LegacyResourceSubscriptions, legacyFilter, passesFilter } from './legacy/listen.js';
 import { SubscriptionStream, type Subscription } from './subscription.js';

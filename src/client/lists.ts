@@ -9,8 +9,7 @@
  * Source: 2026-07-28 server/utilities/pagination, server/utilities/caching; server/tools,
  * server/resources, server/prompts.
  */
-import { LocalError } from '../core/index.js';
-import type { Params } from '../core/index.js';
+import { LocalError, type Params } from '../core/index.js';
 import { listChangedFeature, type ListFeature } from '../core/runtime.js';
 import type { ResultOf } from './request-types.js';
 

@@ -22,13 +22,18 @@
  * request, progress routing to `onprogress`) is not a message the chain sees. The
  * deprecated HTTP+SSE fallback is a change of wire inside the HTTP transport, below it.
  */
-import { ERROR_TABLE, WireError } from '../core/index.js';
-import type { JsonRpcNotification, JsonRpcRequest, Params } from '../core/index.js';
-import type { McpMessage, MiddlewareContext } from '../core/index.js';
-import type { RequestOptions } from '../core/index.js';
-import type { SendOptions } from '../core/index.js';
-import { checkToolHeaders, type HeaderAnnotation } from '../core/runtime.js';
-import { headerValueOf, valueAtPath } from '../core/runtime.js';
+import {
+  ERROR_TABLE,
+  WireError,
+  type JsonRpcNotification,
+  type JsonRpcRequest,
+  type Params,
+  type McpMessage,
+  type MiddlewareContext,
+  type RequestOptions,
+  type SendOptions,
+} from '../core/index.js';
+import { checkToolHeaders, type HeaderAnnotation, headerValueOf, valueAtPath } from '../core/runtime.js';
 import { pickVersion } from './era.js';
 
 /** The signal of a call that has none: never aborts. */

@@ -6,8 +6,7 @@
  * Nothing of one call's state is kept beyond its loop, so it never reaches another request.
  * Source: 2026-07-28 basic/patterns/mrtr "Client Requirements (Basic Workflow)".
  */
-import { LocalError } from '../core/index.js';
-import type { Params } from '../core/index.js';
+import { LocalError, type Params } from '../core/index.js';
 import { isObject } from '../core/runtime.js';
 import { answerInput, HANDLER_FOR, type InputAnswering } from './server-requests.js';
 

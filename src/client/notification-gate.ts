@@ -13,8 +13,7 @@
  * Source: 2026-07-28 basic/patterns/progress "Implementation Notes" (rate limiting to
  * prevent flooding), server/utilities/logging "Security" (rate limit log messages).
  */
-import { afterMicrotasks } from '../core/runtime.js';
-import { rateBudget } from '../core/runtime.js';
+import { afterMicrotasks, rateBudget } from '../core/runtime.js';
 import type { JsonRpcNotification } from '../core/index.js';
 
 /** Bounds of a {@link NotificationGate}. */

@@ -5,10 +5,11 @@
  * client/sampling, client/elicitation, client/roots.
  */
 import type { SchemaLimits } from '../validation/index.js';
-import type { JsonRpcNotification, RequestId } from '../core/index.js';
-import type { Middleware } from '../core/index.js';
-import type { Era } from '../core/index.js';
 import type {
+  JsonRpcNotification,
+  RequestId,
+  Middleware,
+  Era,
   ClientCapabilities,
   CreateMessageRequestParams,
   CreateMessageResult,

@@ -2,8 +2,7 @@
  * Result types by method name, for both eras, so callers never write type arguments.
  * Source: 2026-07-28 and 2025-11-25 schemas, ClientRequest.
  */
-import type { Params } from '../core/index.js';
-import type { ClientRequestMap, LegacyClientRequestMap } from '../core/index.js';
+import type { Params, ClientRequestMap, LegacyClientRequestMap } from '../core/index.js';
 
 /** A method both eras define (e.g. `tools/call`). */
 export type SharedMethod = keyof ClientRequestMap & keyof LegacyClientRequestMap;

@@ -2,8 +2,7 @@
  * Reading `resultType`: absent (a legacy result) means complete.
  * Source: 2026-07-28 basic/index "Result type", basic/patterns/mrtr.
  */
-import { LocalError } from '../core/index.js';
-import type { Params } from '../core/index.js';
+import { LocalError, type Params } from '../core/index.js';
 
 /** How a result is to be read: final, or asking for input (MRTR). */
 export type ResultKind = 'complete' | 'input_required';

@@ -4,9 +4,7 @@
  * result goes back to that client as it is. Applications use `Client.request`.
  * Source: 2026-07-28 basic/patterns/mrtr; SEP-2663 (Tasks).
  */
-import type { Params } from '../core/index.js';
-import type { RequestOptions } from '../core/index.js';
-import type { ClientCapabilities } from '../core/index.js';
+import type { Params, RequestOptions, ClientCapabilities } from '../core/index.js';
 import { liveConnection, type Client } from './client.js';
 import type { ResultFor } from './request-types.js';
 

@@ -7,15 +7,17 @@
  * Source: 2025-11-25 basic/utilities/ping, client/sampling, client/elicitation, client/roots;
  * 2026-07-28 basic/patterns/mrtr.
  */
-import { WireError } from '../core/index.js';
-import type { JsonRpcRequest, Params, RequestId } from '../core/index.js';
-import type { IncomingContext } from '../core/runtime.js';
-import type { Era } from '../core/index.js';
-import type {
-  CreateMessageRequestParams,
-  LegacyElicitRequestParams,
-  LegacyRequestParams,
+import {
+  WireError,
+  type JsonRpcRequest,
+  type Params,
+  type RequestId,
+  type Era,
+  type CreateMessageRequestParams,
+  type LegacyElicitRequestParams,
+  type LegacyRequestParams,
 } from '../core/index.js';
+import type { IncomingContext } from '../core/runtime.js';
 import { withElicitationDefaults } from './elicitation-defaults.js';
 import type { ClientHandlers, HandlerContext } from './options.js';
 

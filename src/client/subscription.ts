@@ -3,9 +3,7 @@
  * delivers, the filter the server acknowledged, and `close()`.
  * Source: 2026-07-28 basic/patterns/subscriptions.
  */
-import { LocalError } from '../core/index.js';
-import type { JsonRpcNotification } from '../core/index.js';
-import type { SubscriptionFilter } from '../core/index.js';
+import { LocalError, type JsonRpcNotification, type SubscriptionFilter } from '../core/index.js';
 
 /**
  * One subscription. Iterate it with `for await (const n of sub)`; the loop ends when the

@@ -7,12 +7,9 @@
  * Source: SEP-2663 "Task Polling", "Task Update Requests", "Task Cancellation",
  * "Task Status Notifications".
  */
-import { WireError, LocalError } from '../core/index.js';
-import { type Params } from '../core/index.js';
-import { isObject } from '../core/runtime.js';
-import type { JsonRpcNotification } from '../core/index.js';
+import { WireError, LocalError, type Params, type JsonRpcNotification } from '../core/index.js';
+import { isObject, timerDelay } from '../core/runtime.js';
 import type { Subscription } from './subscription.js';
-import { timerDelay } from '../core/runtime.js';
 
 /** What is needed to pick a task up again (after a restart, in another process). */
 export interface TaskReference {

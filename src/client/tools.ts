@@ -6,11 +6,7 @@
  * Source: 2026-07-28 server/tools "Output schema" (clients SHOULD validate structured
  * results against the output schema); the Tasks extension (SEP-2663).
  */
-import { LocalError } from '../core/index.js';
-import type { Params } from '../core/index.js';
-import type { RequestOptions } from '../core/index.js';
-import { TASKS_EXTENSION } from '../core/index.js';
-import type { Tool } from '../core/index.js';
+import { LocalError, type Params, type RequestOptions, TASKS_EXTENSION, type Tool } from '../core/index.js';
 import { compileJsonSchema, type JsonSchemaValidator, type SchemaLimits } from '../validation/index.js';
 import type { Connection } from './connection.js';
 import { listAll } from './lists.js';

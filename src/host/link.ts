@@ -6,18 +6,21 @@
  * Source: 2026-07-28 basic/patterns/subscriptions (listen), 2025-11-25 server/tools
  * "List Changed Notification" (session notifications).
  */
-import { LocalError } from '../core/index.js';
 import { createClient, streamableHttp, type Client, type Subscription } from '../client/index.js';
-import type { Params, Transport, TransportSink } from '../core/index.js';
-import { listChangedFilter } from '../core/runtime.js';
-import { listChangedFeature, type ListFeature } from '../core/runtime.js';
+import { LocalError, type Params, type Transport, type TransportSink } from '../core/index.js';
+import {
+  listChangedFilter,
+  listChangedFeature,
+  type ListFeature,
+  setTimer,
+  timerDelay,
+} from '../core/runtime.js';
 import { spawnStdio } from '../integrations/stdio/index.js';
 import type { ResolvedServer } from './config.js';
 import type { LinkSetup, ServerState, ServerStatus } from './link-types.js';
 import { HealthProbe } from './health.js';
 import type { NameFilter } from './names.js';
 import { fetchLists, LIST_METHODS, emptyLists, type ListKind, type ServerLists } from './lists.js';
-import { setTimer, timerDelay } from '../core/runtime.js';
 
 export type { LinkSetup, ReconnectPolicy, ServerState, ServerStatus } from './link-types.js';
 

@@ -7,12 +7,14 @@
  * `content` MUST match `requestedSchema`), client/sampling (CreateMessageResult),
  * client/roots (Root: `uri` MUST be a `file://` URI).
  */
-import { WireError } from '../core/index.js';
-import { missingCapabilityError } from '../core/runtime.js';
-import type { Era } from '../core/index.js';
-import type { ClientCapabilities, ElicitRequestParams } from '../core/index.js';
-import { type Params } from '../core/index.js';
-import { isObject } from '../core/runtime.js';
+import {
+  WireError,
+  type Era,
+  type ClientCapabilities,
+  type ElicitRequestParams,
+  type Params,
+} from '../core/index.js';
+import { missingCapabilityError, isObject } from '../core/runtime.js';
 import { compileJsonSchema, compileSchema, type SchemaLimits } from '../validation/index.js';
 
 /** The client requests a handler can make through its context. */

@@ -3,16 +3,11 @@
  * connection, at most one legacy session, any number of modern requests.
  * Source: 2026-07-28 basic/transports/stdio; 2025-11-25 basic/lifecycle.
  */
-import { runtimeOf } from './server.js';
-import { DEFAULT_MAX_JSON_DEPTH } from '../core/runtime.js';
-import { type ServerEvent } from '../core/index.js';
-import { EVENT_METHOD } from '../core/runtime.js';
-import { Peer } from '../core/runtime.js';
-import type { Transport } from '../core/index.js';
-import { allowsBatch } from '../core/runtime.js';
+import { runtimeOf, type McpServer } from './server.js';
+import { DEFAULT_MAX_JSON_DEPTH, EVENT_METHOD, Peer, allowsBatch } from '../core/runtime.js';
+import type { ServerEvent, Transport } from '../core/index.js';
 import { RequestScope, type SessionInit } from './scope.js';
-import type { McpServer } from './server.js';
-import { LegacySession } from './legacy/session.js';
+import { LegacySession, forwardEvent } from './legacy/session.js';
 
 /** A live connection of a server to one client. */
 export interface ServerConnection {
@@ -87,15 +82,4 @@ export function watchEvents(server: McpServer, session: LegacySession, delivers?
     unsubscribe();
     runtimeOf(server).sessionEnded(session);
   };
-}
-
-/**
- * Sends a server event to an initialized legacy session as its notification (a resource
- * update only when the session subscribed to that URI).
- */
-export function forwardEvent(event: ServerEvent, session: LegacySession): void {
-  if (!session.initialized) return;
-  const method = EVENT_METHOD[event.type];
-  if (event.type !== 'resourceUpdated') session.link.notify(method);
-  else if (session.subscriptions.has(event.uri)) session.link.notify(method, { uri: event.uri });
 }

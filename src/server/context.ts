@@ -6,10 +6,10 @@
  * Source: 2026-07-28 basic/patterns (progress, cancellation, MRTR), server/utilities/logging;
  * 2025-11-25 client/* (server-initiated requests).
  */
-import type { AuthInfo } from '../core/index.js';
-import type { RequestId } from '../core/index.js';
-import type { Era } from '../core/index.js';
 import type {
+  AuthInfo,
+  RequestId,
+  Era,
   ClientCapabilities,
   CreateMessageRequestParams,
   CreateMessageResult,

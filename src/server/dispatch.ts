@@ -6,19 +6,25 @@
  * session. Then `server/discover`, `subscriptions/listen`, tasks and feature dispatch.
  * Source: 2026-07-28 basic/versioning "Backward Compatibility"; 2025-11-25 basic/lifecycle.
  */
-import { eraOf } from '../core/runtime.js';
-import { WireError } from '../core/index.js';
-import { createMemoryEventBus, type EventBus } from '../core/index.js';
-import type { Params } from '../core/index.js';
-import { principalKey, principalOf } from '../core/runtime.js';
-import { createStateSealer, type RequestStateSealer } from '../core/runtime.js';
 import {
+  eraOf,
+  principalKey,
+  principalOf,
+  createStateSealer,
+  type RequestStateSealer,
+} from '../core/runtime.js';
+import {
+  WireError,
+  createMemoryEventBus,
+  type EventBus,
+  type Params,
   LEGACY_REVISIONS,
   MODERN_REVISIONS,
   type LegacyRevision,
   type ModernRevision,
+  type Implementation,
+  type ServerCapabilities,
 } from '../core/index.js';
-import type { Implementation, ServerCapabilities } from '../core/index.js';
 import { CACHEABLE, FEATURE_METHODS, METHOD_CAPABILITY, copyResult, type Features } from './features.js';
 import { SESSION_METHODS, initialize } from './legacy/lifecycle.js';
 import { honouredFilter, listen } from './listen.js';

@@ -4,10 +4,7 @@
  * layer adds what its wire needs (`resultType`, cache fields, `_meta`).
  * Source: 2026-07-28 server/tools, server/resources, server/prompts, utilities/completion.
  */
-import { WireError } from '../core/index.js';
-import type { Params } from '../core/index.js';
-import type { Era } from '../core/index.js';
-import type { ServerCapabilities } from '../core/index.js';
+import { WireError, type Params, type Era, type ServerCapabilities } from '../core/index.js';
 import { runCompleter } from './completion.js';
 import type { RequestContext } from './context.js';
 import { paginate } from './pagination.js';

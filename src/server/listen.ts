@@ -5,13 +5,17 @@
  * client cancels it (its signal aborts) or the server closes it gracefully.
  * Source: 2026-07-28 basic/patterns/subscriptions.
  */
-import { type EventBus, type ServerEvent } from '../core/index.js';
-import { EVENT_METHOD } from '../core/runtime.js';
-import { WireError } from '../core/index.js';
-import type { Params, RequestId } from '../core/index.js';
-import { META } from '../core/index.js';
-import { LIST_CHANGED, LIST_FEATURES } from '../core/runtime.js';
-import type { ServerCapabilities, SubscriptionFilter } from '../core/index.js';
+import {
+  type EventBus,
+  type ServerEvent,
+  WireError,
+  type Params,
+  type RequestId,
+  META,
+  type ServerCapabilities,
+  type SubscriptionFilter,
+} from '../core/index.js';
+import { EVENT_METHOD, LIST_CHANGED, LIST_FEATURES } from '../core/runtime.js';
 import type { ScopeLine } from './scope.js';
 
 export type { SubscriptionFilter } from '../core/index.js';

@@ -19,16 +19,18 @@
  * With no middleware the server never comes here; with some, a message costs one ctx and
  * one message object, and the chain is composed once (see bench/scenarios/middleware.ts).
  */
-import { LocalError } from '../core/index.js';
-import { eraOf, revisionOf } from '../core/runtime.js';
-import type { JsonRpcNotification, JsonRpcRequest, Params } from '../core/index.js';
 import {
+  LocalError,
+  type JsonRpcNotification,
+  type JsonRpcRequest,
+  type Params,
   composeMiddleware,
   type MessageHandler,
   type McpMessage,
   type Middleware,
   type MiddlewareContext,
 } from '../core/index.js';
+import { eraOf, revisionOf } from '../core/runtime.js';
 import type { LegacySession, SessionLink } from './legacy/session.js';
 import type { HeaderReader, RequestScope } from './scope.js';
 

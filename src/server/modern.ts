@@ -3,12 +3,17 @@
  * the fields every modern result carries.
  * Source: 2026-07-28 basic/index "_meta", basic/versioning, server/utilities/caching.
  */
-import { WireError } from '../core/index.js';
-import { missingMetaError, unsupportedVersionError } from '../core/runtime.js';
-import type { Params } from '../core/index.js';
-import { isObject } from '../core/runtime.js';
-import { LOGGING_LEVELS, META, isModernRevision } from '../core/index.js';
-import type { ClientCapabilities, Implementation, LoggingLevel } from '../core/index.js';
+import {
+  WireError,
+  type Params,
+  LOGGING_LEVELS,
+  META,
+  isModernRevision,
+  type ClientCapabilities,
+  type Implementation,
+  type LoggingLevel,
+} from '../core/index.js';
+import { missingMetaError, unsupportedVersionError, isObject } from '../core/runtime.js';
 
 /** The per-request fields a modern request declares in `_meta`. */
 export interface ModernMeta {

@@ -6,14 +6,16 @@
  * handler runs again and each call returns its recorded answer, in order.
  * Source: 2026-07-28 basic/patterns/mrtr.
  */
-import { LocalError } from '../core/index.js';
-import { WireError } from '../core/index.js';
-import { type Params } from '../core/index.js';
-import { isObject } from '../core/runtime.js';
-import { digestParams, type RequestStateSealer, type StateBinding } from '../core/runtime.js';
+import { LocalError, WireError, type Params } from '../core/index.js';
+import {
+  isObject,
+  digestParams,
+  type RequestStateSealer,
+  type StateBinding,
+  principalOf,
+} from '../core/runtime.js';
 import { checkInputAnswer, type AskedQuestion } from './answers.js';
 import type { SchemaLimits } from '../validation/index.js';
-import { principalOf } from '../core/runtime.js';
 import type { RequestScope } from './scope.js';
 
 /** Methods whose handlers may answer `input_required`. */

@@ -1,10 +1,14 @@
 /** The options of `createServer()` and the server identity they describe. */
 import type { SchemaLimits } from '../validation/index.js';
-import type { EventBus } from '../core/index.js';
-import type { JsonRpcRequest } from '../core/index.js';
+import type {
+  EventBus,
+  JsonRpcRequest,
+  Era,
+  Icon,
+  Implementation,
+  ServerCapabilities,
+} from '../core/index.js';
 import type { RequestStateSealer, SealerOptions } from '../core/runtime.js';
-import type { Era } from '../core/index.js';
-import type { Icon, Implementation, ServerCapabilities } from '../core/index.js';
 import type { CacheHints } from './modern.js';
 import type { TaskOptions } from './tasks/runner.js';
 import type { ResourceSubscriptionHooks } from './subscriptions.js';

@@ -3,8 +3,14 @@
  * properties are strings; missing required arguments are answered with -32602.
  * Source: 2026-07-28 server/prompts.
  */
-import { WireError, LocalError } from '../core/index.js';
-import type { Icon, Prompt, PromptArgument, PromptMessage } from '../core/index.js';
+import {
+  WireError,
+  LocalError,
+  type Icon,
+  type Prompt,
+  type PromptArgument,
+  type PromptMessage,
+} from '../core/index.js';
 import {
   compileSchema,
   type SchemaLimits,

@@ -3,9 +3,17 @@
  * Source: 2026-07-28 server/resources (not found → -32602 with `data.uri`);
  * 2025-11-25 server/resources (not found → -32002 on the legacy wire).
  */
-import { WireError, LocalError, ERROR_TABLE } from '../core/index.js';
-import type { Era } from '../core/index.js';
-import type { Annotations, Icon, Resource, ResourceContents, ResourceTemplate } from '../core/index.js';
+import {
+  WireError,
+  LocalError,
+  ERROR_TABLE,
+  type Era,
+  type Annotations,
+  type Icon,
+  type Resource,
+  type ResourceContents,
+  type ResourceTemplate,
+} from '../core/index.js';
 import type { RequestContext } from './context.js';
 import { compileUriTemplate, type UriTemplate } from './uri-template.js';
 import type { Completer } from './completion.js';

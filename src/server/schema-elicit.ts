@@ -4,8 +4,7 @@
  * gets `content` typed and parsed. Source: 2026-07-28 client/elicitation "Form mode";
  * Standard Schema v1 and Standard JSON Schema v1.
  */
-import { WireError } from '../core/index.js';
-import type { ElicitRequestFormParams, ElicitResult } from '../core/index.js';
+import { WireError, type ElicitRequestFormParams, type ElicitResult } from '../core/index.js';
 import {
   compileSchema,
   isStandardSchema,

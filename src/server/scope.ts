@@ -9,22 +9,25 @@
  * Source: 2026-07-28 basic/patterns (progress, cancellation, MRTR), server/utilities/logging;
  * 2025-11-25 client/* (server-initiated requests).
  */
-import { WireError } from '../core/index.js';
-import type { AuthInfo } from '../core/index.js';
-import type { JsonRpcRequest, Params, RequestId } from '../core/index.js';
-import { type Era, type LegacyRevision } from '../core/index.js';
-import { isLevelEnabled } from '../core/runtime.js';
-import type {
-  ClientCapabilities,
-  CreateMessageRequestParams,
-  CreateMessageResult,
-  ElicitRequestParams,
-  ElicitResult,
-  Implementation,
-  ListRootsResult,
-  LoggingLevel,
+import {
+  WireError,
+  type AuthInfo,
+  type JsonRpcRequest,
+  type Params,
+  type RequestId,
+  type Era,
+  type LegacyRevision,
+  type ClientCapabilities,
+  type CreateMessageRequestParams,
+  type CreateMessageResult,
+  type ElicitRequestParams,
+  type ElicitResult,
+  type Implementation,
+  type ListRootsResult,
+  type LoggingLevel,
 } from '../core/index.js';
-import { type InferOutput, type SchemaLimits, type StandardJsonSchema } from '../validation/index.js';
+import { isLevelEnabled } from '../core/runtime.js';
+import type { InferOutput, SchemaLimits, StandardJsonSchema } from '../validation/index.js';
 import {
   capabilityError,
   checkInputAnswer,

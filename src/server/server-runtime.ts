@@ -2,8 +2,7 @@
  * The interface of the server's face for transports (see runtime.ts), in a leaf of its own
  * so that server.ts, which builds it, and runtime.ts, which exports it, import no cycle.
  */
-import type { EventBus } from '../core/index.js';
-import type { JsonRpcNotification, JsonRpcRequest, Params } from '../core/index.js';
+import type { EventBus, JsonRpcNotification, JsonRpcRequest, Params } from '../core/index.js';
 import type { LegacySession } from './legacy/session.js';
 import type { ServerOptions } from './options.js';
 import type { HeaderReader, RequestScope, ScopeBinding, ScopeLine } from './scope.js';

@@ -3,10 +3,14 @@
  * registration API. Era routing is in dispatch.ts (by core/era.ts).
  * Source: 2026-07-28 basic/versioning "Backward Compatibility"; 2025-11-25 basic/lifecycle.
  */
-import { LocalError } from '../core/index.js';
-import type { JsonRpcNotification } from '../core/index.js';
-import type { Middleware } from '../core/index.js';
-import type { Implementation, ServerCapabilities } from '../core/index.js';
+import {
+  LocalError,
+  type JsonRpcNotification,
+  type Middleware,
+  type Implementation,
+  type ServerCapabilities,
+  TASKS_EXTENSION,
+} from '../core/index.js';
 import type { InferOutput, SchemaInput } from '../validation/index.js';
 import { RequestScope } from './scope.js';
 import type { ServerRuntime } from './server-runtime.js';
@@ -30,7 +34,6 @@ import {
 import { MiddlewareChains } from './middleware.js';
 import { principalQuotas } from './middleware/quotas.js';
 import { scopeCheck } from './middleware/scopes.js';
-import { TASKS_EXTENSION } from '../core/index.js';
 
 let runtimeFor: (server: McpServer) => ServerRuntime;
 

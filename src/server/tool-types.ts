@@ -3,9 +3,8 @@
  * and the binder that erases them once at registration.
  * Source: 2026-07-28 server/tools ("Structured Content", "Output Schema").
  */
-import { LocalError } from '../core/index.js';
+import { LocalError, type ContentBlock, type Icon, type ToolAnnotations } from '../core/index.js';
 import { isObject } from '../core/runtime.js';
-import type { ContentBlock, Icon, ToolAnnotations } from '../core/index.js';
 import type { InferOutput, SchemaInput } from '../validation/index.js';
 import type { RequestContext } from './context.js';
 import { isInputRequired, type InputRequiredAnswer } from './mrtr.js';

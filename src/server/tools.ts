@@ -5,10 +5,8 @@
  * `isError: true` so the model can correct itself; `structuredContent` conforms to
  * `outputSchema`).
  */
-import { checkToolHeaders } from '../core/runtime.js';
-import { WireError, LocalError } from '../core/index.js';
-import { isObject } from '../core/runtime.js';
-import type { Tool } from '../core/index.js';
+import { checkToolHeaders, isObject } from '../core/runtime.js';
+import { WireError, LocalError, type Tool } from '../core/index.js';
 import {
   compileSchema,
   type CompiledSchema,

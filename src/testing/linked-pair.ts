@@ -3,8 +3,7 @@
  * receives as a frame of JSON text (so no objects are shared), asynchronously and in order.
  * Source: 2026-07-28 basic/transports "Custom transports".
  */
-import type { JsonRpcMessage } from '../core/index.js';
-import type { Transport, TransportSink } from '../core/index.js';
+import type { JsonRpcMessage, Transport, TransportSink } from '../core/index.js';
 
 /** An item waiting in an end's inbox: a frame of text, or the end of the channel. */
 type Item = { frame: string } | { closed: true };

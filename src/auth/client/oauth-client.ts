@@ -8,8 +8,7 @@
  * Source: 2026-07-28 basic/authorization "Access Token Usage", "Scope Challenge Handling".
  */
 import * as oauth from 'oauth4webapi';
-import type { AuthChallenge } from './challenge.js';
-import { authChallengeOf } from './challenge.js';
+import { type AuthChallenge, authChallengeOf } from './challenge.js';
 import { LocalError } from '../../core/index.js';
 import { AuthError } from '../errors.js';
 import { Authorizer } from './authorizer.js';

@@ -6,10 +6,8 @@
  * probe with a bare 400/404/405 is detected as legacy.
  * Source: 2026-07-28 basic/transports/streamable-http "Backward Compatibility".
  */
-import { ERROR_TABLE } from '../../core/index.js';
-import { type RequestId } from '../../core/index.js';
-import { errorResponse } from '../../core/runtime.js';
-import { isObject } from '../../core/runtime.js';
+import { ERROR_TABLE, type RequestId } from '../../core/index.js';
+import { errorResponse, isObject } from '../../core/runtime.js';
 
 /** The JSON-RPC error code standing for an HTTP error status without a JSON-RPC body. */
 function codeForStatus(status: number): number {

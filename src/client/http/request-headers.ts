@@ -4,8 +4,7 @@
  * with the message). Source: 2026-07-28 basic/transports/streamable-http "Request Metadata".
  */
 import type { JsonRpcRequest } from '../../core/index.js';
-import { encodeHeaderValue } from '../../core/runtime.js';
-import { mcpNameOf } from '../../core/runtime.js';
+import { encodeHeaderValue, mcpNameOf } from '../../core/runtime.js';
 
 /**
  * The headers of a modern request: the version (matching `_meta`), the method, and the

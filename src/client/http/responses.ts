@@ -7,8 +7,7 @@
  * Source: 2026-07-28 basic/transports/streamable-http "Sending Messages to the Server";
  * 2025-11-25 basic/transports "Resumability and Redelivery".
  */
-import type { RequestId } from '../../core/index.js';
-import type { TransportSink } from '../../core/index.js';
+import type { RequestId, TransportSink } from '../../core/index.js';
 import {
   disconnectedFrame,
   failureFrame,

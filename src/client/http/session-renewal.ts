@@ -9,7 +9,7 @@
  * once more on the new session.
  * Source: 2025-11-25 basic/transports "Session Management" items 3–4; basic/lifecycle.
  */
-import { type JsonRpcMessage, type JsonRpcRequest, type Params } from '../../core/index.js';
+import type { JsonRpcMessage, JsonRpcRequest, Params } from '../../core/index.js';
 import { isObject } from '../../core/runtime.js';
 import { mediaTypeOf, parseObject } from './frames.js';
 import type { LegacySession } from '../legacy/http-session.js';

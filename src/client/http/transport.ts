@@ -9,8 +9,15 @@
  * Source: 2026-07-28 basic/transports/streamable-http; 2025-11-25 basic/transports.
  */
 import { sendRetrying } from './retry.js';
-import type { JsonRpcMessage, JsonRpcNotification, JsonRpcRequest, RequestId } from '../../core/index.js';
-import type { SendOptions, Transport, TransportSink } from '../../core/index.js';
+import type {
+  JsonRpcMessage,
+  JsonRpcNotification,
+  JsonRpcRequest,
+  RequestId,
+  SendOptions,
+  Transport,
+  TransportSink,
+} from '../../core/index.js';
 import { disconnectedFrame } from './frames.js';
 import { unreachable, within } from './fetch-failure.js';
 import { LegacySession, type Exchange } from '../legacy/http-session.js';

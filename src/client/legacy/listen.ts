@@ -6,10 +6,8 @@
  * server/resources "List Changed Notification"; 2026-07-28 basic/patterns/subscriptions
  * (the filter's field names).
  */
-import type { JsonRpcNotification } from '../../core/index.js';
-import { listChangedFilter } from '../../core/runtime.js';
-import { LIST_CHANGED, LIST_FEATURES, listChangedFeature } from '../../core/runtime.js';
-import type { ServerCapabilities, SubscriptionFilter } from '../../core/index.js';
+import type { JsonRpcNotification, ServerCapabilities, SubscriptionFilter } from '../../core/index.js';
+import { listChangedFilter, LIST_CHANGED, LIST_FEATURES, listChangedFeature } from '../../core/runtime.js';
 import type { Connection } from '../connection.js';
 
 /**

@@ -4,9 +4,7 @@
  * Source: 2026-07-28 basic/versioning; 2025-11-25 basic/utilities/ping,
  * server/utilities/logging, server/resources "Subscriptions".
  */
-import { LocalError } from '../../core/index.js';
-import type { Params } from '../../core/index.js';
-import type { RequestOptions } from '../../core/index.js';
+import { LocalError, type Params, type RequestOptions } from '../../core/index.js';
 import type { Connection } from '../connection.js';
 
 /** Legacy-only methods and what a modern server offers instead. */

@@ -7,10 +7,14 @@
  * Source: 2024-11-05 basic/transports "HTTP with SSE"; 2025-11-25 basic/transports
  * "Backwards Compatibility".
  */
-import { LocalError } from '../../core/index.js';
 import { createParser } from 'eventsource-parser';
-import type { JsonRpcMessage, RequestId } from '../../core/index.js';
-import type { Transport, TransportSink } from '../../core/index.js';
+import {
+  LocalError,
+  type JsonRpcMessage,
+  type RequestId,
+  type Transport,
+  type TransportSink,
+} from '../../core/index.js';
 import { failureFrame, isResponseObject, mediaTypeOf, parseObject, statusFrame } from '../http/frames.js';
 import { sendRetrying, type RetryOptions } from '../http/retry.js';
 import type { HeaderSource } from '../http/options.js';

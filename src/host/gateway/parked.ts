@@ -20,13 +20,11 @@
  *   with -32602. Park ids are 128-bit random; earlier answers travel sealed in `requestState`.
  * Source: 2026-07-28 basic/patterns/mrtr; 2025-11-25 client/elicitation, client/sampling.
  */
-import { LocalError } from '../../core/index.js';
 import { randomBytes } from 'node:crypto';
-import { WireError, type Params } from '../../core/index.js';
-import { principalOf } from '../../core/runtime.js';
+import { LocalError, WireError, type Params } from '../../core/index.js';
+import { principalOf, setTimer } from '../../core/runtime.js';
 import type { RequestContext } from '../../server/index.js';
 import type { InputRequestEvent } from '../inputs.js';
-import { setTimer } from '../../core/runtime.js';
 
 /** What happened next in a parked call. */
 type Step =

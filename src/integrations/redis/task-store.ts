@@ -5,9 +5,14 @@
  * pub/sub channel (new answers, cancellation, status changes for `notifications/tasks`).
  * A task exists for every instance once `create` resolved (SEP-2663 "Task Creation").
  */
-import { LocalError } from '../../core/index.js';
 import type { Redis } from 'ioredis';
-import { isTerminalStatus, type TaskSignal, type TaskState, type TaskStore } from '../../core/index.js';
+import {
+  LocalError,
+  isTerminalStatus,
+  type TaskSignal,
+  type TaskState,
+  type TaskStore,
+} from '../../core/index.js';
 import { subscriberOf } from './connect.js';
 
 /** Options of {@link createRedisTaskStore}. */

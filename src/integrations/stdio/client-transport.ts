@@ -6,11 +6,8 @@
 import type { ChildProcess } from 'node:child_process';
 import { createRequire } from 'node:module';
 import type { Readable } from 'node:stream';
-import { LocalError } from '../../core/index.js';
-import type { JsonRpcMessage } from '../../core/index.js';
-import { LineDecoder, encodeFrame, type LineEvent } from '../../core/runtime.js';
-import type { Transport, TransportSink } from '../../core/index.js';
-import { setTimer } from '../../core/runtime.js';
+import { LocalError, type JsonRpcMessage, type Transport, type TransportSink } from '../../core/index.js';
+import { LineDecoder, encodeFrame, type LineEvent, setTimer } from '../../core/runtime.js';
 
 /** Options of {@link spawnStdio}. */
 export interface SpawnStdioOptions {

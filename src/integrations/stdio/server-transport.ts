@@ -3,12 +3,22 @@
  * written to stdout.
  * Source: 2026-07-28 basic/transports/stdio.
  */
-import { ERROR_TABLE } from '../../core/index.js';
-import { type JsonRpcMessage, type Params, type RequestId } from '../../core/index.js';
-import { errorResponse, isRequestId } from '../../core/runtime.js';
-import { timerDelay } from '../../core/runtime.js';
-import { LineDecoder, encodeFrame, type LineEvent } from '../../core/runtime.js';
-import type { Transport, TransportSink } from '../../core/index.js';
+import {
+  ERROR_TABLE,
+  type JsonRpcMessage,
+  type Params,
+  type RequestId,
+  type Transport,
+  type TransportSink,
+} from '../../core/index.js';
+import {
+  errorResponse,
+  isRequestId,
+  timerDelay,
+  LineDecoder,
+  encodeFrame,
+  type LineEvent,
+} from '../../core/runtime.js';
 
 /** Options of {@link stdioServerTransport}. */
 export interface StdioServerOptions {

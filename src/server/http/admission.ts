@@ -18,11 +18,10 @@
  * Source: RFC 6585 §4 (429), RFC 9110 §10.2.3 (Retry-After); 2026-07-28
  * basic/transports/streamable-http (a request may be refused with an HTTP error status).
  */
-import type { AuthInfo } from '../index.js';
+import type { AuthInfo, PrincipalRateLimits } from '../index.js';
 import type { HeaderReader, HttpRequest, HttpResponse } from './exchange.js';
 import { addressGroup } from './address-group.js';
 import { principalOf } from '../../core/runtime.js';
-import { type PrincipalRateLimits } from '../index.js';
 import { PrincipalBudgets, noRelease, type QuotaRefusal } from '../runtime.js';
 import { rpcError } from './responses.js';
 

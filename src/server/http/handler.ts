@@ -3,8 +3,8 @@
  * `Request` to `Response`, serving the modern and the legacy wire on the same URL.
  * Source: 2026-07-28 basic/transports/streamable-http; 2025-11-25 basic/transports.
  */
-import { runtimeOf } from '../runtime.js';
-import { decodeFrame } from '../../core/runtime.js';
+import { runtimeOf, refusedScopes } from '../runtime.js';
+import { decodeFrame, eraOf, type EraMessage } from '../../core/runtime.js';
 import { DEFAULT_MAX_BUFFERED_BYTES } from './sse.js';
 import type { McpServer } from '../index.js';
 import { accepts } from './accept.js';
@@ -12,7 +12,6 @@ import { DEFAULT_MAX_BODY_BYTES, readBody, type BodyResult } from './body.js';
 import { createMemoryEventStore, type EventStore } from './legacy/event-store.js';
 import { legacyDelete, legacyGet, legacyPost, type LegacyContext } from './legacy/post.js';
 import { modernPost, type ModernContext } from './modern.js';
-import { eraOf, type EraMessage } from '../../core/runtime.js';
 import { paramHeaderCheck } from './param-headers.js';
 import { errorReply, methodNotAllowed, rpcError } from './responses.js';
 import { toWebResponse, type HttpRequest, type HttpResponse } from './exchange.js';
@@ -23,7 +22,6 @@ import { FleetSessions } from './legacy/fleet-sessions.js';
 import type { SessionStore } from './legacy/session-store.js';
 import { pathOf, type AuthOutcome, type HttpAuthGuard } from './auth-guard.js';
 import { ERROR_TABLE } from '../../core/index.js';
-import { refusedScopes } from '../runtime.js';
 import { Admission, releasedWith, type PrincipalLimits } from './admission.js';
 
 /** Options of {@link createHttpHandler}. */

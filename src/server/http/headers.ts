@@ -5,11 +5,8 @@
  * Source: 2026-07-28 basic/transports/streamable-http "Request Metadata",
  * "Value Encoding", "Server Validation".
  */
-import { WireError } from '../../core/index.js';
-import type { JsonRpcRequest } from '../../core/index.js';
-import { decodeHeaderValue } from '../../core/runtime.js';
-import { mcpNameOf, metaOf } from '../../core/runtime.js';
-import { META } from '../../core/index.js';
+import { WireError, type JsonRpcRequest, META } from '../../core/index.js';
+import { decodeHeaderValue, mcpNameOf, metaOf } from '../../core/runtime.js';
 import type { HeaderReader } from './exchange.js';
 
 function mismatch(message: string): WireError {

@@ -4,12 +4,9 @@
  * Source: 2026-07-28 basic/transports/streamable-http "Sending Messages", "Receiving
  * Messages", "Cancellation", "Request Metadata", "Backward Compatibility".
  */
-import { runtimeOf } from '../runtime.js';
-import type { WireError } from '../../core/index.js';
-import { type JsonRpcRequest, type Params } from '../../core/index.js';
-import { checkEnvelope, errorResponse } from '../../core/runtime.js';
-import { type Decoded } from '../../core/runtime.js';
-import { RequestScope, type ScopeBinding, type ScopeLine } from '../runtime.js';
+import { runtimeOf, RequestScope, type ScopeBinding, type ScopeLine } from '../runtime.js';
+import type { WireError, JsonRpcRequest, Params } from '../../core/index.js';
+import { checkEnvelope, errorResponse, type Decoded } from '../../core/runtime.js';
 import type { McpServer } from '../index.js';
 import { checkStandardHeaders } from './headers.js';
 import { PostReply, answer, plainStream, retryAfterOf, type Outcome } from './reply.js';

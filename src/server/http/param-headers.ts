@@ -4,15 +4,17 @@
  * Source: 2026-07-28 basic/transports/streamable-http "Custom Headers from Tool
  * Parameters", "Value Encoding", "Server Behavior for Custom Headers".
  */
-import { runtimeOf } from '../runtime.js';
-import { WireError } from '../../core/index.js';
-import type { JsonRpcRequest, Params } from '../../core/index.js';
-import { LATEST_REVISION, META } from '../../core/index.js';
-import { checkToolHeaders, decodeHeaderValue, type HeaderAnnotation } from '../../core/runtime.js';
-import { headerMatches, valueAtPath } from '../../core/runtime.js';
+import { runtimeOf, RequestScope } from '../runtime.js';
+import { WireError, type JsonRpcRequest, type Params, LATEST_REVISION, META } from '../../core/index.js';
+import {
+  checkToolHeaders,
+  decodeHeaderValue,
+  type HeaderAnnotation,
+  headerMatches,
+  valueAtPath,
+} from '../../core/runtime.js';
 import type { McpServer } from '../index.js';
 import type { HeaderReader } from './exchange.js';
-import { RequestScope } from '../runtime.js';
 
 /**
  * Checks the `Mcp-Param-*` headers of a `tools/call` against its arguments.

@@ -5,16 +5,16 @@
  * Source: 2026-07-28 basic/transports/streamable-http "Sending Messages" item 6,
  * "Receiving Messages"; 2025-11-25 basic/transports "Sending Messages to the Server".
  */
-import { runtimeOf } from '../runtime.js';
-import { ERROR_TABLE, WireError } from '../../core/index.js';
+import { runtimeOf, type RequestScope } from '../runtime.js';
 import {
+  ERROR_TABLE,
+  WireError,
   type JsonRpcMessage,
   type JsonRpcRequest,
   type JsonRpcResponse,
   type Params,
 } from '../../core/index.js';
 import { errorResponse, resultResponse } from '../../core/runtime.js';
-import type { RequestScope } from '../runtime.js';
 import type { McpServer } from '../index.js';
 import { HTTP_OK, jsonResponse, sseResponse, type HeaderMap } from './responses.js';
 import type { HttpResponse } from './exchange.js';

@@ -3,8 +3,14 @@
  * answers, and the headers of SSE streams.
  * Source: 2026-07-28 basic/transports/streamable-http; core/errors.ts (status per code).
  */
-import { ERROR_TABLE, httpStatusOf, type ErrorName } from '../../core/index.js';
-import { type JsonRpcErrorResponse, type JsonRpcMessage, type RequestId } from '../../core/index.js';
+import {
+  ERROR_TABLE,
+  httpStatusOf,
+  type ErrorName,
+  type JsonRpcErrorResponse,
+  type JsonRpcMessage,
+  type RequestId,
+} from '../../core/index.js';
 import { errorResponse } from '../../core/runtime.js';
 import type { HeaderMap, HttpResponse } from './exchange.js';
 

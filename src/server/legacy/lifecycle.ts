@@ -4,17 +4,17 @@
  * Source: 2025-11-25 basic/lifecycle, basic/utilities/ping, server/utilities/logging,
  * server/resources "Subscriptions".
  */
-import { WireError } from '../../core/index.js';
-import type { Params } from '../../core/index.js';
-import { isObject } from '../../core/runtime.js';
-import { LOGGING_LEVELS, type LegacyRevision } from '../../core/index.js';
-import { negotiateLegacyRevision } from '../../core/runtime.js';
-import type {
-  ClientCapabilities,
-  Implementation,
-  LoggingLevel,
-  ServerCapabilities,
+import {
+  WireError,
+  type Params,
+  LOGGING_LEVELS,
+  type LegacyRevision,
+  type ClientCapabilities,
+  type Implementation,
+  type LoggingLevel,
+  type ServerCapabilities,
 } from '../../core/index.js';
+import { isObject, negotiateLegacyRevision } from '../../core/runtime.js';
 import type { RequestScope } from '../scope.js';
 import type { LegacySession } from './session.js';
 import type { ResourceSubscriptions } from '../subscriptions.js';

@@ -4,10 +4,16 @@
  * plus the way back to the client for server-initiated requests and notifications.
  * Source: 2025-11-25 basic/lifecycle, server/utilities/logging, server/resources.
  */
-import type { Params } from '../../core/index.js';
-import type { RequestOptions } from '../../core/index.js';
-import type { LegacyRevision } from '../../core/index.js';
-import type { ClientCapabilities, Implementation, LoggingLevel } from '../../core/index.js';
+import type {
+  Params,
+  RequestOptions,
+  LegacyRevision,
+  ClientCapabilities,
+  Implementation,
+  LoggingLevel,
+  ServerEvent,
+} from '../../core/index.js';
+import { EVENT_METHOD } from '../../core/runtime.js';
 
 /** How a session reaches its client; supplied by the transport. */
 export interface SessionLink {
@@ -53,4 +59,15 @@ export class LegacySession {
   get subscriptions(): Set<string> {
     return (this.#subscriptions ??= new Set());
   }
+}
+
+/**
+ * Sends a server event to an initialized legacy session as its notification (a resource
+ * update only when the session subscribed to that URI).
+ */
+export function forwardEvent(event: ServerEvent, session: LegacySession): void {
+  if (!session.initialized) return;
+  const method = EVENT_METHOD[event.type];
+  if (event.type !== 'resourceUpdated') session.link.notify(method);
+  else if (session.subscriptions.has(event.uri)) session.link.notify(method, { uri: event.uri });
 }

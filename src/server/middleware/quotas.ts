@@ -13,8 +13,7 @@
  * budgets by pushing out the ones it has spent, and tracked principals keep theirs.
  * Source: RFC 6585 §4 (429), RFC 9110 §10.2.3 (Retry-After).
  */
-import { WireError } from '../../core/index.js';
-import type { Middleware } from '../../core/index.js';
+import { WireError, type Middleware } from '../../core/index.js';
 import { principalKey } from '../../core/runtime.js';
 
 /** Bounds on what one principal may ask of a server at once and over time. */

@@ -6,8 +6,7 @@
  * endpoint answers that refusal with the guard's 403 `insufficient_scope` challenge.
  * Source: 2026-07-28 basic/authorization "Scope Challenge Handling"; RFC 6750 §3.1.
  */
-import { WireError } from '../../core/index.js';
-import type { AuthInfo, Middleware } from '../../core/index.js';
+import { WireError, type AuthInfo, type Middleware } from '../../core/index.js';
 
 /** Where the scope check reads what a request needs (`McpServer.requiredScopes`). */
 export interface ScopeSource {

@@ -6,22 +6,29 @@
  * "Task Cancellation", "Task Status Notifications", "Error Handling".
  */
 import type { SchemaLimits } from '../../validation/index.js';
-import { WireError } from '../../core/index.js';
-import { missingCapabilityError } from '../../core/runtime.js';
-import { principalOf } from '../../core/runtime.js';
-import { type Params } from '../../core/index.js';
-import { isObject } from '../../core/runtime.js';
-import type { RequestStateSealer } from '../../core/runtime.js';
-import { createMemoryTaskStore } from '../../core/index.js';
-import { TASKS_EXTENSION, applyResponses, detailedTask, type TaskState } from '../../core/index.js';
-import { settle } from '../../core/runtime.js';
+import {
+  WireError,
+  type Params,
+  createMemoryTaskStore,
+  TASKS_EXTENSION,
+  applyResponses,
+  detailedTask,
+  type TaskState,
+} from '../../core/index.js';
+import {
+  missingCapabilityError,
+  principalOf,
+  isObject,
+  type RequestStateSealer,
+  settle,
+  principalKey,
+} from '../../core/runtime.js';
 import { checkInputAnswer, type AskedMethod } from '../answers.js';
 import type { RequestScope } from '../scope.js';
 import type { ModernMeta } from '../modern.js';
 import { openInputRound, settleRound } from '../mrtr.js';
 import type { ToolRegistry } from '../tools.js';
 import { TaskRunner, type CallTool, type TaskOptions } from './runner.js';
-import { principalKey } from '../../core/runtime.js';
 
 /** The task methods of the extension (`tasks/result` and `tasks/list` are not among them). */
 const TASK_METHODS: ReadonlySet<string> = new Set(['tasks/get', 'tasks/update', 'tasks/cancel']);

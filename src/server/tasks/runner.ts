@@ -5,11 +5,13 @@
  * died (lease expired).
  * Source: SEP-2663 "Task Creation", "Task Status", "Error Handling"; DESIGN.md decision 11.
  */
-import { LocalError } from '../../core/index.js';
 import type { SchemaLimits } from '../../validation/index.js';
-import { ERROR_TABLE, WireError } from '../../core/index.js';
-import type { Params, RequestId } from '../../core/index.js';
 import {
+  ERROR_TABLE,
+  LocalError,
+  WireError,
+  type Params,
+  type RequestId,
   createTaskResult,
   detailedTask,
   isTerminalStatus,
@@ -17,12 +19,11 @@ import {
   type TaskState,
   type TaskStore,
 } from '../../core/index.js';
-import { settle } from '../../core/runtime.js';
+import { settle, timerDelay } from '../../core/runtime.js';
 import type { RequestContext } from '../context.js';
 import type { ModernMeta } from '../modern.js';
 import { RunningTask } from './running.js';
 import { PrincipalQuota } from '../middleware/quotas.js';
-import { timerDelay } from '../../core/runtime.js';
 
 /** Task settings of a server (`createServer({ tasks })`). */
 export interface TaskOptions {

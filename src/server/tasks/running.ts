@@ -6,11 +6,17 @@
  * "Task Cancellation"; notifications/progress are not sent for tasks.
  */
 import type { SchemaLimits } from '../../validation/index.js';
-import { WireError } from '../../core/index.js';
-import type { Params, RequestId } from '../../core/index.js';
-import { isTerminalStatus, type TaskState, type TaskStore } from '../../core/index.js';
+import {
+  WireError,
+  type Params,
+  type RequestId,
+  isTerminalStatus,
+  type TaskState,
+  type TaskStore,
+  type ClientCapabilities,
+  type Implementation,
+} from '../../core/index.js';
 import { addInputRequest } from '../../core/runtime.js';
-import type { ClientCapabilities, Implementation } from '../../core/index.js';
 import type { AuthInfo } from '../context.js';
 import { RequestScope, type InputAsker, type ScopeLine } from '../scope.js';
 import type { InputMethod } from '../mrtr.js';

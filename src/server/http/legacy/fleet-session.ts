@@ -8,7 +8,7 @@
  * stream), "Sending Messages to the Server" (responses POSTed by the client),
  * basic/utilities/cancellation.
  */
-import { type JsonRpcMessage, type JsonRpcResponse, type Params } from '../../../core/index.js';
+import type { JsonRpcMessage, JsonRpcResponse, Params } from '../../../core/index.js';
 import { isRequestId } from '../../../core/runtime.js';
 import type { LegacySession } from '../../index.js';
 import type { SessionChange, SessionMessage, SessionRecord, SessionStore } from './session-store.js';

@@ -5,26 +5,25 @@
  * Source: 2025-11-25 basic/transports "Streamable HTTP" (Sending Messages, Listening,
  * Resumability and Redelivery, Session Management, Protocol Version Header).
  */
-import { allowsBatch } from '../../../core/runtime.js';
-import { type JsonRpcRequest, type JsonRpcErrorResponse, type Params } from '../../../core/index.js';
-import { checkEnvelope } from '../../../core/runtime.js';
-import { type Checked, type Decoded } from '../../../core/runtime.js';
-import { isLegacyRevision, isModernRevision } from '../../../core/index.js';
-import { type SessionInit } from '../../index.js';
+import { allowsBatch, checkEnvelope, type Checked, type Decoded } from '../../../core/runtime.js';
+import {
+  type JsonRpcRequest,
+  type JsonRpcErrorResponse,
+  type Params,
+  isLegacyRevision,
+  isModernRevision,
+} from '../../../core/index.js';
+import type { SessionInit, AuthInfo, LegacySession, McpServer } from '../../index.js';
 import { RequestScope, type HeaderReader, type ScopeBinding, type ScopeLine } from '../../runtime.js';
-import type { AuthInfo } from '../../index.js';
-import type { LegacySession } from '../../index.js';
-import type { McpServer } from '../../index.js';
 import { accepts } from '../accept.js';
 import { PostReply, answer, legacyStatus, plainStream } from '../reply.js';
 import { HTTP_ACCEPTED, HTTP_OK, emptyResponse, errorReply, rpcError, sseResponse } from '../responses.js';
 import type { HttpRequest, HttpResponse } from '../exchange.js';
-import { parseEventId } from './resumable.js';
+import { parseEventId, type ResumableStream } from './resumable.js';
 import { HttpSession, type HttpSessionOptions } from './session.js';
 import { principalOf } from '../auth-guard.js';
 import type { SessionTable } from './sessions.js';
 import type { FleetSessions } from './fleet-sessions.js';
-import type { ResumableStream } from './resumable.js';
 
 /** What the legacy path needs from the handler. */
 export interface LegacyContext {

@@ -6,8 +6,7 @@
  */
 import type { Params } from '../../../core/index.js';
 import type { HeaderReader, ScopeBinding, ScopeLine } from '../../runtime.js';
-import type { AuthInfo } from '../../index.js';
-import type { LegacySession } from '../../index.js';
+import type { AuthInfo, LegacySession } from '../../index.js';
 import type { MessageSink } from '../reply.js';
 
 /** A running request of a session: the line and binding of its scope. */

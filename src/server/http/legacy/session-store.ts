@@ -7,9 +7,15 @@
  * Source: 2025-11-25 basic/transports "Session Management", "Listening for Messages from
  * the Server", "Resumability and Redelivery".
  */
-import type { JsonRpcMessage, JsonRpcResponse, RequestId } from '../../../core/index.js';
-import type { LegacyRevision } from '../../../core/index.js';
-import type { ClientCapabilities, Implementation, LoggingLevel } from '../../../core/index.js';
+import type {
+  JsonRpcMessage,
+  JsonRpcResponse,
+  RequestId,
+  LegacyRevision,
+  ClientCapabilities,
+  Implementation,
+  LoggingLevel,
+} from '../../../core/index.js';
 
 /** The state of one legacy session as the fleet shares it. */
 export interface SessionRecord {

@@ -9,29 +9,30 @@
  * that only answers a few requests allocates and keeps a few small objects.
  * Source: 2025-11-25 basic/transports "Streamable HTTP" (streams, sessions).
  */
-import { runtimeOf } from '../../runtime.js';
-import { ERROR_TABLE, LocalError } from '../../../core/index.js';
 import {
+  runtimeOf,
+  RequestScope,
+  type HeaderReader,
+  forwardEvent,
+  methodNotFound,
+  LegacySession,
+} from '../../runtime.js';
+import {
+  ERROR_TABLE,
+  LocalError,
   type JsonRpcMessage,
   type JsonRpcNotification,
   type JsonRpcRequest,
   type JsonRpcResponse,
   type Params,
   type RequestId,
+  type RequestOptions,
+  type Transport,
+  type TransportSink,
+  type ServerEvent,
 } from '../../../core/index.js';
-import { errorResponse, isRequestId } from '../../../core/runtime.js';
-import { type RequestOptions } from '../../../core/index.js';
-import { Peer } from '../../../core/runtime.js';
-import type { Transport, TransportSink } from '../../../core/index.js';
-import { type SessionInit } from '../../index.js';
-import { RequestScope, type HeaderReader } from '../../runtime.js';
-import type { AuthInfo } from '../../index.js';
-import { forwardEvent } from '../../runtime.js';
-import type { ServerEvent } from '../../../core/index.js';
-import { methodNotFound } from '../../runtime.js';
-import type { McpServer } from '../../index.js';
-import type { SessionLink } from '../../index.js';
-import { LegacySession } from '../../runtime.js';
+import { errorResponse, isRequestId, Peer } from '../../../core/runtime.js';
+import type { SessionInit, AuthInfo, McpServer, SessionLink } from '../../index.js';
 import type { EventStore } from './event-store.js';
 import { answer, type MessageSink, type StreamSink, type StreamOpener, type Outcome } from '../reply.js';
 import { SessionStreams, type ResumableStream } from './resumable.js';
