@@ -36,10 +36,8 @@ export class Host {
   #registry: Registry = new Registry([], defaultQualify);
 
   constructor(options: HostOptions) {
-    this.#inputs = new InputRouter(
-      options.handlers ?? {},
-      options.policy ?? {},
-      (name) => this.#http.has(name),
+    this.#inputs = new InputRouter(options.handlers ?? {}, options.policy ?? {}, (name) =>
+      this.#http.has(name),
     );
     this.#qualify = options.qualify ?? defaultQualify;
     for (const server of resolveServers(options.servers, options.env)) {

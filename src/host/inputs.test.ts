@@ -75,7 +75,9 @@ describe('InputRouter', () => {
   it("gives an HTTP request on no call's stream to no call, even with one call in flight", async () => {
     const router = http();
     const a = call('a', [1]);
-    await expect(during(router, [a], () => router.route(ask(), policy))).rejects.toMatchObject({ code: -32603 });
+    await expect(during(router, [a], () => router.route(ask(), policy))).rejects.toMatchObject({
+      code: -32603,
+    });
   });
 
   it('passes log messages to the call they came with, and unlinked ones to a lone stdio call only', async () => {

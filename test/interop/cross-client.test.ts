@@ -128,7 +128,8 @@ async function oneClient(front: Front, options: { i: number; era: Era; tool: str
     handlers: {
       elicitation: async (params) => {
         seen.questions.push(String(params.message));
-        const schema = (params as { requestedSchema?: { properties?: Record<string, unknown> } }).requestedSchema;
+        const schema = (params as { requestedSchema?: { properties?: Record<string, unknown> } })
+          .requestedSchema;
         const fields = Object.keys(schema?.properties ?? { name: {} });
         return { action: 'accept', content: Object.fromEntries(fields.map((f) => [f, `user${i}`])) };
       },
@@ -164,27 +165,35 @@ describe.each(BACKENDS)('front clients of different identities: $name', (backend
     });
 
     describe.each(['modern', 'legacy'] as const)('front era %s', (era) => {
-      it.skipIf(!backend.elicits).each([2, 10])('%i clients asked at once each see only their own question, logs and result', async (n) => {
-        const seen = await clients(front!, { n, era, tool: 'greet' });
-        seen.forEach((s, i) => {
-          expect(s.result).toBe(`Hello, user${i}!`);
-          expect(s.questions).toEqual([`Who is asking? c${i}`]);
-          expect(s.logs.sort()).toEqual([`log c${i} 1`, `log c${i} 2`]);
-        });
-      }, 120_000);
+      it.skipIf(!backend.elicits).each([2, 10])(
+        '%i clients asked at once each see only their own question, logs and result',
+        async (n) => {
+          const seen = await clients(front!, { n, era, tool: 'greet' });
+          seen.forEach((s, i) => {
+            expect(s.result).toBe(`Hello, user${i}!`);
+            expect(s.questions).toEqual([`Who is asking? c${i}`]);
+            expect(s.logs.sort()).toEqual([`log c${i} 1`, `log c${i} 2`]);
+          });
+        },
+        120_000,
+      );
 
-      it.each([2, 10])('%i clients logging at once each see only their own logs', async (n) => {
-        const seen = await clients(front!, { n, era, tool: 'chatty' });
-        seen.forEach((s, i) => {
-          expect(s.result).toBe(`Bye, c${i}!`);
-          const own = [1, 2, 3].map((k) => `log c${i} ${k}`);
-          if (backend.serialized) expect(s.logs.sort()).toEqual(own);
-          else for (const log of s.logs) expect(own).toContain(log);
-        });
-        // A call alone on its server gets every log message of its own.
-        const [alone] = await clients(front!, { n: 1, era, tool: 'chatty' });
-        expect(alone?.logs.sort()).toEqual(['log c0 1', 'log c0 2', 'log c0 3']);
-      }, 120_000);
+      it.each([2, 10])(
+        '%i clients logging at once each see only their own logs',
+        async (n) => {
+          const seen = await clients(front!, { n, era, tool: 'chatty' });
+          seen.forEach((s, i) => {
+            expect(s.result).toBe(`Bye, c${i}!`);
+            const own = [1, 2, 3].map((k) => `log c${i} ${k}`);
+            if (backend.serialized) expect(s.logs.sort()).toEqual(own);
+            else for (const log of s.logs) expect(own).toContain(log);
+          });
+          // A call alone on its server gets every log message of its own.
+          const [alone] = await clients(front!, { n: 1, era, tool: 'chatty' });
+          expect(alone?.logs.sort()).toEqual(['log c0 1', 'log c0 2', 'log c0 3']);
+        },
+        120_000,
+      );
     });
   });
 });

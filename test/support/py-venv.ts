@@ -55,8 +55,7 @@ async function lock(): Promise<void> {
       return;
     } catch {
       const since = statSync(LOCK, { throwIfNoEntry: false })?.mtimeMs ?? Date.now();
-      if (Date.now() - since > STALE_LOCK_MS)
-        rmSync(LOCK, { recursive: true, force: true });
+      if (Date.now() - since > STALE_LOCK_MS) rmSync(LOCK, { recursive: true, force: true });
       // Another test file is creating the venv: wait for its lock to go.
       await new Promise((resolve) => setTimeout(resolve, 500));
     }
