@@ -20,10 +20,13 @@ import { pythonEnv } from '../support/py-venv.js';
 
 const FIXTURES = join(ROOT, 'test', 'support', 'fixtures');
 
+/** Where the host finds a backend: a command to spawn (stdio) or a URL (Streamable HTTP). */
+type Launched = { command: string; args: string[] } | { url: string; stop(): Promise<void> };
+
 /** A backend server: how to start it, the era the host speaks to it, whether it can elicit. */
 interface Backend {
   name: string;
-  command: () => Promise<{ command: string; args: string[] }>;
+  command: () => Promise<Launched>;
   era?: 'legacy' | 'modern';
   elicits: boolean;
   /** Whether calls run one at a time (legacy stdio), so every log of a call reaches it. */
@@ -40,6 +43,18 @@ const BACKENDS: Backend[] = [
   {
     name: 'official SDK v1 server (legacy, stdio)',
     command: async () => ({ command: process.execPath, args: [join(FIXTURES, 'greeter-v1.mjs')] }),
+    elicits: true,
+    serialized: true,
+  },
+  {
+    name: 'official SDK v1 server (legacy, Streamable HTTP)',
+    command: async () => {
+      const child = spawn(process.execPath, [join(FIXTURES, 'greeter-v1.mjs'), '--http'], {
+        stdio: ['ignore', 'pipe', 'inherit'],
+      });
+      const url = await lineOf(child, /listening (\S+)/);
+      return { url, stop: () => stopChild(child) };
+    },
     elicits: true,
     serialized: true,
   },
@@ -67,30 +82,52 @@ interface Front {
 }
 
 async function startFront(kind: 'gateway' | 'proxy', backend: Backend, dir: string): Promise<Front> {
-  const { command, args } = await backend.command();
+  const launched = await backend.command();
   const era = backend.era === undefined ? [] : ['--era', backend.era];
   let argv: string[];
-  if (kind === 'proxy') argv = ['proxy', '--port', '0', ...era, '--', command, ...args];
+  if (kind === 'proxy')
+    argv =
+      'url' in launched
+        ? ['proxy', launched.url, '--port', '0', ...era]
+        : ['proxy', '--port', '0', ...era, '--', launched.command, ...launched.args];
   else {
     const config = join(dir, 'mcp.json');
-    const server = { command, args, ...(backend.era ? { era: backend.era } : {}) };
-    writeFileSync(config, JSON.stringify({ mcpServers: { s: server } }));
+    const where =
+      'url' in launched ? { url: launched.url } : { command: launched.command, args: launched.args };
+    writeFileSync(
+      config,
+      JSON.stringify({ mcpServers: { s: { ...where, ...(backend.era ? { era: backend.era } : {}) } } }),
+    );
     argv = ['gateway', '--config', config, '--port', '0'];
   }
   const child = spawn(process.execPath, [CLI, ...argv], { cwd: ROOT, stdio: ['ignore', 'ignore', 'pipe'] });
-  const url = await servingUrl(child);
-  return { url, prefix: kind === 'gateway' ? 's__' : '', stop: () => stopChild(child) };
+  const url = await lineOf(child, /serving \d+ server\(s\) at (\S+)/, 'stderr');
+  return {
+    url,
+    prefix: kind === 'gateway' ? 's__' : '',
+    stop: async () => {
+      await stopChild(child);
+      if ('url' in launched) await launched.stop();
+    },
+  };
 }
 
-function servingUrl(child: ChildProcess): Promise<string> {
+/** The first match of `pattern` in what `child` writes to `stream`. */
+function lineOf(
+  child: ChildProcess,
+  pattern: RegExp,
+  stream: 'stdout' | 'stderr' = 'stdout',
+): Promise<string> {
   return new Promise((resolve, reject) => {
-    let stderr = '';
-    child.stderr?.on('data', (chunk: Buffer) => {
-      stderr += chunk.toString();
-      const match = /serving \d+ server\(s\) at (\S+)/.exec(stderr);
+    let text = '';
+    child[stream]?.on('data', (chunk: Buffer) => {
+      text += chunk.toString();
+      const match = pattern.exec(text);
       if (match?.[1]) resolve(match[1]);
     });
-    child.once('exit', (code) => reject(new Error(`the CLI exited (${code}) before serving:\n${stderr}`)));
+    child.once('exit', (code) =>
+      reject(new Error(`${child.spawnargs.join(' ')} exited (${code}):\n${text}`)),
+    );
   });
 }
 
