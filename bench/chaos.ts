@@ -3,7 +3,8 @@
  * while instances are SIGKILLed and restarted and Redis restarts once (bench/harness/chaos.ts).
  * Prints a markdown report on stdout (progress on stderr).
  * Flags: --seconds N (default 60), --kill-every-ms N (default 4000), --down-ms N (default
- * 1000), --bound-ms N (an operation unanswered this long is hung; default 30000), --check
+ * 1000), --bound-ms N (an operation unanswered this long is hung; default 30000),
+ * --no-redis-restart (instance kills only), --check
  * (exit 1 unless nothing hung, was duplicated, misrouted or lost, every failure was a clear
  * error and every listen stream recovered).
  */
@@ -17,6 +18,7 @@ const { values } = parseArgs({
     'down-ms': { type: 'string', default: '1000' },
     'bound-ms': { type: 'string', default: '30000' },
     check: { type: 'boolean', default: false },
+    'no-redis-restart': { type: 'boolean', default: false },
   },
 });
 
@@ -59,6 +61,7 @@ async function main(): Promise<void> {
     killEveryMs: Number(values['kill-every-ms']),
     downMs: Number(values['down-ms']),
     boundMs: Number(values['bound-ms']),
+    restartRedis: !values['no-redis-restart'],
     log: (line) => console.error(`${performance.now().toFixed(0)} ms ${line}`),
   });
   console.log(markdown(report));

@@ -33,6 +33,8 @@ export interface ChaosOptions {
   downMs?: number;
   /** An operation not settled within this is hung. Default 30 000. */
   boundMs?: number;
+  /** Restart Redis once half-way (default true). */
+  restartRedis?: boolean;
   /** Progress lines (stderr in the CLI). */
   log?: (line: string) => void;
 }
@@ -110,7 +112,7 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
     return {
       seconds: options.seconds,
       kills: faults.kills(),
-      redisRestarts: 1,
+      redisRestarts: options.restartRedis === false ? 0 : 1,
       tallies: ledger.tallies,
       clear: ledger.clear,
       unclear: ledger.unclear,
@@ -159,7 +161,7 @@ function runFaults(plan: FaultPlan): { done: Promise<void>; kills: () => number 
   const every = plan.options.killEveryMs ?? 4000;
   const downMs = plan.options.downMs ?? 1000;
   const redisAt = performance.now() + (plan.until - performance.now()) / 2;
-  let redisDone = false;
+  let redisDone = plan.options.restartRedis === false;
   const done = (async () => {
     while (performance.now() + every < plan.until) {
       await sleep(every - downMs);
@@ -167,15 +169,17 @@ function runFaults(plan: FaultPlan): { done: Promise<void>; kills: () => number 
         redisDone = true;
         plan.log('chaos: restarting redis');
         await plan.redis.restart();
+        plan.log('chaos: redis is back');
       }
       const victim = plan.fleet[Math.floor(Math.random() * plan.fleet.length)]!;
       plan.down.add(victim);
-      plan.log(`chaos: SIGKILL ${victim.name} (pid ${victim.pid})`);
+      plan.log(`chaos: SIGKILL ${victim.name} ${victim.url} (pid ${victim.pid})`);
       kills++;
       await victim.kill('SIGKILL');
       await sleep(downMs);
       await victim.restart();
       plan.down.delete(victim);
+      plan.log(`chaos: ${victim.name} restarted`);
     }
     if (!redisDone) await plan.redis.restart();
   })();
