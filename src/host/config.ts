@@ -156,18 +156,23 @@ function checkServers(servers: unknown, where: string): Record<string, CheckedSe
   const parsed = serversSchema.safeParse(servers);
   if (!parsed.success) throw configError(parsed.error, where);
   const raw = servers as Record<string, Record<string, unknown>>;
-  const all = withOwnProto(raw, parsed.data, serverSchema, where);
+  const all = withOwnProto({ input: raw, parsed: parsed.data, where }, serverSchema);
   for (const [name, server] of Object.entries(all)) {
     const input = raw[name] ?? {};
     const at = `${where}.${name}`;
-    if (server.env) server.env = withOwnProto(input.env, server.env, z.string(), `${at}.env`);
-    if (server.headers) server.headers = withOwnProto(input.headers, server.headers, z.string(), `${at}.headers`);
+    if (server.env) server.env = withOwnProto({ input: input.env, parsed: server.env, where: `${at}.env` });
+    if (server.headers)
+      server.headers = withOwnProto({ input: input.headers, parsed: server.headers, where: `${at}.headers` });
   }
   return all;
 }
 
 /** `parsed` (zod's copy of the record `input`) with `input`'s own `__proto__` entry, checked by `value`, back in place. */
-function withOwnProto<T>(input: unknown, parsed: Record<string, T>, value: z.ZodType<T>, where: string) {
+function withOwnProto<T>(
+  record: { input: unknown; parsed: Record<string, T>; where: string },
+  value: z.ZodType<T> = z.string() as unknown as z.ZodType<T>,
+): Record<string, T> {
+  const { input, parsed, where } = record;
   if (typeof input !== 'object' || input === null || !Object.hasOwn(input, '__proto__')) return parsed;
   const entry = value.safeParse((input as Record<string, unknown>)['__proto__']);
   if (!entry.success) throw configError(entry.error, `${where}.__proto__`);
