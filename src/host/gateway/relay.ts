@@ -65,7 +65,8 @@ export class RelayStates {
     });
     await Promise.all(
       Object.entries(requests).map(([key, r]) => {
-        const kind = typeof r.method === 'string' && Object.hasOwn(KINDS, r.method) ? KINDS[r.method] : undefined;
+        const kind =
+          typeof r.method === 'string' && Object.hasOwn(KINDS, r.method) ? KINDS[r.method] : undefined;
         if (!kind)
           throw WireError.of(
             'InternalError',
