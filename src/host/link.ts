@@ -156,7 +156,7 @@ export class ServerLink {
         };
       })(),
       timeoutMs,
-      `server '${server.name}' did not become ready within ${timeoutMs} ms`,
+      `server '${server.name}' did not become ready within ${timeoutMs} ms (${timeoutOption(server)})`,
     );
   }
 
@@ -307,3 +307,8 @@ function describe(error: unknown): string {
 }
 
 export type { Params };
+
+/** The option that set a server's connect timeout, for the error that names it. */
+function timeoutOption(server: { name: string; timeoutMs?: number | undefined }): string {
+  return server.timeoutMs === undefined ? 'connectTimeoutMs' : `mcpServers.${server.name}.timeoutMs`;
+}

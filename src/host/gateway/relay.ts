@@ -80,7 +80,8 @@ export class RelayStates {
     });
     await Promise.all(
       Object.entries(requests).map(([key, r]) => {
-        const kind = KINDS[r.method ?? ''];
+        const kind =
+          typeof r.method === 'string' && Object.hasOwn(KINDS, r.method) ? KINDS[r.method] : undefined;
         if (!kind)
           throw WireError.of(
             'InternalError',
