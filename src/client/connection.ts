@@ -96,9 +96,7 @@ export class Connection {
         notification: (n, related) =>
           void this.#in(
             { kind: 'notification', method: n.method, params: n.params },
-            related === undefined
-              ? this.#ctx('incoming', neverAborted())
-              : { ...this.#ctx('incoming', neverAborted()), relatedRequestId: related },
+            { ...this.#ctx('incoming', neverAborted()), relatedRequestId: related },
           ).catch(() => undefined),
         closed: (error) => this.#closed.abort(error),
         malformed: (text) => (this.#junk ??= text.slice(0, 200)),
