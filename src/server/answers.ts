@@ -147,7 +147,11 @@ export function checkInputRequests(
   }
 }
 
-const ASKED_METHODS: ReadonlySet<string> = new Set(['elicitation/create', 'sampling/createMessage', 'roots/list']);
+const ASKED_METHODS: ReadonlySet<string> = new Set([
+  'elicitation/create',
+  'sampling/createMessage',
+  'roots/list',
+]);
 
 /** The error for a missing capability: -32021 exists only from 2026-07-28 on; legacy sessions get -32600 with the same data. */
 export function capabilityError(era: Era, required: Record<string, unknown>): WireError {

@@ -255,7 +255,8 @@ export class ServerDispatcher {
   #runFeature(scope: RequestScope): Promise<Params> | Params {
     const { method, params = {} } = scope.request;
     const feature = FEATURE_METHODS[method];
-    if (!feature || !declares(this.#capabilities(), serverCapabilityNeeded(method))) throw methodNotFound(method);
+    if (!feature || !declares(this.#capabilities(), serverCapabilityNeeded(method)))
+      throw methodNotFound(method);
     return feature(this.features, params, scope);
   }
 }

@@ -28,4 +28,3 @@ export async function askSession(session: LegacySession, question: SessionQuesti
   const answer = await session.link.request(method, params, { signal });
   return checkInputAnswer({ method, params, limits }, answer, `${method} answer`);
 }
-

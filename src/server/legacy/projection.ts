@@ -50,7 +50,9 @@ export function legacyTool(tool: Tool): LegacyTool {
   const output = tool.outputSchema as Params | undefined;
   if (output === undefined) return { tool: { ...tool, inputSchema }, wrapsOutput: false };
   const wrapsOutput = output.type !== 'object';
-  const outputSchema = (wrapsOutput ? wrapSchema(output) : objectPropertySchemas(output)) as Tool['inputSchema'];
+  const outputSchema = (
+    wrapsOutput ? wrapSchema(output) : objectPropertySchemas(output)
+  ) as Tool['inputSchema'];
   return { tool: { ...tool, inputSchema, outputSchema }, wrapsOutput };
 }
 
