@@ -160,7 +160,7 @@ describe('legacy sessions', () => {
       capabilities: { logging: {}, resources: { subscribe: true } },
       serverInfo: { name: 'old', version: '0.1.0' },
     });
-    const roots = () => ({ roots: [] });
+    const roots = async () => ({ roots: [] });
     const fake = await connectFake(
       { ...legacy(methods), initialize },
       { era: 'legacy', handlers: { roots } },

@@ -102,6 +102,10 @@ async function call(era: Era, tool: string, caps: object, answer: object = SAMPL
   return { outcome, asked, violations: tapped.violations };
 }
 
+const NOT_FOUND = async (r: JsonRpcRequest): Promise<Params> => {
+  throw WireError.of('MethodNotFound', r.method);
+};
+
 const CODE: Record<Era, number> = { modern: -32021, legacy: -32600 };
 
 describe.each(['modern', 'legacy'] as const)('sub-capabilities on a %s request', (era) => {
@@ -147,7 +151,7 @@ describe('what a legacy session may ask for follows the initialize result', () =
   it('answers resources/subscribe with -32601 on a server without resources', async () => {
     const [a, b] = createLinkedPair();
     await connect(server(), b);
-    const peer = new Peer(a, {});
+    const peer = new Peer(a, { request: NOT_FOUND });
     await peer.start();
     const init = await peer.request('initialize', {
       protocolVersion: '2025-11-25',
@@ -167,7 +171,7 @@ describe('what a legacy session may ask for follows the initialize result', () =
     const [a, b] = createLinkedPair();
     await connect(s, b);
     const heard: string[] = [];
-    const peer = new Peer(a, { notification: (n) => void heard.push(n.method) });
+    const peer = new Peer(a, { request: NOT_FOUND, notification: (n) => void heard.push(n.method) });
     await peer.start();
     const init = await peer.request('initialize', {
       protocolVersion: '2025-11-25',
