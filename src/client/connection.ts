@@ -82,7 +82,7 @@ export class Connection {
     const { timeoutMs, handlers = {}, fillElicitationDefaults = true, middleware = [] } = setup.options;
     this.#setup = setup;
     this.#middleware = middleware;
-    this.#answering = { handlers, fillElicitationDefaults };
+    this.#answering = { handlers, fillElicitationDefaults, declared: setup.capabilities.modern };
     this.#toolHeaders = new ToolHeaders((message) => setup.options.onWarning?.(message));
     this.#in = composeMiddleware(middleware, this.#incoming(transport));
     this.#peer = new Peer(
