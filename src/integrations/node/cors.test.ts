@@ -79,7 +79,11 @@ const ways: [string, () => Promise<string>][] = [
 const preflight = (url: string, origin: string) =>
   fetch(url, {
     method: 'OPTIONS',
-    headers: { origin, 'access-control-request-method': 'POST', 'access-control-request-headers': 'mcp-name' },
+    headers: {
+      origin,
+      'access-control-request-method': 'POST',
+      'access-control-request-headers': 'mcp-name',
+    },
   });
 
 describe.each(ways)('cors through %s', (_name, start) => {

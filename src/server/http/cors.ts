@@ -72,7 +72,10 @@ export function corsPolicy(options: CorsOptions): Cors {
     typeof options.origins === 'function'
       ? options.origins
       : (origin: string) => any || (list as Set<string>).has(origin.toLowerCase());
-  const allowed = new Set([...MCP_REQUEST_HEADERS, ...(options.allowHeaders ?? []).map((h) => h.toLowerCase())]);
+  const allowed = new Set([
+    ...MCP_REQUEST_HEADERS,
+    ...(options.allowHeaders ?? []).map((h) => h.toLowerCase()),
+  ]);
   const fixed: HeaderMap = { vary: 'Origin' };
   if (options.credentials === true) fixed['access-control-allow-credentials'] = 'true';
   const expose = [...EXPOSED, ...(options.exposeHeaders ?? [])].join(', ');
@@ -118,7 +121,9 @@ function allowedHeaders(request: HttpRequest, allowed: ReadonlySet<string>): str
     .filter((name) => name !== '');
   const ok = (name: string): boolean =>
     allowed.has(name) || (name.startsWith(PARAM_PREFIX) && /^[a-z0-9-]+$/.test(name));
-  return names.length > 0 && names.length <= 100 && names.every(ok) ? names.join(', ') : [...allowed].join(', ');
+  return names.length > 0 && names.length <= 100 && names.every(ok)
+    ? names.join(', ')
+    : [...allowed].join(', ');
 }
 
 function checkedOrigins(options: CorsOptions): Set<string> {
