@@ -17,6 +17,7 @@ import {
 } from '../../core/index.js';
 import { failureFrame, isResponseObject, mediaTypeOf, parseObject, statusFrame } from '../http/frames.js';
 import { sendRetrying, type RetryOptions } from '../http/retry.js';
+import { unreachable } from '../http/fetch-failure.js';
 import type { HeaderSource } from '../http/options.js';
 
 /** Options of {@link sseTransport}. */
@@ -203,7 +204,8 @@ export class SseTransport implements Transport {
       if (!response.ok) this.#refused(message, response, text);
     } catch (error) {
       if (this.#closed) return;
-      const reason = `HTTP request failed: ${errorOf(error).message}`;
+      const failure = error instanceof TypeError ? unreachable(this.#url, error) : errorOf(error);
+      const reason = `HTTP request failed: ${failure.message}`;
       for (const id of requestIds(message)) this.#sink?.frame(failureFrame(id, reason));
       if (requestIds(message).length === 0) this.#warn(reason);
     }
