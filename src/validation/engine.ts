@@ -16,7 +16,7 @@ export type SchemaEngine = 'auto' | 'compiled' | 'interpreted';
 let generates: boolean | undefined;
 
 /** True when this runtime lets code be generated at run time; tested on first use, then kept. */
-export function codeGenerationAvailable(): boolean {
+function codeGenerationAvailable(): boolean {
   if (generates === undefined) {
     try {
       generates = new Function('return 1')() === 1;

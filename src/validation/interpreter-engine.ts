@@ -35,7 +35,7 @@ import { describeUnits } from './interpreted-errors.js';
 import type { ValidationOutcome } from './types.js';
 
 /** Longest array checked for `uniqueItems` without code generation (pairwise comparison). */
-export const MAX_UNIQUE_ITEMS = 2000;
+const MAX_UNIQUE_ITEMS = 2000;
 
 type Draft = '2020-12' | '2019-09' | '7';
 const DRAFTS: Record<string, Draft> = {

@@ -16,17 +16,20 @@ export interface Interpreting {
   limits: PatternLimits | undefined;
 }
 
-type Engine = typeof import('./interpreter-engine.js');
+type Prepare = typeof import('./interpreter-engine.js').interpretSchema;
 
-let loading: Promise<Engine> | undefined;
-let loaded: Engine | undefined;
+let loading: Promise<Prepare> | undefined;
+let loaded: Prepare | undefined;
 const MAX_CACHED = 500;
 const prepared = new Map<string, InterpretedSchema>();
 
-function prepare(engine: Engine, { dialect, schema, key, limits }: Interpreting): InterpretedSchema {
+function prepare(
+  interpretSchema: Prepare,
+  { dialect, schema, key, limits }: Interpreting,
+): InterpretedSchema {
   const cached = prepared.get(key);
   if (cached) return cached;
-  const ready = engine.interpretSchema(schema, dialect, limits);
+  const ready = interpretSchema(schema, dialect, limits);
   if (prepared.size >= MAX_CACHED) prepared.delete(prepared.keys().next().value as string);
   prepared.set(key, ready);
   return ready;
@@ -44,7 +47,7 @@ export function interpretedValidator(
   return (value) => {
     if (ready) return ready.validate(value);
     if (loaded) return (ready = prepare(loaded, interpreting)).validate(value);
-    loading ??= import('./interpreter-engine.js').then((engine) => (loaded = engine));
+    loading ??= import('./interpreter-engine.js').then(({ interpretSchema }) => (loaded = interpretSchema));
     return loading.then((engine) => (ready ??= prepare(engine, interpreting)).validate(value));
   };
 }

@@ -11,7 +11,9 @@ import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 
 const root = resolve(import.meta.dirname, '../..');
-const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { exports: Record<string, unknown> };
+const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as {
+  exports: Record<string, unknown>;
+};
 const subpaths = Object.keys(pkg.exports).map((key) => (key === '.' ? 'mcpkit' : `mcpkit/${key.slice(2)}`));
 
 const consumer = mkdtempSync(join(tmpdir(), 'mcpkit-cjs-'));
