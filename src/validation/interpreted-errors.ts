@@ -5,7 +5,7 @@
  * schema"), which are kept for the keywords ajv reports and reworded as ajv does.
  * Source: JSON Schema 2020-12 core §12.4 (output units); ajv's error messages.
  */
-import { firstDuplicate } from './unique-items.js';
+import { firstDuplicate } from './duplicates.js';
 
 /** One output unit of the interpreter (@cfworker/json-schema). */
 export interface OutputUnit {
