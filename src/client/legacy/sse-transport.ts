@@ -109,7 +109,9 @@ export class SseTransport implements Transport {
     const response = await this.#retrying(
       () => this.#fetch(this.#url, { method: 'GET', headers, signal }),
       signal,
-    );
+    ).catch((error: unknown) => {
+      throw error instanceof TypeError ? unreachable(this.#url, error) : error;
+    });
     if (!response.ok || mediaTypeOf(response) !== 'text/event-stream' || !response.body) {
       await response.body?.cancel().catch(() => undefined);
       throw Object.assign(
