@@ -32,6 +32,9 @@ export interface Tally {
   lost: number;
 }
 
+/** How a value becomes an outcome; with `trace`, a hung operation reports its client's exchanges. */
+type Check<V> = ((value: V) => keyof Tally) | { verdict: (value: V) => keyof Tally; trace: Trace };
+
 /** The shared state of one run: tallies, error messages, and the balancer's live set. */
 export class ChaosLedger {
   readonly tallies = new Map<string, Tally>();
@@ -66,12 +69,9 @@ export class ChaosLedger {
   }
 
   /** Runs `op` as one operation of `kind`: `check` turns its value into an outcome. */
-  async run<V>(
-    kind: string,
-    op: () => Promise<V>,
-    check: (value: V) => keyof Tally,
-    trace?: Trace,
-  ): Promise<void> {
+  async run<V>(kind: string, op: () => Promise<V>, check: Check<V>): Promise<void> {
+    const verdict = typeof check === 'function' ? check : check.verdict;
+    const trace = typeof check === 'function' ? undefined : check.trace;
     const t = this.tally(kind);
     t.sent++;
     let timer: NodeJS.Timeout | undefined;
@@ -81,7 +81,7 @@ export class ChaosLedger {
       if (value === 'hung') {
         t.hung++;
         this.hungTraces.push([kind, ...(trace?.lines ?? [])]);
-      } else t[check(value)]++;
+      } else t[verdict(value)]++;
     } catch (error) {
       this.failure(kind, error);
       await new Promise((resolve) => setTimeout(resolve, 100)); // a client backs off, not spins
@@ -197,12 +197,11 @@ export function legacyElicitation(live: () => readonly string[]): Promise<Worker
   return chaosClient('legacy', fetchVia, { handlers }).then((client) => async (ledger, until) => {
     while (performance.now() < until) {
       asks = 0;
-      await ledger.run(
-        'legacy elicitation (session)',
-        () => client.callTool('approve', {}),
-        (r) => (asks > 1 ? 'duplicated' : textOf(r).startsWith('approved on') ? 'answered' : 'misrouted'),
+      await ledger.run('legacy elicitation (session)', () => client.callTool('approve', {}), {
+        verdict: (r) =>
+          asks > 1 ? 'duplicated' : textOf(r).startsWith('approved on') ? 'answered' : 'misrouted',
         trace,
-      );
+      });
     }
   });
 }

@@ -33,7 +33,7 @@ export interface FleetInstance {
 }
 
 /** A fresh requestState key (32 random bytes, base64) to share among instances. */
-export function fleetKey(): string {
+function fleetKey(): string {
   return randomBytes(32).toString('base64');
 }
 
@@ -48,7 +48,7 @@ export function startFleet(
 }
 
 /** What one instance is started with. */
-export interface InstanceSpec {
+interface InstanceSpec {
   name: string;
   redisUrl: string;
   /** The shared requestState key (see {@link fleetKey}). */
@@ -57,7 +57,7 @@ export interface InstanceSpec {
 }
 
 /** Starts one instance on a free loopback port; resolves once it serves. */
-export async function startInstance(spec: InstanceSpec): Promise<FleetInstance> {
+async function startInstance(spec: InstanceSpec): Promise<FleetInstance> {
   const port = await freePort();
   const [first, url] = await launch(spec, port);
   let child = first;

@@ -71,6 +71,7 @@ export class Peer {
     await this.#transport.start({
       frame: (text, related) => this.#frames.push(text, related),
       closed: (e) => this.#onClosed(e),
+      failed: (id, e) => this.#onFailed(id, e),
       ...(this.#drain ? { inputEnded: () => void this.#onInputEnded() } : {}),
     });
   }
@@ -183,6 +184,13 @@ export class Peer {
     else if (checked.kind === 'notification') this.#onNotification(checked.message, related);
     else if (!checked.notification) reply(checked.error);
     return undefined;
+  }
+
+  #onFailed(id: RequestId, error: Error): void {
+    const out = this.#outgoing.get(id);
+    if (!out) return;
+    this.#outgoing.delete(id);
+    out.reject(error);
   }
 
   #onResponse(message: JsonRpcResponse): void {

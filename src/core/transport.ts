@@ -21,6 +21,12 @@ export interface TransportSink {
   inputEnded?(): void;
   /** The channel ended; `error` says why when it was not a clean close. */
   closed(error?: Error): void;
+  /**
+   * Optional: our request `id` failed below JSON-RPC while the channel stays open (over
+   * Streamable HTTP, its POST could not reach the server); the sink fails that request
+   * with `error` (a LocalError). Without it the transport delivers an error response.
+   */
+  failed?(id: RequestId, error: Error): void;
 }
 
 /** Per-message options of {@link Transport.send}. */

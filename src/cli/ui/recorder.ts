@@ -36,6 +36,8 @@ export function recordingTransport(transport: Transport, record: (frame: Recorde
       };
       const inputEnded = sink.inputEnded?.bind(sink);
       if (inputEnded) wrapped.inputEnded = inputEnded;
+      const failed = sink.failed?.bind(sink);
+      if (failed) wrapped.failed = failed;
       return transport.start(wrapped);
     },
     send(message: JsonRpcMessage | JsonRpcMessage[], options?: SendOptions) {

@@ -9,15 +9,15 @@
  * Source: 2026-07-28 basic/transports/streamable-http; 2025-11-25 basic/transports.
  */
 import { sendRetrying } from './retry.js';
-import type {
+import {
   LocalError,
-  JsonRpcMessage,
-  JsonRpcNotification,
-  JsonRpcRequest,
-  RequestId,
-  SendOptions,
-  Transport,
-  TransportSink,
+  type JsonRpcMessage,
+  type JsonRpcNotification,
+  type JsonRpcRequest,
+  type RequestId,
+  type SendOptions,
+  type Transport,
+  type TransportSink,
 } from '../../core/index.js';
 import { disconnectedFrame } from './frames.js';
 import { retried, unreachable, within, type PostFailure } from './fetch-failure.js';
@@ -183,7 +183,7 @@ class StreamableHttpTransport implements Transport {
     } catch (error) {
       if (exchange.controller.signal.aborted || this.#closed) return;
       // Nothing (or nothing that speaks HTTP) at the URL: a local failure, not a server error.
-      if (error instanceof TypeError) return this.#unreachable(exchange, unreachable(this.#url, error));
+      if (error instanceof TypeError) return this.#failOne(exchange.id, unreachable(this.#url, error));
       const reason = error instanceof Error ? error.message : String(error);
       this.#responses.deliver(disconnectedFrame(exchange.id, `HTTP request failed: ${reason}`));
     } finally {
@@ -233,7 +233,7 @@ class StreamableHttpTransport implements Transport {
     this.#warn(`response: ${failure.reason}`);
     if (ours === undefined || !this.#exchanges.has(ours)) return;
     const why = `could not deliver the answer to the server's request ${String(id)}: ${failure.reason}`;
-    this.#responses.deliver(disconnectedFrame(ours, why));
+    this.#failOne(ours, new LocalError('CONNECTION_CLOSED', why));
     this.#exchanges.get(ours)?.controller.abort();
   }
 
@@ -308,12 +308,13 @@ class StreamableHttpTransport implements Transport {
 
   /**
    * Before the server ever answered, an unreachable URL ends the connection. Once it has,
-   * a failed fetch (an instance of a fleet died, a socket reset) fails only its own request,
-   * marked `disconnected` so a subscription re-listens; the next request may reach it again.
+   * a failed fetch (an instance of a fleet died, a socket reset) fails only its own request
+   * (`CONNECTION_CLOSED`, which a listen re-subscribes after); the next one may get through.
    */
-  #unreachable(exchange: Exchange, error: LocalError): void {
-    if (!this.#answered) return this.#fail(error);
-    this.#responses.deliver(disconnectedFrame(exchange.id, error.message));
+  #failOne(id: RequestId, error: LocalError): void {
+    if (!this.#answered) this.#fail(error);
+    else if (this.#sink?.failed) this.#sink.failed(id, error);
+    else this.#responses.deliver(disconnectedFrame(id, error.message));
   }
 
   #fail(error: Error): void {

@@ -36,7 +36,7 @@ describe.each(['modern', 'legacy'] as const)('%s: a server that goes away after 
     served = undefined;
     const error = await client.callTool('hello', {}).catch((e: unknown) => e);
     expect(String((error as Error).message)).toContain(`could not reach ${first.url}`);
-    expect((error as { data?: unknown }).data).toMatchObject({ disconnected: true });
+    expect(error).toMatchObject({ name: 'LocalError', code: 'CONNECTION_CLOSED' });
 
     await start(Number(port));
     const again = await client.callTool('hello', {}).catch((e: unknown) => e);
