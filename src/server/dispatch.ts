@@ -205,6 +205,7 @@ export class ServerDispatcher {
         bus: this.eventBus,
         channel: scope,
         open: this.listens,
+        closing: scope.transportClosing,
         tasks,
       });
     } finally {

@@ -2,8 +2,10 @@
  * `subscriptions/listen`: a long-lived request whose "response" is a stream of the
  * notifications the client opted in to, each tagged with the subscription id (the
  * request's JSON-RPC id). The acknowledgment comes first; the request ends when the
- * client cancels it (its signal aborts) or the server closes it gracefully.
- * Source: 2026-07-28 basic/patterns/subscriptions.
+ * client cancels it (its signal aborts) or the server closes it gracefully (the
+ * completion result): on shutdown, at the transport's lifetime bound, or at once when
+ * it honours nothing.
+ * Source: 2026-07-28 basic/patterns/subscriptions "Acknowledgment", "Graceful Closure".
  */
 import {
   type EventBus,
@@ -33,7 +35,7 @@ export function honouredFilter(
   const out: SubscriptionFilter = {};
   for (const feature of LIST_FEATURES) {
     const { field } = LIST_CHANGED[feature];
-    if (r[field] === true && caps[feature]) out[field] = true;
+    if (r[field] === true && caps[feature]?.listChanged === true) out[field] = true;
   }
   const uris = r.resourceSubscriptions;
   if (uris !== undefined && (!Array.isArray(uris) || uris.some((u) => typeof u !== 'string'))) {
@@ -45,7 +47,7 @@ export function honouredFilter(
       `more than ${maxUris} resourceSubscriptions (limits.maxResourceSubscriptions)`,
     );
   }
-  if (Array.isArray(uris) && uris.length > 0 && caps.resources)
+  if (Array.isArray(uris) && uris.length > 0 && caps.resources?.subscribe === true)
     out.resourceSubscriptions = [...(uris as string[])];
   return out;
 }
@@ -62,10 +64,17 @@ function eventNotification(
     : undefined;
 }
 
+/** True when a stream with this filter and these task ids could never carry a notification. */
+function honoursNothing(filter: SubscriptionFilter, taskIds: readonly string[] | undefined): boolean {
+  return Object.keys(filter).length === 0 && (taskIds === undefined || taskIds.length === 0);
+}
+
 /**
  * Runs one listen request until the client cancels it (its signal aborts) or the server
- * calls the closer registered in `open` (resolves with the graceful completion result).
- * The closer is removed again when the stream ends either way.
+ * ends it: the closer registered in `open` is called, or `closing` aborts (resolves with
+ * the graceful completion result). A listen honouring nothing (an empty filter, no task)
+ * is acknowledged and completed at once: an open stream would carry nothing and only pin
+ * the connection. The closer is removed again when the stream ends either way.
  */
 export function listen(init: {
   id: RequestId;
@@ -73,6 +82,8 @@ export function listen(init: {
   bus: EventBus;
   channel: ScopeLine;
   open: Set<() => void>;
+  /** The transport's graceful end of this request (shutdown, a lifetime bound). */
+  closing?: AbortSignal | undefined;
   /** Task status notifications to carry (Tasks extension), and how to follow them. */
   tasks?: { ids: string[]; watch(ids: string[], emit: (task: Params) => void): () => void } | undefined;
 }): Promise<Params> {
@@ -87,16 +98,19 @@ export function listen(init: {
   const unwatch = tasks?.watch(tasks.ids, (task) => {
     if (!channel.signal.aborted) channel.notify('notifications/tasks', { ...task, _meta: tag });
   });
+  const { closing } = init;
   return new Promise((resolve) => {
     const end = (): void => {
       unsubscribe();
       unwatch?.();
       init.open.delete(end);
       channel.signal.removeEventListener('abort', end);
+      closing?.removeEventListener('abort', end);
       resolve({ _meta: tag });
     };
     init.open.add(end);
     channel.signal.addEventListener('abort', end, { once: true });
-    if (channel.signal.aborted) end();
+    closing?.addEventListener('abort', end, { once: true });
+    if (channel.signal.aborted || closing?.aborted || honoursNothing(filter, tasks?.ids)) end();
   });
 }

@@ -23,6 +23,7 @@ import type { SessionStore } from './legacy/session-store.js';
 import { pathOf, type AuthOutcome, type HttpAuthGuard } from './auth-guard.js';
 import { ERROR_TABLE } from '../../core/index.js';
 import { Admission, releasedWith, type PrincipalLimits } from './admission.js';
+import { DEFAULT_CLOSE_TIMEOUT_MS, OpenRequests } from './shutdown.js';
 
 /** Options of {@link createHttpHandler}. */
 export interface HttpHandlerOptions extends HostPolicyOptions {
@@ -60,6 +61,17 @@ export interface HttpHandlerOptions extends HostPolicyOptions {
    * the verified identity, else the peer's address). Over one → 429 with `Retry-After`.
    */
   principals?: PrincipalLimits;
+  /**
+   * Milliseconds after which a `subscriptions/listen` stream is ended gracefully (its
+   * completion result, then the stream closes), so that the client listens again: for
+   * platforms that bound how long a response may run (serverless). Default: no bound.
+   */
+  maxListenMs?: number;
+  /**
+   * Most milliseconds `close()` lets modern requests in progress finish (default 5 000);
+   * then they are cancelled and answered -32603. Listens end at once, gracefully.
+   */
+  closeTimeoutMs?: number;
 }
 
 /** What a web handler cannot read from a `Request` itself. */
@@ -68,11 +80,17 @@ export interface RequestInfo {
   remoteAddress?: string | undefined;
 }
 
-/** The endpoint: answers any request to the MCP URL; `close()` ends every legacy session. */
+/** The endpoint: answers any request to the MCP URL; `close()` ends every stream it owns. */
 export interface HttpHandler {
   (request: Request, info?: RequestInfo): Promise<Response>;
-  /** Ends all legacy sessions (cancels their requests, closes their streams) and stops watching tool changes. */
-  close(): void;
+  /**
+   * Shuts the endpoint down; resolves once every stream it owns has ended. Each open
+   * `subscriptions/listen` gets its completion result, then its stream closes (2026-07-28
+   * basic/patterns/subscriptions "Graceful Closure"); other modern requests may finish
+   * within `closeTimeoutMs`, then are cancelled and answered -32603; legacy sessions end
+   * (requests cancelled, GET and POST streams closed). Later requests get 503. Idempotent.
+   */
+  close(): Promise<void>;
 }
 
 /**
@@ -82,7 +100,7 @@ export interface HttpHandler {
 export interface HttpEndpoint {
   handle(request: HttpRequest): Promise<HttpResponse>;
   /** As {@link HttpHandler.close}. */
-  close(): void;
+  close(): Promise<void>;
 }
 
 interface Context extends LegacyContext {
@@ -91,6 +109,7 @@ interface Context extends LegacyContext {
   maxBodyBytes: number;
   policy: OriginPolicy;
   modern: ModernContext;
+  open: OpenRequests;
 }
 
 /**
@@ -134,6 +153,7 @@ export function createHttpEndpoint(server: McpServer, options: HttpHandlerOption
   const session = { store: options.eventStore ?? createMemoryEventStore(), keepAliveMs, maxBufferedBytes };
   const store = options.sessionStore;
   const fleet = store && new FleetSessions({ store, server, table: sessions, options: session });
+  const open = new OpenRequests();
   const ctx: Context = {
     server,
     sessions,
@@ -143,7 +163,15 @@ export function createHttpEndpoint(server: McpServer, options: HttpHandlerOption
     admission: new Admission(options.principals),
     maxBodyBytes: options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES,
     policy: hostPolicy(options),
-    modern: { server, keepAliveMs, maxBufferedBytes, paramHeaders: params.check },
+    modern: {
+      server,
+      keepAliveMs,
+      maxBufferedBytes,
+      paramHeaders: params.check,
+      open,
+      maxListenMs: options.maxListenMs,
+    },
+    open,
   };
   const handle = (request: HttpRequest): Promise<HttpResponse> => {
     try {
@@ -153,11 +181,14 @@ export function createHttpEndpoint(server: McpServer, options: HttpHandlerOption
       return Promise.resolve(internalError());
     }
   };
-  const close = (): void => {
-    fleet?.close();
-    sessions.clear();
-    params.close();
-  };
+  let closed: Promise<void> | undefined;
+  const close = (): Promise<void> =>
+    (closed ??= (async () => {
+      fleet?.close();
+      sessions.clear();
+      params.close();
+      await open.close(options.closeTimeoutMs ?? DEFAULT_CLOSE_TIMEOUT_MS);
+    })());
   return { handle, close };
 }
 
@@ -172,6 +203,7 @@ function modernOnly(ctx: Context, request: HttpRequest): boolean {
 
 // route, admitted and post return a promise only once one is needed (the body read): no async frame per call.
 function route(ctx: Context, request: HttpRequest): Promise<HttpResponse> | HttpResponse {
+  if (ctx.open.closed) return rpcError('ServiceUnavailable', 'Service Unavailable: the server is closing');
   const violation = rebindingViolation(request, ctx.policy);
   if (violation) return rpcError('Forbidden', `Forbidden: ${violation}`);
   if (ctx.auth) return authenticated(ctx, ctx.auth, request);
