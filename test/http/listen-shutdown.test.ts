@@ -4,6 +4,7 @@
  * basic/patterns/subscriptions "Graceful Closure"), then its stream ends, and the host's
  * own `http.Server.close()` finishes (a listen kept open would hold it forever).
  */
+import { spawn } from 'node:child_process';
 import { createServer as createNodeServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { serve as serveHono } from '@hono/node-server';
@@ -17,7 +18,9 @@ import { mcpFastify } from '../../src/integrations/fastify/index.js';
 import { mcpHono } from '../../src/integrations/hono/index.js';
 import { serve, toNodeListener } from '../../src/integrations/node/index.js';
 import { createHttpHandler } from '../../src/server/http/index.js';
+import { createGateway, createHost } from '../../src/host/index.js';
 import { createServer, type McpServer } from '../../src/server/index.js';
+import { CLI, ROOT } from '../support/cli.js';
 import { messagesOf, modernBody, modernHeaders, SseReader } from '../support/http-harness.js';
 
 /** A running host of one MCP endpoint and the shutdown its docs prescribe. */
@@ -124,4 +127,46 @@ describe('close() with an acknowledged listen open', () => {
       expect(messages.at(-1)).toMatchObject(completion(7));
     });
   }
+});
+
+describe('SIGTERM to `mcpkit serve everything --port 0`', () => {
+  it('answers an open listen with its completion result, then exits 0', async () => {
+    const child = spawn(process.execPath, [CLI, 'serve', 'everything', '--port', '0'], { cwd: ROOT });
+    const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+    try {
+      const url = await new Promise<string>((resolve) =>
+        child.stderr.on('data', (chunk: Buffer) => {
+          const found = /http:\/\/\S+\/mcp/.exec(chunk.toString());
+          if (found) resolve(found[0]);
+        }),
+      );
+      const reader = await openListen(url, 11);
+      child.kill('SIGTERM');
+      await reader.finished();
+      expect(messagesOf(reader.events, '2026-07-28').at(-1)).toMatchObject(completion(11));
+      expect(await exited).toBe(0);
+    } finally {
+      child.kill('SIGKILL');
+    }
+  });
+});
+
+describe('gateway.close()', () => {
+  it('answers the listen of a gateway client with its completion result', async () => {
+    const backend = await serve(buildServer(), { port: 0 });
+    const host = createHost({ servers: { one: { url: backend.url } } });
+    await host.start();
+    const gateway = createGateway(host);
+    const front = await serve(gateway.server, { port: 0 });
+    try {
+      const reader = await openListen(front.url, 12);
+      gateway.close();
+      await reader.finished();
+      expect(messagesOf(reader.events, '2026-07-28').at(-1)).toMatchObject(completion(12));
+    } finally {
+      await front.close();
+      await host.close();
+      await backend.close();
+    }
+  });
 });
