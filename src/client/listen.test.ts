@@ -139,7 +139,7 @@ describe('listen on a modern server', () => {
 
   it('delivers a list change made while no listen was open, by listing again after the re-listen', async () => {
     const server = buildServer();
-    const { client, sent, notifications } = await live(server, '2026-07-28');
+    const { client, notifications } = await live(server, '2026-07-28');
     const sub = client.listen({ toolsListChanged: true });
     const { methods } = drain(sub);
     await sub.acknowledged;
