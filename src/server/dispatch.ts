@@ -206,6 +206,7 @@ export class ServerDispatcher {
         channel: scope,
         open: this.listens,
         closing: scope.transportClosing,
+        requested: params.notifications,
         tasks,
       });
     } finally {

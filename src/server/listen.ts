@@ -64,9 +64,19 @@ function eventNotification(
     : undefined;
 }
 
-/** True when a stream with this filter and these task ids could never carry a notification. */
-function honoursNothing(filter: SubscriptionFilter, taskIds: readonly string[] | undefined): boolean {
-  return Object.keys(filter).length === 0 && (taskIds === undefined || taskIds.length === 0);
+/**
+ * True when the client asked for something and the server honours none of it, so the
+ * stream could never carry a notification. A request asking for nothing stays open: a
+ * middleware may carry notifications of its own on it (the gateway follows tasks so).
+ */
+function honoursNothing(init: {
+  requested?: unknown;
+  filter: SubscriptionFilter;
+  tasks?: { ids: string[] } | undefined;
+}): boolean {
+  if (Object.keys(init.filter).length > 0 || (init.tasks?.ids.length ?? 0) > 0) return false;
+  const requested = (init.requested ?? {}) as Record<string, unknown>;
+  return Object.values(requested).some((v) => v === true || (Array.isArray(v) && v.length > 0));
 }
 
 /**
@@ -84,6 +94,8 @@ export function listen(init: {
   open: Set<() => void>;
   /** The transport's graceful end of this request (shutdown, a lifetime bound). */
   closing?: AbortSignal | undefined;
+  /** The filter as the client sent it (`notifications`), before narrowing. */
+  requested?: unknown;
   /** Task status notifications to carry (Tasks extension), and how to follow them. */
   tasks?: { ids: string[]; watch(ids: string[], emit: (task: Params) => void): () => void } | undefined;
 }): Promise<Params> {
@@ -111,6 +123,6 @@ export function listen(init: {
     init.open.add(end);
     channel.signal.addEventListener('abort', end, { once: true });
     closing?.addEventListener('abort', end, { once: true });
-    if (channel.signal.aborted || closing?.aborted || honoursNothing(filter, tasks?.ids)) end();
+    if (channel.signal.aborted || closing?.aborted || honoursNothing(init)) end();
   });
 }

@@ -43,7 +43,9 @@ afterEach(async () => {
 describe('a listen that honours nothing', () => {
   it('is acknowledged with an empty filter and completed at once', async () => {
     const handler = createHttpHandler(buildServer());
-    const messages = await readAll(await handler(request(listenBody({}))), '2026-07-28');
+    // The server has no resources: nothing of this filter can be honoured.
+    const body = listenBody({ resourcesListChanged: true, resourceSubscriptions: ['file:///a'] });
+    const messages = await readAll(await handler(request(body)), '2026-07-28');
     expect(messages).toMatchObject([
       { method: 'notifications/subscriptions/acknowledged', params: { notifications: {} } },
       { id: 3, result: { resultType: 'complete', _meta: { [META.subscriptionId]: 3 } } },
