@@ -90,6 +90,12 @@ describe('listChanged in the declared capabilities', () => {
 });
 
 describe('maxListenMs', () => {
+  it('must be a positive number of milliseconds', () => {
+    for (const bad of [0, -1, Number.NaN])
+      expect(() => createHttpHandler(buildServer(), { maxListenMs: bad })).toThrow(/maxListenMs/);
+    expect(() => createHttpHandler(buildServer(), { closeTimeoutMs: -1 })).toThrow(/closeTimeoutMs/);
+  });
+
   it('completes a listen gracefully after the bound', async () => {
     const handler = createHttpHandler(buildServer(), { maxListenMs: 50 });
     const reader = new SseReader(await handler(request(listenBody({ toolsListChanged: true }))));

@@ -23,7 +23,7 @@ import type { SessionStore } from './legacy/session-store.js';
 import { pathOf, type AuthOutcome, type HttpAuthGuard } from './auth-guard.js';
 import { ERROR_TABLE } from '../../core/index.js';
 import { Admission, releasedWith, type PrincipalLimits } from './admission.js';
-import { DEFAULT_CLOSE_TIMEOUT_MS, OpenRequests } from './shutdown.js';
+import { OpenRequests, streamLifetimes } from './shutdown.js';
 
 /** Options of {@link createHttpHandler}. */
 export interface HttpHandlerOptions extends HostPolicyOptions {
@@ -65,6 +65,7 @@ export interface HttpHandlerOptions extends HostPolicyOptions {
    * Milliseconds after which a `subscriptions/listen` stream is ended gracefully (its
    * completion result, then the stream closes), so that the client listens again: for
    * platforms that bound how long a response may run (serverless). Default: no bound.
+   * RangeError from `createHttpHandler` unless a positive number.
    */
   maxListenMs?: number;
   /**
@@ -154,6 +155,7 @@ export function createHttpEndpoint(server: McpServer, options: HttpHandlerOption
   const store = options.sessionStore;
   const fleet = store && new FleetSessions({ store, server, table: sessions, options: session });
   const open = new OpenRequests();
+  const { maxListenMs, closeTimeoutMs } = streamLifetimes(options);
   const ctx: Context = {
     server,
     sessions,
@@ -169,7 +171,7 @@ export function createHttpEndpoint(server: McpServer, options: HttpHandlerOption
       maxBufferedBytes,
       paramHeaders: params.check,
       open,
-      maxListenMs: options.maxListenMs,
+      maxListenMs,
     },
     open,
   };
@@ -187,7 +189,7 @@ export function createHttpEndpoint(server: McpServer, options: HttpHandlerOption
       fleet?.close();
       sessions.clear();
       params.close();
-      await open.close(options.closeTimeoutMs ?? DEFAULT_CLOSE_TIMEOUT_MS);
+      await open.close(closeTimeoutMs);
     })());
   return { handle, close };
 }

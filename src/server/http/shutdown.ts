@@ -9,6 +9,26 @@ import { setTimer } from '../../core/runtime.js';
 /** Default bound on how long `close()` lets requests in progress finish, in milliseconds. */
 export const DEFAULT_CLOSE_TIMEOUT_MS = 5_000;
 
+/**
+ * The stream lifetime options of a handler, checked: `maxListenMs` a positive number of
+ * milliseconds (or absent), `closeTimeoutMs` zero or more (default 5 000).
+ * @throws RangeError naming the option otherwise.
+ */
+export function streamLifetimes(options: {
+  maxListenMs?: number | undefined;
+  closeTimeoutMs?: number | undefined;
+}): {
+  maxListenMs: number | undefined;
+  closeTimeoutMs: number;
+} {
+  const { maxListenMs, closeTimeoutMs = DEFAULT_CLOSE_TIMEOUT_MS } = options;
+  if (maxListenMs !== undefined && !(maxListenMs > 0))
+    throw new RangeError(`maxListenMs must be a positive number of milliseconds, not ${String(maxListenMs)}`);
+  if (!(closeTimeoutMs >= 0))
+    throw new RangeError(`closeTimeoutMs must be zero or more milliseconds, not ${String(closeTimeoutMs)}`);
+  return { maxListenMs, closeTimeoutMs };
+}
+
 /** A request in progress as shutdown sees it. */
 export interface Closable {
   /** Asks the request to end gracefully (a listen sends its completion result). */
