@@ -7,7 +7,7 @@
 import { setTimer } from '../../core/runtime.js';
 
 /** Default bound on how long `close()` lets requests in progress finish, in milliseconds. */
-export const DEFAULT_CLOSE_TIMEOUT_MS = 5_000;
+const DEFAULT_CLOSE_TIMEOUT_MS = 5_000;
 
 /**
  * The stream lifetime options of a handler, checked: `maxListenMs` a positive number of
