@@ -181,4 +181,4 @@ console.log(`modern: ${await measure(listener, headersFor('modern'), { modern: t
 console.log(
   `legacy: ${await measure(listener, headersFor('legacy', session), { modern: false, calls: CALLS })}`,
 );
-listener.close();
+await listener.close();

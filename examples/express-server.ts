@@ -22,8 +22,7 @@ const listener = app.listen(portArgument(), '127.0.0.1', () => {
   if (address && typeof address === 'object')
     console.error(`express: serving everything at http://127.0.0.1:${address.port}/mcp`);
 });
+// Every open listen gets its completion result first; then no stream holds the server open.
 process.once('SIGTERM', () => {
-  mcp.close();
-  listener.close();
-  listener.closeAllConnections();
+  void mcp.close().then(() => listener.close());
 });

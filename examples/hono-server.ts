@@ -23,6 +23,5 @@ const server = serve({ fetch: app.fetch, port: portArgument(), hostname: '127.0.
   console.error(`hono: serving everything at http://127.0.0.1:${info.port}/mcp`),
 );
 process.once('SIGTERM', () => {
-  mcp.close();
-  server.close();
+  void mcp.close().then(() => server.close());
 });

@@ -7,7 +7,9 @@ import { join } from 'node:path';
 import { connect as serveOn } from '../src/server/index.js';
 import { createLinkedPair } from '../src/testing/index.js';
 import { spawnStdio } from '../src/integrations/stdio/index.js';
-import { serve } from '../src/integrations/node/index.js';
+import { createServer as createNodeServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { toNodeListener } from '../src/integrations/node/index.js';
 import { streamableHttp } from '../src/client/index.js';
 import { contractServer } from './support/contract-server.js';
 import { contractClient, describeTransport } from './support/transport-contract.js';
@@ -37,12 +39,18 @@ for (const era of ['modern', 'legacy'] as const) {
   });
 
   describeTransport(`Streamable HTTP, ${era}`, async (options) => {
-    const served = await serve(contractServer(), { port: 0 });
-    const client = await contractClient(streamableHttp(served.url), { era, ...options });
+    const listener = toNodeListener(contractServer());
+    const http = createNodeServer(listener);
+    await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
+    const url = `http://127.0.0.1:${(http.address() as AddressInfo).port}/mcp`;
+    const client = await contractClient(streamableHttp(url), { era, ...options });
+    // A peer that dies answers nothing more: its connections are cut (close() is graceful).
+    const die = (): Promise<void> =>
+      new Promise((resolve) => (http.close(() => resolve()), http.closeAllConnections()));
     return {
       client,
-      kill: () => served.close(),
-      close: async () => (await client.close(), await served.close()),
+      kill: die,
+      close: async () => (await client.close(), await listener.close(), await die()),
     };
   });
 }

@@ -28,6 +28,7 @@ import { NotificationGate } from './notification-gate.js';
 import type { ClientOptions } from './options.js';
 import type { ResultFor, ResultOf, SharedMethod } from './request-types.js';
 import type { Subscription } from './subscription.js';
+import type { ListsPort } from './listen-recovery.js';
 import { TaskHandle, type TaskPort, type TaskReference } from './tasks.js';
 import { TASKS, ToolCalls, type ToolCallOptions } from './tools.js';
 
@@ -49,6 +50,16 @@ export class Client {
   readonly #tools: ToolCalls;
   readonly #views: ListViews;
   readonly #subscriptions = new SubscriptionRouter();
+  /** The lists as listen recovery compares them across a gap between two listens. */
+  readonly #lists: ListsPort = {
+    seen: (kind) => this.#views.seen(kind),
+    refresh: async (kind) => {
+      const view = await this.#views.refresh(kind);
+      if (kind === 'tools') this.#tools.record(view.items as T.Tool[], true);
+      return this.#views.seen(kind) ?? '';
+    },
+    changed: (feature) => feature === 'tools' && this.#tools.forget(),
+  };
   readonly #gate: NotificationGate;
   readonly #tasks: TaskPort;
   #connection: Connection | undefined;
@@ -333,14 +344,16 @@ export class Client {
    * `filter` asks for, and `resources/subscribe` for `resourceSubscriptions` (unsubscribed
    * again on close). A tools list_changed also invalidates the tool list `callTool` checks
    * against, as every one the client receives does. Every notification still reaches
-   * `onNotification` too.
+   * `onNotification` too. When the server completes a listen (shutdown, `maxListenMs`), it
+   * is sent again, and the lists followed are fetched and compared, so a change made while
+   * no listen was open is still delivered as its list_changed (listen-recovery.ts).
    * @throws LocalError `CONNECTION_CLOSED` when not connected; later failures end the
    *   iteration (see {@link Subscription}).
    */
   listen(filter: T.SubscriptionFilter, options: ListenOptions = {}): Subscription {
     this.#live();
     const connection = () => (this.#connection?.isClosed === false ? this.#connection : undefined);
-    return openSubscription({ filter, options, router: this.#subscriptions, connection });
+    return openSubscription({ filter, options, router: this.#subscriptions, connection, lists: this.#lists });
   }
 
   /** Closes the connection; pending requests reject with LocalError `CONNECTION_CLOSED`. */

@@ -76,6 +76,9 @@ function drain(sub: Subscription): { methods: string[]; done: Promise<unknown> }
   return { methods, done };
 }
 
+const acknowledgments = (notifications: JsonRpcNotification[]) =>
+  notifications.filter((n) => n.method === 'notifications/subscriptions/acknowledged').length;
+
 const listens = (sent: JsonRpcMessage[]) =>
   sent.filter((m): m is JsonRpcRequest => 'method' in m && 'id' in m && m.method === 'subscriptions/listen');
 
@@ -118,14 +121,48 @@ describe('listen on a modern server', () => {
     expect(updates.methods).toEqual(['notifications/resources/updated']);
   });
 
-  it('ends the iteration when the server closes its subscriptions gracefully', async () => {
+  it('listens again when the server completes the listen, and still delivers a later list_changed', async () => {
     const server = buildServer();
-    const { client } = await live(server, '2026-07-28');
+    const { client, sent, notifications } = await live(server, '2026-07-28');
     const sub = client.listen({ toolsListChanged: true });
-    const { done } = drain(sub);
+    const { methods, done } = drain(sub);
     await sub.acknowledged;
     server.closeSubscriptions();
+    await until(() => listens(sent).length === 2);
+    await until(() => acknowledgments(notifications) === 2);
+    server.notifyToolsChanged();
+    await until(() => methods.length > 0);
+    expect(methods).toEqual(['notifications/tools/list_changed']);
+    sub.close();
     await expect(done).resolves.toBe('ended');
+  });
+
+  it('delivers a list change made while no listen was open, by listing again after the re-listen', async () => {
+    const server = buildServer();
+    const { client, notifications } = await live(server, '2026-07-28');
+    const sub = client.listen({ toolsListChanged: true });
+    const { methods } = drain(sub);
+    await sub.acknowledged;
+    await client.tools();
+    // Between the completion and the next acknowledgment nobody hears the bus: change the list then.
+    server.closeSubscriptions();
+    server.tool('added', {}, () => 'new');
+    await until(() => acknowledgments(notifications) === 2);
+    await until(() => methods.length > 0);
+    expect(methods).toEqual(['notifications/tools/list_changed']);
+    expect((await client.tools()).map((t) => t.name)).toContain('added');
+    sub.close();
+  });
+
+  it('does not listen again after a completion that honoured nothing', async () => {
+    const server = createServer({ name: 's', version: '1', listChanged: false });
+    server.tool('echo', {}, () => 'hi');
+    const { client, sent } = await live(server, '2026-07-28');
+    const sub = client.listen({ toolsListChanged: true });
+    const { done } = drain(sub);
+    await expect(sub.acknowledged).resolves.toEqual({});
+    await expect(done).resolves.toBe('ended');
+    expect(listens(sent)).toHaveLength(1);
   });
 
   it('ends the iteration and cancels the listen request on close()', async () => {
@@ -156,13 +193,15 @@ describe('listen on a modern server', () => {
     const toolLists = () => sent.filter((m) => 'method' in m && m.method === 'tools/list').length;
     const sub = client.listen({ toolsListChanged: true });
     const { methods } = drain(sub);
+    await sub.acknowledged;
     await client.callTool('echo');
+    const listed = toolLists();
     await client.callTool('echo');
-    expect(toolLists()).toBe(1);
+    expect(toolLists()).toBe(listed);
     server.notifyToolsChanged();
     await until(() => methods.length === 1);
     await client.callTool('echo');
-    expect(toolLists()).toBe(2);
+    expect(toolLists()).toBe(listed + 1);
   });
 
   it('throws CONNECTION_CLOSED from the iteration when the connection drops, without reconnect', async () => {

@@ -1,13 +1,15 @@
 /**
  * Drives `client.listen()` on either era. Modern: a long-lived `subscriptions/listen`
  * request whose notifications carry its id as `io.modelcontextprotocol/subscriptionId`
- * (the acknowledgment settles `acknowledged`; the graceful completion result ends the
- * iteration). Legacy: the session's own notifications (list_changed arrives unsolicited;
+ * (the acknowledgment settles `acknowledged`; after the server's graceful completion
+ * result the request is sent again, and the lists followed are compared across the gap,
+ * see listen-recovery.ts). Legacy: the session's own notifications (list_changed arrives unsolicited;
  * resource URIs are subscribed with `resources/subscribe`), filtered the same way.
  * Source: 2026-07-28 basic/patterns/subscriptions; 2025-11-25 server/resources
  * "Subscriptions", server/tools and server/prompts "List Changed Notification".
  */
 import {
+  ERROR_TABLE,
   TASKS_EXTENSION,
   WireError,
   LocalError,
@@ -22,6 +24,7 @@ import type { Connection } from './connection.js';
 import { LegacyResourceSubscriptions, legacyFilter, passesFilter } from './legacy/listen.js';
 import { SubscriptionStream, type Subscription } from './subscription.js';
 import { MAX_TIMER_MS, timerDelay } from '../core/runtime.js';
+import { recoverLists, type ListsPort } from './listen-recovery.js';
 
 /** Options of `client.listen()`. */
 export interface ListenOptions {
@@ -44,6 +47,8 @@ export interface ListenOptions {
 const LONG_LIVED_TIMEOUT_MS = MAX_TIMER_MS;
 const FIRST_RETRY_MS = 100;
 const LAST_RETRY_MS = 5_000;
+/** A listen completed sooner than this after it was sent is sent again only after the backoff. */
+const QUICK_COMPLETION_MS = 1_000;
 
 /** Hands each notification to the subscriptions it belongs to. */
 export class SubscriptionRouter {
@@ -90,14 +95,26 @@ export function openSubscription(init: {
   options: ListenOptions;
   router: SubscriptionRouter;
   connection(): Connection | undefined;
+  /** The client's lists, compared across the gap between two listens. */
+  lists?: ListsPort | undefined;
 }): Subscription {
   const stream = new SubscriptionStream();
   const { signal, reconnect = false } = init.options;
   if (signal?.aborted) stream.close();
   else signal?.addEventListener('abort', () => stream.close(), { once: true });
-  const { filter, router, connection } = init;
+  const { filter, router, connection, lists } = init;
+  if (lists) recoverAfterGaps(stream, lists);
   void runSubscription({ stream, filter, router, connection, reconnect });
   return stream;
+}
+
+/** Compares the followed lists at each acknowledgment after the first (listen-recovery.ts). */
+function recoverAfterGaps(stream: SubscriptionStream, lists: ListsPort): void {
+  let acknowledgments = 0;
+  stream.onAcknowledged = (filter) => {
+    const again = acknowledgments++ > 0;
+    void recoverLists(lists, filter, { again, deliver: (n) => stream.push(n) });
+  };
 }
 
 /** What a subscription's driver needs from its client. */
@@ -111,32 +128,51 @@ export interface ListenContext {
 }
 
 /**
- * Runs one subscription until it ends, re-subscribing after a dropped connection when
- * `reconnect` is set. Never rejects: the outcome goes to the stream.
+ * Runs one subscription until it ends, listening again after the server's completion
+ * result (at once, or after the backoff when the listen was short-lived), and after a
+ * dropped connection when `reconnect` is set. After a completion, failing to listen again
+ * because the server is gone or closing ends the subscription gracefully. Never rejects:
+ * the outcome goes to the stream.
  */
 async function runSubscription(ctx: ListenContext): Promise<void> {
   let delay = FIRST_RETRY_MS;
+  let completed = false;
   while (!ctx.stream.ended) {
+    const sent = Date.now();
     try {
       const connection = ctx.connection();
       if (!connection) throw new LocalError('CONNECTION_CLOSED', 'client is not connected');
-      await (connection.server.era === 'modern'
-        ? listenModern(connection, ctx)
-        : listenLegacy(connection, ctx));
-      return ctx.stream.finish();
+      if (connection.server.era !== 'modern') {
+        await listenLegacy(connection, ctx);
+        return ctx.stream.finish();
+      }
+      if (!(await listenModern(connection, ctx))) return ctx.stream.finish();
+      completed = true;
+      if (Date.now() - sent >= QUICK_COMPLETION_MS) delay = FIRST_RETRY_MS;
+      else delay = await backoff(delay, ctx.stream.closing);
     } catch (error) {
       if (ctx.stream.ended) return;
+      if (completed && !ctx.reconnect && serverGone(error)) return ctx.stream.finish();
       if (!retryable(error, ctx.reconnect)) return ctx.stream.finish(error);
-      await sleep(delay, ctx.stream.closing);
-      delay = Math.min(delay * 2, LAST_RETRY_MS);
+      delay = await backoff(delay, ctx.stream.closing);
     }
   }
 }
 
-/** A modern listen request, resolving on the server's graceful completion result. */
-async function listenModern(connection: Connection, ctx: ListenContext): Promise<void> {
+/** Waits `delay` (or until `signal` aborts) and returns the next delay. */
+async function backoff(delay: number, signal: AbortSignal): Promise<number> {
+  await sleep(delay, signal);
+  return Math.min(delay * 2, LAST_RETRY_MS);
+}
+
+/**
+ * A modern listen request. Resolves on the server's completion result: true to listen
+ * again (the listen honoured something and the client is not closing), else false.
+ */
+async function listenModern(connection: Connection, ctx: ListenContext): Promise<boolean> {
   const { stream, router } = ctx;
   let unroute: (() => void) | undefined;
+  stream.lastAcknowledged = undefined;
   try {
     await connection.roundTrip('subscriptions/listen', { notifications: ctx.filter } satisfies Params, {
       signal: stream.closing,
@@ -154,6 +190,19 @@ async function listenModern(connection: Connection, ctx: ListenContext): Promise
   } finally {
     unroute?.();
   }
+  return !connection.isClosed && !stream.ended && honoursSomething(stream.lastAcknowledged);
+}
+
+/** Whether an acknowledged filter can carry anything (else listening again is pointless). */
+function honoursSomething(filter: SubscriptionFilter | undefined): boolean {
+  if (!filter) return false;
+  return Object.values(filter).some((value) => value === true || (Array.isArray(value) && value.length > 0));
+}
+
+/** A failure to listen again that means the server is gone or closing (not a refusal). */
+function serverGone(error: unknown): boolean {
+  if (error instanceof LocalError) return error.code === 'CONNECTION_CLOSED';
+  return error instanceof WireError && error.code === ERROR_TABLE.ServiceUnavailable.code;
 }
 
 /**

@@ -137,6 +137,8 @@ const STALE: Readonly<Record<ListFeature, readonly ListKind[]>> = {
 /** The cached views of one client. */
 export class ListViews {
   readonly #entries = new Map<ListKind, Promise<CachedList<unknown>>>();
+  /** The last list fetched of each kind, as JSON: kept past invalidation, to tell a change. */
+  readonly #seen = new Map<ListKind, string>();
   readonly #send: (kind: ListKind, params: Params | undefined) => Promise<Params>;
   readonly #maxPages: number;
   readonly #now: () => number;
@@ -172,9 +174,20 @@ export class ListViews {
     return true;
   }
 
-  /** Drops everything (e.g. on reconnect). */
+  /** Drops everything (e.g. on reconnect); {@link seen} is kept. */
   clear(): void {
     this.#entries.clear();
+  }
+
+  /** The last list of `kind` fetched (as JSON), stale or not; undefined before any. */
+  seen(kind: ListKind): string | undefined {
+    return this.#seen.get(kind);
+  }
+
+  /** Fetches list `kind` now, whatever the cache holds (see {@link seen} for it as JSON). */
+  refresh<T>(kind: ListKind): Promise<CachedList<T>> {
+    this.#entries.delete(kind);
+    return this.get<T>(kind);
   }
 
   async #fetch(kind: ListKind): Promise<CachedList<unknown>> {
@@ -192,6 +205,7 @@ export class ListViews {
       },
       { method, maxPages: this.#maxPages },
     );
+    this.#seen.set(kind, JSON.stringify(items));
     return { items, fetchedAt, ttlMs: Number.isFinite(ttlMs) ? ttlMs : 0, cacheScope };
   }
 }

@@ -6,11 +6,13 @@
 import { LocalError, type JsonRpcNotification, type SubscriptionFilter } from '../core/index.js';
 
 /**
- * One subscription. Iterate it with `for await (const n of sub)`; the loop ends when the
- * server closes the subscription gracefully or `close()` is called (or the listen
- * signal aborts), and throws when it ends any other way (e.g. LocalError
- * `CONNECTION_CLOSED` without the `reconnect` option, or an WireError from the server).
- * Notifications that arrive before the loop asks for them are kept in order.
+ * One subscription. Iterate it with `for await (const n of sub)`; the loop ends when
+ * `close()` is called (or the listen signal aborts), when the server completed a listen
+ * and no further one can be opened (the server is gone, or it honours nothing of the
+ * filter), and throws when it ends any other way (e.g. LocalError `CONNECTION_CLOSED`
+ * without the `reconnect` option, or an WireError from the server). A listen the server
+ * completes gracefully is opened again. Notifications that arrive before the loop asks
+ * for them are kept in order.
  */
 export interface Subscription extends AsyncIterable<JsonRpcNotification> {
   /**
@@ -58,9 +60,16 @@ export class SubscriptionStream implements Subscription {
     else this.#queue.push(notification);
   }
 
-  /** Settles `acknowledged` (only the first call counts). */
+  /** The filter of the latest acknowledgment (each listen's own); undefined before any. */
+  lastAcknowledged: SubscriptionFilter | undefined;
+  /** Hears every acknowledgment: the first, and each after listening again. */
+  onAcknowledged: ((filter: SubscriptionFilter) => void) | undefined;
+
+  /** Settles `acknowledged` (only the first call counts) and tells {@link onAcknowledged}. */
   acknowledge(filter: SubscriptionFilter): void {
     this.#acknowledge.resolve(filter);
+    this.lastAcknowledged = filter;
+    if (!this.#end) this.onAcknowledged?.(filter);
   }
 
   /** Ends the subscription: gracefully without `error`, else the iterator throws it once drained. */

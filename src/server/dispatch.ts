@@ -209,6 +209,8 @@ export class ServerDispatcher {
         bus: this.eventBus,
         channel: scope,
         open: this.listens,
+        closing: scope.transportClosing,
+        requested: params.notifications,
         tasks,
       });
     } finally {

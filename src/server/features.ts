@@ -99,17 +99,21 @@ function findCompleter(
   throw WireError.of('InvalidParams', 'ref must be a ref/prompt with a name or a ref/resource with a uri');
 }
 
-/** The capabilities a server declares: `declared` plus what its registries hold. */
+/**
+ * The capabilities a server declares: `declared` plus what its registries hold, with
+ * `listChanged` on each list unless the server said its lists never change.
+ */
 export function capabilitiesOf(
   features: Features,
   declared: ServerCapabilities | undefined,
+  listChanged = true,
 ): ServerCapabilities {
   const { tools, resources, prompts } = features;
   const caps: ServerCapabilities = { logging: {}, ...declared };
-  if (tools.size > 0) caps.tools = { listChanged: true };
-  if (resources.resourceCount + resources.templateCount > 0)
-    caps.resources = { subscribe: true, listChanged: true };
-  if (prompts.size > 0) caps.prompts = { listChanged: true };
+  const changes = listChanged ? { listChanged: true } : {};
+  if (tools.size > 0) caps.tools = { ...changes };
+  if (resources.resourceCount + resources.templateCount > 0) caps.resources = { subscribe: true, ...changes };
+  if (prompts.size > 0) caps.prompts = { ...changes };
   if (prompts.size > 0 || resources.templateCount > 0) caps.completions = {};
   return caps;
 }

@@ -2,8 +2,10 @@
  * `subscriptions/listen`: a long-lived request whose "response" is a stream of the
  * notifications the client opted in to, each tagged with the subscription id (the
  * request's JSON-RPC id). The acknowledgment comes first; the request ends when the
- * client cancels it (its signal aborts) or the server closes it gracefully.
- * Source: 2026-07-28 basic/patterns/subscriptions.
+ * client cancels it (its signal aborts) or the server closes it gracefully (the
+ * completion result): on shutdown, at the transport's lifetime bound, or at once when
+ * it honours nothing.
+ * Source: 2026-07-28 basic/patterns/subscriptions "Acknowledgment", "Graceful Closure".
  */
 import {
   type EventBus,
@@ -70,9 +72,26 @@ function eventNotification(
 }
 
 /**
+ * True when the client asked for something and the server honours none of it, so the
+ * stream could never carry a notification. A request asking for nothing stays open: a
+ * middleware may carry notifications of its own on it (the gateway follows tasks so).
+ */
+function honoursNothing(init: {
+  requested?: unknown;
+  filter: SubscriptionFilter;
+  tasks?: { ids: string[] } | undefined;
+}): boolean {
+  if (Object.keys(init.filter).length > 0 || (init.tasks?.ids.length ?? 0) > 0) return false;
+  const requested = (init.requested ?? {}) as Record<string, unknown>;
+  return Object.values(requested).some((v) => v === true || (Array.isArray(v) && v.length > 0));
+}
+
+/**
  * Runs one listen request until the client cancels it (its signal aborts) or the server
- * calls the closer registered in `open` (resolves with the graceful completion result).
- * The closer is removed again when the stream ends either way.
+ * ends it: the closer registered in `open` is called, or `closing` aborts (resolves with
+ * the graceful completion result). A listen honouring nothing (an empty filter, no task)
+ * is acknowledged and completed at once: an open stream would carry nothing and only pin
+ * the connection. The closer is removed again when the stream ends either way.
  */
 export function listen(init: {
   id: RequestId;
@@ -80,6 +99,10 @@ export function listen(init: {
   bus: EventBus;
   channel: ScopeLine;
   open: Set<() => void>;
+  /** The transport's graceful end of this request (shutdown, a lifetime bound). */
+  closing?: AbortSignal | undefined;
+  /** The filter as the client sent it (`notifications`), before narrowing. */
+  requested?: unknown;
   /** Task status notifications to carry (Tasks extension), and how to follow them. */
   tasks?: { ids: string[]; watch(ids: string[], emit: (task: Params) => void): () => void } | undefined;
 }): Promise<Params> {
@@ -94,16 +117,19 @@ export function listen(init: {
   const unwatch = tasks?.watch(tasks.ids, (task) => {
     if (!channel.signal.aborted) channel.notify('notifications/tasks', { ...task, _meta: tag });
   });
+  const { closing } = init;
   return new Promise((resolve) => {
     const end = (): void => {
       unsubscribe();
       unwatch?.();
       init.open.delete(end);
       channel.signal.removeEventListener('abort', end);
+      closing?.removeEventListener('abort', end);
       resolve({ _meta: tag });
     };
     init.open.add(end);
     channel.signal.addEventListener('abort', end, { once: true });
-    if (channel.signal.aborted) end();
+    closing?.addEventListener('abort', end, { once: true });
+    if (channel.signal.aborted || closing?.aborted || honoursNothing(init)) end();
   });
 }

@@ -35,6 +35,15 @@ export interface ServerOptions {
   /** Where change events travel (default: in-memory, this process only). */
   eventBus?: EventBus;
   /**
+   * Whether the tool, prompt and resource lists may change while serving (default true).
+   * `false` (a static server: everything registered before serving, as serverless
+   * deployments usually are) leaves `listChanged` out of the declared capabilities, so
+   * clients open no listen for list changes (one asking only for them is completed at
+   * once); `notify*Changed()` and `remove*()` then throw LocalError `INVALID_ARGUMENT`.
+   * Source: 2026-07-28 server/tools, server/prompts, server/resources "Capabilities".
+   */
+  listChanged?: boolean;
+  /**
    * How multi-round-trip `requestState` is sealed: sealer options (a key ring shared by a
    * fleet, a TTL) or a sealer of your own. Default: AES-GCM with a random per-process key.
    */

@@ -69,6 +69,11 @@ export interface ScopeLine {
   readonly signal: AbortSignal;
   /** Sends a notification tied to this request (progress, log messages). */
   notify(method: string, params: Params): void;
+  /**
+   * Aborted when the transport asks the request to end gracefully (shutdown, a listen's
+   * lifetime bound): a listen then sends its completion result. Absent: never.
+   */
+  readonly closing?: AbortSignal | undefined;
 }
 
 /**
@@ -192,6 +197,10 @@ export class RequestScope implements RequestContext {
   /** The transport's signal, past any middleware (see {@link signal}). */
   get transportSignal(): AbortSignal {
     return this.#line.signal;
+  }
+  /** The transport's graceful end of the request (see {@link ScopeLine.closing}). */
+  get transportClosing(): AbortSignal | undefined {
+    return this.#line.closing;
   }
 
   get session(): LegacySession | undefined {

@@ -174,24 +174,27 @@ export class McpServer {
     return this;
   }
 
-  /** Removes a tool and announces the change. */
+  /** Removes a tool and announces the change. @throws LocalError `INVALID_ARGUMENT` with `listChanged: false`. */
   removeTool(name: string): boolean {
+    this.#mayChange('removeTool');
     const removed = this.#parts.features.tools.remove(name);
     this.#capabilities = undefined;
     if (removed) this.notifyToolsChanged();
     return removed;
   }
 
-  /** Removes a prompt and announces the change. */
+  /** Removes a prompt and announces the change. @throws LocalError `INVALID_ARGUMENT` with `listChanged: false`. */
   removePrompt(name: string): boolean {
+    this.#mayChange('removePrompt');
     const removed = this.#parts.features.prompts.remove(name);
     this.#capabilities = undefined;
     if (removed) this.notifyPromptsChanged();
     return removed;
   }
 
-  /** Removes a fixed resource or a resource template and announces the change. */
+  /** Removes a fixed resource or a resource template and announces the change. @throws LocalError `INVALID_ARGUMENT` with `listChanged: false`. */
   removeResource(uriOrTemplate: string): boolean {
+    this.#mayChange('removeResource');
     const { resources } = this.#parts.features;
     const removed = resources.removeResource(uriOrTemplate) || resources.removeTemplate(uriOrTemplate);
     this.#capabilities = undefined;
@@ -199,16 +202,19 @@ export class McpServer {
     return removed;
   }
 
-  /** Announces that the tool list changed to every listening client and legacy session. */
+  /** Announces that the tool list changed to every listening client and legacy session. @throws LocalError `INVALID_ARGUMENT` with `listChanged: false`. */
   notifyToolsChanged(): void {
+    this.#mayChange('notifyToolsChanged');
     this.#publishList('toolsListChanged');
   }
-  /** Announces that the prompt list changed. */
+  /** Announces that the prompt list changed. @throws LocalError `INVALID_ARGUMENT` with `listChanged: false`. */
   notifyPromptsChanged(): void {
+    this.#mayChange('notifyPromptsChanged');
     this.#publishList('promptsListChanged');
   }
-  /** Announces that the resource list changed. */
+  /** Announces that the resource list changed. @throws LocalError `INVALID_ARGUMENT` with `listChanged: false`. */
   notifyResourcesChanged(): void {
+    this.#mayChange('notifyResourcesChanged');
     this.#publishList('resourcesListChanged');
   }
 
@@ -219,7 +225,7 @@ export class McpServer {
 
   /** A registration while serving: announce its list once this turn's registrations are done. */
   #announce(type: ListEvent): void {
-    if (!this.#serving || this.#toAnnounce.has(type)) return;
+    if (!this.#serving || this.options.listChanged === false || this.#toAnnounce.has(type)) return;
     this.#toAnnounce.add(type);
     queueMicrotask(() => {
       if (this.#toAnnounce.delete(type)) void this.#parts.eventBus.publish({ type });
@@ -256,8 +262,17 @@ export class McpServer {
     return (this.#capabilities ??= this.#computeCapabilities());
   }
 
+  /** @throws LocalError `INVALID_ARGUMENT` on a server whose lists never change. */
+  #mayChange(method: string): void {
+    if (this.options.listChanged !== false) return;
+    throw new LocalError(
+      'INVALID_ARGUMENT',
+      `${method}(): this server declared that its lists never change (createServer({ listChanged: false }))`,
+    );
+  }
+
   #computeCapabilities(): ServerCapabilities {
-    const caps = capabilitiesOf(this.#parts.features, this.options.capabilities);
+    const caps = capabilitiesOf(this.#parts.features, this.options.capabilities, this.options.listChanged);
     if (this.#parts.tasks.enabled) caps.extensions = { ...caps.extensions, [TASKS_EXTENSION]: {} };
     return caps;
   }

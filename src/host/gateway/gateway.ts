@@ -62,7 +62,10 @@ export interface Gateway {
   readonly issues: ReadonlyMap<string, string>;
   /** Parked and running calls for modern clients. */
   readonly parkedCalls: number;
-  /** Stops following the host and closes the backend subscriptions (does not close the host). */
+  /**
+   * Stops following the host, ends the gateway's own listen streams gracefully (each gets
+   * its completion result) and closes the backend subscriptions (does not close the host).
+   */
   close(): void;
 }
 
@@ -119,6 +122,7 @@ export function createGateway(host: Host, options: GatewayOptions = {}): Gateway
     },
     close: () => {
       offs.forEach((off) => off());
+      server.closeSubscriptions();
       subscriptions.close();
     },
   };

@@ -14,11 +14,13 @@ export type ExpressRequest = IncomingMessage & { body?: unknown };
 
 /**
  * An Express handler (`app.all('/mcp', handler)` or `app.use('/mcp', handler)`); it always
- * answers and never calls `next`. `close()` ends the legacy sessions of the endpoint built here.
+ * answers and never calls `next`. `await close()` shuts down the endpoint built here (each
+ * open listen gets its completion result; see `McpNodeListener.close`), after which the
+ * app's `httpServer.close()` finishes.
  */
 export interface ExpressMcpHandler {
   (req: ExpressRequest, res: ServerResponse, next?: (error?: unknown) => void): void;
-  close(): void;
+  close(): Promise<void>;
 }
 
 /**

@@ -11,12 +11,13 @@ import { toNodeListener, type FetchHandler } from '../node/index.js';
 
 /**
  * A Fastify plugin serving MCP at its prefix (`app.register(plugin, { prefix: '/mcp' })`);
- * `close()` ends the legacy sessions of the endpoint built here (it also runs on Fastify's
- * `onClose`).
+ * `close()` shuts down the endpoint built here (each open listen gets its completion
+ * result; see `McpNodeListener.close`). It also runs on Fastify's `preClose`, before
+ * Fastify stops its server, so `app.close()` does not wait on open streams.
  */
 export interface FastifyMcpPlugin {
   (instance: FastifyInstance): Promise<void>;
-  close(): void;
+  close(): Promise<void>;
 }
 
 /**
@@ -38,7 +39,7 @@ export function mcpFastify(
       reply.hijack();
       listener(request.raw, reply.raw);
     });
-    instance.addHook('onClose', async () => listener.close());
+    instance.addHook('preClose', () => listener.close());
   };
   return Object.assign(plugin, { close: () => listener.close() });
 }

@@ -27,12 +27,12 @@ function remoteAddressOf(env: unknown): string | undefined {
 }
 
 /**
- * A Hono handler (`app.all('/mcp', handler)`); `close()` ends the legacy sessions of the
- * handler built here.
+ * A Hono handler (`app.all('/mcp', handler)`); `await close()` shuts down the handler built
+ * here (each open listen gets its completion result; see `HttpHandler.close`).
  */
 export interface HonoMcpHandler {
   (c: HonoContextLike): Promise<Response>;
-  close(): void;
+  close(): Promise<void>;
 }
 
 /**

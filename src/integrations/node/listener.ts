@@ -19,9 +19,15 @@ export type FetchHandler = (request: Request) => Promise<Response>;
 /** A node:http request listener. */
 export type NodeListener = (req: IncomingMessage, res: ServerResponse) => void;
 
-/** A node:http listener; `close()` ends the legacy sessions of the endpoint built for it (if any). */
+/** A node:http listener; `close()` shuts down the endpoint built for it (if any). */
 export interface McpNodeListener extends NodeListener {
-  close(): void;
+  /**
+   * For a server definition: closes its endpoint (every listen gets its completion result,
+   * see `HttpHandler.close`) and resolves once every response it started has been written
+   * out, so the host's `http.Server.close()` then finishes. For a web handler: resolves at
+   * once (close that handler yourself).
+   */
+  close(): Promise<void>;
 }
 
 /**
@@ -37,10 +43,24 @@ export function toNodeListener(
 ): McpNodeListener {
   if (typeof target === 'function') {
     const listener = webListener(target, options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES);
-    return Object.assign(listener, { close: () => undefined });
+    return Object.assign(listener, { close: () => Promise.resolve() });
   }
   const endpoint = createHttpEndpoint(target, options);
-  return Object.assign(endpointListener(endpoint), { close: () => endpoint.close() });
+  const writing = new Set<ServerResponse>();
+  const close = async (): Promise<void> => {
+    await endpoint.close();
+    await Promise.all([...writing].map(written));
+  };
+  return Object.assign(endpointListener(endpoint, writing), { close });
+}
+
+/** Settles once `res` has been written out or its connection went away. */
+function written(res: ServerResponse): Promise<void> {
+  if (res.writableFinished || res.destroyed) return Promise.resolve();
+  return new Promise((resolve) => {
+    res.once('finish', resolve);
+    res.once('close', resolve);
+  });
 }
 
 function failed(res: ServerResponse): void {
@@ -48,8 +68,10 @@ function failed(res: ServerResponse): void {
   res.end();
 }
 
-function endpointListener(endpoint: HttpEndpoint): NodeListener {
+function endpointListener(endpoint: HttpEndpoint, writing: Set<ServerResponse>): NodeListener {
   return (req, res) => {
+    writing.add(res);
+    res.once('close', () => writing.delete(res));
     const request = new NodeRequest(req, res);
     endpoint.handle(request).then(
       (response) => {

@@ -45,7 +45,25 @@ async function writeStream(
   res.writeHead(response.status, response.headers);
   res.flushHeaders();
   await pipeBody(body, res, request.signal).catch(() => undefined); // the client went away mid-stream
-  res.end();
+  const socket = res.socket;
+  // A stream ended by a shutdown: close the connection after the last event instead of
+  // ending the response for keep-alive, so no client keeps a socket the server is closing.
+  if (socket && stopped(socket)) socket.end();
+  else res.end(() => closeIfStopped(socket));
+}
+
+/** Whether the node:http server of `socket` has stopped listening (is shutting down). */
+function stopped(socket: NonNullable<ServerResponse['socket']>): boolean {
+  return (socket as { server?: { listening?: boolean } }).server?.listening === false;
+}
+
+/**
+ * Ends a keep-alive connection whose stream finished as its server stopped listening:
+ * `http.Server.close()` closes only the connections idle when it is called, so it would
+ * otherwise stay open until the keep-alive timeout.
+ */
+function closeIfStopped(socket: ServerResponse['socket']): void {
+  if (socket && stopped(socket)) socket.end();
 }
 
 /** A web `Response` as a {@link NodeResponse}: an event stream stays a stream, any other body is read whole. */

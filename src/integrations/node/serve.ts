@@ -37,7 +37,12 @@ export interface ServeOptions {
 export interface Served {
   /** The endpoint URL, e.g. `http://127.0.0.1:3000/mcp`. */
   readonly url: string;
-  /** Stops listening, ends open connections (and the sessions of a handler built here). */
+  /**
+   * Stops listening and shuts down: for a server definition, its endpoint closes first
+   * (each open listen gets its completion result, other requests may finish within
+   * `http.closeTimeoutMs`; see `HttpHandler.close`), then the connections close. For a web
+   * handler, open connections are cut (close the handler first for a graceful end).
+   */
   close(): Promise<void>;
 }
 
@@ -70,11 +75,11 @@ export async function serve(target: FetchHandler | McpServer, options: ServeOpti
   const urlHost = host.includes(':') && !host.startsWith('[') ? `[${host}]` : host;
   return {
     url: `http://${urlHost}:${port}${path}`,
-    close: () =>
-      new Promise<void>((resolve) => {
-        listener.close();
-        server.close(() => resolve());
-        server.closeAllConnections();
-      }),
+    close: async () => {
+      const stopped = new Promise<void>((resolve) => server.close(() => resolve()));
+      await listener.close();
+      server.closeAllConnections();
+      await stopped;
+    },
   };
 }

@@ -23,6 +23,7 @@ import type { SessionStore } from './legacy/session-store.js';
 import { pathOf, type AuthOutcome, type HttpAuthGuard } from './auth-guard.js';
 import { ERROR_TABLE } from '../../core/index.js';
 import { Admission, releasedWith, type PrincipalLimits } from './admission.js';
+import { OpenRequests, streamLifetimes } from './shutdown.js';
 import { corsPolicy, type Cors, type CorsOptions } from './cors.js';
 
 /** Options of {@link createHttpHandler}. */
@@ -62,6 +63,18 @@ export interface HttpHandlerOptions extends HostPolicyOptions {
    */
   principals?: PrincipalLimits;
   /**
+   * Milliseconds after which a `subscriptions/listen` stream is ended gracefully (its
+   * completion result, then the stream closes), so that the client listens again: for
+   * platforms that bound how long a response may run (serverless). Default: no bound.
+   * RangeError from `createHttpHandler` unless a positive number.
+   */
+  maxListenMs?: number;
+  /**
+   * Most milliseconds `close()` lets modern requests in progress finish (default 5 000);
+   * then they are cancelled and answered -32603. Listens end at once, gracefully.
+   */
+  closeTimeoutMs?: number;
+  /**
    * CORS for browser-based hosts on other origins (off by default): the preflight is
    * answered before `auth` and without reaching the server (403 for an origin not listed),
    * and the origins listed also pass the `Origin` check (see cors.ts).
@@ -75,11 +88,17 @@ export interface RequestInfo {
   remoteAddress?: string | undefined;
 }
 
-/** The endpoint: answers any request to the MCP URL; `close()` ends every legacy session. */
+/** The endpoint: answers any request to the MCP URL; `close()` ends every stream it owns. */
 export interface HttpHandler {
   (request: Request, info?: RequestInfo): Promise<Response>;
-  /** Ends all legacy sessions (cancels their requests, closes their streams) and stops watching tool changes. */
-  close(): void;
+  /**
+   * Shuts the endpoint down; resolves once every stream it owns has ended. Each open
+   * `subscriptions/listen` gets its completion result, then its stream closes (2026-07-28
+   * basic/patterns/subscriptions "Graceful Closure"); other modern requests may finish
+   * within `closeTimeoutMs`, then are cancelled and answered -32603; legacy sessions end
+   * (requests cancelled, GET and POST streams closed). Later requests get 503. Idempotent.
+   */
+  close(): Promise<void>;
 }
 
 /**
@@ -89,7 +108,7 @@ export interface HttpHandler {
 export interface HttpEndpoint {
   handle(request: HttpRequest): Promise<HttpResponse>;
   /** As {@link HttpHandler.close}. */
-  close(): void;
+  close(): Promise<void>;
 }
 
 interface Context extends LegacyContext {
@@ -99,6 +118,7 @@ interface Context extends LegacyContext {
   policy: OriginPolicy;
   cors: Cors | undefined;
   modern: ModernContext;
+  open: OpenRequests;
 }
 
 /**
@@ -142,6 +162,8 @@ export function createHttpEndpoint(server: McpServer, options: HttpHandlerOption
   const session = { store: options.eventStore ?? createMemoryEventStore(), keepAliveMs, maxBufferedBytes };
   const store = options.sessionStore;
   const fleet = store && new FleetSessions({ store, server, table: sessions, options: session });
+  const open = new OpenRequests();
+  const { maxListenMs, closeTimeoutMs } = streamLifetimes(options);
   const ctx: Context = {
     server,
     sessions,
@@ -152,7 +174,15 @@ export function createHttpEndpoint(server: McpServer, options: HttpHandlerOption
     maxBodyBytes: options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES,
     policy: hostPolicy(options),
     cors: options.cors && corsPolicy(options.cors),
-    modern: { server, keepAliveMs, maxBufferedBytes, paramHeaders: params.check },
+    modern: {
+      server,
+      keepAliveMs,
+      maxBufferedBytes,
+      paramHeaders: params.check,
+      open,
+      maxListenMs,
+    },
+    open,
   };
   const routed = (request: HttpRequest): Promise<HttpResponse> => {
     try {
@@ -166,11 +196,14 @@ export function createHttpEndpoint(server: McpServer, options: HttpHandlerOption
   const handle = cors
     ? (request: HttpRequest) => routed(request).then((response) => cors.decorate(request, response))
     : routed;
-  const close = (): void => {
-    fleet?.close();
-    sessions.clear();
-    params.close();
-  };
+  let closed: Promise<void> | undefined;
+  const close = (): Promise<void> =>
+    (closed ??= (async () => {
+      fleet?.close();
+      sessions.clear();
+      params.close();
+      await open.close(closeTimeoutMs);
+    })());
   return { handle, close };
 }
 
@@ -185,6 +218,7 @@ function modernOnly(ctx: Context, request: HttpRequest): boolean {
 
 // route, admitted and post return a promise only once one is needed (the body read): no async frame per call.
 function route(ctx: Context, request: HttpRequest): Promise<HttpResponse> | HttpResponse {
+  if (ctx.open.closed) return rpcError('ServiceUnavailable', 'Service Unavailable: the server is closing');
   const preflight = ctx.cors?.preflight(request);
   if (preflight) return preflight;
   const violation = rebindingViolation(request, ctx.policy, ctx.cors?.allows);

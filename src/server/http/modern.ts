@@ -5,13 +5,20 @@
  * Messages", "Cancellation", "Request Metadata", "Backward Compatibility".
  */
 import { runtimeOf, RequestScope, type ScopeBinding, type ScopeLine } from '../runtime.js';
-import type { WireError, JsonRpcRequest, Params } from '../../core/index.js';
-import { checkEnvelope, errorResponse, type Decoded } from '../../core/runtime.js';
+import {
+  ERROR_TABLE,
+  LocalError,
+  type WireError,
+  type JsonRpcRequest,
+  type Params,
+} from '../../core/index.js';
+import { checkEnvelope, errorResponse, setTimer, type Decoded } from '../../core/runtime.js';
 import type { McpServer } from '../index.js';
 import { checkStandardHeaders } from './headers.js';
 import { PostReply, answer, plainStream, retryAfterOf, type Outcome } from './reply.js';
 import { emptyResponse, jsonResponse, rpcError } from './responses.js';
 import type { HeaderReader, HttpRequest, HttpResponse } from './exchange.js';
+import type { Closable, OpenRequests } from './shutdown.js';
 
 /** What the modern path needs from the handler. */
 export interface ModernContext {
@@ -24,6 +31,10 @@ export interface ModernContext {
     headers: HeaderReader,
     request: JsonRpcRequest,
   ) => WireError | undefined | Promise<WireError | undefined>;
+  /** The requests in progress, which the endpoint's `close()` ends. */
+  open: OpenRequests;
+  /** Milliseconds after which a listen is completed gracefully (the client listens again); none by default. */
+  maxListenMs: number | undefined;
 }
 
 /**
@@ -75,7 +86,10 @@ function refused(message: JsonRpcRequest, mismatch: WireError): HttpResponse {
 }
 
 function runModern(ctx: ModernContext, request: HttpRequest, message: JsonRpcRequest): Promise<HttpResponse> {
-  const exchange = new ModernExchange(ctx, request);
+  const exchange = new ModernExchange(ctx, request, message);
+  ctx.open.add(exchange);
+  if (message.method === 'subscriptions/listen' && ctx.maxListenMs !== undefined)
+    exchange.closeAfter(ctx.maxListenMs);
   void answer(ctx.server, new RequestScope(message, exchange, exchange)).then((outcome) =>
     exchange.finish(outcome),
   );
@@ -85,25 +99,32 @@ function runModern(ctx: ModernContext, request: HttpRequest, message: JsonRpcReq
 /**
  * One modern request in progress: the line and binding of its scope, and the reply. A
  * class, not a literal with a getter, so no per-call closure stays reachable. The
- * AbortController and the listener on the client's signal are made only when the handler
- * asks for its signal. The SSE stream, once open, reports a closed client itself (`cancel`).
+ * AbortControllers and the listener on the client's signal are made only when asked for.
+ * The SSE stream, once open, reports a closed client itself (`cancel`).
  */
-class ModernExchange implements ScopeLine, ScopeBinding {
+class ModernExchange implements ScopeLine, ScopeBinding, Closable {
   readonly era = 'modern' as const;
   readonly authInfo: HttpRequest['auth'];
   readonly principal: string | undefined;
   readonly headers: HeaderReader;
   readonly reply: PostReply;
+  readonly ended: Promise<void>;
   readonly #request: HttpRequest;
+  readonly #id: JsonRpcRequest['id'];
   #controller: AbortController | undefined;
+  #closing: AbortController | undefined;
   #onAbort: (() => void) | undefined;
+  #timer: ReturnType<typeof setTimeout> | undefined;
+  #ended!: () => void;
   #cancelled = false;
 
-  constructor(ctx: ModernContext, request: HttpRequest) {
+  constructor(ctx: ModernContext, request: HttpRequest, message: JsonRpcRequest) {
     this.#request = request;
+    this.#id = message.id;
     this.authInfo = request.auth;
     this.principal = request.principal;
     this.headers = request.headers;
+    this.ended = new Promise((resolve) => (this.#ended = resolve));
     this.reply = new PostReply(plainStream(ctx.keepAliveMs, () => this.#cancel(), ctx.maxBufferedBytes));
   }
 
@@ -116,21 +137,53 @@ class ModernExchange implements ScopeLine, ScopeBinding {
     return controller.signal;
   }
 
+  get closing(): AbortSignal {
+    return (this.#closing ??= new AbortController()).signal;
+  }
+
   notify(method: string, params: Params): void {
     if (!this.#cancelled) this.reply.send({ jsonrpc: '2.0', method, params });
+  }
+
+  /** Asks the request to end gracefully: a listen answers its completion result. */
+  close(): void {
+    (this.#closing ??= new AbortController()).abort();
+  }
+
+  /** Closes the request gracefully after `ms` (a listen's lifetime bound). */
+  closeAfter(ms: number): void {
+    this.#timer = setTimer(() => this.close(), ms);
+  }
+
+  /** Cancels the handler and answers -32603 (HTTP 503 when still JSON): the server is closing. */
+  abandon(): void {
+    if (this.#cancelled) return;
+    this.#cancelled = true;
+    this.#controller?.abort(new LocalError('ABORTED', 'the server is closing'));
+    const error = {
+      code: ERROR_TABLE.ServiceUnavailable.code,
+      message: 'Service Unavailable: the server is closing',
+    };
+    this.#settle(errorResponse(this.#id, error), ERROR_TABLE.ServiceUnavailable.httpStatus);
   }
 
   /** Answers with the server's outcome (unless the client went away first). */
   finish(outcome: Outcome): void {
     if (this.#onAbort) this.#request.signal.removeEventListener('abort', this.#onAbort);
     if (outcome.status === 429) this.reply.setHeader('retry-after', retryAfterOf(outcome));
-    if (!this.#cancelled) this.reply.finish(outcome.response, outcome.status);
+    if (!this.#cancelled) this.#settle(outcome.response, outcome.status);
   }
 
   #cancel(): void {
     if (this.#cancelled) return;
     this.#cancelled = true;
     this.#controller?.abort(this.#request.signal.reason);
-    this.reply.finish(undefined, 200);
+    this.#settle(undefined, 200);
+  }
+
+  #settle(response: Outcome['response'] | undefined, status: number): void {
+    clearTimeout(this.#timer);
+    this.reply.finish(response, status);
+    this.#ended();
   }
 }

@@ -208,7 +208,7 @@ describe('one endpoint for both eras', () => {
 
   it('closes every session on close()', async () => {
     const { handler, send } = await open();
-    (handler as HttpHandler).close();
-    expect((await send(call(1, 'echo'))).status).toBe(404);
+    await (handler as HttpHandler).close();
+    expect((await send(call(1, 'echo'))).status).toBe(503);
   });
 });
