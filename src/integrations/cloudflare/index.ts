@@ -14,6 +14,12 @@ export {
   type WorkerOptions,
 } from './worker.js';
 export { sessionObject, type SessionObjectClass } from './session-object.js';
+export {
+  createDurableTaskStore,
+  taskObject,
+  type DurableTaskStoreOptions,
+  type TaskObjectClass,
+} from './task-store.js';
 export type {
   DurableObjectId,
   DurableObjectNamespace,

@@ -61,7 +61,7 @@ export function sessionObject(
 
     #build(): HttpHandler {
       const chosen = typeof options === 'function' ? options(this.#env) : options;
-      return createHttpHandler(definition(), { bindAddress: '0.0.0.0', ...chosen, maxSessions: 1 });
+      return createHttpHandler(definition(this.#env), { bindAddress: '0.0.0.0', ...chosen, maxSessions: 1 });
     }
   };
 }

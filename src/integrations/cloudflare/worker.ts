@@ -14,8 +14,11 @@ import { createHttpHandler, type HttpHandler, type HttpHandlerOptions } from '..
 import { DEFAULT_MAX_BODY_BYTES, readBody } from '../../server/http/runtime.js';
 import type { DurableObjectNamespace, ExecutionContext } from './types.js';
 
-/** A server definition, or a function that makes it on first use (after module load). */
-export type ServerSource = McpServer | (() => McpServer);
+/**
+ * A server definition, or a function that makes it from the Worker's env on first use (after
+ * module load, so bindings such as a task store's namespace can be read).
+ */
+export type ServerSource = McpServer | ((env: WorkerEnv) => McpServer);
 
 /** The Worker's environment: its bindings by name (wrangler's `vars`, Durable Objects, KV). */
 export type WorkerEnv = Record<string, unknown>;
@@ -39,9 +42,9 @@ export interface McpWorker {
 }
 
 /** The server of `source`, made once (a factory runs on first use, not at module load). */
-export function serverOf(source: ServerSource): () => McpServer {
+export function serverOf(source: ServerSource): (env: WorkerEnv) => McpServer {
   let server: McpServer | undefined;
-  return () => (server ??= typeof source === 'function' ? source() : source);
+  return (env) => (server ??= typeof source === 'function' ? source(env) : source);
 }
 
 /** A JSON-RPC error as a web Response with the table's HTTP status. */
@@ -65,7 +68,7 @@ export function createWorker(
   let built: { handler: HttpHandler; options: WorkerOptions } | undefined;
   const build = (env: WorkerEnv) => {
     const chosen = typeof options === 'function' ? options(env) : options;
-    const handler = createHttpHandler(definition(), { bindAddress: '0.0.0.0', ...chosen });
+    const handler = createHttpHandler(definition(env), { bindAddress: '0.0.0.0', ...chosen });
     return { handler, options: chosen };
   };
   return {
@@ -79,7 +82,7 @@ export function createWorker(
         : request;
       if (routed instanceof Response) return routed;
       const response = await built.handler(routed, { remoteAddress: clientAddress(request) });
-      ctx.waitUntil(settled(definition()));
+      ctx.waitUntil(settled(definition(env)));
       return response;
     },
   };
