@@ -12,6 +12,7 @@ import {
   LocalError,
   type JsonRpcNotification,
   type Params,
+  type RequestId,
   type RequestOptions,
   type Era,
   type Transport,
@@ -58,14 +59,15 @@ export class Client {
       options,
       capabilities: declareCapabilities(options),
       clientInfo: clientInfoOf(options),
-      onNotification: (n) => this.#onNotification(n),
+      onNotification: (n, related) => this.#onNotification(n, related),
     };
     this.#views = new ListViews((kind, params) => this.#live().roundTrip(LIST_KINDS[kind].method, params), {
       maxPages: this.#maxPages,
     });
     const maxLogMessagesPerSecond = options.limits?.maxLogMessagesPerSecond;
     this.#gate = new NotificationGate(
-      (notification) => options.onNotification?.(notification),
+      (notification, related) =>
+        options.onNotification?.(notification, related === undefined ? {} : { relatedRequestId: related }),
       maxLogMessagesPerSecond === undefined ? {} : { maxLogMessagesPerSecond },
     );
     this.#tasks = {
@@ -372,11 +374,11 @@ export class Client {
     return sendLegacyOnly(this.#live(), request, options);
   }
 
-  #onNotification(notification: JsonRpcNotification): void {
+  #onNotification(notification: JsonRpcNotification, related: RequestId | undefined): void {
     if (notification.method === 'notifications/tools/list_changed') this.#tools.forget();
     this.#views.invalidate(notification.method);
     this.#subscriptions.deliver(notification);
-    if (this.#setup.options.onNotification) this.#gate.receive(notification);
+    if (this.#setup.options.onNotification) this.#gate.receive(notification, related);
   }
 }
 

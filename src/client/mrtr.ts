@@ -7,7 +7,7 @@
  * Source: 2026-07-28 basic/patterns/mrtr "Client Requirements (Basic Workflow)".
  */
 import { LocalError, type Params } from '../core/index.js';
-import { isObject } from '../core/runtime.js';
+import { isObject, ownEntry, setOwn } from '../core/runtime.js';
 import { answerInput, HANDLER_FOR, type InputAnswering } from './server-requests.js';
 
 /** Methods on which a server may answer `input_required` (basic/patterns/mrtr "Supported Requests"). */
@@ -89,7 +89,7 @@ function readInputRequired(method: string, result: Params, maxRequests: number):
     if (!isObject(request) || typeof request.method !== 'string' || !isOptionalObject(request.params)) {
       throw invalid(method, `inputRequests.${key} is not a request object`);
     }
-    requests[key] = { method: request.method, params: request.params ?? {} };
+    setOwn(requests, key, { method: request.method, params: request.params ?? {} });
   }
   return { requests, state: requestState };
 }
@@ -133,7 +133,7 @@ function requireHandler(
   answering: InputAnswering,
 ): void {
   const [key, inputMethod] = input;
-  const handler = HANDLER_FOR[inputMethod];
+  const handler = ownEntry(HANDLER_FOR, inputMethod);
   if (handler === undefined) {
     throw invalid(
       method,

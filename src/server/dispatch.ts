@@ -10,6 +10,7 @@ import {
   eraOf,
   principalKey,
   principalOf,
+  ownEntry,
   createStateSealer,
   type RequestStateSealer,
 } from '../core/runtime.js';
@@ -234,7 +235,7 @@ export class ServerDispatcher {
 
   async #handleLegacy(scope: RequestScope): Promise<Params> {
     const { method, params = {} } = scope.request;
-    const sessionMethod = SESSION_METHODS[method];
+    const sessionMethod = ownEntry(SESSION_METHODS, method);
     if (sessionMethod) {
       return sessionMethod(scope.session!, params, {
         maxSubscriptions: this.#options.limits?.maxResourceSubscriptions,
@@ -247,8 +248,8 @@ export class ServerDispatcher {
 
   #runFeature(scope: RequestScope): Promise<Params> | Params {
     const { method, params = {} } = scope.request;
-    const feature = FEATURE_METHODS[method];
-    const needed = METHOD_CAPABILITY[method];
+    const feature = ownEntry(FEATURE_METHODS, method);
+    const needed = ownEntry(METHOD_CAPABILITY, method);
     if (!feature || (needed && this.#capabilities()[needed] === undefined)) throw methodNotFound(method);
     return feature(this.features, params, scope);
   }

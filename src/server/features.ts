@@ -52,10 +52,11 @@ function page(list: string, items: readonly object[], params: Params, size: numb
 
 /**
  * A shallow copy of a handler's result, which the era layer may then extend in place.
- * `Object.assign`, not a spread: adding fields to a spread copy is slower (bench/RESULTS.md).
+ * `Object.assign`, not a spread: adding fields to a spread copy is slower (bench/RESULTS.md);
+ * a spread for a result with an own `__proto__` key, which `Object.assign` would make a prototype.
  */
 export function copyResult(result: object): Params {
-  return Object.assign({}, result) as Params;
+  return (Object.hasOwn(result, '__proto__') ? { ...result } : Object.assign({}, result)) as Params;
 }
 
 /** The feature methods by name. */

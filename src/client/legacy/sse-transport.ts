@@ -126,7 +126,12 @@ export class SseTransport implements Transport {
     return new Promise((resolve, reject) => {
       let endpoint: URL | undefined;
       const timer = setTimeout(() => {
-        reject(new LocalError('TIMEOUT', `no endpoint event within ${ENDPOINT_TIMEOUT_MS} ms`));
+        reject(
+          new LocalError(
+            'TIMEOUT',
+            `no endpoint event within ${ENDPOINT_TIMEOUT_MS} ms (the HTTP+SSE transport's fixed wait)`,
+          ),
+        );
         this.#stream.abort();
       }, ENDPOINT_TIMEOUT_MS);
       const parser = createParser({

@@ -20,7 +20,7 @@ import { passThrough } from '../../server/runtime.js';
 import type { StandardJsonSchema } from '../../validation/index.js';
 import type { Host } from '../host.js';
 import type { ListKind } from '../lists.js';
-import { FrontCalls, forward, frontError, type ForwardSetup } from './forward.js';
+import { forward, frontError, type ForwardSetup } from './forward.js';
 import { ParkedCalls } from './parked.js';
 import { RelayStates } from './relay.js';
 import { GatewaySubscriptions } from './subscriptions.js';
@@ -92,16 +92,12 @@ export function createGateway(host: Host, options: GatewayOptions = {}): Gateway
     relays: new RelayStates(options.parkTimeoutMs ?? 120_000),
     eraOf: (name) => host.eraOf(name),
     parked,
-    front: new FrontCalls(),
     callTimeoutMs: options.callTimeoutMs ?? 600_000,
   };
   const sync = new RegistrySync(host, server, setup);
   sync.all();
   const offs = [
     host.on('change', ({ kinds }) => sync.all(kinds)),
-    host.on('notification', ({ server: name, notification }) => {
-      if (notification.method === 'notifications/message') setup.front.log(name, notification.params);
-    }),
     host.on('status', ({ name, state }) => {
       if (state === 'ready') subscriptions.resubscribe(name);
     }),
