@@ -5,6 +5,7 @@ const DEBIAN_PACKAGES: Record<string, string> = {
   'redis-server': 'redis-server', // the Redis backend and fleet tests
   chromium: 'chromium', // the inspector's browser tests
   script: 'bsdutils', // the CLI's terminal test runs it under a pseudo-terminal
+  jsonschema_suite: 'json-schema-test-suite', // the official JSON-Schema-Test-Suite the validation engines are checked on
 };
 
 function onPath(command: string): boolean {

@@ -18,6 +18,7 @@ import {
   type Transport,
 } from '../core/index.js';
 import type * as T from '../core/index.js';
+import { clientCapabilityNeeded, declares } from '../core/runtime.js';
 import { clientInfoOf, declareCapabilities } from './capabilities.js';
 import { Connection, type ConnectionSetup } from './connection.js';
 import { sendLegacyOnly, type LegacyOnlyMethod } from './legacy/only.js';
@@ -313,12 +314,16 @@ export class Client {
   }
 
   /**
-   * Tells a legacy server the roots changed (`notifications/roots/list_changed`). On modern
-   * it does nothing: a modern server asks for roots afresh with each request.
+   * Tells a legacy server the roots changed (`notifications/roots/list_changed`), when this
+   * client declared `roots.listChanged` (it does with a roots handler). On modern it does
+   * nothing: a modern server asks for roots afresh with each request.
    */
   notifyRootsChanged(): void {
     const connection = this.#live();
-    if (connection.server.era === 'legacy') connection.notify('notifications/roots/list_changed');
+    const method = 'notifications/roots/list_changed';
+    if (connection.server.era !== 'legacy') return;
+    if (declares(this.#setup.capabilities.legacy, clientCapabilityNeeded(method, undefined)))
+      connection.notify(method);
   }
 
   /**

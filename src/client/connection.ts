@@ -82,7 +82,7 @@ export class Connection {
     const { timeoutMs, handlers = {}, fillElicitationDefaults = true, middleware = [] } = setup.options;
     this.#setup = setup;
     this.#middleware = middleware;
-    this.#answering = { handlers, fillElicitationDefaults };
+    this.#answering = { handlers, fillElicitationDefaults, declared: setup.capabilities.modern };
     this.#toolHeaders = new ToolHeaders((message) => setup.options.onWarning?.(message));
     this.#in = composeMiddleware(middleware, this.#incoming(transport));
     this.#peer = new Peer(
@@ -96,9 +96,7 @@ export class Connection {
         notification: (n, related) =>
           void this.#in(
             { kind: 'notification', method: n.method, params: n.params },
-            related === undefined
-              ? this.#ctx('incoming', neverAborted())
-              : { ...this.#ctx('incoming', neverAborted()), relatedRequestId: related },
+            { ...this.#ctx('incoming', neverAborted()), relatedRequestId: related },
           ).catch(() => undefined),
         closed: (error) => this.#closed.abort(error),
         malformed: (text) => (this.#junk ??= text.slice(0, 200)),

@@ -47,3 +47,10 @@ export {
   type HeaderAnnotation,
   type ToolHeaderCheck,
 } from './wire.js';
+export {
+  type CapabilityNeed,
+  clientCapabilityNeeded,
+  declares,
+  missingCapabilities,
+  serverCapabilityNeeded,
+} from './capabilities.js';

@@ -16,7 +16,7 @@ import {
   type StateBinding,
   principalOf,
 } from '../core/runtime.js';
-import { checkInputAnswer, type AskedQuestion } from './answers.js';
+import { checkInputAnswer, checkInputRequests, type AskedQuestion } from './answers.js';
 import type { SchemaLimits } from '../validation/index.js';
 import type { RequestScope } from './scope.js';
 
@@ -228,6 +228,7 @@ export async function settleRound(round: InputRound, running: Promise<Params> | 
   const requests =
     outcome === undefined ? round.pending : isInputRequired(outcome) ? outcome.inputRequests : undefined;
   if (!requests) return outcome as Params;
+  if (outcome !== undefined) checkInputRequests(scope.clientCapabilities, 'modern', requests);
   scope.abandon(new LocalError('ABORTED', 'input required'));
   return inputRequiredResult(round, requests, await round.bind!());
 }

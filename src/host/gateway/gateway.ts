@@ -66,6 +66,13 @@ export interface Gateway {
   close(): void;
 }
 
+/** The lists the gateway serves and announces changes of, whatever the backends hold now. */
+const FRONT_LISTS = {
+  tools: { listChanged: true },
+  prompts: { listChanged: true },
+  resources: { listChanged: true, subscribe: true },
+} as const;
+
 /** Serves `host`'s merged registry as one MCP server. The host should be started (or starting). */
 export function createGateway(host: Host, options: GatewayOptions = {}): Gateway {
   const subscriptions = new GatewaySubscriptions({
@@ -78,6 +85,8 @@ export function createGateway(host: Host, options: GatewayOptions = {}): Gateway
     name: options.name ?? 'mcpkit-gateway',
     version: options.version ?? '0.1.0',
     ...options.server,
+    // Declared before any backend is ready, so sessions opened early hear of the lists' changes.
+    capabilities: { ...FRONT_LISTS, ...options.server?.capabilities },
     resourceSubscriptions: subscriptions,
   });
   const taskIds = new TaskIds(options.taskIdKey);
