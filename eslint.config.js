@@ -18,6 +18,8 @@ const layers = [
   { files: ['src/server/**'], banned: ['client', 'integrations', 'cli', 'testing'], node: true },
   { files: ['src/client/**'], banned: ['server', 'integrations', 'cli', 'testing'], node: true },
   { files: ['src/integrations/**'], banned: ['cli', 'testing'], node: false },
+  // Workers run without nodejs_compat: no node: module.
+  { files: ['src/integrations/cloudflare/**'], banned: ['cli', 'testing'], node: true },
   { files: ['src/auth/**'], banned: ['integrations', 'cli', 'testing'], node: true },
   { files: ['src/host/**'], banned: ['cli', 'testing'], node: false },
   { files: ['src/otel/**'], banned: ['integrations', 'cli', 'testing'], node: true },

@@ -9,9 +9,16 @@
 // authorization extension scenarios (client credentials, enterprise-managed authorization,
 // DPoP, workload identity) on both wires; any failure among them fails the run too.
 // The gateway leg runs the server suite against `mcpkit proxy` fronting our everything server.
-// Usage: node scripts/conformance.mjs [server|express|hono|fastify|client|gateway]...   (default: all)
+// The runtime legs run the server suite, both revisions, against the everything server on each
+// runtime of scripts/runtimes.mjs (node22, node24, node26 through mcpkit/node; bun through
+// Bun.serve; deno through Deno.serve; workers through mcpkit/cloudflare under wrangler dev),
+// printing e.g. "conformance server (bun) 2026-07-28: 37 passed, 0 failed" and requiring the
+// tasks extension to pass on each; `client-runtimes` runs mcpkit's client on each (both eras).
+// Usage: node scripts/conformance.mjs [server|express|hono|fastify|client|gateway|node22|node24|
+//        node26|bun|deno|workers|client-runtimes]...   (default: all)
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, readFileSync, readdirSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
 import { dirname, join } from 'node:path';
@@ -26,7 +33,17 @@ const cache = join(
   version,
 );
 const revisions = ['2026-07-28', '2025-11-25'];
-const allLegs = ['server', 'express', 'hono', 'fastify', 'client', 'gateway'];
+const runtimeLegs = ['node22', 'node24', 'node26', 'bun', 'deno', 'workers'];
+const allLegs = [
+  'server',
+  'express',
+  'hono',
+  'fastify',
+  'client',
+  'gateway',
+  ...runtimeLegs,
+  'client-runtimes',
+];
 const legs = process.argv.slice(2).length ? process.argv.slice(2) : allLegs;
 /** Not-scored client scenarios we require anyway: the authorization extensions. */
 const extensions = [
@@ -92,21 +109,30 @@ function tasksLine(leg, rev, output) {
   );
 }
 
-function report(leg, rev, { output, status }, label = leg) {
+/** Prints a set's lines (through `print`) and returns its verdict; `requireTasks`: the tasks extension must pass too. */
+function report(
+  leg,
+  rev,
+  { output, status },
+  label = leg,
+  { requireTasks = false, print = console.log } = {},
+) {
   if (!existsSync(join(cache, 'node_modules/@modelcontextprotocol/conformance'))) {
-    console.log(output);
-    console.log(`conformance ${label} ${rev}: the suite could not be installed (exit ${status})`);
+    print(output);
+    print(`conformance ${label} ${rev}: the suite could not be installed (exit ${status})`);
     return false;
   }
   const t = tally(leg, rev, output);
   const details = output.split('\n').filter((l) => /^(FAIL| {5}|warn|note|not scored)/.test(l));
-  if (process.env.CONFORMANCE_DETAILS !== '0') for (const l of details) console.log(`  ${l}`);
+  if (process.env.CONFORMANCE_DETAILS !== '0') for (const l of details) print(`  ${l}`);
   const passed = t.claimed.length - t.claimedFailures.length;
   const tasks = tasksLine(leg, rev, output);
-  if (tasks) console.log(tasks.replace(`conformance ${leg}`, `conformance ${label}`));
-  console.log(`conformance ${label} ${rev}: ${passed} passed, ${t.claimedFailures.length} failed`);
-  if (t.claimedFailures.length) console.log(`  failing: ${t.claimedFailures.join(', ')}`);
-  return t.claimedFailures.length === 0 && (status === 0 || status === 1);
+  if (tasks) print(tasks.replace(`conformance ${leg}`, `conformance ${label}`));
+  print(`conformance ${label} ${rev}: ${passed} passed, ${t.claimedFailures.length} failed`);
+  if (t.claimedFailures.length) print(`  failing: ${t.claimedFailures.join(', ')}`);
+  const tasksOk = !requireTasks || (tasks !== undefined && / 0 failed/.test(tasks));
+  if (!tasksOk) print(`  the tasks extension must pass on ${label} ${rev}`);
+  return t.claimedFailures.length === 0 && (status === 0 || status === 1) && tasksOk;
 }
 
 /** The apps the server suite runs against: the CLI's node:http server, then one per framework adapter. */
@@ -207,9 +233,206 @@ function clientLeg() {
   return ok && failures.length === 0;
 }
 
+// ---- Runtimes: the same suite on each runtime, several at once (each waits on its server). ----
+
+/** The runtimes' commands (installed on first use); undefined when they cannot be installed. */
+async function runtimeCommands() {
+  const { runtimes } = await import('./runtimes.mjs');
+  try {
+    return runtimes();
+  } catch (error) {
+    console.log(`conformance runtimes: ${error.message}`);
+    return undefined;
+  }
+}
+
+/** How each runtime serves the everything server on `port` (argv), and how long it takes to start. */
+const runtimeServers = {
+  node22: (rt, port) => [...rt.node22, 'dist/src/cli/main.js', 'serve', 'everything', '--port', port],
+  node24: (rt, port) => [...rt.node24, 'dist/src/cli/main.js', 'serve', 'everything', '--port', port],
+  node26: (rt, port) => [...rt.node26, 'dist/src/cli/main.js', 'serve', 'everything', '--port', port],
+  bun: (rt, port) => [...rt.bun, 'dist/examples/bun-server.js', '--port', port],
+  deno: (rt, port) => [
+    ...rt.deno,
+    'run',
+    '--allow-net=127.0.0.1',
+    '--allow-read',
+    '--allow-env',
+    'dist/examples/deno-server.js',
+    '--port',
+    port,
+  ],
+  workers: (rt, port, extra) => [
+    ...rt.wrangler,
+    'dev',
+    '--config',
+    'examples/workers/wrangler.jsonc',
+    '--ip',
+    '127.0.0.1',
+    '--port',
+    port,
+    '--inspector-port',
+    extra.inspector,
+    '--persist-to',
+    extra.state,
+    '--show-interactive-dev-session=false',
+  ],
+};
+
+/** Runs a script of scripts/conformance without blocking the others; resolves with its output. */
+function runSuiteAsync(script, args, env) {
+  return new Promise((resolve) => {
+    const child = spawn('bash', [join(here, script), ...args], {
+      cwd: root,
+      env: { ...process.env, ...env },
+    });
+    let output = '';
+    child.stdout.on('data', (chunk) => (output += chunk));
+    child.stderr.on('data', (chunk) => (output += chunk));
+    child.once('close', (status) => resolve({ output, status: status ?? 1 }));
+  });
+}
+
+/** Starts `argv` in a process group of its own (wrangler starts workerd), so it stops whole. */
+function startGroup(argv) {
+  const child = spawn(argv[0], argv.slice(1), {
+    cwd: root,
+    detached: true,
+    stdio: ['ignore', 'ignore', 'pipe'],
+    env: { ...process.env, WRANGLER_SEND_METRICS: 'false', NO_COLOR: '1' },
+  });
+  let log = '';
+  child.stderr.on('data', (chunk) => (log = (log + chunk).slice(-4000)));
+  return {
+    log: () => log,
+    stop: () => {
+      try {
+        process.kill(-child.pid, 'SIGTERM');
+      } catch {
+        // already gone
+      }
+    },
+  };
+}
+
+/** One runtime's leg: its server, then the suite for each revision; prints the runtime's lines. */
+async function runtimeLeg(rt, name) {
+  const port = String(await freePort());
+  const state = mkdtempSync(join(tmpdir(), `mcpkit-${name}-`));
+  const extra = { inspector: String(await freePort()), state };
+  const server = startGroup(runtimeServers[name](rt, port, extra));
+  const lines = [];
+  let ok = true;
+  try {
+    for (const rev of revisions) {
+      const run = await runSuiteAsync('server.sh', [`http://127.0.0.1:${port}/mcp`, rev], {
+        CONFORMANCE_RUN: name,
+        CONFORMANCE_WAIT: '90',
+      });
+      const print = (line) => lines.push(line);
+      ok =
+        report('server', rev, run, `server (${name})`, { requireTasks: rev === '2026-07-28', print }) && ok;
+    }
+  } finally {
+    server.stop();
+    rmSync(state, { recursive: true, force: true });
+  }
+  if (!ok)
+    lines.push(`  ${name} server's last output: ${server.log().trim().split('\n').slice(-5).join(' | ')}`);
+  return { ok, lines };
+}
+
+/** Runs `jobs` (functions returning promises) at most `limit` at a time, in order of results. */
+async function pool(jobs, limit) {
+  const results = new Array(jobs.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < jobs.length) {
+      const i = next++;
+      results[i] = await jobs[i]();
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, jobs.length) }, worker));
+  return results;
+}
+
+async function runtimesLegs(names) {
+  const rt = await runtimeCommands();
+  if (!rt) return false;
+  const limit = Number(process.env.CONFORMANCE_PARALLEL ?? 3);
+  const results = await pool(
+    names.map((name) => () => runtimeLeg(rt, name)),
+    limit,
+  );
+  for (const { lines } of results) for (const line of lines) console.log(line);
+  return results.every((r) => r.ok);
+}
+
+/** Resolves once `url` answers at all (or after 30 s). */
+async function answering(url) {
+  for (let i = 0; i < 300; i++) {
+    const up = await globalThis.fetch(url).then(
+      () => true,
+      () => false,
+    );
+    if (up) return;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+/** mcpkit's client on each runtime against the everything server on the system Node, both eras. */
+async function clientRuntimesLeg() {
+  const rt = await runtimeCommands();
+  if (!rt) return false;
+  const port = String(await freePort());
+  const server = startGroup([
+    process.execPath,
+    'dist/src/cli/main.js',
+    'serve',
+    'everything',
+    '--port',
+    port,
+  ]);
+  const url = `http://127.0.0.1:${port}/mcp`;
+  const smoke = 'dist/test/runtimes/client-smoke.js';
+  const clients = {
+    node22: [...rt.node22, smoke],
+    node24: [...rt.node24, smoke],
+    node26: [...rt.node26, smoke],
+    bun: [...rt.bun, smoke],
+    deno: [...rt.deno, 'run', '--allow-net=127.0.0.1', '--allow-read', '--allow-env', smoke],
+  };
+  let ok = true;
+  try {
+    await answering(url);
+    for (const [name, argv] of Object.entries(clients))
+      for (const [rev, era] of [
+        ['2026-07-28', 'modern'],
+        ['2025-11-25', 'legacy'],
+      ]) {
+        const r = await new Promise((resolve) => {
+          const child = spawn(argv[0], [...argv.slice(1), url, era], { cwd: root });
+          let output = '';
+          child.stdout.on('data', (c) => (output += c));
+          child.stderr.on('data', (c) => (output += c));
+          child.once('close', (status) => resolve({ status, output: output.trim() }));
+        });
+        console.log(`conformance client smoke (${name}) ${rev}: ${r.status === 0 ? 'passed' : 'failed'}`);
+        if (r.status !== 0) console.log(`  ${r.output.split('\n').slice(0, 3).join(' | ')}`);
+        ok = r.status === 0 && ok;
+      }
+  } finally {
+    server.stop();
+  }
+  return ok;
+}
+
 let ok = true;
 for (const [leg, app] of Object.entries(serverApps))
   if (legs.includes(leg)) ok = (await serverLeg(app)) && ok;
 if (legs.includes('client')) ok = clientLeg() && ok;
 if (legs.includes('gateway')) ok = (await gatewayLeg()) && ok;
+const chosenRuntimes = runtimeLegs.filter((leg) => legs.includes(leg));
+if (chosenRuntimes.length) ok = (await runtimesLegs(chosenRuntimes)) && ok;
+if (legs.includes('client-runtimes')) ok = (await clientRuntimesLeg()) && ok;
 process.exit(ok ? 0 : 1);

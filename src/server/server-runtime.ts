@@ -50,4 +50,9 @@ export interface ServerRuntime {
    * name, `resources/read` by URI), as registered with `scopes`; undefined when none.
    */
   requiredScopes(method: string, params: unknown): readonly string[] | undefined;
+  /**
+   * Resolves once no background work (task handlers, their settling and signals) runs in
+   * this process, including work started while waiting.
+   */
+  idle(): Promise<void>;
 }

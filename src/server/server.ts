@@ -294,6 +294,7 @@ export class McpServer {
       sessionEnded: (session) => parts.subscriptions.releaseAll(session.subscriptions),
       syncSessionSubscriptions: (session, uris) => parts.subscriptions.sync(session.subscriptions, uris),
       requiredScopes: (method, params) => this.#scopes.required(method, params),
+      idle: () => parts.tasks.runner.idle(),
     };
   }
 

@@ -26,11 +26,18 @@ import { Admission, releasedWith, type PrincipalLimits } from './admission.js';
 import { OpenRequests, streamLifetimes } from './shutdown.js';
 import { corsPolicy, type Cors, type CorsOptions } from './cors.js';
 
+/** SSE keep-alive period: under Bun's 10 s default `idleTimeout`, so a quiet stream stays open. */
+const DEFAULT_KEEP_ALIVE_MS = 8_000;
+
 /** Options of {@link createHttpHandler}. */
 export interface HttpHandlerOptions extends HostPolicyOptions {
   /** Largest POST body accepted, in bytes (default 4 MiB); larger → 413. */
   maxBodyBytes?: number;
-  /** Milliseconds between SSE keep-alive comments (default 15 000; 0 turns them off). */
+  /**
+   * Milliseconds between SSE keep-alive comments (default 8 000, below the shortest idle
+   * timeout of the runtimes mcpkit runs on: Bun closes a connection idle for 10 s; 0 turns
+   * them off).
+   */
   keepAliveMs?: number;
   /**
    * Most bytes queued on one SSE stream for a client that does not read (default 4 MiB);
@@ -150,7 +157,7 @@ function fromWebRequest(request: Request, remoteAddress: string | undefined): Ht
 
 /** Builds the endpoint of `server` once, over the {@link HttpRequest}/{@link HttpResponse} shapes. */
 export function createHttpEndpoint(server: McpServer, options: HttpHandlerOptions = {}): HttpEndpoint {
-  const keepAliveMs = options.keepAliveMs ?? 15_000;
+  const keepAliveMs = options.keepAliveMs ?? DEFAULT_KEEP_ALIVE_MS;
   const maxBufferedBytes = options.maxStreamBufferBytes ?? DEFAULT_MAX_BUFFERED_BYTES;
   const sessions = new SessionTable({
     idleMs: options.sessionIdleMs ?? 30 * 60_000,

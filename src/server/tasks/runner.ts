@@ -70,6 +70,8 @@ export class TaskRunner {
   schemaLimits: SchemaLimits | undefined;
   readonly #callTool: CallTool;
   readonly #running = new Map<string, RunningTask>();
+  /** Each running handler's whole run here, settling included (see {@link idle}). */
+  readonly #runs = new Set<Promise<void>>();
   /** Tasks with a lease store call (renewal, take-over) still pending. */
   readonly #storeBusy = new Set<string>();
   /** Until when the store last confirmed each running task's lease (ms). */
@@ -213,7 +215,7 @@ export class TaskRunner {
     this.#running.set(task.taskId, running);
     this.#confirmed.set(task.taskId, task.internal.leaseUntil ?? Infinity);
     const call = task.internal.call!;
-    void this.#callTool(call.name, call.arguments, running.scope())
+    const run = this.#callTool(call.name, call.arguments, running.scope())
       .then(
         (result) => this.#settle(task.taskId, { status: 'completed', result: completeResult(result) }),
         (error: unknown) => this.#settle(task.taskId, failure(error)),
@@ -221,8 +223,18 @@ export class TaskRunner {
       .finally(() => {
         this.#running.delete(task.taskId);
         this.#confirmed.delete(task.taskId);
+        this.#runs.delete(run);
         release();
       });
+    this.#runs.add(run);
+  }
+
+  /**
+   * Resolves once no task handler runs here, counting those started while it waits: what a
+   * platform that stops work after the response (Workers' `waitUntil`) must be handed.
+   */
+  async idle(): Promise<void> {
+    while (this.#runs.size > 0) await Promise.allSettled([...this.#runs]);
   }
 
   async #settle(taskId: string, outcome: Parameters<typeof settle>[1]): Promise<void> {

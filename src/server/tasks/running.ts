@@ -11,6 +11,7 @@ import {
   type Params,
   type RequestId,
   isTerminalStatus,
+  type TaskInputRequest,
   type TaskState,
   type TaskStore,
   type ClientCapabilities,
@@ -49,6 +50,9 @@ export class RunningTask implements ScopeLine, InputAsker {
   readonly #init: RunningTaskInit;
   readonly #answers: Record<string, unknown>;
   readonly #waiters = new Map<string, { resolve: (v: Params) => void; reject: (e: unknown) => void }>();
+  /** Input requests asked this turn, added by one store change (see #added). */
+  readonly #batch: { key: string; request: TaskInputRequest }[] = [];
+  #flush: Promise<{ next: TaskState | undefined; now: Date }> | undefined;
   readonly #counts = new Map<string, number>();
 
   constructor(init: RunningTaskInit) {
@@ -90,19 +94,37 @@ export class RunningTask implements ScopeLine, InputAsker {
     const k = key ?? this.#autoKey(method);
     if (Object.hasOwn(this.#answers, k)) return this.#answers[k] as Params;
     const answer = new Promise<Params>((resolve, reject) => this.#waiters.set(k, { resolve, reject }));
-    const now = new Date();
-    const next = await this.#init.store.update(this.id, (t) =>
-      addInputRequest(t, { key: k, request: { method, params } }, now),
-    );
+    const { next, now } = await this.#added(k, { method, params });
     if (!next) this.#waiters.get(k)?.reject(gone(this.id));
     else if (Object.hasOwn(next.internal.answers, k)) this.#resolve(k, next.internal.answers[k]);
     else if (next.lastUpdatedAt === now.toISOString()) this.#init.changed(next);
     return answer;
   }
 
+  /**
+   * Adds the input requests asked in the same turn (`Promise.all` of several `ctx.elicit`)
+   * in one store change, so a client polling `tasks/get` sees them all at once, however slow
+   * the store is.
+   */
+  #added(key: string, request: TaskInputRequest): Promise<{ next: TaskState | undefined; now: Date }> {
+    this.#batch.push({ key, request });
+    return (this.#flush ??= new Promise((turn) => setTimeout(turn, 0)).then(async () => {
+      const batch = this.#batch.splice(0);
+      this.#flush = undefined;
+      const now = new Date();
+      const next = await this.#init.store.update(this.id, (t) => {
+        let changed: TaskState | undefined;
+        for (const asked of batch) changed = addInputRequest(changed ?? t, asked, now) ?? changed;
+        return changed;
+      });
+      return { next, now };
+    }));
+  }
+
   /** Hands over answers that arrived through `tasks/update` (on any instance). */
   deliver(answers: Record<string, unknown>): void {
-    for (const key of [...this.#waiters.keys()]) if (Object.hasOwn(answers, key)) this.#resolve(key, answers[key]);
+    for (const key of [...this.#waiters.keys()])
+      if (Object.hasOwn(answers, key)) this.#resolve(key, answers[key]);
   }
 
   #resolve(key: string, answer: unknown): void {

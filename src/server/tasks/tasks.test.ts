@@ -273,6 +273,7 @@ describe('the Tasks extension on the server', () => {
   it('sends notifications/tasks on a listen stream that asked for the task', async () => {
     const { server } = build();
     const { taskId } = await call(server, 'tools/call', { name: 'ask' });
+    await settled(server, taskId, /input_required/);
     const seen: Params[] = [];
     const controller = new AbortController();
     const channel = {
@@ -289,7 +290,6 @@ describe('the Tasks extension on the server', () => {
       m: 'notifications/subscriptions/acknowledged',
       notifications: { taskIds: [taskId] },
     });
-    await settled(server, taskId, /input_required/);
     await call(server, 'tasks/update', {
       taskId,
       inputResponses: { 'elicitation-1': { action: 'decline' } },
