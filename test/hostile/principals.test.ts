@@ -49,7 +49,11 @@ describe('requests per second, per principal', () => {
 
 describe('requests in progress, per principal', () => {
   const handler = createHttpHandler(buildServer(), {
-    principals: { maxConcurrentRequests: 2, principal: (r) => r.headers.get('x-tenant') ?? undefined },
+    principals: {
+      maxConcurrentRequests: 2,
+      maxQueuedRequests: 0,
+      principal: (r) => r.headers.get('x-tenant') ?? undefined,
+    },
   });
   afterAll(() => handler.close());
   const wait = (tenant: string, signal?: AbortSignal) =>

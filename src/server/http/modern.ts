@@ -75,6 +75,7 @@ function refused(message: JsonRpcRequest, mismatch: WireError): HttpResponse {
 }
 
 function runModern(ctx: ModernContext, request: HttpRequest, message: JsonRpcRequest): Promise<HttpResponse> {
+  if (message.method === 'subscriptions/listen') request.longLived = true; // limits.maxListenStreamsPerPrincipal
   const exchange = new ModernExchange(ctx, request);
   void answer(ctx.server, new RequestScope(message, exchange, exchange)).then((outcome) =>
     exchange.finish(outcome),
