@@ -45,8 +45,9 @@ beforeAll(async () => {
 
 afterAll(async () => {
   listener?.close();
-  http?.closeAllConnections();
-  await new Promise((resolve) => http?.close(resolve));
+  if (!http) return;
+  http.closeAllConnections();
+  await new Promise((resolve) => http.close(resolve));
 });
 
 function modernClient(): ModernClient {
