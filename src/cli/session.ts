@@ -201,6 +201,7 @@ const MODERN_CODES = new Set<number>(
  * initialized" over HTTP (2026-07-28 basic/versioning.mdx "Compatibility Matrix").
  */
 function looksLegacy(error: unknown): boolean {
+  if (error instanceof LocalError) return error.code === 'UNSUPPORTED_ERA';
   if (!(error instanceof WireError)) return false;
   if (error.code === ERROR_TABLE.MethodNotFound.code) return true;
   return isServerErrorCode(error.code) && !MODERN_CODES.has(error.code);
