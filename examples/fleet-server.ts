@@ -15,6 +15,7 @@
  * Options: --redis URL (default redis://127.0.0.1:6379), --lease-ms N (default 30000).
  * In your project, import from 'mcpkit/server', 'mcpkit/node' and 'mcpkit/redis'.
  */
+import { randomUUID } from 'node:crypto';
 import { parseArgs } from 'node:util';
 import { z } from 'zod';
 import { serve } from '../src/integrations/node/index.js';
@@ -51,6 +52,12 @@ async function main(): Promise<void> {
     requestState: { keys: [{ id: 'fleet', secret: Uint8Array.from(Buffer.from(secret!, 'base64')) }] },
   });
   registerTools(server);
+  // Records each execution (its own random id) under the call's id in Redis, so a chaos run
+  // can tell a handler that ran twice from a Redis command the client library resent.
+  server.tool('mark', { inputSchema: z.object({ id: z.string().max(100) }) }, async ({ id }) => {
+    await redis.sadd(`mark:${id}`, randomUUID());
+    return `marked on ${name}`;
+  });
   const served = await serve(server, {
     port: Number(values.port),
     // Legacy sessions in Redis (any instance serves any session), SSE replay on Redis Streams.

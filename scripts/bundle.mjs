@@ -111,26 +111,21 @@ const result = await build({
     // Doc comments live in the .d.ts files and the maps' sourcesContent; without them the
     // files a server parses at start-up are ~25% smaller.
     comments: false,
-    // Few, large shared chunks: a server on stdio loads two entry files and two chunks (core,
-    // server); HTTP adds one (http, with node:http behind it). Only modules loaded at import
-    // ('$initial') are grouped, so lazy `import()`s (safe-regexp, safe-formats, CLI commands)
-    // stay chunks of their own. A group also takes the modules its own modules import, so
-    // server (stdio) is captured before http: it must not reach node:http.
+    // Few, large shared chunks: a server on stdio loads two entry files and three chunks (core,
+    // server, stdio); HTTP adds one (http) and mcpkit/node one more (node, with node:http).
+    // Only modules loaded at import ('$initial') are grouped, so lazy `import()`s (safe-regexp,
+    // safe-formats, CLI commands) stay chunks of their own. A group also takes the modules its
+    // own modules import, so the groups go from the bottom layer up (higher priority first):
+    // core, server and http hold only web-platform code, and the Node-only integrations (stdio,
+    // node) get chunks of their own, so the web entry points (mcpkit, mcpkit/server,
+    // mcpkit/client, mcpkit/http, mcpkit/auth) reach no node: module (test/build/web-entries).
     codeSplitting: {
       groups: [
-        { name: 'core', test: /[\\/]src[\\/](core|validation)[\\/]/, tags: ['$initial'], priority: 3 },
-        {
-          name: 'server',
-          test: /[\\/]src[\\/](server[\\/](?!http[\\/])|integrations[\\/]stdio[\\/])/,
-          tags: ['$initial'],
-          priority: 2,
-        },
-        {
-          name: 'http',
-          test: /[\\/]src[\\/](server[\\/]http|integrations[\\/]node)[\\/]/,
-          tags: ['$initial'],
-          priority: 1,
-        },
+        { name: 'core', test: /[\\/]src[\\/](core|validation)[\\/]/, tags: ['$initial'], priority: 5 },
+        { name: 'server', test: /[\\/]src[\\/]server[\\/](?!http[\\/])/, tags: ['$initial'], priority: 4 },
+        { name: 'http', test: /[\\/]src[\\/]server[\\/]http[\\/]/, tags: ['$initial'], priority: 3 },
+        { name: 'stdio', test: /[\\/]src[\\/]integrations[\\/]stdio[\\/]/, tags: ['$initial'], priority: 2 },
+        { name: 'node', test: /[\\/]src[\\/]integrations[\\/]node[\\/]/, tags: ['$initial'], priority: 1 },
       ],
     },
   },

@@ -5,7 +5,10 @@
  * Needs /usr/bin/redis-server (`.ci/run` installs it).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 
 /** A running Redis started by a test or a bench. */
 export interface TestRedis {
@@ -15,7 +18,7 @@ export interface TestRedis {
   pid(): number;
   /** Stops it (SIGTERM by PID) and waits for the exit. */
   stop(): Promise<void>;
-  /** Stops it and starts a fresh one on the same port (all data lost: persistence is off). */
+  /** Stops it and starts it again on the same port (data lost unless `persistent`). */
   restart(): Promise<void>;
 }
 
@@ -31,8 +34,20 @@ export function freePort(): Promise<number> {
   });
 }
 
-function launch(port: number): Promise<ChildProcess> {
-  const args = ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'];
+/** How a test Redis keeps its data. */
+export interface RedisOptions {
+  /**
+   * Keep every write in an append-only file (fsync on each write) in a fresh temporary
+   * directory, so a restart loses nothing, as a production Redis would be set up. Default off.
+   */
+  persistent?: boolean;
+}
+
+function launch(port: number, dir: string | undefined): Promise<ChildProcess> {
+  const args = ['--port', String(port), '--bind', '127.0.0.1', '--save', ''];
+  args.push(
+    ...(dir ? ['--dir', dir, '--appendonly', 'yes', '--appendfsync', 'always'] : ['--appendonly', 'no']),
+  );
   const child = spawn('/usr/bin/redis-server', args, { stdio: ['ignore', 'pipe', 'pipe'] });
   return new Promise((resolve, reject) => {
     let out = '';
@@ -59,17 +74,21 @@ function stopChild(child: ChildProcess): Promise<void> {
 }
 
 /** Starts a redis-server (one per test file or bench run). */
-export async function startRedis(): Promise<TestRedis> {
+export async function startRedis(options: RedisOptions = {}): Promise<TestRedis> {
   const port = await freePort();
-  let child = await launch(port);
+  const dir = options.persistent ? mkdtempSync(join(tmpdir(), 'mcpkit-redis-')) : undefined;
+  let child = await launch(port, dir);
   return {
     url: `redis://127.0.0.1:${port}`,
     port,
     pid: () => child.pid!,
-    stop: () => stopChild(child),
+    async stop() {
+      await stopChild(child);
+      if (dir) rmSync(dir, { recursive: true, force: true });
+    },
     async restart() {
       await stopChild(child);
-      child = await launch(port);
+      child = await launch(port, dir);
     },
   };
 }

@@ -6,7 +6,7 @@
  * Source: 2026-07-28 basic/versioning "Protocol Version Negotiation", basic/index "_meta"
  * and "Result type", basic/patterns/mrtr; 2025-11-25 server/utilities/logging; SEP-2663.
  */
-import { DEFAULT_MAX_JSON_DEPTH, Peer } from '../core/runtime.js';
+import { DEFAULT_MAX_JSON_DEPTH, neverAborted, Peer } from '../core/runtime.js';
 import {
   LocalError,
   type JsonRpcNotification,
@@ -34,7 +34,7 @@ import {
   type ServerDescription,
 } from './era.js';
 import { explainJunk, guardFirstFrame } from './junk-guard.js';
-import { NEVER, notificationOf, peerOptions, requestOf, retryVersion, ToolHeaders } from './middleware.js';
+import { notificationOf, peerOptions, requestOf, retryVersion, ToolHeaders } from './middleware.js';
 import { answerInputRequests, retryAfterInput, type InputLoop } from './mrtr.js';
 import type { ClientOptions } from './options.js';
 import { resultKind } from './results.js';
@@ -94,7 +94,7 @@ export class Connection {
         notification: (n) =>
           void this.#in(
             { kind: 'notification', method: n.method, params: n.params },
-            this.#ctx('incoming', NEVER),
+            this.#ctx('incoming', neverAborted()),
           ).catch(() => undefined),
         closed: (error) => this.#closed.abort(error),
         malformed: (text) => (this.#junk ??= text.slice(0, 200)),
@@ -161,7 +161,9 @@ export class Connection {
   /** Sends a notification through the outgoing chain. */
   notify(method: string, params?: Params): void {
     const chain = this.#outgoing(NO_OPTIONS);
-    void chain({ kind: 'notification', method, params }, this.#ctx('outgoing', NEVER)).catch(() => undefined);
+    void chain({ kind: 'notification', method, params }, this.#ctx('outgoing', neverAborted())).catch(
+      () => undefined,
+    );
   }
 
   /**
@@ -235,7 +237,7 @@ export class Connection {
 
   /** Sends one request through the outgoing chain built for this call. */
   #request(method: string, params: Params | undefined, options: CallOptions): Promise<Params> {
-    const ctx = this.#ctx('outgoing', options.signal ?? NEVER, options.headers);
+    const ctx = this.#ctx('outgoing', options.signal ?? neverAborted(), options.headers);
     return this.#outgoing(options)({ kind: 'request', method, params }, ctx).then((result) => result ?? {});
   }
 

@@ -33,11 +33,14 @@ import {
   type RequestOptions,
   type SendOptions,
 } from '../core/index.js';
-import { checkToolHeaders, type HeaderAnnotation, headerValueOf, valueAtPath } from '../core/runtime.js';
+import {
+  checkToolHeaders,
+  type HeaderAnnotation,
+  headerValueOf,
+  neverAborted,
+  valueAtPath,
+} from '../core/runtime.js';
 import { pickVersion } from './era.js';
-
-/** The signal of a call that has none: never aborts. */
-export const NEVER = new AbortController().signal;
 
 /**
  * The version to retry a modern request with after a -32022, or undefined when there is
@@ -114,7 +117,7 @@ export function peerOptions(
     ...call,
     modernVersion,
   };
-  if (ctx.signal !== NEVER) options.signal = ctx.signal;
+  if (ctx.signal !== neverAborted()) options.signal = ctx.signal;
   if (ctx.headers !== undefined) options.headers = ctx.headers;
   return options;
 }

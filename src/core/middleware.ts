@@ -105,3 +105,13 @@ export function composeMiddleware(
   for (let i = middleware.length - 1; i >= 0; i--) handler = (middleware[i] as Middleware)(handler);
   return handler;
 }
+
+let never: AbortSignal | undefined;
+
+/**
+ * The signal of a call that has none: it never aborts. Made on first use, since strict
+ * runtimes (workerd) refuse `new AbortController()` in global scope.
+ */
+export function neverAborted(): AbortSignal {
+  return (never ??= new AbortController().signal);
+}

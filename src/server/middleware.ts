@@ -30,7 +30,7 @@ import {
   type Middleware,
   type MiddlewareContext,
 } from '../core/index.js';
-import { eraOf, revisionOf } from '../core/runtime.js';
+import { eraOf, neverAborted, revisionOf } from '../core/runtime.js';
 import type { LegacySession, SessionLink } from './legacy/session.js';
 import type { HeaderReader, RequestScope } from './scope.js';
 
@@ -47,7 +47,6 @@ const DESTINATION = Symbol('mcpkit.destination');
 type Carrier = { readonly [DESTINATION]?: Destination };
 
 const DONE: Promise<undefined> = Promise.resolve(undefined);
-const NEVER = new AbortController().signal;
 const drop = (): undefined => undefined;
 const orEmpty = (result: Params | undefined): Params => result ?? {};
 
@@ -145,7 +144,7 @@ export class MiddlewareChains {
       era,
       protocolVersion: revisionOf(notification, era, source),
       sessionId: session?.id,
-      signal: NEVER,
+      signal: neverAborted(),
       headers: headers && headerRecord(headers),
       [DESTINATION]: session,
     } as const;
@@ -245,12 +244,12 @@ function chainedLink(session: LegacySession, outgoing: MessageHandler): SessionL
     request: (method, params, options) =>
       outgoing(
         { kind: 'request', method, params, [DESTINATION]: link } as McpMessage,
-        ctx(options?.signal ?? NEVER),
+        ctx(options?.signal ?? neverAborted()),
       ).then(orEmpty),
     notify: (method, params) =>
       void outgoing(
         { kind: 'notification', method, params, [DESTINATION]: link } as McpMessage,
-        ctx(NEVER),
+        ctx(neverAborted()),
       ).catch(drop),
   };
 }

@@ -1,71 +1,8 @@
 /**
- * A fleet for tests: instances of examples/fleet-server.ts (built, in dist/) as child
- * processes on random loopback ports, all on one test Redis, stopped by PID.
+ * A fleet for tests: the instances come from bench/harness/fleet.ts (examples/fleet-server.ts
+ * as child processes on one test Redis); here, the balancers that spread requests over them.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
-import { fileURLToPath } from 'node:url';
-
-const SCRIPT = fileURLToPath(new URL('../../dist/examples/fleet-server.js', import.meta.url));
-
-/** One running instance. */
-export interface FleetInstance {
-  readonly name: string;
-  readonly url: string;
-  readonly pid: number;
-  /** Kills it with `signal` (default SIGTERM) and waits for the exit. */
-  kill(signal?: NodeJS.Signals): Promise<void>;
-}
-
-/** Starts instances `names` on the Redis at `redisUrl`, sharing one requestState key. */
-export async function startFleet(
-  redisUrl: string,
-  names: readonly string[],
-  options: { leaseMs: number; pollMs: number },
-): Promise<FleetInstance[]> {
-  const key = randomBytes(32).toString('base64');
-  return Promise.all(names.map((name) => startInstance(name, redisUrl, key, options)));
-}
-
-function startInstance(
-  name: string,
-  redisUrl: string,
-  key: string,
-  options: { leaseMs: number; pollMs: number },
-): Promise<FleetInstance> {
-  const args = [SCRIPT, '--port', '0', '--name', name, '--redis', redisUrl];
-  args.push('--lease-ms', String(options.leaseMs), '--poll-ms', String(options.pollMs));
-  const child = spawn(process.execPath, args, {
-    env: { ...process.env, MCPKIT_STATE_KEY: key },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  return new Promise((resolve, reject) => {
-    let out = '';
-    let err = '';
-    child.stderr?.on('data', (c: Buffer) => (err += c.toString()));
-    child.stdout?.on('data', (c: Buffer) => {
-      out += c.toString();
-      const url = / at (http:\S+)/.exec(out)?.[1];
-      if (url) resolve(instance(name, url, child));
-    });
-    child.once('exit', (code) => reject(new Error(`fleet instance ${name} exited (${code}): ${err}`)));
-  });
-}
-
-function instance(name: string, url: string, child: ChildProcess): FleetInstance {
-  return {
-    name,
-    url,
-    pid: child.pid!,
-    kill(signal = 'SIGTERM') {
-      if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
-      return new Promise((resolve) => {
-        child.once('exit', () => resolve());
-        process.kill(child.pid!, signal);
-      });
-    },
-  };
-}
+export { startFleet, type FleetInstance } from '../../bench/harness/fleet.js';
 
 /** A fetch that sends each request to the next of `urls` in turn (a round-robin balancer). */
 export function roundRobin(urls: readonly string[]): { fetch: typeof fetch; sent: string[] } {

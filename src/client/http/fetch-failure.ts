@@ -1,6 +1,7 @@
 /**
  * Failure helpers of the Streamable HTTP client transport: the error for an endpoint fetch
- * could not reach (with credentials kept out of the message), and a bounded wait.
+ * could not reach (with credentials kept out of the message), a bounded wait, and the
+ * retries of a POST that may be sent again.
  * Source: 2026-07-28 basic/transports/streamable-http.
  */
 
@@ -38,4 +39,28 @@ export function within(promise: Promise<void>, ms: number): Promise<void> {
   let timer: ReturnType<typeof setTimeout> | undefined;
   const timeout = new Promise<void>((resolve) => (timer = setTimer(resolve, ms)));
   return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
+}
+
+/** Why a POST of ours was not accepted, and whether sending it again may help. */
+export interface PostFailure {
+  reason: string;
+  retry: boolean;
+}
+
+/** Times a POST that may be sent again is tried in all (waits of 100 then 300 ms between). */
+const ATTEMPTS = 3;
+
+/** Runs `post` until accepted, not retryable, `stopped()`, or out of attempts; the last failure. */
+export async function retried(
+  post: () => Promise<PostFailure | undefined>,
+  stopped: () => boolean,
+): Promise<PostFailure | undefined> {
+  let failure: PostFailure | undefined;
+  for (let attempt = 0; attempt < ATTEMPTS && !stopped(); attempt++) {
+    if (attempt > 0)
+      await new Promise<void>((resolve) => setTimer(() => resolve(), 100 * 3 ** (attempt - 1)));
+    failure = await post();
+    if (!failure?.retry) break;
+  }
+  return failure;
 }

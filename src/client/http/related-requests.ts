@@ -1,7 +1,7 @@
 /**
  * Which of our requests a server-initiated request belongs to, on legacy Streamable HTTP:
  * a server sends a request related to one of ours on that POST's SSE stream. Kept until
- * asked once, at most `max` entries (the oldest go first).
+ * our answer to it was posted ({@link forget}), at most `max` entries (the oldest go first).
  * Source: 2025-11-25 basic/transports "Sending Messages to the Server" (the SSE stream
  * MAY carry requests and notifications related to the originating request).
  */
@@ -23,8 +23,13 @@ export class RelatedRequests {
     if (this.#byServerId.size > this.#max) this.#byServerId.delete(this.#byServerId.keys().next().value!);
   }
 
-  /** The request the server's request `id` arrived with, once; then forgotten. */
+  /** The request the server's request `id` arrived with. */
   take(id: RequestId): RequestId | undefined {
+    return this.#byServerId.get(id);
+  }
+
+  /** Drops the server's request `id` (answered); returns the request it arrived with. */
+  forget(id: RequestId): RequestId | undefined {
     const ours = this.#byServerId.get(id);
     this.#byServerId.delete(id);
     return ours;

@@ -10,6 +10,7 @@
  */
 import { sendRetrying } from './retry.js';
 import type {
+  LocalError,
   JsonRpcMessage,
   JsonRpcNotification,
   JsonRpcRequest,
@@ -19,7 +20,7 @@ import type {
   TransportSink,
 } from '../../core/index.js';
 import { disconnectedFrame } from './frames.js';
-import { unreachable, within } from './fetch-failure.js';
+import { retried, unreachable, within, type PostFailure } from './fetch-failure.js';
 import { LegacySession, type Exchange } from '../legacy/http-session.js';
 import type { StreamableHttpOptions } from './options.js';
 import { SessionRenewal } from './session-renewal.js';
@@ -51,6 +52,8 @@ class StreamableHttpTransport implements Transport {
   readonly #related = new RelatedRequests();
   #sink: TransportSink | undefined;
   #closed = false;
+  /** Set once any fetch got an HTTP response: from then on the URL is known to be a server. */
+  #answered = false;
   readonly #posts = new AbortController();
   /** Settles once `notifications/initialized` was posted and the GET stream answered. */
   #initialized: Promise<void> | undefined;
@@ -101,10 +104,8 @@ class StreamableHttpTransport implements Transport {
   send(message: JsonRpcMessage | JsonRpcMessage[], options?: SendOptions): void {
     if (this.#closed || !this.#sink) return;
     if (this.#sse) return this.#sse.send(message);
-    if (Array.isArray(message) || !('method' in message)) {
-      void this.#post(message, 'response');
-      return;
-    }
+    if (Array.isArray(message)) return void this.#post(message, 'response');
+    if (!('method' in message)) return void this.#answer(message);
     if ('id' in message) void this.#request(message as JsonRpcRequest, options);
     else this.#notify(message);
   }
@@ -182,7 +183,7 @@ class StreamableHttpTransport implements Transport {
     } catch (error) {
       if (exchange.controller.signal.aborted || this.#closed) return;
       // Nothing (or nothing that speaks HTTP) at the URL: a local failure, not a server error.
-      if (error instanceof TypeError) return this.#fail(unreachable(this.#url, error));
+      if (error instanceof TypeError) return this.#unreachable(exchange, unreachable(this.#url, error));
       const reason = error instanceof Error ? error.message : String(error);
       this.#responses.deliver(disconnectedFrame(exchange.id, `HTTP request failed: ${reason}`));
     } finally {
@@ -218,8 +219,36 @@ class StreamableHttpTransport implements Transport {
     this.#sse.send(request);
   }
 
+  /**
+   * POSTs our answer to a server's request, again after a network failure (matched by id, a
+   * second copy is harmless). If it still cannot be delivered, the request of ours that the
+   * server's request came with fails, instead of waiting for an answer that will never come.
+   */
+  async #answer(response: JsonRpcMessage & { id?: RequestId | null }): Promise<void> {
+    const id = response.id ?? undefined;
+    const closed = (): boolean => this.#closed;
+    const failure = await retried(() => this.#tryPost(response, 'response'), closed);
+    const ours = id === undefined ? undefined : this.#related.forget(id);
+    if (failure === undefined || this.#closed) return;
+    this.#warn(`response: ${failure.reason}`);
+    if (ours === undefined || !this.#exchanges.has(ours)) return;
+    const why = `could not deliver the answer to the server's request ${String(id)}: ${failure.reason}`;
+    this.#responses.deliver(disconnectedFrame(ours, why));
+    this.#exchanges.get(ours)?.controller.abort();
+  }
+
   /** POSTs a notification or response; true when the server accepted it. */
   async #post(message: JsonRpcMessage | JsonRpcMessage[], label: string): Promise<boolean> {
+    const failure = await this.#tryPost(message, label);
+    if (failure && !this.#closed) this.#warn(`${label}: ${failure.reason}`);
+    return failure === undefined;
+  }
+
+  /** POSTs `message`; undefined when accepted, else why and whether sending again may help. */
+  async #tryPost(
+    message: JsonRpcMessage | JsonRpcMessage[],
+    label: string,
+  ): Promise<PostFailure | undefined> {
     try {
       if (label !== 'notifications/initialized') await this.#initialized;
       const headers = this.#legacyHeaders();
@@ -227,11 +256,11 @@ class StreamableHttpTransport implements Transport {
       const init = { method: 'POST', body: JSON.stringify(message), signal: this.#postSignal() };
       const response = await this.#http(headers, init);
       await response.body?.cancel().catch(() => undefined);
-      if (!response.ok) this.#warn(`${label}: the server answered HTTP ${response.status}`);
-      return response.ok;
+      if (response.ok) return undefined;
+      return { reason: `the server answered HTTP ${response.status}`, retry: response.status >= 500 };
     } catch (error) {
-      if (!this.#closed) this.#warn(`${label}: ${error instanceof Error ? error.message : String(error)}`);
-      return false;
+      if (error instanceof TypeError) return { reason: unreachable(this.#url, error).message, retry: true };
+      return { reason: error instanceof Error ? error.message : String(error), retry: false };
     }
   }
 
@@ -258,11 +287,13 @@ class StreamableHttpTransport implements Transport {
     protocol.forEach((value, name) => headers.set(name, value));
     if (init.body !== undefined) headers.set('Content-Type', 'application/json');
     init.headers = headers;
-    return sendRetrying(
+    const response = await sendRetrying(
       () => this.#fetch(this.#url, init),
       this.#options.retry ?? {},
       init.signal ?? undefined,
     );
+    this.#answered = true;
+    return response;
   }
 
   /** The request whose POST stream carried the server's request `id` (see RelatedRequests). */
@@ -273,6 +304,16 @@ class StreamableHttpTransport implements Transport {
   /** Notifications and responses we POST: aborted on close, and after {@link POST_TIMEOUT_MS}. */
   #postSignal(): AbortSignal {
     return AbortSignal.any([this.#posts.signal, AbortSignal.timeout(POST_TIMEOUT_MS)]);
+  }
+
+  /**
+   * Before the server ever answered, an unreachable URL ends the connection. Once it has,
+   * a failed fetch (an instance of a fleet died, a socket reset) fails only its own request,
+   * marked `disconnected` so a subscription re-listens; the next request may reach it again.
+   */
+  #unreachable(exchange: Exchange, error: LocalError): void {
+    if (!this.#answered) return this.#fail(error);
+    this.#responses.deliver(disconnectedFrame(exchange.id, error.message));
   }
 
   #fail(error: Error): void {

@@ -48,18 +48,11 @@ export interface StdioClientTransport extends Transport {
 }
 
 /** Environment variables a child inherits by default, like the official SDKs. */
-const INHERITED_ENV =
-  process.platform === 'win32'
-    ? [
-        'APPDATA',
-        'HOMEDRIVE',
-        'HOMEPATH',
-        'LOCALAPPDATA',
-        'PATH',
-        'PROCESSOR_ARCHITECTURE',
-        'SYSTEMDRIVE',
-      ].concat(['SYSTEMROOT', 'TEMP', 'USERNAME', 'USERPROFILE', 'PROGRAMFILES'])
-    : ['HOME', 'LOGNAME', 'PATH', 'SHELL', 'TERM', 'USER'];
+const INHERITED_ENV = ['HOME', 'LOGNAME', 'PATH', 'SHELL', 'TERM', 'USER'];
+const INHERITED_ENV_WINDOWS = ['APPDATA', 'HOMEDRIVE', 'HOMEPATH', 'LOCALAPPDATA', 'PATH'].concat(
+  ['PROCESSOR_ARCHITECTURE', 'SYSTEMDRIVE', 'SYSTEMROOT', 'TEMP', 'USERNAME'],
+  ['USERPROFILE', 'PROGRAMFILES'],
+);
 
 const STDERR_TAIL_BYTES = 64 * 1024;
 /** How long to wait after exit for the child's pipes to finish delivering buffered output. */
@@ -228,7 +221,8 @@ async function within(promise: Promise<void>, ms: number): Promise<boolean> {
 
 function childEnv(extra: Record<string, string | undefined> = {}): Record<string, string> {
   const env: Record<string, string> = {};
-  for (const key of INHERITED_ENV) {
+  // Read at spawn, not at import: a module that reads `process` on load breaks web runtimes.
+  for (const key of process.platform === 'win32' ? INHERITED_ENV_WINDOWS : INHERITED_ENV) {
     const value = process.env[key];
     if (value !== undefined && !value.startsWith('()')) env[key] = value;
   }
