@@ -7,9 +7,10 @@
 import { createHash } from 'node:crypto';
 import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-const ROOT = fileURLToPath(new URL('..', import.meta.url));
+const ROOT = `${join(dirname(fileURLToPath(import.meta.url)), '..')}/`;
 const STAMP = `${ROOT}dist/.build-stamp.json`;
 
 const STEPS = {

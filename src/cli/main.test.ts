@@ -172,7 +172,7 @@ describe('mcpkit flags for stdio servers and elicitation', () => {
 
   it('--era modern against a lenient legacy stdio server fails at once with the --era auto hint', async () => {
     const run = await cli(['call', 'hi', '--era', 'modern', '--', 'node', '-e', LENIENT]);
-    expectOneLineError(run, /looks like a legacy server.*try --era auto/, 3);
+    expectOneLineError(run, /looks like a legacy server.*try --era auto/, 4);
   });
 });
 

@@ -70,7 +70,9 @@ export async function withSession<T>(flags: ClientFlags, use: (session: Session)
   };
   process.once('SIGINT', stop).once('SIGTERM', stop);
   try {
-    await explained(opened, { phase: 'connect' }, () => connectWithin(client, opened, connectMs));
+    await explained(opened, { phase: 'connect', era: flags.era }, () =>
+      connectWithin(client, opened, connectMs),
+    );
     return await explained(opened, { phase: 'request', era: flags.era }, () =>
       use({ client, signal: controller.signal }),
     );
