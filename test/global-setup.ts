@@ -15,6 +15,11 @@ const DEBIAN_NEEDS: readonly Need[] = [
   { package: 'redis-server', command: '/usr/bin/redis-server' }, // bench/harness/redis.ts
   { package: 'chromium', command: CHROMIUM }, // the inspector's browser tests
   { package: 'bsdutils', command: 'script' }, // the CLI's terminal test (a pseudo-terminal)
+  // The official JSON-Schema-Test-Suite the validation engines are checked on (suite.test.ts).
+  {
+    package: 'json-schema-test-suite',
+    command: process.env.JSON_SCHEMA_TEST_SUITE ?? '/usr/share/json-schema-test-suite/tests',
+  },
 ];
 
 /** How {@link ensurePackages} looks and installs (the test of this file fakes them). */
@@ -65,7 +70,7 @@ export function ensurePackages(setup: SetupEnv): void {
  * the bundled entry points (scripts/bundle.mjs), as `npm run build` does (without the web app),
  * skipped when dist/ is already built from the same inputs (scripts/build-stamp.mjs).
  * MCPKIT_SKIP_BUILD=1 skips it during development. Missing Debian packages (redis-server,
- * chromium, script) are installed first; when they cannot be, the run stops with one line.
+ * chromium, script, the JSON-Schema-Test-Suite) are installed first; when they cannot be, the run stops with one line.
  */
 export default function setup(): void {
   try {

@@ -207,15 +207,14 @@ function elicitAnswer(raw: string): ElicitAnswer {
 
 /** `--header 'Name: value'` (also `Name=value`) into a header record; names are HTTP tokens. */
 function headers(lines: readonly string[]): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const line of lines) {
+  const out = lines.map((line): [string, string] => {
     const match = /^([!#$%&'*+.^_`|~0-9A-Za-z-]+)\s*[:=]\s*(.*)$/.exec(line);
     if (!match?.[1] || /[\r\n\0]/.test(match[2] ?? '')) {
       throw new CliError(`--header must look like 'Name: value', not \`${line}\``);
     }
-    out[match[1]] = (match[2] ?? '').trim();
-  }
-  return out;
+    return [match[1], (match[2] ?? '').trim()];
+  });
+  return Object.fromEntries(out); // own keys, even `__proto__`
 }
 
 /** `key=value` (a string) or `key:=json` (any JSON value), as in HTTPie. */
@@ -226,12 +225,11 @@ function isPair(positional: string): boolean {
 }
 
 function pairArgs(pairs: readonly string[]): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
-  for (const pair of pairs) {
+  const out = pairs.map((pair): [string, unknown] => {
     const [, key = '', op, raw = ''] = PAIR.exec(pair) ?? [];
-    out[key] = op === '=' ? raw : pairJson(key, raw);
-  }
-  return out;
+    return [key, op === '=' ? raw : pairJson(key, raw)];
+  });
+  return Object.fromEntries(out); // argument names are the tool's: own keys, even `__proto__`
 }
 
 function pairJson(key: string, raw: string): unknown {
@@ -271,12 +269,10 @@ function jsonArgs(value: string | boolean | string[] | undefined): Record<string
 }
 
 function promptArgs(args: Record<string, unknown>): Record<string, string> {
-  const strings: Record<string, string> = {};
   for (const [key, value] of Object.entries(args)) {
     if (typeof value !== 'string') throw new CliError(`--args: prompt argument \`${key}\` must be a string`);
-    strings[key] = value;
   }
-  return strings;
+  return { ...(args as Record<string, string>) };
 }
 
 function serveCommand(positionals: string[], values: Values, serverArgv: string[]): Command {

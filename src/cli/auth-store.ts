@@ -44,11 +44,14 @@ function writeAll(path: string, data: Record<string, unknown>): void {
 /** An {@link AuthStore} kept in `path` (default: {@link tokenFile}), mode 0600. */
 export function fileStore(path: string = tokenFile()): AuthStore & { keys(): string[] } {
   return {
-    get: async (key) => readAll(path)[key],
+    get: async (key) => {
+      const all = readAll(path);
+      return Object.hasOwn(all, key) ? all[key] : undefined;
+    },
     set: async (key, value) => writeAll(path, { ...readAll(path), [key]: value }),
     delete: async (key) => {
       const all = readAll(path);
-      if (!(key in all)) return;
+      if (!Object.hasOwn(all, key)) return;
       delete all[key];
       writeAll(path, all);
     },

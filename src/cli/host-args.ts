@@ -93,13 +93,12 @@ function frontOf(port: string | undefined, host: string | undefined): Front {
 }
 
 function headersOf(lines: readonly string[]): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const line of lines) {
+  const out = lines.map((line): [string, string] => {
     const match = /^([!#$%&'*+.^_`|~0-9A-Za-z-]+)\s*[:=]\s*(.*)$/.exec(line);
     if (!match?.[1]) throw new CliError(`--header must look like 'Name: value', not \`${line}\``);
-    out[match[1]] = (match[2] ?? '').trim();
-  }
-  return out;
+    return [match[1], (match[2] ?? '').trim()];
+  });
+  return Object.fromEntries(out); // own keys, even `__proto__`
 }
 
 /** Help pages of the two commands. */

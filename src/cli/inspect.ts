@@ -1,15 +1,18 @@
 /**
  * `mcpkit inspect`: everything a server says about itself, as text for people or one JSON
- * object. Lists are fetched only for the capabilities the server declares.
+ * object. Lists are fetched only for the capabilities the server declares; a list method
+ * the server answers with -32601 is reported as missing and the rest is still shown.
  */
 import type { Client } from '../client/index.js';
-import type {
-  Implementation,
-  Prompt,
-  Resource,
-  ResourceTemplate,
-  ServerCapabilities,
-  Tool,
+import {
+  ERROR_TABLE,
+  WireError,
+  type Implementation,
+  type Prompt,
+  type Resource,
+  type ResourceTemplate,
+  type ServerCapabilities,
+  type Tool,
 } from '../core/index.js';
 import { compactJson, indent, schemaSignature } from './render.js';
 
@@ -24,13 +27,29 @@ export interface Inspection {
   resources: Resource[] | null;
   resourceTemplates: ResourceTemplate[] | null;
   prompts: Prompt[] | null;
+  /** List methods the server answered with -32601 Method not found (their lists are `null`). */
+  missing: string[];
 }
 
-/** Collects the inspection; `null` lists are capabilities the server does not declare. */
+/**
+ * Collects the inspection; `null` lists are capabilities the server does not declare, or
+ * list methods it does not implement (named in `missing`).
+ * @throws what the client throws for any other failure of a list.
+ */
 export async function inspect(client: Client, signal: AbortSignal): Promise<Inspection> {
   if (client.era === 'modern' && client.serverCapabilities === undefined) await client.discover({ signal });
   const capabilities = client.serverCapabilities ?? {};
-  const has = (key: keyof ServerCapabilities): boolean => capabilities[key] !== undefined;
+  const missing: string[] = [];
+  const list = async <T>(capability: keyof ServerCapabilities, method: string, fetch: () => Promise<T[]>) => {
+    if (capabilities[capability] === undefined) return null;
+    try {
+      return await fetch();
+    } catch (error) {
+      if (!(error instanceof WireError) || error.code !== ERROR_TABLE.MethodNotFound.code) throw error;
+      missing.push(method);
+      return null;
+    }
+  };
   const options = { signal };
   return {
     server: client.serverInfo ?? null,
@@ -38,10 +57,13 @@ export async function inspect(client: Client, signal: AbortSignal): Promise<Insp
     protocolVersion: client.protocolVersion ?? null,
     capabilities,
     instructions: client.instructions ?? null,
-    tools: has('tools') ? await client.listTools(options) : null,
-    resources: has('resources') ? await client.listResources(options) : null,
-    resourceTemplates: has('resources') ? await client.listResourceTemplates(options) : null,
-    prompts: has('prompts') ? await client.listPrompts(options) : null,
+    tools: await list('tools', 'tools/list', () => client.listTools(options)),
+    resources: await list('resources', 'resources/list', () => client.listResources(options)),
+    resourceTemplates: await list('resources', 'resources/templates/list', () =>
+      client.listResourceTemplates(options),
+    ),
+    prompts: await list('prompts', 'prompts/list', () => client.listPrompts(options)),
+    missing,
   };
 }
 
@@ -51,10 +73,14 @@ export function formatInspection(inspection: Inspection): string {
     identity(inspection),
     section('Capabilities', capabilityLines(inspection.capabilities)),
     inspection.instructions === null ? '' : section('Instructions', [inspection.instructions]),
-    list('Tools', inspection.tools, toolLines),
-    list('Resources', inspection.resources, resourceLines),
-    list('Resource templates', inspection.resourceTemplates, templateLines),
-    list('Prompts', inspection.prompts, promptLines),
+    list(['Tools', 'tools/list', inspection.missing], inspection.tools, toolLines),
+    list(['Resources', 'resources/list', inspection.missing], inspection.resources, resourceLines),
+    list(
+      ['Resource templates', 'resources/templates/list', inspection.missing],
+      inspection.resourceTemplates,
+      templateLines,
+    ),
+    list(['Prompts', 'prompts/list', inspection.missing], inspection.prompts, promptLines),
   ]
     .filter((part) => part !== '')
     .join('\n\n');
@@ -79,7 +105,15 @@ function capabilityLines(capabilities: ServerCapabilities): string[] {
   return entries.map(([key, value]) => `${key}: ${compactJson(value)}`);
 }
 
-function list<T>(title: string, items: T[] | null, lines: (item: T) => string[]): string {
+/** `heading` is the section's title, its list method and the methods the server lacks. */
+function list<T>(
+  heading: [title: string, method: string, missing: readonly string[]],
+  items: T[] | null,
+  lines: (item: T) => string[],
+): string {
+  const [title, method, missing] = heading;
+  if (items === null && missing.includes(method))
+    return `${title}: missing (the server answered ${method} with -32601 Method not found)`;
   if (items === null) return `${title}: not offered`;
   if (items.length === 0) return `${title}: none`;
   return `${title} (${items.length})\n${indent(items.map((item) => lines(item).join('\n  ')).join('\n'), 2)}`;

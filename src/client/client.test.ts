@@ -156,7 +156,17 @@ describe('legacy sessions', () => {
       'resources/subscribe': ok,
       'resources/unsubscribe': ok,
     };
-    const fake = await connectFake(legacy(methods), { era: 'legacy' }, '2025-11-25');
+    const initialize = () => ({
+      protocolVersion: '2025-11-25',
+      capabilities: { logging: {}, resources: { subscribe: true } },
+      serverInfo: { name: 'old', version: '0.1.0' },
+    });
+    const roots = async () => ({ roots: [] });
+    const fake = await connectFake(
+      { ...legacy(methods), initialize },
+      { era: 'legacy', handlers: { roots } },
+      '2025-11-25',
+    );
     await fake.client.ping();
     await fake.client.setLoggingLevel('debug');
     await fake.client.subscribeResource('file:///a');
@@ -164,6 +174,29 @@ describe('legacy sessions', () => {
     fake.client.notifyRootsChanged();
     await until(() => fake.notifications.some((n) => n.method === 'notifications/roots/list_changed'));
     expect(fake.received.map((r) => r.method).slice(1)).toEqual(Object.keys(methods));
+  });
+
+  it('refuse resources/subscribe to a server without resources.subscribe, and send nothing', async () => {
+    const fake = await connectFake(
+      legacy({ 'resources/subscribe': () => ({}) }),
+      { era: 'legacy' },
+      '2025-11-25',
+    );
+    await expect(fake.client.subscribeResource('file:///a')).rejects.toMatchObject({
+      code: 'MISSING_CAPABILITY',
+      message: expect.stringContaining('{"resources":{"subscribe":{}}}'),
+    });
+    await expect(fake.client.unsubscribeResource('file:///a')).rejects.toMatchObject({
+      code: 'MISSING_CAPABILITY',
+    });
+    expect(fake.received.map((r) => r.method)).toEqual(['initialize']);
+  });
+
+  it('send no roots/list_changed when the client did not declare roots.listChanged', async () => {
+    const fake = await connectFake(legacy({ ping: () => ({}) }), { era: 'legacy' }, '2025-11-25');
+    fake.client.notifyRootsChanged();
+    await fake.client.ping(); // sent after the notification would have been
+    expect(fake.notifications.map((n) => n.method)).not.toContain('notifications/roots/list_changed');
   });
 
   it('refuse modern-only discover with UNSUPPORTED_ERA', async () => {

@@ -12,11 +12,13 @@ import {
   LocalError,
   type JsonRpcNotification,
   type Params,
+  type RequestId,
   type RequestOptions,
   type Era,
   type Transport,
 } from '../core/index.js';
 import type * as T from '../core/index.js';
+import { clientCapabilityNeeded, declares } from '../core/runtime.js';
 import { clientInfoOf, declareCapabilities } from './capabilities.js';
 import { Connection, type ConnectionSetup } from './connection.js';
 import { sendLegacyOnly, type LegacyOnlyMethod } from './legacy/only.js';
@@ -58,14 +60,15 @@ export class Client {
       options,
       capabilities: declareCapabilities(options),
       clientInfo: clientInfoOf(options),
-      onNotification: (n) => this.#onNotification(n),
+      onNotification: (n, related) => this.#onNotification(n, related),
     };
     this.#views = new ListViews((kind, params) => this.#live().roundTrip(LIST_KINDS[kind].method, params), {
       maxPages: this.#maxPages,
     });
     const maxLogMessagesPerSecond = options.limits?.maxLogMessagesPerSecond;
     this.#gate = new NotificationGate(
-      (notification) => options.onNotification?.(notification),
+      (notification, related) =>
+        options.onNotification?.(notification, related === undefined ? {} : { relatedRequestId: related }),
       maxLogMessagesPerSecond === undefined ? {} : { maxLogMessagesPerSecond },
     );
     this.#tasks = {
@@ -311,12 +314,16 @@ export class Client {
   }
 
   /**
-   * Tells a legacy server the roots changed (`notifications/roots/list_changed`). On modern
-   * it does nothing: a modern server asks for roots afresh with each request.
+   * Tells a legacy server the roots changed (`notifications/roots/list_changed`), when this
+   * client declared `roots.listChanged` (it does with a roots handler). On modern it does
+   * nothing: a modern server asks for roots afresh with each request.
    */
   notifyRootsChanged(): void {
     const connection = this.#live();
-    if (connection.server.era === 'legacy') connection.notify('notifications/roots/list_changed');
+    const method = 'notifications/roots/list_changed';
+    if (connection.server.era !== 'legacy') return;
+    if (declares(this.#setup.capabilities.legacy, clientCapabilityNeeded(method, undefined)))
+      connection.notify(method);
   }
 
   /**
@@ -372,11 +379,11 @@ export class Client {
     return sendLegacyOnly(this.#live(), request, options);
   }
 
-  #onNotification(notification: JsonRpcNotification): void {
+  #onNotification(notification: JsonRpcNotification, related: RequestId | undefined): void {
     if (notification.method === 'notifications/tools/list_changed') this.#tools.forget();
     this.#views.invalidate(notification.method);
     this.#subscriptions.deliver(notification);
-    if (this.#setup.options.onNotification) this.#gate.receive(notification);
+    if (this.#setup.options.onNotification) this.#gate.receive(notification, related);
   }
 }
 

@@ -16,6 +16,7 @@ import {
   type McpMessage,
   type Middleware,
   type MiddlewareContext,
+  type RequestId,
   type RequestOptions,
   LATEST_LEGACY_REVISION,
   LATEST_REVISION,
@@ -45,7 +46,8 @@ export interface ConnectionSetup {
   options: ClientOptions;
   capabilities: DeclaredCapabilities;
   clientInfo: Implementation;
-  onNotification(notification: JsonRpcNotification): void;
+  /** `related`: the id of our request whose stream carried it, when the transport tells. */
+  onNotification(notification: JsonRpcNotification, related?: RequestId): void;
 }
 
 /** Per-call options of {@link Connection.roundTrip}: the Peer's, plus what the client and the host add. */
@@ -80,7 +82,7 @@ export class Connection {
     const { timeoutMs, handlers = {}, fillElicitationDefaults = true, middleware = [] } = setup.options;
     this.#setup = setup;
     this.#middleware = middleware;
-    this.#answering = { handlers, fillElicitationDefaults };
+    this.#answering = { handlers, fillElicitationDefaults, declared: setup.capabilities.modern };
     this.#toolHeaders = new ToolHeaders((message) => setup.options.onWarning?.(message));
     this.#in = composeMiddleware(middleware, this.#incoming(transport));
     this.#peer = new Peer(
@@ -91,10 +93,10 @@ export class Connection {
             { kind: 'request', method: request.method, params: request.params, id: request.id },
             this.#ctx('incoming', incoming.signal),
           ) as Promise<Params>,
-        notification: (n) =>
+        notification: (n, related) =>
           void this.#in(
             { kind: 'notification', method: n.method, params: n.params },
-            this.#ctx('incoming', neverAborted()),
+            { ...this.#ctx('incoming', neverAborted()), relatedRequestId: related },
           ).catch(() => undefined),
         closed: (error) => this.#closed.abort(error),
         malformed: (text) => (this.#junk ??= text.slice(0, 200)),
@@ -313,7 +315,7 @@ export class Connection {
     );
     return (message, ctx) => {
       if (message.kind === 'notification') {
-        this.#setup.onNotification(notificationOf(message));
+        this.#setup.onNotification(notificationOf(message), ctx.relatedRequestId);
         return Promise.resolve(undefined);
       }
       return answer(requestOf(message), { signal: ctx.signal, notify: () => undefined });

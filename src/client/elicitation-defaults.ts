@@ -3,7 +3,7 @@
  * Source: 2025-11-25 and 2026-07-28 client/elicitation "Supported schema types" (each
  * primitive schema may carry a `default`).
  */
-import { isObject } from '../core/runtime.js';
+import { isObject, setOwn } from '../core/runtime.js';
 import type { ElicitResult } from '../core/index.js';
 
 /** The content of an accepted form-mode elicitation answer. */
@@ -20,8 +20,8 @@ export function applyElicitationDefaults(
 ): ElicitContent {
   const filled: ElicitContent = { ...content };
   for (const [key, property] of Object.entries(propertiesOf(requestedSchema))) {
-    if (key in filled || !isObject(property) || property.default === undefined) continue;
-    filled[key] = property.default as ElicitContent[string];
+    if (Object.hasOwn(filled, key) || !isObject(property) || property.default === undefined) continue;
+    setOwn(filled, key, property.default as ElicitContent[string]);
   }
   return filled;
 }

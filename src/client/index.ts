@@ -13,6 +13,7 @@ export type {
   EraCache,
   EraPreference,
   HandlerContext,
+  NotificationContext,
 } from './options.js';
 export { ListViews, type CachedList, type ListKind, type ListPage } from './lists.js';
 export type { ListenOptions } from './listen.js';

@@ -23,10 +23,10 @@ export function guardFirstFrame(transport: Transport): Transport {
     start: (sink) =>
       transport.start({
         ...sink,
-        frame: (text) => {
+        frame: (text, related) => {
           if (heard || isJsonStructure(text)) {
             heard = true;
-            return sink.frame(text);
+            return sink.frame(text, related);
           }
           const quote = quoteOf(text.trim());
           sink.closed(

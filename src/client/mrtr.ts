@@ -7,8 +7,8 @@
  * Source: 2026-07-28 basic/patterns/mrtr "Client Requirements (Basic Workflow)".
  */
 import { LocalError, type Params } from '../core/index.js';
-import { isObject } from '../core/runtime.js';
-import { answerInput, HANDLER_FOR, type InputAnswering } from './server-requests.js';
+import { isObject, ownEntry, setOwn } from '../core/runtime.js';
+import { answerInput, HANDLER_FOR, undeclaredCapability, type InputAnswering } from './server-requests.js';
 
 /** Methods on which a server may answer `input_required` (basic/patterns/mrtr "Supported Requests"). */
 const INPUT_METHODS: ReadonlySet<string> = new Set(['tools/call', 'resources/read', 'prompts/get']);
@@ -89,7 +89,7 @@ function readInputRequired(method: string, result: Params, maxRequests: number):
     if (!isObject(request) || typeof request.method !== 'string' || !isOptionalObject(request.params)) {
       throw invalid(method, `inputRequests.${key} is not a request object`);
     }
-    requests[key] = { method: request.method, params: request.params ?? {} };
+    setOwn(requests, key, { method: request.method, params: request.params ?? {} });
   }
   return { requests, state: requestState };
 }
@@ -115,7 +115,14 @@ async function answerAll(
   loop: Pick<InputLoop, 'answering' | 'signal' | 'closed'>,
 ): Promise<Params> {
   const entries = Object.entries(requests);
-  for (const [key, request] of entries) requireHandler(method, [key, request.method], loop.answering);
+  for (const [key, request] of entries) {
+    requireHandler(method, [key, request.method], loop.answering);
+    const missing = undeclaredCapability(loop.answering, request);
+    if (missing) {
+      const needs = JSON.stringify(missing);
+      throw invalid(method, `inputRequests.${key} needs ${needs}, which this client did not declare`);
+    }
+  }
   const signal = loop.signal ? AbortSignal.any([loop.signal, loop.closed]) : loop.closed;
   const answered = Promise.all(
     entries.map(async ([key, request]) => {
@@ -133,7 +140,7 @@ function requireHandler(
   answering: InputAnswering,
 ): void {
   const [key, inputMethod] = input;
-  const handler = HANDLER_FOR[inputMethod];
+  const handler = ownEntry(HANDLER_FOR, inputMethod);
   if (handler === undefined) {
     throw invalid(
       method,

@@ -14,7 +14,7 @@
  * prevent flooding), server/utilities/logging "Security" (rate limit log messages).
  */
 import { afterMicrotasks, rateBudget } from '../core/runtime.js';
-import type { JsonRpcNotification } from '../core/index.js';
+import type { JsonRpcNotification, RequestId } from '../core/index.js';
 
 /** Bounds of a {@link NotificationGate}. */
 export interface NotificationGateOptions {
@@ -24,7 +24,7 @@ export interface NotificationGateOptions {
 
 /** The gate in front of one client's `onNotification`. */
 export class NotificationGate {
-  readonly #deliver: (notification: JsonRpcNotification) => void;
+  readonly #deliver: (notification: JsonRpcNotification, related?: RequestId) => void;
   readonly #maxLogs: number;
   readonly #progress = new Map<string | number, JsonRpcNotification>();
   readonly #progressBudget = rateBudget(1000);
@@ -33,16 +33,20 @@ export class NotificationGate {
   #dropped = 0;
   #summary: ReturnType<typeof setTimeout> | undefined;
 
-  constructor(deliver: (notification: JsonRpcNotification) => void, options: NotificationGateOptions = {}) {
+  /** `deliver` gets each notification passed on, with the id of our request it came with (if known). */
+  constructor(
+    deliver: (notification: JsonRpcNotification, related?: RequestId) => void,
+    options: NotificationGateOptions = {},
+  ) {
     this.#deliver = deliver;
     this.#maxLogs = options.maxLogMessagesPerSecond ?? 100;
   }
 
   /** Takes one notification from the server. */
-  receive(notification: JsonRpcNotification): void {
+  receive(notification: JsonRpcNotification, related?: RequestId): void {
     if (notification.method === 'notifications/progress') return this.#onProgress(notification);
-    if (notification.method === 'notifications/message') return this.#onLog(notification);
-    this.#deliver(notification);
+    if (notification.method === 'notifications/message') return this.#onLog(notification, related);
+    this.#deliver(notification, related);
   }
 
   /** Stops the pending summary timer (the connection closed). */
@@ -65,13 +69,13 @@ export class NotificationGate {
     if (latest) this.#deliver(latest);
   }
 
-  #onLog(notification: JsonRpcNotification): void {
+  #onLog(notification: JsonRpcNotification, related: RequestId | undefined): void {
     const now = performance.now();
     if (now - this.#windowStart >= 1000) {
       this.#windowStart = now;
       this.#logsInWindow = 0;
     }
-    if (++this.#logsInWindow <= this.#maxLogs) return this.#deliver(notification);
+    if (++this.#logsInWindow <= this.#maxLogs) return this.#deliver(notification, related);
     this.#dropped++;
     this.#summary ??= setTimeout(() => this.#summarise(), Math.max(0, this.#windowStart + 1000 - now));
     (this.#summary as { unref?: () => void }).unref?.();

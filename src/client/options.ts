@@ -38,6 +38,15 @@ export interface HandlerContext {
   readonly relatedRequestId?: RequestId | undefined;
 }
 
+/** What `onNotification` learns of where a notification came from. */
+export interface NotificationContext {
+  /**
+   * The id of the client's own request whose stream carried the notification (Streamable
+   * HTTP: that request's SSE stream); undefined on stdio and on standalone streams.
+   */
+  readonly relatedRequestId?: RequestId | undefined;
+}
+
 /**
  * Answers to the requests a server makes of the client. Each handler resolves with the
  * result to send; throwing an `WireError` answers with that wire error, anything else with
@@ -117,7 +126,7 @@ export interface ClientOptions {
    * event-loop turn, log messages capped by `limits.maxLogMessagesPerSecond` with a
    * summary of how many were dropped.
    */
-  onNotification?: (notification: JsonRpcNotification) => void;
+  onNotification?: (notification: JsonRpcNotification, context: NotificationContext) => void;
   /**
    * Minimum log level the server should emit. Modern: sent as `_meta`
    * `io.modelcontextprotocol/logLevel` on every request. Legacy: sent once with

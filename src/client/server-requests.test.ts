@@ -90,3 +90,59 @@ describe('requests from a modern server', () => {
     await expect(fake.server.request('roots/list', {})).rejects.toMatchObject({ code: -32601 });
   });
 });
+
+const TOOL_SAMPLING = { ...samplingParams, tools: [{ name: 'lookup', inputSchema: { type: 'object' } }] };
+
+describe('requests that need a capability the client did not declare', () => {
+  it.each([
+    ['sampling/createMessage', TOOL_SAMPLING, { sampling: { tools: {} } }],
+    [
+      'sampling/createMessage',
+      { ...samplingParams, includeContext: 'thisServer' },
+      { sampling: { context: {} } },
+    ],
+    [
+      'elicitation/create',
+      { mode: 'url', message: 'go', url: 'https://example.com', elicitationId: 'e' },
+      { elicitation: { url: {} } },
+    ],
+  ])(
+    'legacy: answers %s %j with -32602 naming it, without running the handler',
+    async (method, params, required) => {
+      let ran = 0;
+      const counting: ClientHandlers = {
+        sampling: async (p) => (ran++, handlers.sampling!(p, { signal: new AbortController().signal })),
+        elicitation: async () => (ran++, { action: 'cancel' }),
+      };
+      const fake = await connectFake(legacy(), { era: 'legacy', handlers: counting }, '2025-11-25');
+      const error = await fake.server.request(method, params as Params).catch((e: unknown) => e);
+      expect(error).toMatchObject({ code: -32602, data: { requiredCapabilities: required } });
+      expect(ran).toBe(0);
+    },
+  );
+
+  it('legacy: answers a tool-enabled sampling request once the client declares sampling.tools', async () => {
+    const options = { era: 'legacy' as const, handlers, capabilities: { sampling: { tools: {} } } };
+    const fake = await connectFake(legacy(), options, '2025-11-25');
+    await expect(fake.server.request('sampling/createMessage', TOOL_SAMPLING)).resolves.toMatchObject({
+      model: 'test-model',
+    });
+  });
+
+  it('modern: refuses an input_required asking for tool-enabled sampling as an invalid result', async () => {
+    let ran = 0;
+    const counting: ClientHandlers = {
+      sampling: async () => (ran++, { role: 'assistant', model: 'm', content: { type: 'text', text: '' } }),
+    };
+    const inputRequests = { s: { method: 'sampling/createMessage', params: TOOL_SAMPLING } };
+    const fake = await connectFake(
+      modern({ 'tools/call': () => ({ resultType: 'input_required', inputRequests }) }),
+      { handlers: counting },
+    );
+    await expect(fake.client.request('tools/call', { name: 't' })).rejects.toMatchObject({
+      code: 'INVALID_RESULT',
+      message: expect.stringContaining('inputRequests.s needs {"sampling":{"tools":{}}}'),
+    });
+    expect(ran).toBe(0);
+  });
+});

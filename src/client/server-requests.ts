@@ -13,11 +13,17 @@ import {
   type Params,
   type RequestId,
   type Era,
+  type ClientCapabilities,
   type CreateMessageRequestParams,
   type LegacyElicitRequestParams,
   type LegacyRequestParams,
 } from '../core/index.js';
-import type { IncomingContext } from '../core/runtime.js';
+import {
+  clientCapabilityNeeded,
+  missingCapabilities,
+  type CapabilityNeed,
+  type IncomingContext,
+} from '../core/runtime.js';
 import { withElicitationDefaults } from './elicitation-defaults.js';
 import type { ClientHandlers, HandlerContext } from './options.js';
 
@@ -26,6 +32,21 @@ export interface InputAnswering {
   readonly handlers: ClientHandlers;
   /** Fill omitted fields of accepted form elicitations with the schema's defaults. */
   readonly fillElicitationDefaults: boolean;
+  /** What the client declared: a request needing more (sampling with tools, URL elicitation…) is refused. */
+  readonly declared: ClientCapabilities;
+}
+
+/**
+ * The capability a server's request needs that this client did not declare (shaped like
+ * `requiredCapabilities`), or undefined. A server must not send such a request
+ * (client/sampling "Tools in Sampling", basic/patterns/mrtr "Server Requirements").
+ */
+export function undeclaredCapability(
+  answering: InputAnswering,
+  request: { method: string; params: Params },
+): CapabilityNeed | undefined {
+  const need = clientCapabilityNeeded(request.method, request.params);
+  return need && missingCapabilities(answering.declared, need);
 }
 
 /** The handler that answers each method a server may ask of the client. */
@@ -53,6 +74,19 @@ export function serverRequestHandler(
     if (request.method === 'ping') return {};
     if (current === undefined) throw notFound(request.method);
     const asked = { method: request.method, params: request.params ?? {} };
+    const handler = HANDLER_FOR[asked.method];
+    if (handler === undefined || answering.handlers[handler] === undefined) throw notFound(request.method);
+    const missing = undeclaredCapability(answering, asked);
+    if (missing) {
+      const needs = JSON.stringify(missing);
+      throw WireError.of(
+        'InvalidParams',
+        `${asked.method} needs ${needs}, which this client did not declare`,
+        {
+          requiredCapabilities: missing,
+        },
+      );
+    }
     const answer = await answerInput(answering, asked, {
       signal: context.signal,
       requestId: request.id,

@@ -163,6 +163,8 @@ export type LocalErrorCode =
   | 'INVALID_RESULT'
   | 'INVALID_DEFINITION'
   | 'UNSUPPORTED_ERA'
+  /** The peer did not declare the capability the request needs (the message names it). */
+  | 'MISSING_CAPABILITY'
   | 'SPAWN_FAILED'
   | 'INVALID_ARGUMENT'
   /** The peer sent more than a documented limit allows (the message names the limit). */

@@ -12,8 +12,10 @@
  * I/O or a timer) stops holding the others back: requests stay concurrent.
  */
 
+import type { RequestId } from './jsonrpc.js';
+
 /** Handles one frame; returns a promise when the handling goes on asynchronously. */
-export type FrameHandler = (text: string) => Promise<unknown> | undefined;
+export type FrameHandler = (text: string, related?: RequestId) => Promise<unknown> | undefined;
 
 /** Runs `fn` after the current microtasks (setImmediate where it exists; a 0 ms timer elsewhere). */
 export const afterMicrotasks: (fn: () => void) => void =
@@ -26,6 +28,8 @@ export class FrameQueue {
   readonly #handle: FrameHandler;
   readonly #onError: (error: unknown) => void;
   #frames: string[] = [];
+  /** The `related` of each queued frame, by index in `#frames` (sparse: most frames have none). */
+  #related = new Map<number, RequestId>();
   #head = 0;
   /** The number of the wait in progress (0 when no frame holds the others back). */
   #waiting = 0;
@@ -43,19 +47,21 @@ export class FrameQueue {
   }
 
   /** Takes a frame: starts it now, or after the frames ahead of it. */
-  push(text: string): void {
-    if (this.#waiting !== 0) this.#frames.push(text);
-    else this.#run(text);
+  push(text: string, related?: RequestId): void {
+    if (this.#waiting === 0) return this.#run(text, related);
+    if (related !== undefined) this.#related.set(this.#frames.length, related);
+    this.#frames.push(text);
   }
 
   /** Drops the frames not started yet (the connection closed). */
   clear(): void {
     this.#frames = [];
+    this.#related.clear();
     this.#head = 0;
   }
 
-  #run(text: string): void {
-    const handled = this.#handle(text);
+  #run(text: string, related?: RequestId): void {
+    const handled = this.#handle(text, related);
     if (handled === undefined) return;
     const wait = ++this.#waits;
     this.#waiting = wait;
@@ -80,8 +86,10 @@ export class FrameQueue {
 
   #drain(): void {
     while (this.#waiting === 0 && this.#head < this.#frames.length) {
-      const text = this.#frames[this.#head++]!;
-      this.#run(text);
+      const index = this.#head++;
+      const related = this.#related.get(index);
+      if (related !== undefined) this.#related.delete(index);
+      this.#run(this.#frames[index]!, related);
     }
     if (this.#head === this.#frames.length) this.clear();
   }

@@ -77,6 +77,11 @@ export interface MiddlewareContext {
    * undefined on other transports. A copy per message: changing it changes nothing.
    */
   readonly headers?: Readonly<Record<string, string>> | undefined;
+  /**
+   * Client, incoming notification: the id of our request whose stream carried it, when the
+   * transport tells (Streamable HTTP: that POST's SSE stream); undefined elsewhere.
+   */
+  readonly relatedRequestId?: RequestId | undefined;
 }
 
 /**

@@ -143,13 +143,16 @@ class OutgoingRequest implements Outgoing {
   #arm(): void {
     clearTimeout(this.#timer);
     const { id, method, timeoutMs, options } = this.#init;
-    const left =
-      options.maxTotalTimeoutMs === undefined
-        ? timeoutMs
-        : Math.min(timeoutMs, options.maxTotalTimeoutMs - (Date.now() - this.#started));
+    const total = options.maxTotalTimeoutMs;
+    const left = total === undefined ? Infinity : total - (Date.now() - this.#started);
+    // The error names whichever limit fires, with the option that set it.
+    const why =
+      left < timeoutMs
+        ? `${total} ms in all (maxTotalTimeoutMs)`
+        : `${timeoutMs} ms without a response${options.resetTimeoutOnProgress === false ? '' : ' or progress'} (timeoutMs)`;
     this.#timer = setTimer(
-      () => this.#fail('TIMEOUT', `Request ${String(id)} (${method}) timed out after ${timeoutMs} ms`),
-      Math.max(0, left),
+      () => this.#fail('TIMEOUT', `Request ${String(id)} (${method}) timed out after ${why}`),
+      Math.max(0, Math.min(timeoutMs, left)),
     );
   }
 }

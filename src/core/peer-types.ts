@@ -3,15 +3,18 @@
  * arrives, and its limits and timeouts.
  * Source: 2026-07-28 basic/index "Messages", patterns/cancellation, patterns/progress.
  */
-import type { JsonRpcNotification, JsonRpcRequest, Params } from './jsonrpc.js';
+import type { JsonRpcNotification, JsonRpcRequest, Params, RequestId } from './jsonrpc.js';
 import type { IncomingContext } from './incoming.js';
 
 /** How a `Peer` answers what arrives. */
 export interface PeerHandlers {
   /** Answers a request: resolve with the result, throw {@link WireError} for a wire error. */
   request(request: JsonRpcRequest, context: IncomingContext): Promise<Params>;
-  /** Receives notifications other than progress and cancellation. */
-  notification?(notification: JsonRpcNotification): void;
+  /**
+   * Receives notifications other than cancellation; `related` is the id of our request whose
+   * stream carried it, when the transport tells (see `TransportSink.frame`).
+   */
+  notification?(notification: JsonRpcNotification, related?: RequestId): void;
   /** Called once when the transport ends. */
   closed?(error?: Error): void;
   /**

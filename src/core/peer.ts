@@ -51,7 +51,7 @@ export class Peer {
   readonly #notifyFn = (method: string, params?: Params): void => this.notify(method, params);
   readonly #sendFn = (response: JsonRpcResponse): void => this.#send(response);
   readonly #frames = new FrameQueue(
-    (text) => this.#onFrame(text),
+    (text, related) => this.#onFrame(text, related),
     (error) => this.#handlers.internalError?.(error, undefined),
   );
   #closed: Error | undefined;
@@ -69,7 +69,7 @@ export class Peer {
   /** Starts the transport; frames flow from here on. */
   async start(): Promise<void> {
     await this.#transport.start({
-      frame: (text) => this.#frames.push(text),
+      frame: (text, related) => this.#frames.push(text, related),
       closed: (e) => this.#onClosed(e),
       ...(this.#drain ? { inputEnded: () => void this.#onInputEnded() } : {}),
     });
@@ -137,14 +137,14 @@ export class Peer {
 
   // Nothing a peer sends may throw past this point: a failure here is reported, never rethrown.
   // Returns a promise only while a request is being answered (see FrameQueue).
-  #onFrame(text: string): Promise<void> | undefined {
+  #onFrame(text: string, related?: RequestId): Promise<void> | undefined {
     const decoded = decodeFrame(text, this.#maxJsonDepth);
     if (decoded.kind === 'malformed') {
       this.#onMalformed(text, decoded);
       return undefined;
     }
     return decoded.kind === 'single'
-      ? this.#onValue(decoded.value, this.#sendFn)
+      ? this.#onValue(decoded.value, this.#sendFn, related)
       : this.#onBatch(decoded.values);
   }
 
@@ -172,11 +172,15 @@ export class Peer {
     if (replies.length > 0) this.#send(replies);
   }
 
-  #onValue(value: unknown, reply: (r: JsonRpcResponse) => void): Promise<void> | undefined {
+  #onValue(
+    value: unknown,
+    reply: (r: JsonRpcResponse) => void,
+    related?: RequestId,
+  ): Promise<void> | undefined {
     const checked = checkEnvelope(value);
     if (checked.kind === 'request') return this.#onRequest(checked.message, reply);
     if (checked.kind === 'response') this.#onResponse(checked.message);
-    else if (checked.kind === 'notification') this.#onNotification(checked.message);
+    else if (checked.kind === 'notification') this.#onNotification(checked.message, related);
     else if (!checked.notification) reply(checked.error);
     return undefined;
   }
@@ -189,7 +193,7 @@ export class Peer {
     else out.resolve(message.result);
   }
 
-  #onNotification(message: JsonRpcNotification): void {
+  #onNotification(message: JsonRpcNotification, related: RequestId | undefined): void {
     const params = message.params ?? {};
     if (message.method === 'notifications/cancelled') {
       const id = params.requestId;
@@ -202,7 +206,7 @@ export class Peer {
         this.#outgoing.get(token)?.progress(params as unknown as ProgressUpdate);
     }
     try {
-      this.#handlers.notification?.(message);
+      this.#handlers.notification?.(message, related);
     } catch (error) {
       this.#handlers.internalError?.(error, undefined);
     }

@@ -15,6 +15,7 @@ export { DEFAULT_MAX_JSON_DEPTH } from './json-limits.js';
 export { type Checked, type Decoded, isObject } from './jsonrpc.js';
 export { LineDecoder, type LineEvent, encodeFrame } from './line-framing.js';
 export { LIST_CHANGED, LIST_FEATURES, type ListFeature, listChangedFeature } from './list-changed.js';
+export { ownEntry, setOwn } from './own-keys.js';
 export { principalKey, principalOf } from './principal.js';
 export { rateBudget } from './rate.js';
 export {
@@ -46,3 +47,10 @@ export {
   type HeaderAnnotation,
   type ToolHeaderCheck,
 } from './wire.js';
+export {
+  type CapabilityNeed,
+  clientCapabilityNeeded,
+  declares,
+  missingCapabilities,
+  serverCapabilityNeeded,
+} from './capabilities.js';

@@ -7,6 +7,7 @@
  */
 import type { ErrorObject } from './errors.js';
 import type { Params } from './jsonrpc.js';
+import { setOwn } from './own-keys.js';
 
 /** The extension identifier, as declared under `capabilities.extensions`. */
 export const TASKS_EXTENSION = 'io.modelcontextprotocol/tasks';
@@ -133,7 +134,7 @@ export function applyResponses(
     if (!Object.hasOwn(pending, key) || typeof value !== 'object' || value === null || Array.isArray(value))
       continue;
     delete pending[key];
-    answers[key] = value;
+    setOwn(answers, key, value);
     changed = true;
   }
   if (!changed || isTerminalStatus(task.status)) return undefined;
@@ -177,7 +178,7 @@ export function addInputRequest(
   now: Date,
 ): TaskState | undefined {
   const { key, request } = asked;
-  if (isTerminalStatus(task.status) || key in task.internal.answers) return undefined;
+  if (isTerminalStatus(task.status) || Object.hasOwn(task.internal.answers, key)) return undefined;
   return {
     ...task,
     status: 'input_required',

@@ -7,8 +7,12 @@ import type { JsonRpcMessage, RequestId } from './jsonrpc.js';
 
 /** What a transport calls as frames arrive and when the channel ends. */
 export interface TransportSink {
-  /** One frame of text: a single JSON-RPC message (or a batch array on legacy 2025-03-26). */
-  frame(text: string): void;
+  /**
+   * One frame of text: a single JSON-RPC message (or a batch array on legacy 2025-03-26).
+   * `related` is the id of our own request whose stream carried it, when the channel tells
+   * (Streamable HTTP: the POST's SSE stream); undefined on stdio and on standalone streams.
+   */
+  frame(text: string, related?: RequestId): void;
   /**
    * Optional: the peer will send nothing more but still reads (stdin reached its end).
    * A sink that implements it finishes in-flight work and then calls `close()`; without

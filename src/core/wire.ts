@@ -22,7 +22,7 @@ const MCP_NAME_SOURCE: Readonly<Record<string, 'name' | 'uri' | 'taskId'>> = {
 
 /** The value `Mcp-Name` must carry for a request, or undefined when the method has none. */
 export function mcpNameOf(method: string, params: Params | undefined): unknown {
-  const field = MCP_NAME_SOURCE[method];
+  const field = Object.hasOwn(MCP_NAME_SOURCE, method) ? MCP_NAME_SOURCE[method] : undefined;
   return field === undefined ? undefined : params?.[field];
 }
 

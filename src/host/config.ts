@@ -91,10 +91,8 @@ export function resolveServers(
   servers: unknown,
   env: Record<string, string | undefined> = process.env,
 ): ResolvedServer[] {
-  const parsed = serversSchema.safeParse(servers);
-  if (!parsed.success) throw configError(parsed.error, 'mcpServers');
   const out: ResolvedServer[] = [];
-  for (const [name, server] of Object.entries(parsed.data)) {
+  for (const [name, server] of Object.entries(checkServers(servers, 'mcpServers'))) {
     if (server.disabled === true) continue;
     out.push({
       ...interpolateServer(server, (text, key) => interpolate(text, env, `mcpServers.${name}.${key}`)),
@@ -141,7 +139,45 @@ export async function loadHostConfig(path: string): Promise<ServersConfig> {
       `${path}: ${key}`,
     );
   }
-  return ('mcpServers' in parsed.data ? parsed.data.mcpServers : parsed.data.servers) as ServersConfig;
+  const key = 'mcpServers' in parsed.data ? 'mcpServers' : 'servers';
+  const servers = (json as Record<string, unknown>)[key];
+  checkServers(servers, `${path}: ${key}`);
+  return servers as ServersConfig; // as written: zod's copy would have left out a `__proto__` name
+}
+
+type CheckedServer = z.output<typeof serverSchema>;
+
+/**
+ * The checked servers by name, every own key kept: zod's records leave out a `__proto__`
+ * key, so that entry (and such a key of `env` or `headers`) is checked alone and put back.
+ * @throws LocalError `INVALID_ARGUMENT` as {@link resolveServers}.
+ */
+function checkServers(servers: unknown, where: string): Record<string, CheckedServer> {
+  const parsed = serversSchema.safeParse(servers);
+  if (!parsed.success) throw configError(parsed.error, where);
+  const raw = servers as Record<string, Record<string, unknown>>;
+  const all = withOwnProto({ input: raw, parsed: parsed.data, where }, serverSchema);
+  for (const [name, server] of Object.entries(all)) {
+    const input = raw[name] ?? {};
+    const at = `${where}.${name}`;
+    if (server.env) server.env = withOwnProto({ input: input.env, parsed: server.env, where: `${at}.env` });
+    if (server.headers)
+      server.headers = withOwnProto({ input: input.headers, parsed: server.headers, where: `${at}.headers` });
+  }
+  return all;
+}
+
+/** `parsed` (zod's copy of the record `input`) with `input`'s own `__proto__` entry, checked by `value`, back in place. */
+function withOwnProto<T>(
+  record: { input: unknown; parsed: Record<string, T>; where: string },
+  value: z.ZodType<T> = z.string() as unknown as z.ZodType<T>,
+): Record<string, T> {
+  const { input, parsed, where } = record;
+  if (typeof input !== 'object' || input === null || !Object.hasOwn(input, '__proto__')) return parsed;
+  const entry = value.safeParse((input as Record<string, unknown>)['__proto__']);
+  if (!entry.success) throw configError(entry.error, `${where}.__proto__`);
+  const keys = Object.keys(input);
+  return Object.fromEntries(keys.map((k) => [k, k === '__proto__' ? entry.data : (parsed[k] as T)]));
 }
 
 function interpolateServer<T extends z.output<typeof serverSchema>>(

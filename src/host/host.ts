@@ -31,10 +31,14 @@ export class Host {
   readonly #qualify: QualifyName;
   readonly #events = new Listeners<HostEvents>();
   readonly #eraCache: EraCache = new Map();
+  /** The servers reached over HTTP, where each call has its own stream. */
+  readonly #http = new Set<string>();
   #registry: Registry = new Registry([], defaultQualify);
 
   constructor(options: HostOptions) {
-    this.#inputs = new InputRouter(options.handlers ?? {}, options.policy ?? {});
+    this.#inputs = new InputRouter(options.handlers ?? {}, options.policy ?? {}, (name) =>
+      this.#http.has(name),
+    );
     this.#qualify = options.qualify ?? defaultQualify;
     for (const server of resolveServers(options.servers, options.env)) {
       const link: ServerLink = new ServerLink({
@@ -52,10 +56,14 @@ export class Host {
         eraCache: this.#eraCache,
         onStatus: (status) => this.#events.emit('status', status),
         onLists: (kinds) => this.#rebuild(link, kinds),
-        onNotification: (notification) =>
-          this.#events.emit('notification', { server: server.name, notification }),
+        onNotification: (notification, related) => {
+          if (notification.method === 'notifications/message')
+            this.#inputs.notify(server.name, notification.params ?? {}, related);
+          this.#events.emit('notification', { server: server.name, notification });
+        },
       });
       this.#links.set(server.name, link);
+      if (server.url !== undefined) this.#http.add(server.name);
     }
   }
 
@@ -233,16 +241,21 @@ export class Host {
         `server '${server}' is ${state}${reason ? `: ${reason}` : ''}`,
       );
     }
-    const { onInput, ...rest } = options;
+    const { onInput, onLog, ...rest } = options;
     const requestIds = new Set<RequestId>();
-    const scope: CallScope = { server, onInput, requestIds };
+    const scope: CallScope = { server, onInput, onLog, requestIds };
     const request = { ...rest, onRequestId: (id: RequestId) => void requestIds.add(id) };
-    // Legacy servers' requests arrive outside any call's async context: no need to mark it.
-    return this.#inputs.within(
-      scope,
-      () => run(client, request),
-      client.era === 'modern' && !relayed(client, request),
-    );
+    const release = link.oneCallAtATime ? await link.turns.take(server, rest.signal) : undefined;
+    try {
+      // Legacy servers' requests arrive outside any call's async context: no need to mark it.
+      return await this.#inputs.within(
+        scope,
+        () => run(client, request),
+        client.era === 'modern' && !relayed(client, request),
+      );
+    } finally {
+      release?.();
+    }
   }
 
   #link(server: string): ServerLink {

@@ -1,18 +1,23 @@
 /**
  * One place for user-facing input: elicitation, sampling and roots requests from any
  * server reach the host's handlers with the server's name, after the server's allow/deny
- * policy. A call in flight may take them over (the gateway does, to pass them to its own
- * client): such a request goes to the call it belongs to, found in this order:
+ * policy. A call in flight may take them over, and its server's log messages too (the
+ * gateway does, to pass them to its own client). Nothing reaches a call unless it is
+ * shown to be that call's, in this order:
  * 1. the call in whose async context it arrives (modern backends answer `input_required`
  *    inside the call);
- * 2. the call the legacy transport links it to: on Streamable HTTP a server sends a request
- *    related to a call on that call's POST SSE stream (`Transport.relatedRequest`);
- * 3. the call whose progress token the request carries in `_meta.progressToken`, if any;
- * 4. otherwise (stdio, or a server that sends its requests on the GET stream, where
- *    nothing names the call) the oldest call in flight on that server that takes input —
- *    a heuristic: right when one call at a time asks, possibly wrong with several.
- * Source: 2025-11-25 client/elicitation, client/sampling, client/roots, basic/transports;
- * 2026-07-28 basic/patterns/mrtr.
+ * 2. the call the transport links it to: on Streamable HTTP a server sends what relates to
+ *    a call on that call's POST SSE stream (`Transport.relatedRequest`, and the `related`
+ *    id of a notification's frame);
+ * 3. the call whose progress token an input request carries in `_meta.progressToken`;
+ * 4. on a channel that names no call (stdio): the server's only call in flight, if it has
+ *    just one (the host runs a legacy stdio server's calls one at a time, see turns.ts).
+ * Otherwise it is no call's: an input request goes to the host's handlers (refused when
+ * calls that take input are in flight, since it may be theirs), a log message only to the
+ * host's `notification` event.
+ * Source: 2025-11-25 client/elicitation, client/sampling, client/roots, basic/transports
+ * (a standalone GET stream carries messages unrelated to any request); 2026-07-28
+ * basic/patterns/mrtr, server/utilities/logging (log messages are request-scoped).
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
 import {
@@ -66,6 +71,8 @@ export interface InputRequestEvent {
 export interface CallScope {
   readonly server: string;
   onInput?: ((request: InputRequestEvent) => Promise<Params>) | undefined;
+  /** Receives the params of the server's `notifications/message` that belong to this call. */
+  onLog?: ((params: Params) => void) | undefined;
   /** The JSON-RPC ids the call's requests went out with (its progress tokens too). */
   readonly requestIds?: Set<RequestId>;
 }
@@ -86,10 +93,13 @@ export class InputRouter {
   readonly #defaults: InputPolicy;
   readonly #calls = new Map<string, Set<CallScope>>();
   readonly #context = new AsyncLocalStorage<CallScope>();
+  readonly #streams: (server: string) => boolean;
 
-  constructor(handlers: HostHandlers, defaults: InputPolicy) {
+  /** `streams(server)`: true when the server's transport carries each call on its own stream (HTTP). */
+  constructor(handlers: HostHandlers, defaults: InputPolicy, streams: (server: string) => boolean) {
     this.#handlers = handlers;
     this.#defaults = defaults;
+    this.#streams = streams;
   }
 
   /**
@@ -138,20 +148,38 @@ export class InputRouter {
       );
     }
     if (kind === 'roots' && roots) return { roots: [...roots] };
-    const call = this.#callFor(server, [link.relatedRequestId, progressTokenOf(request.params)]);
+    const current = this.#context.getStore();
+    const call =
+      current?.server === server
+        ? current
+        : this.#callFor(server, [link.relatedRequestId, progressTokenOf(request.params)]);
     if (call?.onInput) return call.onInput(request);
+    if (call === undefined && this.callsOn(server).some((c) => c.onInput))
+      throw WireError.of(
+        'InternalError',
+        `server '${server}' sent ${request.method} that names none of its calls in flight; ` +
+          `the host passes it to no caller rather than risk another caller's`,
+      );
     return this.#answer(request);
   }
 
+  /**
+   * Passes a server's `notifications/message` to the call it belongs to (see the module
+   * comment), if any; `related` is the id of the request whose stream carried it.
+   */
+  notify(server: string, params: Params, related: RequestId | undefined): void {
+    this.#callFor(server, [related])?.onLog?.(params);
+  }
+
+  /** The call `ids` (related request, progress token) name; else the only call on a channel that names none. */
   #callFor(server: string, ids: readonly (RequestId | undefined)[]): CallScope | undefined {
-    const current = this.#context.getStore();
-    if (current?.server === server && current.onInput) return current;
     const calls = this.callsOn(server);
     for (const id of ids) {
       const linked = id === undefined ? undefined : calls.find((c) => c.requestIds?.has(id));
       if (linked) return linked;
     }
-    return calls.find((c) => c.onInput);
+    if (this.#streams(server) || calls.length !== 1) return undefined;
+    return calls[0];
   }
 
   async #answer(request: InputRequestEvent): Promise<Params> {

@@ -3,7 +3,7 @@
  * Source: 2026-07-28 basic/patterns/subscriptions (listen), basic/versioning.
  */
 import type { ClientHandlers, EraCache } from '../client/index.js';
-import type { Era, JsonRpcNotification, LoggingLevel } from '../core/index.js';
+import type { Era, JsonRpcNotification, LoggingLevel, RequestId } from '../core/index.js';
 import type { ResolvedServer } from './config.js';
 import type { HealthPolicy } from './health.js';
 import type { ListKind } from './lists.js';
@@ -56,5 +56,6 @@ export interface LinkSetup {
   eraCache: EraCache;
   onStatus(status: ServerStatus): void;
   onLists(kinds: readonly ListKind[]): void;
-  onNotification(notification: JsonRpcNotification): void;
+  /** `related`: the id of the host's request whose stream carried it (Streamable HTTP), if known. */
+  onNotification(notification: JsonRpcNotification, related: RequestId | undefined): void;
 }

@@ -19,6 +19,7 @@ import { spawnStdio } from '../integrations/stdio/index.js';
 import type { ResolvedServer } from './config.js';
 import type { LinkSetup, ServerState, ServerStatus } from './link-types.js';
 import { HealthProbe } from './health.js';
+import { Turns } from './turns.js';
 import type { NameFilter } from './names.js';
 import { fetchLists, LIST_METHODS, emptyLists, type ListKind, type ServerLists } from './lists.js';
 
@@ -40,6 +41,8 @@ export class ServerLink {
   #health: HealthProbe | undefined;
   issues: string[] = [];
   lists: ServerLists = emptyLists();
+  /** The line of calls while {@link ServerLink.oneCallAtATime}. */
+  readonly turns = new Turns();
 
   constructor(setup: LinkSetup) {
     this.#setup = setup;
@@ -49,6 +52,14 @@ export class ServerLink {
   /** The server's include/exclude lists. */
   get filter(): NameFilter {
     return { include: this.#setup.server.include, exclude: this.#setup.server.exclude };
+  }
+
+  /**
+   * True when the server's calls must run one at a time: a legacy server over stdio, whose
+   * requests and log messages name no call (see turns.ts).
+   */
+  get oneCallAtATime(): boolean {
+    return this.#setup.server.url === undefined && this.client?.era === 'legacy';
   }
 
   /** The client, while the server is ready. */
@@ -145,7 +156,7 @@ export class ServerLink {
         };
       })(),
       timeoutMs,
-      `server '${server.name}' did not become ready within ${timeoutMs} ms`,
+      `server '${server.name}' did not become ready within ${timeoutMs} ms (${timeoutOption(server)})`,
     );
   }
 
@@ -157,7 +168,7 @@ export class ServerLink {
       handlers,
       eraCache,
       cacheKey: server.url ?? [server.command, ...(server.args ?? [])].join(' '),
-      onNotification: (n) => this.#setup.onNotification(n),
+      onNotification: (n, context) => this.#setup.onNotification(n, context.relatedRequestId),
       ...(requestTimeoutMs === undefined ? {} : { timeoutMs: requestTimeoutMs }),
       ...(logLevel === undefined ? {} : { logLevel }),
       ...(server.era === undefined ? {} : { era: server.era }),
@@ -206,7 +217,7 @@ export class ServerLink {
     transport.start = (sink: TransportSink) =>
       start({
         ...sink,
-        frame: (text) => sink.frame(text),
+        frame: (text, related) => sink.frame(text, related),
         closed: (error) => {
           sink.closed(error);
           if (this.#transport === transport && this.#state === 'ready') this.#dropped(error);
@@ -296,3 +307,8 @@ function describe(error: unknown): string {
 }
 
 export type { Params };
+
+/** The option that set a server's connect timeout, for the error that names it. */
+function timeoutOption(server: { name: string; timeoutMs?: number | undefined }): string {
+  return server.timeoutMs === undefined ? 'connectTimeoutMs' : `mcpServers.${server.name}.timeoutMs`;
+}

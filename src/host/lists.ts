@@ -4,7 +4,14 @@
  * Source: 2026-07-28 server/tools, server/prompts, server/resources (listing, pagination).
  */
 import type { Client } from '../client/index.js';
-import type { Prompt, Resource, ResourceTemplate, Tool } from '../core/index.js';
+import {
+  ERROR_TABLE,
+  WireError,
+  type Prompt,
+  type Resource,
+  type ResourceTemplate,
+  type Tool,
+} from '../core/index.js';
 
 /** The lists a host keeps per server. */
 export interface ServerLists {
@@ -30,7 +37,12 @@ export function emptyLists(): ServerLists {
   return { tools: [], prompts: [], resources: [], templates: [] };
 }
 
-/** Fetches `kinds` from `client`; a list whose capability is not declared is empty. */
+/**
+ * Fetches `kinds` from `client`; a list whose capability is not declared, or whose method
+ * the server answers with -32601 (many servers declare `resources` without
+ * `resources/templates/list`), is empty, and the others are kept.
+ * @throws what the client throws for any other failure.
+ */
 export async function fetchLists(client: Client, kinds: readonly ListKind[]): Promise<Partial<ServerLists>> {
   const caps = client.serverCapabilities ?? {};
   const fetchers: { [K in ListKind]: () => Promise<ServerLists[K]> } = {
@@ -40,7 +52,19 @@ export async function fetchLists(client: Client, kinds: readonly ListKind[]): Pr
     templates: () => client.listResourceTemplates(),
   };
   const entries = await Promise.all(
-    kinds.map(async (kind) => [kind, caps[LIST_METHODS[kind]] ? await fetchers[kind]() : []] as const),
+    kinds.map(
+      async (kind) =>
+        [kind, caps[LIST_METHODS[kind]] ? await orEmpty<unknown>(fetchers[kind]()) : []] as const,
+    ),
   );
   return Object.fromEntries(entries) as Partial<ServerLists>;
+}
+
+async function orEmpty<T>(listing: Promise<T[]>): Promise<T[]> {
+  try {
+    return await listing;
+  } catch (error) {
+    if (error instanceof WireError && error.code === ERROR_TABLE.MethodNotFound.code) return [];
+    throw error;
+  }
 }

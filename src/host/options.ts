@@ -53,6 +53,13 @@ export interface HostCallOptions {
    */
   onInput?: (request: InputRequestEvent) => Promise<Params>;
   /**
+   * Receives the params of the server's `notifications/message` that belong to this call:
+   * sent on this call's stream (Streamable HTTP), or over stdio while this was the server's
+   * only call in flight. A log message that cannot be shown to be this call's never comes
+   * here (every one still reaches the host's `notification` event).
+   */
+  onLog?: (params: Params) => void;
+  /**
    * Relays a modern client's request to a modern server as it is (a gateway's modern
    * front): the retry fields and the client's capabilities are passed on, and an
    * `input_required` result is returned as it is instead of being answered. Ignored for

@@ -121,7 +121,14 @@ describe('a client notification to the server (legacy session over HTTP)', () =>
   it('gets a CLIENT span on the client and a SERVER span, its child, on the server', async () => {
     const server = createServer({ name: 'traced', version: '1.0.0' }).use(tracing());
     const served = await serve(server, { port: 0 });
-    const client = createClient({ name: 'c', version: '1.0.0', era: 'legacy', middleware: [tracing()] });
+    // A roots handler declares roots.listChanged, without which the notification is not sent.
+    const client = createClient({
+      name: 'c',
+      version: '1.0.0',
+      era: 'legacy',
+      middleware: [tracing()],
+      handlers: { roots: async () => ({ roots: [] }) },
+    });
     try {
       await client.connect(streamableHttp(served.url));
       installed.exporter.reset();

@@ -14,7 +14,12 @@ import {
   type ElicitRequestParams,
   type Params,
 } from '../core/index.js';
-import { missingCapabilityError, isObject } from '../core/runtime.js';
+import {
+  clientCapabilityNeeded,
+  isObject,
+  missingCapabilities,
+  missingCapabilityError,
+} from '../core/runtime.js';
 import { compileJsonSchema, compileSchema, type SchemaLimits } from '../validation/index.js';
 
 /** The client requests a handler can make through its context. */
@@ -50,7 +55,7 @@ async function problemOf(question: AskedQuestion, answer: Params): Promise<strin
     case 'elicitation/create':
       return elicitationProblem(question.params, answer, question.limits);
     case 'sampling/createMessage':
-      return samplingProblem(answer);
+      return samplingProblem(question.params, answer);
     case 'roots/list':
       return rootsProblem(answer);
   }
@@ -75,7 +80,7 @@ async function elicitationProblem(
   return outcome.ok ? undefined : `content does not match the requested schema: ${outcome.issues.join('; ')}`;
 }
 
-function samplingProblem(answer: Params): string | undefined {
+function samplingProblem(params: Params, answer: Params): string | undefined {
   if (typeof answer.model !== 'string') return 'model must be a string';
   if (answer.role !== 'assistant' && answer.role !== 'user') return 'role must be assistant or user';
   const content = answer.content;
@@ -83,6 +88,11 @@ function samplingProblem(answer: Params): string | undefined {
   if (blocks.length === 0 || !blocks.every((b) => isObject(b) && typeof b.type === 'string')) {
     return 'content must be a content block (or a non-empty list of them) with a type';
   }
+  // A model can only ask to use tools it was offered (client/sampling "Tools in Sampling").
+  if (Array.isArray(params.tools) && params.tools.length > 0) return undefined;
+  if (answer.stopReason === 'toolUse') return 'stopReason is "toolUse", but the request offered no tools';
+  if (blocks.some((b) => (b as Params).type === 'tool_use'))
+    return 'content has a tool_use block, but the request offered no tools';
   return undefined;
 }
 
@@ -104,21 +114,44 @@ export function checkRequestedSchema(params: ElicitRequestParams, limits: Schema
   compileSchema(schema as Record<string, unknown>, limits, 'elicitation requestedSchema');
 }
 
-/** The capability the client lacks for this input request, as a `requiredCapabilities` object. */
+/**
+ * The client capability this input request needs and the client did not declare, as a
+ * `requiredCapabilities` object (sub-capabilities included: `sampling.tools`,
+ * `sampling.context`, each elicitation mode); undefined when the client declared it.
+ */
 export function missingCapability(
   caps: ClientCapabilities,
-  capability: string,
+  method: AskedMethod,
   params: object,
 ): Record<string, unknown> | undefined {
-  const declared = caps[capability as keyof ClientCapabilities] as Record<string, unknown> | undefined;
-  if (declared === undefined) return { [capability]: {} };
-  if (capability !== 'elicitation') return undefined;
-  // An empty elicitation capability means form mode only (2025-11-25 client/elicitation).
-  const mode = (params as { mode?: unknown }).mode === 'url' ? 'url' : 'form';
-  const modes = Object.keys(declared);
-  const ok = mode === 'url' ? modes.includes('url') : modes.length === 0 || modes.includes('form');
-  return ok ? undefined : { elicitation: { [mode]: {} } };
+  const need = clientCapabilityNeeded(method, params);
+  return need === undefined ? undefined : missingCapabilities(caps, need);
 }
+
+/**
+ * Checks the input requests of a handler's explicit `input_required` answer as `ctx.*`
+ * calls are checked: each must be an input request method the client declared.
+ * @throws WireError -32021 (legacy: -32600) naming the first missing capability; -32603 for
+ *   a request that is not an input request.
+ */
+export function checkInputRequests(
+  caps: ClientCapabilities,
+  era: Era,
+  requests: Readonly<Record<string, { method: string; params?: unknown }>>,
+): void {
+  for (const [key, request] of Object.entries(requests)) {
+    if (!ASKED_METHODS.has(request.method))
+      throw WireError.of('InternalError', `inputRequests.${key}: ${request.method} is not an input request`);
+    const missing = missingCapability(caps, request.method as AskedMethod, request.params ?? {});
+    if (missing) throw capabilityError(era, missing);
+  }
+}
+
+const ASKED_METHODS: ReadonlySet<string> = new Set([
+  'elicitation/create',
+  'sampling/createMessage',
+  'roots/list',
+]);
 
 /** The error for a missing capability: -32021 exists only from 2026-07-28 on; legacy sessions get -32600 with the same data. */
 export function capabilityError(era: Era, required: Record<string, unknown>): WireError {

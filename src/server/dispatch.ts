@@ -7,9 +7,12 @@
  * Source: 2026-07-28 basic/versioning "Backward Compatibility"; 2025-11-25 basic/lifecycle.
  */
 import {
+  declares,
   eraOf,
+  serverCapabilityNeeded,
   principalKey,
   principalOf,
+  ownEntry,
   createStateSealer,
   type RequestStateSealer,
 } from '../core/runtime.js';
@@ -25,8 +28,9 @@ import {
   type Implementation,
   type ServerCapabilities,
 } from '../core/index.js';
-import { CACHEABLE, FEATURE_METHODS, METHOD_CAPABILITY, copyResult, type Features } from './features.js';
+import { CACHEABLE, FEATURE_METHODS, copyResult, type Features } from './features.js';
 import { SESSION_METHODS, initialize } from './legacy/lifecycle.js';
+import { runWithLegacyInput } from './legacy/rounds.js';
 import { honouredFilter, listen } from './listen.js';
 import {
   checkModernMeta,
@@ -234,22 +238,26 @@ export class ServerDispatcher {
 
   async #handleLegacy(scope: RequestScope): Promise<Params> {
     const { method, params = {} } = scope.request;
-    const sessionMethod = SESSION_METHODS[method];
+    const sessionMethod = ownEntry(SESSION_METHODS, method);
     if (sessionMethod) {
+      // Held to what `initialize` advertised to this session (resources.subscribe, logging).
+      const advertised = scope.session!.serverCapabilities ?? this.#capabilities();
+      if (!declares(advertised, serverCapabilityNeeded(method))) throw methodNotFound(method);
       return sessionMethod(scope.session!, params, {
         maxSubscriptions: this.#options.limits?.maxResourceSubscriptions,
         subscriptions: this.subscriptions,
       });
     }
     scope.enterLegacy();
-    return this.#runFeature(scope);
+    if (!INPUT_METHODS.has(method)) return this.#runFeature(scope);
+    return runWithLegacyInput(scope, () => this.#runFeature(scope));
   }
 
   #runFeature(scope: RequestScope): Promise<Params> | Params {
     const { method, params = {} } = scope.request;
-    const feature = FEATURE_METHODS[method];
-    const needed = METHOD_CAPABILITY[method];
-    if (!feature || (needed && this.#capabilities()[needed] === undefined)) throw methodNotFound(method);
+    const feature = ownEntry(FEATURE_METHODS, method);
+    if (!feature || !declares(this.#capabilities(), serverCapabilityNeeded(method)))
+      throw methodNotFound(method);
     return feature(this.features, params, scope);
   }
 }

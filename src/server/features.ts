@@ -33,18 +33,6 @@ export const CACHEABLE = new Set([
   'server/discover',
 ]);
 
-/** The capability a method needs the server to have declared, if any. */
-export const METHOD_CAPABILITY: Record<string, 'tools' | 'resources' | 'prompts' | 'completions'> = {
-  'tools/list': 'tools',
-  'tools/call': 'tools',
-  'resources/list': 'resources',
-  'resources/templates/list': 'resources',
-  'resources/read': 'resources',
-  'prompts/list': 'prompts',
-  'prompts/get': 'prompts',
-  'completion/complete': 'completions',
-};
-
 function page(list: string, items: readonly object[], params: Params, size: number, key: string): Params {
   const { items: slice, nextCursor } = paginate(list, items, params.cursor, size);
   return nextCursor === undefined ? { [key]: slice } : { [key]: slice, nextCursor };
@@ -52,16 +40,21 @@ function page(list: string, items: readonly object[], params: Params, size: numb
 
 /**
  * A shallow copy of a handler's result, which the era layer may then extend in place.
- * `Object.assign`, not a spread: adding fields to a spread copy is slower (bench/RESULTS.md).
+ * `Object.assign`, not a spread: adding fields to a spread copy is slower (bench/RESULTS.md);
+ * a spread for a result with an own `__proto__` key, which `Object.assign` would make a prototype.
  */
 export function copyResult(result: object): Params {
-  return Object.assign({}, result) as Params;
+  return (Object.hasOwn(result, '__proto__') ? { ...result } : Object.assign({}, result)) as Params;
 }
 
 /** The feature methods by name. */
 export const FEATURE_METHODS: Record<string, FeatureMethod> = {
-  'tools/list': (f, p) => page('tools', f.tools.list(), p, f.pageSize, 'tools'),
-  'tools/call': (f, p, ctx) => f.tools.call(p.name, p.arguments, ctx).then(copyResult),
+  'tools/list': (f, p, ctx) =>
+    page('tools', ctx.era === 'legacy' ? f.tools.legacyList() : f.tools.list(), p, f.pageSize, 'tools'),
+  'tools/call': async (f, p, ctx) => {
+    const result = copyResult(await f.tools.call(p.name, p.arguments, ctx));
+    return ctx.era === 'legacy' ? f.tools.legacyResult(p.name, result) : result;
+  },
   'resources/list': (f, p) => page('resources', f.resources.listResources(), p, f.pageSize, 'resources'),
   'resources/templates/list': (f, p) =>
     page('templates', f.resources.listTemplates(), p, f.pageSize, 'resourceTemplates'),

@@ -6,7 +6,7 @@ export { createServer, McpServer, type ServerOptions } from './server.js';
 export type { ServerLimits } from './options.js';
 export type { PrincipalRateLimits } from './middleware/quotas.js';
 export type { ResourceSubscriptionHooks } from './subscriptions.js';
-export type { SchemaLimits } from '../validation/index.js';
+export type { SchemaEngine, SchemaLimits } from '../validation/index.js';
 export { connect, watchEvents, type ServerConnection } from './connect.js';
 export type { SessionInit } from './scope.js';
 export type { AuthInfo, ProgressOptions, RequestContext } from './context.js';

@@ -15,12 +15,18 @@ import {
   type ServerCapabilities,
   type SubscriptionFilter,
 } from '../core/index.js';
-import { EVENT_METHOD, LIST_CHANGED, LIST_FEATURES } from '../core/runtime.js';
+import {
+  EVENT_METHOD,
+  LIST_CHANGED,
+  LIST_FEATURES,
+  declares,
+  serverCapabilityNeeded,
+} from '../core/runtime.js';
 import type { ScopeLine } from './scope.js';
 
 export type { SubscriptionFilter } from '../core/index.js';
 
-/** Narrows a requested filter to what the server can honour. */
+/** Narrows a requested filter to what the server can honour: what its capabilities declare (`listChanged`, `resources.subscribe`). */
 export function honouredFilter(
   requested: unknown,
   caps: ServerCapabilities,
@@ -33,7 +39,8 @@ export function honouredFilter(
   const out: SubscriptionFilter = {};
   for (const feature of LIST_FEATURES) {
     const { field } = LIST_CHANGED[feature];
-    if (r[field] === true && caps[feature]) out[field] = true;
+    if (r[field] === true && declares(caps, serverCapabilityNeeded(LIST_CHANGED[feature].method)))
+      out[field] = true;
   }
   const uris = r.resourceSubscriptions;
   if (uris !== undefined && (!Array.isArray(uris) || uris.some((u) => typeof u !== 'string'))) {
@@ -45,7 +52,7 @@ export function honouredFilter(
       `more than ${maxUris} resourceSubscriptions (limits.maxResourceSubscriptions)`,
     );
   }
-  if (Array.isArray(uris) && uris.length > 0 && caps.resources)
+  if (Array.isArray(uris) && uris.length > 0 && declares(caps, serverCapabilityNeeded('resources/subscribe')))
     out.resourceSubscriptions = [...(uris as string[])];
   return out;
 }

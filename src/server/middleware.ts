@@ -30,7 +30,7 @@ import {
   type Middleware,
   type MiddlewareContext,
 } from '../core/index.js';
-import { eraOf, neverAborted, revisionOf } from '../core/runtime.js';
+import { eraOf, neverAborted, revisionOf, setOwn } from '../core/runtime.js';
 import type { LegacySession, SessionLink } from './legacy/session.js';
 import type { HeaderReader, RequestScope } from './scope.js';
 
@@ -277,6 +277,6 @@ const outgoingTerminal: MessageHandler = (message, ctx) => {
 function headerRecord(reader: HeaderReader): Readonly<Record<string, string>> | undefined {
   if (!reader.forEach) return undefined;
   const record: Record<string, string> = {};
-  reader.forEach((value, name) => (record[name.toLowerCase()] = value));
+  reader.forEach((value, name) => setOwn(record, name.toLowerCase(), value));
   return record;
 }

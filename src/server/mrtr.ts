@@ -9,12 +9,14 @@
 import { LocalError, WireError, type Params } from '../core/index.js';
 import {
   isObject,
+  ownEntry,
+  setOwn,
   digestParams,
   type RequestStateSealer,
   type StateBinding,
   principalOf,
 } from '../core/runtime.js';
-import { checkInputAnswer, type AskedQuestion } from './answers.js';
+import { checkInputAnswer, checkInputRequests, type AskedQuestion } from './answers.js';
 import type { SchemaLimits } from '../validation/index.js';
 import type { RequestScope } from './scope.js';
 
@@ -89,14 +91,15 @@ export class InputRound {
    */
   ask(method: InputMethod, params: Params, key?: string): Promise<Params> {
     const k = key ?? this.#autoKey(method);
-    if (k in this.answers) return Promise.resolve(this.answers[k] as Params);
-    const fresh = this.#fresh[k];
+    if (Object.hasOwn(this.answers, k)) return Promise.resolve(this.answers[k] as Params);
+    const fresh = ownEntry(this.#fresh, k);
     if (isObject(fresh)) {
-      return checkAnswer(k, { method, params, limits: this.schemaLimits }, fresh).then(
-        (answer) => (this.answers[k] = answer) as Params,
-      );
+      return checkAnswer(k, { method, params, limits: this.schemaLimits }, fresh).then((answer) => {
+        setOwn(this.answers, k, answer);
+        return answer;
+      });
     }
-    this.pending[k] = { method, params };
+    setOwn(this.pending, k, { method, params });
     // Let calls made in the same turn (Promise.all of several inputs) register too.
     if (!this.#scheduled) {
       this.#scheduled = true;
@@ -225,6 +228,7 @@ export async function settleRound(round: InputRound, running: Promise<Params> | 
   const requests =
     outcome === undefined ? round.pending : isInputRequired(outcome) ? outcome.inputRequests : undefined;
   if (!requests) return outcome as Params;
+  if (outcome !== undefined) checkInputRequests(scope.clientCapabilities, 'modern', requests);
   scope.abandon(new LocalError('ABORTED', 'input required'));
   return inputRequiredResult(round, requests, await round.bind!());
 }

@@ -113,7 +113,8 @@ export class PromptRegistry {
     return this.#prompts.has(name);
   }
   completer(name: string, argument: string): Completer | undefined {
-    return this.#prompts.get(name)?.complete[argument];
+    const complete = this.#prompts.get(name)?.complete;
+    return complete && Object.hasOwn(complete, argument) ? complete[argument] : undefined;
   }
 
   /** Renders a prompt. @throws WireError -32602 for an unknown prompt or invalid arguments. */

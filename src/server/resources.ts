@@ -138,7 +138,8 @@ export class ResourceRegistry {
 
   /** The completer of a template variable, if any. */
   completer(uriTemplate: string, variable: string): Completer | undefined {
-    return this.#templates.get(uriTemplate)?.complete[variable];
+    const complete = this.#templates.get(uriTemplate)?.complete;
+    return complete && Object.hasOwn(complete, variable) ? complete[variable] : undefined;
   }
   hasTemplate(uriTemplate: string): boolean {
     return this.#templates.has(uriTemplate);

@@ -30,13 +30,13 @@ import { isLevelEnabled } from '../core/runtime.js';
 import type { InferOutput, SchemaLimits, StandardJsonSchema } from '../validation/index.js';
 import {
   capabilityError,
-  checkInputAnswer,
   checkRequestedSchema,
   missingCapability,
   noInputOn,
   type AskedMethod,
 } from './answers.js';
 import type { InputOptions, ProgressOptions, RequestContext } from './context.js';
+import { askSession } from './legacy/input.js';
 import type { LegacySession } from './legacy/session.js';
 import type { ModernMeta } from './modern.js';
 import {
@@ -110,13 +110,6 @@ export interface ScopeChain {
 
 const NONE: Readonly<Record<string, never>> = Object.freeze({});
 const NO_BINDING: ScopeBinding = Object.freeze({});
-
-/** The client capability each input request needs. */
-const CAPABILITY_OF = {
-  'elicitation/create': 'elicitation',
-  'sampling/createMessage': 'sampling',
-  'roots/list': 'roots',
-} as const satisfies Record<AskedMethod, string>;
 
 /** One request, from the transport to the handler (see the module comment). */
 export class RequestScope implements RequestContext {
@@ -318,17 +311,13 @@ export class RequestScope implements RequestContext {
   }
 
   async #ask(method: AskedMethod, params: object, key: string | undefined): Promise<unknown> {
-    const missing = missingCapability(this.clientCapabilities, CAPABILITY_OF[method], params);
+    const missing = missingCapability(this.clientCapabilities, method, params);
     if (missing) throw capabilityError(this.#era, missing);
     if (this.signal.aborted) throw WireError.of('InternalError', 'Request was cancelled');
     if (this.#asker) return this.#asker.ask(method, params as Params, key);
     const session = this.#era === 'legacy' ? this.session : undefined;
     if (!session) throw noInputOn(this.request.method);
-    const answer = await session.link.request(method, params as Params, { signal: this.signal });
-    return checkInputAnswer(
-      { method, params: params as Params, limits: this.schemaLimits },
-      answer,
-      `${method} answer`,
-    );
+    const question = { method, params: params as Params, limits: this.schemaLimits, signal: this.signal };
+    return askSession(session, question);
   }
 }

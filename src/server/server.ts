@@ -9,6 +9,7 @@ import {
   type Middleware,
   type Implementation,
   type ServerCapabilities,
+  type ServerEvent,
   TASKS_EXTENSION,
 } from '../core/index.js';
 import type { InferOutput, SchemaInput } from '../validation/index.js';
@@ -37,6 +38,9 @@ import { scopeCheck } from './middleware/scopes.js';
 
 let runtimeFor: (server: McpServer) => ServerRuntime;
 
+/** The events that announce a changed list. */
+type ListEvent = Exclude<ServerEvent['type'], 'resourceUpdated'>;
+
 /** The transports' face of `server` (see runtime.ts); not part of the public API. */
 export function runtimeOf(server: McpServer): ServerRuntime {
   return runtimeFor(server);
@@ -45,7 +49,7 @@ export function runtimeOf(server: McpServer): ServerRuntime {
 /** An MCP server definition. Register features, then serve it on any transport. */
 export class McpServer {
   static {
-    runtimeFor = (server) => server.#runtime;
+    runtimeFor = (server) => ((server.#serving = true), server.#runtime);
   }
 
   readonly info: Implementation;
@@ -59,6 +63,10 @@ export class McpServer {
   readonly #scopes = new FeatureScopes();
   readonly #runtime: ServerRuntime;
   #scopesChecked = false;
+  /** Set once a transport took the runtime: registrations are announced from then on. */
+  #serving = false;
+  /** List changes announced at the end of this turn (one notification per list, however many registrations). */
+  readonly #toAnnounce = new Set<ListEvent>();
 
   constructor(options: ServerOptions) {
     this.options = options;
@@ -129,6 +137,7 @@ export class McpServer {
     this.#parts.features.tools.add(name, definition, bound);
     this.#needScopes('tools/call', name, definition.scopes);
     this.#capabilities = undefined;
+    this.#announce('toolsListChanged');
     return this;
   }
 
@@ -138,6 +147,7 @@ export class McpServer {
     this.#parts.features.resources.addResource(uri, wire, handler);
     this.#needScopes('resources/read', uri, scopes);
     this.#capabilities = undefined;
+    this.#announce('resourcesListChanged');
     return this;
   }
 
@@ -146,6 +156,7 @@ export class McpServer {
     const { scopes: _scopes, ...wire } = options;
     this.#parts.features.resources.addTemplate(uriTemplate, wire, handler);
     this.#capabilities = undefined;
+    this.#announce('resourcesListChanged');
     return this;
   }
 
@@ -159,6 +170,7 @@ export class McpServer {
     this.#parts.features.prompts.add(name, wire as PromptDefinition<S>, bindPrompt(handler));
     this.#needScopes('prompts/get', name, scopes);
     this.#capabilities = undefined;
+    this.#announce('promptsListChanged');
     return this;
   }
 
@@ -189,15 +201,29 @@ export class McpServer {
 
   /** Announces that the tool list changed to every listening client and legacy session. */
   notifyToolsChanged(): void {
-    void this.#parts.eventBus.publish({ type: 'toolsListChanged' });
+    this.#publishList('toolsListChanged');
   }
   /** Announces that the prompt list changed. */
   notifyPromptsChanged(): void {
-    void this.#parts.eventBus.publish({ type: 'promptsListChanged' });
+    this.#publishList('promptsListChanged');
   }
   /** Announces that the resource list changed. */
   notifyResourcesChanged(): void {
-    void this.#parts.eventBus.publish({ type: 'resourcesListChanged' });
+    this.#publishList('resourcesListChanged');
+  }
+
+  #publishList(type: ListEvent): void {
+    this.#toAnnounce.delete(type); // heard now: a registration earlier this turn needs no second one
+    void this.#parts.eventBus.publish({ type });
+  }
+
+  /** A registration while serving: announce its list once this turn's registrations are done. */
+  #announce(type: ListEvent): void {
+    if (!this.#serving || this.#toAnnounce.has(type)) return;
+    this.#toAnnounce.add(type);
+    queueMicrotask(() => {
+      if (this.#toAnnounce.delete(type)) void this.#parts.eventBus.publish({ type });
+    });
   }
   /** Announces that the resource at `uri` changed (to clients subscribed to it). */
   notifyResourceUpdated(uri: string): void {

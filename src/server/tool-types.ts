@@ -152,8 +152,12 @@ function toResult(value: unknown, structured: boolean): ToolResult | InputRequir
   if (typeof value === 'string') return { content: [{ type: 'text', text: value }] };
   if (isObject(value) && isFullResult(value, structured)) return value as unknown as ToolResult;
   if (isObject(value) && isPassThrough(value)) return value as unknown as ToolResult;
-  if (isObject(value) && structured)
-    return { content: [{ type: 'text', text: JSON.stringify(value) }], structuredContent: value };
+  // An array is a structured value too: 2026-07-28 lets `outputSchema` have any root (SEP-2106).
+  if (structured && (isObject(value) || Array.isArray(value)))
+    return {
+      content: [{ type: 'text', text: JSON.stringify(value) }],
+      structuredContent: value as Record<string, unknown>,
+    };
   throw new LocalError(
     'INVALID_RESULT',
     structured

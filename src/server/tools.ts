@@ -6,7 +6,8 @@
  * `outputSchema`).
  */
 import { checkToolHeaders, isObject } from '../core/runtime.js';
-import { WireError, LocalError, type Tool } from '../core/index.js';
+import { WireError, LocalError, type Params, type Tool } from '../core/index.js';
+import { legacyTool, legacyToolResult, type LegacyTool } from './legacy/projection.js';
 import {
   compileSchema,
   type CompiledSchema,
@@ -25,6 +26,7 @@ import {
 
 interface RegisteredTool {
   wire: Tool;
+  legacy: LegacyTool;
   input: CompiledSchema;
   output: CompiledSchema | undefined;
   handler: BoundToolHandler;
@@ -51,6 +53,7 @@ export class ToolRegistry {
     this.#limits = limits;
   }
   #list: Tool[] = [];
+  #legacyList: Tool[] | undefined;
   #revision = 0;
 
   /** Registers a tool. @throws LocalError `INVALID_DEFINITION` (bad name, duplicate, bad schema). */
@@ -79,8 +82,9 @@ export class ToolRegistry {
         : compileSchema(definition.outputSchema, this.#limits, `tool '${name}' outputSchema`);
     const wire = toWire(name, definition, { input, output });
     const task = typeof definition.task === 'string' ? { support: definition.task } : definition.task;
-    this.#tools.set(name, { wire, input, output, handler, task });
+    this.#tools.set(name, { wire, legacy: legacyTool(wire), input, output, handler, task });
     this.#list = [...this.#list, wire];
+    this.#legacyList = undefined;
     this.#revision++;
   }
 
@@ -89,6 +93,7 @@ export class ToolRegistry {
     const existed = this.#tools.delete(name);
     if (existed) {
       this.#list = this.#list.filter((t) => t.name !== name);
+      this.#legacyList = undefined;
       this.#revision++;
     }
     return existed;
@@ -124,6 +129,17 @@ export class ToolRegistry {
   /** Tools in registration order (the array is replaced, never mutated, on change). */
   list(): readonly Tool[] {
     return this.#list;
+  }
+
+  /** The same list as a legacy session sees it (see `legacy/projection.ts`), made once per change. */
+  legacyList(): readonly Tool[] {
+    return (this.#legacyList ??= this.#list.map((t) => this.#tools.get(t.name)!.legacy.tool));
+  }
+
+  /** A result of tool `name` as a legacy session receives it (`structuredContent` wrapped when needed). */
+  legacyResult(name: unknown, result: Params): Params {
+    const tool = typeof name === 'string' ? this.#tools.get(name) : undefined;
+    return legacyToolResult(result, tool?.legacy.wrapsOutput ?? false);
   }
 
   /**

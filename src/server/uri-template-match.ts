@@ -27,6 +27,7 @@
  */
 import type { RE2JS } from 're2js';
 import { LocalError } from '../core/index.js';
+import { setOwn } from '../core/runtime.js';
 import type { Operator, TemplatePart, VarSpec } from './uri-template-parts.js';
 
 let engine: typeof RE2JS | undefined;
@@ -131,7 +132,7 @@ function assign(expression: Expression, text: string, out: Record<string, string
   const { operator, vars } = expression;
   if (text === '') {
     // Only `{var}` and `{+var}` expand an empty value to nothing at all.
-    if ((operator === '' || operator === '+') && vars.length === 1 && vars[0]) out[vars[0].name] = '';
+    if ((operator === '' || operator === '+') && vars.length === 1 && vars[0]) setOwn(out, vars[0].name, '');
     return true;
   }
   const body = operator === '' || operator === '+' ? text : text.slice(1);
@@ -170,8 +171,8 @@ function store(spec: VarSpec, values: (string | undefined)[], out: Record<string
   if (values.some((v) => v === undefined)) return false;
   const value = values.join(',');
   if (spec.prefix !== undefined && [...value].length > spec.prefix) return false;
-  if (spec.name in out && out[spec.name] !== value) return false;
-  out[spec.name] = value;
+  if (Object.hasOwn(out, spec.name) && out[spec.name] !== value) return false;
+  setOwn(out, spec.name, value);
   return true;
 }
 

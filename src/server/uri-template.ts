@@ -167,7 +167,7 @@ function expression(
     `${encodeTemplateText(name, false)}${value === '' ? rules.ifemp : `=${value}`}`;
   const items: string[] = [];
   for (const spec of part.vars) {
-    const value = values[spec.name];
+    const value = Object.hasOwn(values, spec.name) ? values[spec.name] : undefined;
     if (value === undefined || value === null) continue;
     if (typeof value !== 'object') {
       const text =

@@ -29,13 +29,13 @@ export function validateWire(
     violations,
     start: (sink) =>
       transport.start({
-        frame: (text) => {
+        frame: (text, related) => {
           try {
             check(JSON.parse(text));
           } catch {
             // not JSON: the receiving peer answers it with -32700
           }
-          sink.frame(text);
+          sink.frame(text, related);
         },
         closed: (error) => sink.closed(error),
       }),

@@ -8,3 +8,4 @@ export {
   type StandardJsonSchema,
 } from './schema.js';
 export type { CompiledSchema, ValidationOutcome } from './types.js';
+export type { SchemaEngine } from './engine.js';

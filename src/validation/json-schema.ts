@@ -19,6 +19,8 @@ import { LocalError } from '../core/index.js';
 import type { ValidationOutcome } from './types.js';
 import { hybridValidator, interpretable } from './interpreted.js';
 import { checkSchemaPatterns, withPatternLimits, type PatternLimits } from './patterns.js';
+import { resolvedEngine, type SchemaEngine } from './engine.js';
+import { interpretedValidator } from './no-codegen.js';
 
 /**
  * Bounds applied to every schema before it is compiled, and to its regular expressions
@@ -31,6 +33,12 @@ export interface SchemaLimits extends PatternLimits {
   maxSubschemas?: number;
   /** Largest schema as JSON text, in UTF-16 code units (default 1 MiB). */
   maxBytes?: number;
+  /**
+   * Which engine validates (default `'auto'`: ajv's compiled code where the runtime allows
+   * code generation, the interpreter everywhere else, such as Cloudflare Workers); see
+   * {@link SchemaEngine}. The same dialects, bounds, formats, patterns and messages either way.
+   */
+  engine?: SchemaEngine;
 }
 
 /** A compiled validator: synchronous once ajv is loaded, a promise before that. */
@@ -176,7 +184,8 @@ function run(
 /**
  * Prepares a JSON Schema validator. The dialect, the bounds and the patterns' syntax are
  * checked now; the schema is compiled with ajv on first use (ajv itself is loaded then)
- * and kept.
+ * and kept, or, where code generation is unavailable (`limits.engine`), prepared for the
+ * interpreter (no-codegen.ts) on first use.
  * @throws LocalError `INVALID_DEFINITION` now for an unsupported dialect, a schema over
  *   the bounds, or a pattern RE2 cannot express (lookahead, backreferences) or over
  *   `maxPatternLength`; the validator rejects with it for an unresolvable (e.g. network)
@@ -190,6 +199,8 @@ export function compileJsonSchema(schema: object, limits?: SchemaLimits): JsonSc
   if (text.length > maxBytes) throw invalid(`larger than ${maxBytes} bytes`);
   checkSchemaPatterns(schema, limits);
   const compiling = { dialect, schema, key: `${dialect}\n${patternLimitsKey(limits)}\n${text}`, limits };
+  const engine = resolvedEngine(limits?.engine);
+  if (engine === 'interpreted') return interpretedValidator(compiling);
   let validate: ValidateFunction | undefined;
   const viaAjv: JsonSchemaValidator = (value) => {
     if (validate) return run(validate, value, limits);
@@ -197,7 +208,7 @@ export function compileJsonSchema(schema: object, limits?: SchemaLimits): JsonSc
     return loadAjv().then((ajvs) => run((validate ??= compileNow(ajvs, compiling)), value, limits));
   };
   // A 2020-12 schema starts on the interpreter, unless ajv is already loaded (see interpreted.ts).
-  return dialect === DRAFT_2020 && !loaded && interpretable(schema)
+  return engine === 'hybrid' && dialect === DRAFT_2020 && !loaded && interpretable(schema)
     ? hybridValidator(schema, viaAjv)
     : viaAjv;
 }

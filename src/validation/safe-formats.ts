@@ -59,3 +59,24 @@ export function useLinearFormats(ajv: FormatHost, formats: Record<string, Format
       ajv.addFormat(name, { ...(format as object), validate: linear(name, validate) });
   }
 }
+
+/**
+ * The string checks of ajv-formats' `formats` table, RegExp-based ones made linear as above:
+ * the same verdicts ajv gives, for an interpreting validator. Formats of numbers
+ * (`int32`, `double`, …) and asynchronous ones are left out: they never apply to strings.
+ */
+export function linearStringFormats(formats: Record<string, FormatDefinition>): Map<string, FormatCheck> {
+  const checks = new Map<string, FormatCheck>();
+  for (const [name, format] of Object.entries(formats)) {
+    if (format instanceof RegExp) checks.set(name, linear(name, format));
+    else if (typeof format === 'function') checks.set(name, format as FormatCheck);
+    else {
+      const definition = format as { validate?: unknown; type?: unknown; async?: unknown } | null;
+      if (definition?.type === 'number' || definition?.async === true) continue;
+      const validate = definition?.validate;
+      if (validate instanceof RegExp) checks.set(name, linear(name, validate));
+      else if (typeof validate === 'function') checks.set(name, validate as FormatCheck);
+    }
+  }
+  return checks;
+}

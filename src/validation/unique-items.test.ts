@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { HOT_AFTER } from './interpreted.js';
 import { compileJsonSchema } from './json-schema.js';
-import { firstDuplicate } from './unique-items.js';
+import { firstDuplicate } from './duplicates.js';
 
 const UNIQUE = { type: 'object', properties: { xs: { type: 'array', uniqueItems: true } } };
 const DIALECTS = [

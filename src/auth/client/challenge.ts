@@ -6,6 +6,7 @@
  * and keeps what came before.
  * Source: RFC 9110 §11.6.1; RFC 6750 §3; RFC 9728 §5.1; RFC 9449 §7.1.
  */
+import { setOwn } from '../../core/runtime.js';
 
 /** One challenge: the scheme in lower case and its parameters (names in lower case). */
 export interface Challenge {
@@ -66,7 +67,7 @@ function readBody(text: string, pos: number, challenge: Challenge): number {
   for (;;) {
     const param = readParam(text, skip(text, p));
     if (!param) return p;
-    challenge.params[param.name.toLowerCase()] = param.value;
+    setOwn(challenge.params, param.name.toLowerCase(), param.value);
     p = param.end;
   }
 }

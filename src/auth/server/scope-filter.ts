@@ -20,7 +20,8 @@ const LISTS: Record<string, { key: 'tools' | 'prompts'; method: string }> = {
 export function hideUnauthorized(server: McpServer): Middleware {
   return (next) => async (message, ctx) => {
     const result = await next(message, ctx);
-    const list = ctx.direction === 'incoming' ? LISTS[message.method] : undefined;
+    const list =
+      ctx.direction === 'incoming' && Object.hasOwn(LISTS, message.method) ? LISTS[message.method] : undefined;
     const items = list && result ? (result[list.key] as { name?: unknown }[] | undefined) : undefined;
     if (!list || !Array.isArray(items)) return result;
     const granted = new Set(ctx.auth?.scopes ?? []);

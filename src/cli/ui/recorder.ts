@@ -28,9 +28,9 @@ export function recordingTransport(transport: Transport, record: (frame: Recorde
   return {
     start(sink: TransportSink) {
       const wrapped: TransportSink = {
-        frame(text) {
+        frame(text, related) {
           record({ direction: 'in', at: Date.now(), message: parsed(text) });
-          sink.frame(text);
+          sink.frame(text, related);
         },
         closed: (error) => sink.closed(error),
       };

@@ -8,7 +8,12 @@
 import { LocalError } from '../../core/index.js';
 import { setTimer } from '../../core/runtime.js';
 
-/** The error (`CONNECTION_CLOSED`) for a URL where fetch could not reach an HTTP server (refused, reset, DNS…). */
+/**
+ * The error (`CONNECTION_CLOSED`) for a URL where fetch could not reach an HTTP server
+ * (refused, reset, DNS…). In a browser, fetch rejects the same way when the server's CORS
+ * answer does not allow the page's origin, and says no more: for another origin the
+ * message names CORS as a likely cause.
+ */
 export function unreachable(url: URL, error: TypeError): LocalError {
   const cause = (error as { cause?: { code?: unknown; message?: unknown } }).cause;
   const detail =
@@ -20,9 +25,22 @@ export function unreachable(url: URL, error: TypeError): LocalError {
   const shown = withoutCredentials(url);
   return new LocalError(
     'CONNECTION_CLOSED',
-    `could not reach ${shown}: ${detail.replaceAll(url.href, shown)}`,
+    `could not reach ${shown}: ${detail.replaceAll(url.href, shown)}${corsHint(url)}`,
     { cause: error },
   );
+}
+
+/** The CORS hint for a browser page or worker fetching another origin ('' elsewhere). */
+function corsHint(url: URL): string {
+  const scope = globalThis as {
+    document?: unknown;
+    importScripts?: unknown;
+    location?: { origin?: unknown };
+  };
+  const browser = typeof scope.document === 'object' || typeof scope.importScripts === 'function';
+  const origin = scope.location?.origin;
+  if (!browser || typeof origin !== 'string' || origin === url.origin) return '';
+  return ` (possibly blocked by CORS: the server must allow the origin ${origin})`;
 }
 
 /** `url` without `user:password@`, for messages (a password in the URL must not be echoed). */

@@ -70,7 +70,7 @@ export class ResponseReader {
     if (!sink) return;
     const value = exchange ? parseObject(text) : undefined;
     if (exchange && value && isRequestObject(value)) this.#host.related.record(value.id, exchange.id);
-    if (!exchange || !value || !isResponseObject(value)) return sink.frame(text);
+    if (!exchange || !value || !isResponseObject(value)) return sink.frame(text, exchange?.id);
     let out = value;
     if ('error' in value && (value.id === undefined || value.id === null))
       out = { ...value, id: exchange.id };

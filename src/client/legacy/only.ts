@@ -5,6 +5,7 @@
  * server/utilities/logging, server/resources "Subscriptions".
  */
 import { LocalError, type Params, type RequestOptions } from '../../core/index.js';
+import { missingCapabilities, serverCapabilityNeeded } from '../../core/runtime.js';
 import type { Connection } from '../connection.js';
 
 /** Legacy-only methods and what a modern server offers instead. */
@@ -21,7 +22,9 @@ export type LegacyOnlyMethod = keyof typeof LEGACY_ONLY;
 
 /**
  * Sends a legacy-only request and discards its (empty) result.
- * @throws LocalError `UNSUPPORTED_ERA` on a modern server; errors of the request otherwise.
+ * @throws LocalError `UNSUPPORTED_ERA` on a modern server; `MISSING_CAPABILITY` when the
+ *   server did not declare what the method needs (`resources.subscribe`, `logging`);
+ *   errors of the request otherwise.
  */
 export async function sendLegacyOnly(
   connection: Connection,
@@ -32,6 +35,17 @@ export async function sendLegacyOnly(
   if (connection.server.era === 'modern') {
     const hint = LEGACY_ONLY[method];
     throw new LocalError('UNSUPPORTED_ERA', `${method} is legacy-only and this server is modern: ${hint}`);
+  }
+  const missing = missingCapabilities(
+    connection.server.serverCapabilities ?? {},
+    serverCapabilityNeeded(method) ?? {},
+  );
+  if (missing) {
+    const needs = JSON.stringify(missing);
+    throw new LocalError(
+      'MISSING_CAPABILITY',
+      `${method} needs the server capability ${needs}, which this server did not declare`,
+    );
   }
   await connection.roundTrip(method, params, options);
 }

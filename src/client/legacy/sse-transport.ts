@@ -17,6 +17,7 @@ import {
 } from '../../core/index.js';
 import { failureFrame, isResponseObject, mediaTypeOf, parseObject, statusFrame } from '../http/frames.js';
 import { sendRetrying, type RetryOptions } from '../http/retry.js';
+import { unreachable } from '../http/fetch-failure.js';
 import type { HeaderSource } from '../http/options.js';
 
 /** Options of {@link sseTransport}. */
@@ -108,7 +109,9 @@ export class SseTransport implements Transport {
     const response = await this.#retrying(
       () => this.#fetch(this.#url, { method: 'GET', headers, signal }),
       signal,
-    );
+    ).catch((error: unknown) => {
+      throw error instanceof TypeError ? unreachable(this.#url, error) : error;
+    });
     if (!response.ok || mediaTypeOf(response) !== 'text/event-stream' || !response.body) {
       await response.body?.cancel().catch(() => undefined);
       throw Object.assign(
@@ -126,7 +129,12 @@ export class SseTransport implements Transport {
     return new Promise((resolve, reject) => {
       let endpoint: URL | undefined;
       const timer = setTimeout(() => {
-        reject(new LocalError('TIMEOUT', `no endpoint event within ${ENDPOINT_TIMEOUT_MS} ms`));
+        reject(
+          new LocalError(
+            'TIMEOUT',
+            `no endpoint event within ${ENDPOINT_TIMEOUT_MS} ms (the HTTP+SSE transport's fixed wait)`,
+          ),
+        );
         this.#stream.abort();
       }, ENDPOINT_TIMEOUT_MS);
       const parser = createParser({
@@ -203,7 +211,8 @@ export class SseTransport implements Transport {
       if (!response.ok) this.#refused(message, response, text);
     } catch (error) {
       if (this.#closed) return;
-      const reason = `HTTP request failed: ${errorOf(error).message}`;
+      const failure = error instanceof TypeError ? unreachable(this.#url, error) : errorOf(error);
+      const reason = `HTTP request failed: ${failure.message}`;
       for (const id of requestIds(message)) this.#sink?.frame(failureFrame(id, reason));
       if (requestIds(message).length === 0) this.#warn(reason);
     }

@@ -12,32 +12,22 @@ import type { InputRequestEvent } from '../inputs.js';
 import { askClient, type ParkedCalls } from './parked.js';
 import type { RelayStates } from './relay.js';
 
-/** The front requests in flight per backend server, oldest first (logs go to the oldest). */
-export class FrontCalls {
-  readonly #byServer = new Map<string, Set<() => RequestContext | undefined>>();
-
-  /** Registers a front request on `server` until the returned function is called. */
-  add(server: string, context: () => RequestContext | undefined): () => void {
-    let set = this.#byServer.get(server);
-    if (!set) this.#byServer.set(server, (set = new Set()));
-    set.add(context);
-    return () => set.delete(context);
-  }
-
-  /** Forwards a backend's `notifications/message` to the oldest front request on its server. */
-  log(server: string, params: Params | undefined): void {
-    const first = this.#byServer.get(server)?.values().next().value;
-    const ctx = first?.();
-    if (!ctx || typeof params?.level !== 'string') return;
+/**
+ * Passes a backend's `notifications/message` that belongs to the call (the host proves it,
+ * see `HostCallOptions.onLog`) to the front request now driving that call.
+ */
+function logTo(server: string, current: () => RequestContext | undefined): (params: Params) => void {
+  return (params) => {
+    const ctx = current();
+    if (!ctx || typeof params.level !== 'string') return;
     const logger = typeof params.logger === 'string' ? `${server}/${params.logger}` : server;
     ctx.log(params.level as LoggingLevel, params.data, logger);
-  }
+  };
 }
 
 /** What forwarding needs from its gateway. */
 export interface ForwardSetup {
   parked: ParkedCalls;
-  front: FrontCalls;
   callTimeoutMs: number;
   relays: RelayStates;
   /** The era of a backend server, when it is ready. */
@@ -64,40 +54,18 @@ export async function forward<T>(
     onprogress: (u: { progress: number; total?: number; message?: string }) =>
       current()?.progress(u.progress, progressOf(u)),
     onInput,
+    onLog: logTo(server, current),
   });
+  const direct = (r: InputRequestEvent) => askClient(ctx, { request: r });
   if (ctx.era === 'modern' && setup.eraOf(server) === 'modern') {
-    const done = setup.front.add(server, () => ctx);
-    try {
-      const relay = setup.relays.fieldsFor(ctx, request.signature);
-      const direct = (r: InputRequestEvent) => askClient(ctx, { request: r });
-      const result = await call({ ...options(ctx.signal, () => ctx, direct), relay });
-      return (await setup.relays.answer(ctx, request.signature, result as Params)) as T;
-    } finally {
-      done();
-    }
+    const relay = setup.relays.fieldsFor(ctx, request.signature);
+    const result = await call({ ...options(ctx.signal, () => ctx, direct), relay });
+    return (await setup.relays.answer(ctx, request.signature, result as Params)) as T;
   }
-  if (ctx.era === 'legacy') {
-    const done = setup.front.add(server, () => ctx);
-    try {
-      return await call(
-        options(
-          ctx.signal,
-          () => ctx,
-          (r: InputRequestEvent) => askClient(ctx, { request: r }),
-        ),
-      );
-    } finally {
-      done();
-    }
-  }
-  return (await setup.parked.run(ctx, request.signature, async ({ signal, onInput, context }) => {
-    const done = setup.front.add(server, context);
-    try {
-      return await call(options(signal, context, onInput));
-    } finally {
-      done();
-    }
-  })) as T;
+  if (ctx.era === 'legacy') return call(options(ctx.signal, () => ctx, direct));
+  return (await setup.parked.run(ctx, request.signature, ({ signal, onInput, context }) =>
+    call(options(signal, context, onInput)),
+  )) as T;
 }
 
 function progressOf(u: { total?: number; message?: string }): { total?: number; message?: string } {

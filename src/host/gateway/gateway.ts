@@ -20,7 +20,7 @@ import { passThrough } from '../../server/runtime.js';
 import type { StandardJsonSchema } from '../../validation/index.js';
 import type { Host } from '../host.js';
 import type { ListKind } from '../lists.js';
-import { FrontCalls, forward, frontError, type ForwardSetup } from './forward.js';
+import { forward, frontError, type ForwardSetup } from './forward.js';
 import { ParkedCalls } from './parked.js';
 import { RelayStates } from './relay.js';
 import { GatewaySubscriptions } from './subscriptions.js';
@@ -66,6 +66,13 @@ export interface Gateway {
   close(): void;
 }
 
+/** The lists the gateway serves and announces changes of, whatever the backends hold now. */
+const FRONT_LISTS = {
+  tools: { listChanged: true },
+  prompts: { listChanged: true },
+  resources: { listChanged: true, subscribe: true },
+} as const;
+
 /** Serves `host`'s merged registry as one MCP server. The host should be started (or starting). */
 export function createGateway(host: Host, options: GatewayOptions = {}): Gateway {
   const subscriptions = new GatewaySubscriptions({
@@ -78,6 +85,8 @@ export function createGateway(host: Host, options: GatewayOptions = {}): Gateway
     name: options.name ?? 'mcpkit-gateway',
     version: options.version ?? '0.1.0',
     ...options.server,
+    // Declared before any backend is ready, so sessions opened early hear of the lists' changes.
+    capabilities: { ...FRONT_LISTS, ...options.server?.capabilities },
     resourceSubscriptions: subscriptions,
   });
   const taskIds = new TaskIds(options.taskIdKey);
@@ -92,16 +101,12 @@ export function createGateway(host: Host, options: GatewayOptions = {}): Gateway
     relays: new RelayStates(options.parkTimeoutMs ?? 120_000),
     eraOf: (name) => host.eraOf(name),
     parked,
-    front: new FrontCalls(),
     callTimeoutMs: options.callTimeoutMs ?? 600_000,
   };
   const sync = new RegistrySync(host, server, setup);
   sync.all();
   const offs = [
     host.on('change', ({ kinds }) => sync.all(kinds)),
-    host.on('notification', ({ server: name, notification }) => {
-      if (notification.method === 'notifications/message') setup.front.log(name, notification.params);
-    }),
     host.on('status', ({ name, state }) => {
       if (state === 'ready') subscriptions.resubscribe(name);
     }),

@@ -263,9 +263,11 @@ export class ParkedCalls {
     call.expireAll((request) =>
       request.kind === 'elicitation'
         ? { answer: { action: 'cancel' } }
-        : { error: WireError.of('InternalError', `the client did not answer within ${ms} ms`) },
+        : {
+            error: WireError.of('InternalError', `the client did not answer within ${ms} ms (parkTimeoutMs)`),
+          },
     );
-    call.abort.abort(new LocalError('TIMEOUT', `parked request expired after ${ms} ms`));
+    call.abort.abort(new LocalError('TIMEOUT', `parked request expired after ${ms} ms (parkTimeoutMs)`));
   }
 
   async #finish(call: ParkedCall, outcome: () => unknown): Promise<unknown> {

@@ -1,12 +1,17 @@
 /**
  * Modern client → modern backend: no parking. The request is relayed as it is with the
- * client's own capabilities; a backend's `input_required` goes to the client with the
- * backend's keys, and the backend's `requestState` waits here (at most `ttlMs`, at most
- * `maxEntries`) until the retry that answers those keys, which carries it back. A retry
- * whose state expired is relayed without it (the backend asks again).
+ * client's own capabilities; a backend's `input_required` goes to the client with each
+ * backend key behind a handle of its own (`gwr.<128-bit random hex>.<backend key>`), and the
+ * backend's `requestState` waits here under that handle (at most `ttlMs`, at most
+ * `maxEntries`) until the retry that answers those keys, which carries it back. Only a
+ * retry naming the handle, of the same request, by the same principal, takes it: another
+ * client calling the same tool with the same arguments never gets this client's state. A
+ * retry whose state expired is relayed with its answers but without state (the backend asks again).
  * Source: 2026-07-28 basic/patterns/mrtr.
  */
+import { randomBytes } from 'node:crypto';
 import { WireError, type Params } from '../../core/index.js';
+import { principalOf } from '../../core/runtime.js';
 import type { RequestContext } from '../../server/index.js';
 import type { RelayFields } from '../host.js';
 import type { InputKind } from '../inputs.js';
@@ -18,18 +23,20 @@ const KINDS: Record<string, InputKind> = {
   'roots/list': 'roots',
 };
 
+const KEY = /^gwr\.([0-9a-f]{32})\.(.*)$/s;
+
 interface Held {
   requestState: unknown;
-  keys: string[];
+  signature: string;
+  principal: string;
   expires: number;
 }
 
-/** Backend `requestState`s waiting for their retries. */
+/** Backend `requestState`s waiting for their retries, by handle. */
 export class RelayStates {
-  readonly #held = new Map<string, Held[]>();
+  readonly #held = new Map<string, Held>();
   readonly #ttlMs: number;
   readonly #maxEntries: number;
-  #size = 0;
 
   constructor(ttlMs: number, maxEntries = 10_000) {
     this.#ttlMs = ttlMs;
@@ -39,11 +46,17 @@ export class RelayStates {
   /** The relay fields of a (re)try of the request `signature` by `ctx`. */
   fieldsFor(ctx: RequestContext, signature: string): RelayFields {
     const answered = ctx.inputResponses;
-    const keys = Object.keys(answered);
     const base: RelayFields = { clientCapabilities: ctx.clientCapabilities };
-    if (keys.length === 0) return base;
-    const held = this.#take(signature, keys);
-    const inputResponses = held ? pick(answered, held.keys) : answered;
+    const byHandle = new Map<string, Record<string, unknown>>();
+    for (const [key, value] of Object.entries(answered)) {
+      const [, handle, backendKey] = KEY.exec(key) ?? [];
+      if (handle === undefined || backendKey === undefined) continue;
+      byHandle.set(handle, { ...byHandle.get(handle), [backendKey]: value });
+    }
+    if (byHandle.size === 0) return base;
+    // One round's answers share one handle; a retry naming several answers the first.
+    const [[handle, inputResponses]] = [...byHandle] as [[string, Record<string, unknown>]];
+    const held = this.#take(handle, signature, principalOf(ctx.auth));
     return {
       ...base,
       inputResponses,
@@ -58,56 +71,44 @@ export class RelayStates {
   async answer(ctx: RequestContext, signature: string, result: Params): Promise<Params> {
     if (result.resultType !== 'input_required') return result;
     const requests = (result.inputRequests ?? {}) as Record<string, { method?: string; params?: Params }>;
-    this.#hold(signature, {
+    const handle = randomBytes(16).toString('hex');
+    this.#hold(handle, {
       requestState: result.requestState,
-      keys: Object.keys(requests),
+      signature,
+      principal: principalOf(ctx.auth),
       expires: Date.now() + this.#ttlMs,
     });
     await Promise.all(
       Object.entries(requests).map(([key, r]) => {
-        const kind = KINDS[r.method ?? ''];
+        const kind =
+          typeof r.method === 'string' && Object.hasOwn(KINDS, r.method) ? KINDS[r.method] : undefined;
         if (!kind)
           throw WireError.of(
             'InternalError',
             `a backend asked for unknown input ${JSON.stringify(r.method)}`,
           );
-        return askClient(ctx, { key, request: { kind, params: r.params ?? {} } as never });
+        const request = { kind, params: r.params ?? {} } as never;
+        return askClient(ctx, { key: `gwr.${handle}.${key}`, request });
       }),
     );
     throw WireError.of('InternalError', 'the input requests were answered without a retry');
   }
 
-  #hold(signature: string, held: Held): void {
-    if (this.#size >= this.#maxEntries) this.#sweep();
-    if (this.#size >= this.#maxEntries) return;
-    const list = this.#held.get(signature) ?? [];
-    list.push(held);
-    this.#held.set(signature, list);
-    this.#size++;
+  #hold(handle: string, held: Held): void {
+    if (this.#held.size >= this.#maxEntries) this.#sweep();
+    if (this.#held.size < this.#maxEntries) this.#held.set(handle, held);
   }
 
-  #take(signature: string, keys: readonly string[]): Held | undefined {
-    const list = this.#held.get(signature);
-    const now = Date.now();
-    const index = list?.findIndex((h) => h.expires > now && h.keys.every((k) => keys.includes(k))) ?? -1;
-    if (!list || index < 0) return undefined;
-    const [held] = list.splice(index, 1);
-    this.#size--;
-    if (list.length === 0) this.#held.delete(signature);
-    return held;
+  /** The state held under `handle`, once, if it is the same request's and principal's and not expired. */
+  #take(handle: string, signature: string, principal: string): Held | undefined {
+    const held = this.#held.get(handle);
+    if (!held || held.signature !== signature || held.principal !== principal) return undefined;
+    this.#held.delete(handle);
+    return held.expires > Date.now() ? held : undefined;
   }
 
   #sweep(): void {
     const now = Date.now();
-    for (const [signature, list] of this.#held) {
-      const live = list.filter((h) => h.expires > now);
-      this.#size -= list.length - live.length;
-      if (live.length) this.#held.set(signature, live);
-      else this.#held.delete(signature);
-    }
+    for (const [handle, held] of this.#held) if (held.expires <= now) this.#held.delete(handle);
   }
-}
-
-function pick(answers: Readonly<Record<string, unknown>>, keys: readonly string[]): Record<string, unknown> {
-  return Object.fromEntries(keys.filter((k) => Object.hasOwn(answers, k)).map((k) => [k, answers[k]]));
 }

@@ -116,7 +116,10 @@ export class GatewaySubscriptions implements ResourceSubscriptionHooks {
 function within<T>(work: Promise<T>, ms: number): Promise<T> {
   let timer: ReturnType<typeof setTimeout> | undefined;
   const timeout = new Promise<never>((_, reject) => {
-    timer = setTimer(() => reject(new LocalError('TIMEOUT', `no acknowledgment within ${ms} ms`)), ms);
+    timer = setTimer(
+      () => reject(new LocalError('TIMEOUT', `no acknowledgment within ${ms} ms (the gateway's fixed wait)`)),
+      ms,
+    );
   });
   return Promise.race([work, timeout]).finally(() => clearTimeout(timer));
 }

@@ -36,7 +36,7 @@ export async function connectRedis(url: string, options: ConnectRedisOptions = {
   let timer: ReturnType<typeof setTimeout> | undefined;
   const timeout = new Promise<never>((_, reject) => {
     timer = setTimer(
-      () => reject(new LocalError('TIMEOUT', `no answer within ${startTimeoutMs} ms`)),
+      () => reject(new LocalError('TIMEOUT', `no answer within ${startTimeoutMs} ms (startTimeoutMs)`)),
       startTimeoutMs,
     );
   });

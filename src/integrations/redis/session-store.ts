@@ -158,7 +158,10 @@ function deadline<T>(what: string, promise: Promise<T>, ms: number): Promise<T> 
   let timer: ReturnType<typeof setTimeout> | undefined;
   const late = new Promise<never>((_, reject) => {
     timer = setTimer(
-      () => reject(new LocalError('TIMEOUT', `Redis did not answer within ${ms} ms (${what})`)),
+      () =>
+        reject(
+          new LocalError('TIMEOUT', `Redis did not answer within ${ms} ms (commandTimeoutMs) to ${what}`),
+        ),
       ms,
     );
   });

@@ -7,7 +7,7 @@ import type { ChildProcess } from 'node:child_process';
 import { createRequire } from 'node:module';
 import type { Readable } from 'node:stream';
 import { LocalError, type JsonRpcMessage, type Transport, type TransportSink } from '../../core/index.js';
-import { LineDecoder, encodeFrame, type LineEvent, setTimer } from '../../core/runtime.js';
+import { LineDecoder, encodeFrame, type LineEvent, setOwn, setTimer } from '../../core/runtime.js';
 
 /** Options of {@link spawnStdio}. */
 export interface SpawnStdioOptions {
@@ -228,7 +228,7 @@ function childEnv(extra: Record<string, string | undefined> = {}): Record<string
   }
   for (const [key, value] of Object.entries(extra)) {
     if (value === undefined) delete env[key];
-    else env[key] = value;
+    else setOwn(env, key, value);
   }
   return env;
 }

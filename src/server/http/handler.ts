@@ -23,6 +23,7 @@ import type { SessionStore } from './legacy/session-store.js';
 import { pathOf, type AuthOutcome, type HttpAuthGuard } from './auth-guard.js';
 import { ERROR_TABLE } from '../../core/index.js';
 import { Admission, releasedWith, type AdmissionOutcome, type PrincipalLimits } from './admission.js';
+import { corsPolicy, type Cors, type CorsOptions } from './cors.js';
 
 /** Options of {@link createHttpHandler}. */
 export interface HttpHandlerOptions extends HostPolicyOptions {
@@ -61,6 +62,12 @@ export interface HttpHandlerOptions extends HostPolicyOptions {
    * → 429 with `Retry-After`. Listen and legacy GET streams are not requests in progress.
    */
   principals?: PrincipalLimits;
+  /**
+   * CORS for browser-based hosts on other origins (off by default): the preflight is
+   * answered before `auth` and without reaching the server (403 for an origin not listed),
+   * and the origins listed also pass the `Origin` check (see cors.ts).
+   */
+  cors?: CorsOptions;
 }
 
 /** What a web handler cannot read from a `Request` itself. */
@@ -91,6 +98,7 @@ interface Context extends LegacyContext {
   admission: Admission;
   maxBodyBytes: number;
   policy: OriginPolicy;
+  cors: Cors | undefined;
   modern: ModernContext;
 }
 
@@ -144,9 +152,10 @@ export function createHttpEndpoint(server: McpServer, options: HttpHandlerOption
     admission: new Admission(options.principals),
     maxBodyBytes: options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES,
     policy: hostPolicy(options),
+    cors: options.cors && corsPolicy(options.cors),
     modern: { server, keepAliveMs, maxBufferedBytes, paramHeaders: params.check },
   };
-  const handle = (request: HttpRequest): Promise<HttpResponse> => {
+  const routed = (request: HttpRequest): Promise<HttpResponse> => {
     try {
       const response = route(ctx, request);
       return response instanceof Promise ? response.catch(internalError) : Promise.resolve(response);
@@ -154,6 +163,10 @@ export function createHttpEndpoint(server: McpServer, options: HttpHandlerOption
       return Promise.resolve(internalError());
     }
   };
+  const cors = ctx.cors;
+  const handle = cors
+    ? (request: HttpRequest) => routed(request).then((response) => cors.decorate(request, response))
+    : routed;
   const close = (): void => {
     fleet?.close();
     sessions.clear();
@@ -173,7 +186,9 @@ function modernOnly(ctx: Context, request: HttpRequest): boolean {
 
 // route, admitted and post return a promise only once one is needed (the body read): no async frame per call.
 function route(ctx: Context, request: HttpRequest): Promise<HttpResponse> | HttpResponse {
-  const violation = rebindingViolation(request, ctx.policy);
+  const preflight = ctx.cors?.preflight(request);
+  if (preflight) return preflight;
+  const violation = rebindingViolation(request, ctx.policy, ctx.cors?.allows);
   if (violation) return rpcError('Forbidden', `Forbidden: ${violation}`);
   if (ctx.auth) return authenticated(ctx, ctx.auth, request);
   return admitted(ctx, request);

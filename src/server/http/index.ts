@@ -18,6 +18,7 @@ export {
 export type { SessionChange, SessionMessage, SessionRecord, SessionStore } from './legacy/session-store.js';
 export { LOOPBACK_HOSTS } from '../../core/runtime.js';
 export type { OriginPolicy } from './security.js';
+export type { CorsOptions } from './cors.js';
 export { accepts, parseAccept, type MediaRange } from './accept.js';
 export { DEFAULT_MAX_BODY_BYTES } from './body.js';
 export { principalOf, type AuthOutcome, type HttpAuthGuard } from './auth-guard.js';

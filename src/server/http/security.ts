@@ -74,15 +74,20 @@ function originAllowed(origin: string, allowed: readonly string[]): boolean {
 
 /**
  * Returns why the request must be refused (a message for the 403 body), or undefined
- * when its `Host` (else the URL's host) and `Origin` (when present) are allowed.
+ * when its `Host` (else the URL's host) and `Origin` (when present) are allowed. An origin
+ * `corsAllows` accepts (the endpoint's CORS list) is allowed whatever `allowedOrigins` says.
  */
-export function rebindingViolation(request: HttpRequest, policy: OriginPolicy): string | undefined {
+export function rebindingViolation(
+  request: HttpRequest,
+  policy: OriginPolicy,
+  corsAllows?: (origin: string) => boolean,
+): string | undefined {
   const hosts = policy.allowedHosts ?? LOOPBACK_HOSTS;
   const origins = policy.allowedOrigins ?? LOOPBACK_HOSTS;
   const host = request.headers.get('host') ?? new URL(request.url).host;
   if (hosts !== false && !hostAllowed(host, hosts)) return `Host not allowed: ${host}`;
   const origin = request.headers.get('origin');
-  if (origin === null || origins === false) return undefined;
+  if (origin === null || origins === false || corsAllows?.(origin) === true) return undefined;
   const allowed = origins === 'same-origin' ? sameOrigin(origin, host) : originAllowed(origin, origins);
   if (!allowed) return `Origin not allowed: ${origin}`;
   return undefined;

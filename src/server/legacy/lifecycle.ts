@@ -9,12 +9,12 @@ import {
   type Params,
   LOGGING_LEVELS,
   type LegacyRevision,
-  type ClientCapabilities,
   type Implementation,
   type LoggingLevel,
   type ServerCapabilities,
 } from '../../core/index.js';
 import { isObject, negotiateLegacyRevision } from '../../core/runtime.js';
+import { legacyClientCapabilities, legacyServerCapabilities } from './projection.js';
 import type { RequestScope } from '../scope.js';
 import type { LegacySession } from './session.js';
 import type { ResourceSubscriptions } from '../subscriptions.js';
@@ -44,16 +44,14 @@ export function initialize(
     throw WireError.of('InvalidParams', 'capabilities must be an object');
   }
   const protocolVersion = negotiateLegacyRevision(params.protocolVersion, identity.legacyRevisions);
-  scope.openSession({
+  const session = scope.openSession({
     protocolVersion,
     clientInfo: isObject(params.clientInfo) ? (params.clientInfo as unknown as Implementation) : undefined,
-    clientCapabilities: (params.capabilities ?? {}) as ClientCapabilities,
+    clientCapabilities: legacyClientCapabilities(params.capabilities),
   });
-  const result: Params = {
-    protocolVersion,
-    capabilities: identity.capabilities,
-    serverInfo: identity.serverInfo,
-  };
+  const capabilities = legacyServerCapabilities(identity.capabilities);
+  session.serverCapabilities = capabilities;
+  const result: Params = { protocolVersion, capabilities, serverInfo: identity.serverInfo };
   if (identity.instructions !== undefined) result.instructions = identity.instructions;
   return result;
 }

@@ -11,9 +11,10 @@ import type {
   ClientCapabilities,
   Implementation,
   LoggingLevel,
+  ServerCapabilities,
   ServerEvent,
 } from '../../core/index.js';
-import { EVENT_METHOD } from '../../core/runtime.js';
+import { EVENT_METHOD, declares, serverCapabilityNeeded } from '../../core/runtime.js';
 
 /** How a session reaches its client; supplied by the transport. */
 export interface SessionLink {
@@ -39,6 +40,12 @@ export class LegacySession {
   logLevel: LoggingLevel = 'debug';
   /** Set once `notifications/initialized` arrives. */
   initialized = false;
+  /**
+   * The capabilities the server's `initialize` result advertised to this client; its
+   * notifications follow them (no list_changed for a list not advertised with `listChanged`).
+   * Undefined for a session restored without them: then nothing is held back.
+   */
+  serverCapabilities: ServerCapabilities | undefined;
   #subscriptions: Set<string> | undefined;
 
   constructor(init: {
@@ -63,11 +70,14 @@ export class LegacySession {
 
 /**
  * Sends a server event to an initialized legacy session as its notification (a resource
- * update only when the session subscribed to that URI).
+ * update only when the session subscribed to that URI), if the capabilities advertised to
+ * the session allow it (2025-11-25 server/tools, server/prompts, server/resources).
  */
 export function forwardEvent(event: ServerEvent, session: LegacySession): void {
   if (!session.initialized) return;
   const method = EVENT_METHOD[event.type];
+  const advertised = session.serverCapabilities;
+  if (advertised && !declares(advertised, serverCapabilityNeeded(method))) return;
   if (event.type !== 'resourceUpdated') session.link.notify(method);
   else if (session.subscriptions.has(event.uri)) session.link.notify(method, { uri: event.uri });
 }

@@ -16,7 +16,7 @@ import {
   type ClientCapabilities,
   type Implementation,
 } from '../../core/index.js';
-import { addInputRequest } from '../../core/runtime.js';
+import { addInputRequest, setOwn } from '../../core/runtime.js';
 import type { AuthInfo } from '../context.js';
 import { RequestScope, type InputAsker, type ScopeLine } from '../scope.js';
 import type { InputMethod } from '../mrtr.js';
@@ -88,25 +88,25 @@ export class RunningTask implements ScopeLine, InputAsker {
   /** Asks the client through the task; resolves once `tasks/update` answers the key. */
   async ask(method: InputMethod, params: Params, key?: string): Promise<Params> {
     const k = key ?? this.#autoKey(method);
-    if (k in this.#answers) return this.#answers[k] as Params;
+    if (Object.hasOwn(this.#answers, k)) return this.#answers[k] as Params;
     const answer = new Promise<Params>((resolve, reject) => this.#waiters.set(k, { resolve, reject }));
     const now = new Date();
     const next = await this.#init.store.update(this.id, (t) =>
       addInputRequest(t, { key: k, request: { method, params } }, now),
     );
     if (!next) this.#waiters.get(k)?.reject(gone(this.id));
-    else if (k in next.internal.answers) this.#resolve(k, next.internal.answers[k]);
+    else if (Object.hasOwn(next.internal.answers, k)) this.#resolve(k, next.internal.answers[k]);
     else if (next.lastUpdatedAt === now.toISOString()) this.#init.changed(next);
     return answer;
   }
 
   /** Hands over answers that arrived through `tasks/update` (on any instance). */
   deliver(answers: Record<string, unknown>): void {
-    for (const key of [...this.#waiters.keys()]) if (key in answers) this.#resolve(key, answers[key]);
+    for (const key of [...this.#waiters.keys()]) if (Object.hasOwn(answers, key)) this.#resolve(key, answers[key]);
   }
 
   #resolve(key: string, answer: unknown): void {
-    this.#answers[key] = answer;
+    setOwn(this.#answers, key, answer);
     this.#waiters.get(key)?.resolve(answer as Params);
     this.#waiters.delete(key);
   }

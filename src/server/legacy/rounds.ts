@@ -1,0 +1,61 @@
+/**
+ * A handler's explicit `input_required` answer (a shape 2025-11-25 does not have) on a legacy
+ * session: each input request is asked on the session, and the handler runs again with the
+ * answers in `ctx.inputResponses`, as it would on a modern client's retry.
+ * Source: 2026-07-28 basic/patterns/mrtr; 2025-11-25 client/elicitation, client/sampling,
+ * client/roots.
+ */
+import { WireError, type ClientCapabilities, type Params } from '../../core/index.js';
+import type { SchemaLimits } from '../../validation/index.js';
+import { checkInputRequests, type AskedMethod } from '../answers.js';
+import { isInputRequired, type InputRequest } from '../mrtr.js';
+import { askSession } from './input.js';
+import type { LegacySession } from './session.js';
+
+/** Most times a handler may answer `input_required` to one legacy request. */
+const MAX_ROUNDS = 8;
+
+/** What the bridge needs of the request's scope. */
+export interface LegacyInputScope {
+  readonly session: LegacySession | undefined;
+  readonly signal: AbortSignal;
+  readonly schemaLimits: SchemaLimits | undefined;
+  readonly clientCapabilities: ClientCapabilities;
+  /** Serves later `ctx.*` input calls from `known` (by key) before asking the session. */
+  askThrough(asker: { known: Record<string, unknown>; ask: LegacyAsker['ask'] }): void;
+}
+
+type LegacyAsker = { ask(method: AskedMethod, params: Params, key?: string): Promise<Params> };
+
+/**
+ * Runs a handler on a legacy session until it answers with something other than
+ * `input_required`: each round's input requests are asked on the session (concurrently)
+ * and the handler runs again with every answer so far.
+ * @throws WireError -32603 after {@link MAX_ROUNDS} rounds; whatever asking throws.
+ */
+export async function runWithLegacyInput(
+  scope: LegacyInputScope,
+  run: () => Promise<Params> | Params,
+): Promise<Params> {
+  const known: Record<string, unknown> = Object.create(null) as Record<string, unknown>;
+  const ask = (method: AskedMethod, params: Params, key?: string): Promise<Params> =>
+    key !== undefined && Object.hasOwn(known, key)
+      ? Promise.resolve(known[key] as Params)
+      : sessionAsk(scope, { method, params });
+  for (let round = 0; round < MAX_ROUNDS; round++) {
+    const result = await run();
+    if (!isInputRequired(result)) return result;
+    checkInputRequests(scope.clientCapabilities, 'legacy', result.inputRequests);
+    const entries = Object.entries(result.inputRequests);
+    const answers = await Promise.all(entries.map(([, request]) => sessionAsk(scope, request)));
+    entries.forEach(([key], i) => (known[key] = answers[i]));
+    scope.askThrough({ known, ask });
+  }
+  throw WireError.of('InternalError', `the handler still needed input after ${MAX_ROUNDS} rounds`);
+}
+
+function sessionAsk(scope: LegacyInputScope, request: InputRequest): Promise<Params> {
+  const session = scope.session;
+  if (!session) throw WireError.of('InternalError', 'no legacy session to ask the client on');
+  return askSession(session, { ...request, limits: scope.schemaLimits, signal: scope.signal });
+}
