@@ -5,6 +5,7 @@
  */
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import type { EraPreference } from '../client/index.js';
+import type { ElicitResult } from '../core/index.js';
 import { CliError } from './errors.js';
 import { isHostCommand, parseHostCommand, refuseCredentials, type HostCommand } from './host-args.js';
 import { isAuthCommand, parseAuthCommand, type AuthCommand } from './auth-commands.js';
@@ -26,7 +27,17 @@ export interface ClientFlags {
   headers?: Record<string, string>;
   /** A bearer token from `--token` (HTTP targets only); without it, the OAuth browser flow. */
   token?: string;
+  /** `--stderr`: show a spawned server's stderr as it writes it (stdio targets only). */
+  stderr?: boolean;
+  /**
+   * `--answer JSON`, in order: the answers to the server's elicitations, each an
+   * `ElicitResult` (`{"action":"decline"}`) or the content of an accepted form (`{"name":"Ada"}`).
+   */
+  answers?: ElicitAnswer[];
 }
+
+/** One elicitation answer given on the command line (client/elicitation `ElicitResult`). */
+export type ElicitAnswer = ElicitResult;
 
 /** The names of the CLI's commands. */
 export type CommandName = 'inspect' | 'call' | 'read' | 'prompt' | 'serve';
@@ -55,6 +66,8 @@ const CLIENT: Options = {
   'connect-timeout': { type: 'string' },
   header: { type: 'string', multiple: true },
   token: { type: 'string' },
+  stderr: { type: 'boolean' },
+  answer: { type: 'string', multiple: true },
 };
 const WITH_ARGS: Options = { ...CLIENT, args: { type: 'string' } };
 const INSPECT: Options = { ...CLIENT, ui: { type: 'boolean' } };
@@ -161,7 +174,35 @@ function clientFlags(values: Values, where: Target): ClientFlags {
     if (where.kind !== 'http') throw new CliError('--token is for HTTP servers; give a URL');
     flags.token = values.token;
   }
+  if (values.stderr === true) {
+    if (where.kind === 'http')
+      throw new CliError('--stderr is for servers the CLI starts; an HTTP server has none');
+    flags.stderr = true;
+  }
+  if (Array.isArray(values.answer)) flags.answers = values.answer.map(elicitAnswer);
   return flags;
+}
+
+/** `--answer`: a JSON `ElicitResult`, or an object taken as the content of an accepted form. */
+function elicitAnswer(raw: string): ElicitAnswer {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(raw);
+  } catch (error) {
+    throw new CliError(
+      `--answer is not valid JSON: ${error instanceof Error ? error.message : String(error)}`,
+    );
+  }
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed))
+    throw new CliError(`--answer must be a JSON object, e.g. '{"name":"Ada"}' or '{"action":"decline"}'`);
+  const { action, content } = parsed as { action?: unknown; content?: unknown };
+  type Content = NonNullable<ElicitResult['content']>; // the server checks it against its schema
+  if (action === undefined) return { action: 'accept', content: parsed as Content };
+  if (action !== 'accept' && action !== 'decline' && action !== 'cancel')
+    throw new CliError(`--answer: action must be accept, decline or cancel, not \`${String(action)}\``);
+  if (content !== undefined && (typeof content !== 'object' || content === null || Array.isArray(content)))
+    throw new CliError('--answer: content must be a JSON object');
+  return content === undefined ? { action } : { action, content: content as Content };
 }
 
 /** `--header 'Name: value'` (also `Name=value`) into a header record; names are HTTP tokens. */

@@ -85,7 +85,7 @@ describe('mcpkit against a server that writes junk on stdout', () => {
 describe('mcpkit against an HTTP URL that is not an MCP endpoint', () => {
   let site: { url: string; server: Server };
   beforeAll(async () => (site = await htmlNotFound()));
-  afterAll(() => new Promise<void>((resolve) => site.server.close(() => resolve())));
+  afterAll(() => site && new Promise<void>((resolve) => site.server.close(() => resolve())));
 
   it('reports the HTTP status with a path hint, not a JSON-RPC code or an HTML page', async () => {
     const run = await runCli(['inspect', site.url]);
@@ -117,7 +117,7 @@ describe('mcpkit --header', () => {
       { port: 0 },
     );
   });
-  afterAll(() => served.close());
+  afterAll(() => served?.close());
 
   it('sends the header on every request', async () => {
     const run = await runCli(['call', 'whoami', served.url, '--header', 'X-Api-Key: sesame']);
@@ -173,7 +173,7 @@ describe('mcpkit against an HTTP URL that answers 200 with a web page', () => {
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
   });
-  afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+  afterAll(() => server && new Promise<void>((resolve) => server.close(() => resolve())));
 
   it('says it is not MCP at once, without dumping the page', async () => {
     const run = await runCli(['inspect', url]);

@@ -122,6 +122,60 @@ describe('mcpkit call, read and prompt', () => {
   });
 });
 
+/** A legacy server that writes to stderr when called, and answers anything, discover included. */
+const LENIENT = `
+const out = (id, result) => process.stdout.write(JSON.stringify({ jsonrpc: '2.0', id, result }) + '\\n');
+require('readline').createInterface({ input: process.stdin }).on('line', (line) => {
+  const m = JSON.parse(line);
+  if (m.id === undefined) return;
+  if (m.method === 'initialize') out(m.id, { protocolVersion: m.params.protocolVersion, capabilities: { tools: {} }, serverInfo: { name: 'lenient', version: '1' } });
+  else if (m.method === 'tools/list') out(m.id, { tools: [{ name: 'hi', inputSchema: { type: 'object' } }] });
+  else if (m.method === 'tools/call') { process.stderr.write('server log: called hi\\n'); out(m.id, { content: [{ type: 'text', text: 'hello' }] }); }
+  else out(m.id, {});
+});`;
+
+describe('mcpkit flags for stdio servers and elicitation', () => {
+  it('answers elicitations with --answer, in order, and says what it answered on stderr', async () => {
+    const run = await cli([
+      'call',
+      'test_elicitation',
+      'message=Who are you?',
+      '--answer',
+      '{"username":"ada","email":"ada@example.com"}',
+    ]);
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stdout).toContain('action=accept, content={"username":"ada","email":"ada@example.com"}');
+    expect(run.stderr).toContain('mcpkit: elicitation "Who are you?": accept {"username":"ada"');
+    const declined = await cli([
+      'call',
+      'test_elicitation',
+      'message=Again?',
+      '--answer',
+      '{"action":"decline"}',
+    ]);
+    expect(declined.stdout).toContain('action=decline');
+  });
+
+  it('refuses an --answer that is not a JSON object', async () => {
+    const run = await cli(['call', 'test_elicitation', 'message=x', '--answer', '[1]']);
+    expectOneLineError(run, /--answer must be a JSON object/, 2);
+  });
+
+  it("shows a stdio server's stderr with --stderr, and hides it without", async () => {
+    const shown = await cli(['call', 'hi', '--stderr', '--', 'node', '-e', LENIENT]);
+    expect(shown.code, shown.stderr).toBe(0);
+    expect(shown.stderr).toContain('server log: called hi');
+    const hidden = await cli(['call', 'hi', '--', 'node', '-e', LENIENT]);
+    expect(hidden.stdout).toContain('hello');
+    expect(hidden.stderr).not.toContain('server log');
+  });
+
+  it('--era modern against a lenient legacy stdio server fails at once with the --era auto hint', async () => {
+    const run = await cli(['call', 'hi', '--era', 'modern', '--', 'node', '-e', LENIENT]);
+    expectOneLineError(run, /looks like a legacy server.*try --era auto/, 4);
+  });
+});
+
 describe('mcpkit errors', () => {
   it('shows the parse error of bad --args JSON', async () => {
     expectOneLineError(await cli(['call', 'echo', '--args', '{"text":']), /--args is not valid JSON: /, 2);

@@ -5,15 +5,15 @@
  * the server and, for a server that exited, the tail of its stderr.
  */
 import { existsSync, readFileSync } from 'node:fs';
-import { createClient, type Client, type EraPreference } from '../client/index.js';
+import { createClient, type Client, type ClientHandlers, type EraPreference } from '../client/index.js';
 import { ERROR_TABLE, WireError, LocalError, type Transport } from '../core/index.js';
 import { spawnStdio } from '../integrations/stdio/index.js';
-import type { ClientFlags } from './args.js';
+import type { ClientFlags, ElicitAnswer } from './args.js';
 import { CliError, describeError, systemCodeOf, tailLines } from './errors.js';
 import { httpTransport } from './http.js';
 import { browserAuth, tokenAuth } from './auth-flow.js';
 import { packagePath } from './package-root.js';
-import { setTimer } from '../core/runtime.js';
+import { isServerErrorCode, setTimer } from '../core/runtime.js';
 
 /** Default longest wait for a connection, in milliseconds (probe and handshake included). */
 const CONNECT_TIMEOUT_MS = 15_000;
@@ -61,6 +61,7 @@ export async function withSession<T>(flags: ClientFlags, use: (session: Session)
     // The probe gets at most half the connect time, so the handshake has the rest.
     probeTimeoutMs: Math.min(5000, Math.ceil(connectMs / 2)),
     ...(flags.timeoutMs === undefined ? {} : { timeoutMs: flags.timeoutMs }),
+    ...(flags.answers === undefined ? {} : { handlers: { elicitation: answering(flags.answers) } }),
   });
   const controller = new AbortController();
   const stop = (): void => {
@@ -69,7 +70,9 @@ export async function withSession<T>(flags: ClientFlags, use: (session: Session)
   };
   process.once('SIGINT', stop).once('SIGTERM', stop);
   try {
-    await explained(opened, { phase: 'connect' }, () => connectWithin(client, opened, connectMs));
+    await explained(opened, { phase: 'connect', era: flags.era }, () =>
+      connectWithin(client, opened, connectMs),
+    );
     return await explained(opened, { phase: 'request', era: flags.era }, () =>
       use({ client, signal: controller.signal }),
     );
@@ -82,6 +85,24 @@ export async function withSession<T>(flags: ClientFlags, use: (session: Session)
     await client.close().catch(() => undefined);
     await opened.transport.close().catch(() => undefined);
   }
+}
+
+/**
+ * Answers each elicitation with the next `--answer`, saying on stderr what was asked;
+ * once they are used up, declines (and says so).
+ */
+function answering(answers: readonly ElicitAnswer[]): NonNullable<ClientHandlers['elicitation']> {
+  let next = 0;
+  return (params) => {
+    const answer = answers[next++];
+    const asked = JSON.stringify(params.message);
+    process.stderr.write(
+      answer
+        ? `mcpkit: elicitation ${asked}: ${answer.action}${answer.content ? ` ${JSON.stringify(answer.content)}` : ''}\n`
+        : `mcpkit: elicitation ${asked}: no --answer left; declined\n`,
+    );
+    return Promise.resolve(answer ?? { action: 'decline' });
+  };
 }
 
 /**
@@ -133,7 +154,8 @@ async function open(flags: ClientFlags): Promise<Opened> {
     command,
     args,
     env: { ...process.env },
-    stderr: 'pipe',
+    // --stderr shows it live; else it is kept to explain a failure.
+    stderr: flags.stderr === true ? 'inherit' : 'pipe',
     shutdownTimeoutMs: SHUTDOWN_STEP_MS,
   });
   const label = where.kind === 'stdio' ? `\`${command}\`` : 'the built-in everything server';
@@ -158,14 +180,33 @@ async function explained<T>(
   try {
     return await work();
   } catch (error) {
-    const http = httpFailure(error, opened);
+    const http = httpFailure(error, opened, era);
     if (http) throw http;
-    if (era === 'modern' && error instanceof WireError && error.code === ERROR_TABLE.MethodNotFound.code) {
+    if (era === 'modern' && looksLegacy(error)) {
       const message = `${describeError(error)} (is ${opened.label} a legacy server? try --era auto)`;
       throw new CliError(message, { kind: 'protocol', cause: error });
     }
     throw explain(error, opened, phase);
   }
+}
+
+/** The codes a modern server answers a modern request with when something is off. */
+const MODERN_CODES = new Set<number>(
+  (['HeaderMismatch', 'MissingRequiredClientCapability', 'UnsupportedProtocolVersion'] as const).map(
+    (name) => ERROR_TABLE[name].code,
+  ),
+);
+
+/**
+ * How a legacy server answers a modern request: an unknown method (stdio), or an
+ * implementation-defined error of its own such as the official SDK's -32000 "Server not
+ * initialized" over HTTP (2026-07-28 basic/versioning.mdx "Compatibility Matrix").
+ */
+function looksLegacy(error: unknown): boolean {
+  if (error instanceof LocalError) return error.code === 'UNSUPPORTED_ERA';
+  if (!(error instanceof WireError)) return false;
+  if (error.code === ERROR_TABLE.MethodNotFound.code) return true;
+  return isServerErrorCode(error.code) && !MODERN_CODES.has(error.code);
 }
 
 /** Rewrites a failure as a CliError that says which server and what happened. */
@@ -189,7 +230,7 @@ function explain(error: unknown, opened: Opened, phase: 'connect' | 'request'): 
  * An HTTP error status without a JSON-RPC answer (the transport's error carries
  * `data.httpStatus`) reported as what it is, with a hint, instead of as a JSON-RPC code.
  */
-function httpFailure(error: unknown, opened: Opened): CliError | undefined {
+function httpFailure(error: unknown, opened: Opened, era: EraPreference | undefined): CliError | undefined {
   if (!(error instanceof WireError)) return undefined;
   const data = error.data as
     { httpStatus?: unknown; statusText?: unknown; disconnected?: unknown } | undefined;
@@ -202,7 +243,8 @@ function httpFailure(error: unknown, opened: Opened): CliError | undefined {
   const detail = error.message.startsWith(`${status}: `)
     ? ` (${error.message.slice(status.length + 2)})`
     : '';
-  const message = `${opened.label} answered ${status}${detail}${httpHint(data.httpStatus)}`;
+  const legacyHint = era === 'modern' && data.httpStatus === 400 ? '; a legacy server? try --era auto' : '';
+  const message = `${opened.label} answered ${status}${detail}${httpHint(data.httpStatus)}${legacyHint}`;
   return new CliError(message, { cause: error, kind: 'connection' });
 }
 

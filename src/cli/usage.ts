@@ -14,6 +14,9 @@ const CLIENT_FLAGS = `Flags:
   --header 'NAME: VALUE'    extra HTTP header on every request (repeatable; URL only)
   --token TOKEN             a bearer token obtained elsewhere (URL only); without it a
                             protected server starts the OAuth browser flow (see login)
+  --stderr                  show the started server's stderr as it writes it (COMMAND only)
+  --answer JSON             answer the next elicitation: a form's content ('{"name":"Ada"}')
+                            or a whole result ('{"action":"decline"}'); repeatable, in order
   --json                    print the raw result as JSON; errors as JSON on stderr
   -h, --help                show this help
 

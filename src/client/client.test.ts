@@ -94,7 +94,8 @@ describe('modern requests', () => {
           });
         },
       },
-      { era: 'modern', protocolVersion: '2099-01-01' },
+      // A cached modern verdict: no probe, so the version is settled inline.
+      { eraCache: new Map([['fake', 'modern']]), cacheKey: 'fake', protocolVersion: '2099-01-01' },
     );
     await expect(fake.client.listTools()).resolves.toEqual([]);
     expect(fake.client.protocolVersion).toBe('2026-07-28');
@@ -232,11 +233,12 @@ describe('notifications, cancellation and closing', () => {
     });
     const controller = new AbortController();
     const call = fake.client.request('tools/call', { name: 'slow' }, { signal: controller.signal });
-    await until(() => fake.received.length > 0);
+    await until(() => fake.received.length > 1);
     controller.abort();
     await expect(call).rejects.toMatchObject({ code: 'ABORTED' });
     const cancelled = fake.sent.find((m) => 'method' in m && m.method === 'notifications/cancelled');
-    expect(cancelled).toMatchObject({ params: { requestId: fake.received[0]?.id } });
+    const slow = fake.received.find((m) => 'method' in m && m.method === 'tools/call');
+    expect(cancelled).toMatchObject({ params: { requestId: slow?.id } });
   });
 
   it('reject pending calls with CONNECTION_CLOSED when the server closes', async () => {

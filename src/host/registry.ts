@@ -5,6 +5,7 @@
  * gets its server's prefix (`server+uri`). Rebuilt whenever a server's lists change.
  */
 import { compileUriTemplate, type UriTemplate } from '../server/index.js';
+import { resourceUriKey } from '../server/runtime.js';
 import type { Prompt, Resource, ResourceTemplate, Tool } from '../core/index.js';
 import type { ServerLists } from './lists.js';
 import { isValidName, passes, type NameFilter, type QualifyName } from './names.js';
@@ -57,6 +58,8 @@ export class Registry {
   readonly tools = new Map<string, HostTool>();
   readonly prompts = new Map<string, HostPrompt>();
   readonly resources = new Map<string, HostResource>();
+  /** The same resources by the comparison key of their URI (server/resource-uri.ts). */
+  readonly #resourceKeys = new Map<string, HostResource>();
   readonly templates: HostTemplate[] = [];
   /** Problems per server (collisions, invalid names). */
   readonly issues = new Map<string, string[]>();
@@ -127,7 +130,9 @@ export class Registry {
     for (const { name: server, lists } of sources)
       for (const resource of lists.resources) {
         const uri = (owners.get(resource.uri) ?? 0) > 1 ? `${server}+${resource.uri}` : resource.uri;
-        this.resources.set(uri, { uri, server, originalUri: resource.uri, definition: { ...resource, uri } });
+        const entry = { uri, server, originalUri: resource.uri, definition: { ...resource, uri } };
+        this.resources.set(uri, entry);
+        this.#resourceKeys.set(resourceUriKey(uri), entry);
       }
   }
 
@@ -156,11 +161,12 @@ export class Registry {
   }
 
   /**
-   * The server and its own URI for a URI of the merged registry: a listed resource, a
+   * The server and its own URI for a URI of the merged registry: a listed resource (either
+   * spelling, as the server compares them), a
    * `server+uri` prefix, or the first template that matches.
    */
   route(uri: string, servers: readonly string[]): { server: string; uri: string } | undefined {
-    const listed = this.resources.get(uri);
+    const listed = this.resources.get(uri) ?? this.#resourceKeys.get(resourceUriKey(uri));
     if (listed) return { server: listed.server, uri: listed.originalUri };
     const plus = uri.indexOf('+');
     const prefix = plus > 0 ? uri.slice(0, plus) : undefined;

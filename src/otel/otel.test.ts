@@ -12,7 +12,7 @@ let installed: InstalledTracing;
 beforeAll(() => {
   installed = installTracing();
 });
-afterAll(() => installed.uninstall());
+afterAll(() => installed?.uninstall());
 
 function textOf(result: { content?: unknown }): string {
   return ((result.content ?? []) as { text?: string }[])[0]?.text ?? '';

@@ -17,7 +17,7 @@ let installed: InstalledTracing;
 beforeAll(() => {
   installed = installTracing();
 });
-afterAll(() => installed.uninstall());
+afterAll(() => installed?.uninstall());
 
 /** A client middleware that sends `traceparent` as an HTTP header (and, if asked, in `_meta`). */
 function sendTraceparent(options: { meta?: string } = {}): Middleware {
@@ -54,7 +54,7 @@ describe.each(['modern', 'legacy'] as const)('trace context and notifications ov
 
   afterAll(async () => {
     for (const client of clients) await client.close();
-    await served.close();
+    await served?.close();
   });
 
   async function connect(middleware: Middleware[], received?: string[]): Promise<Client> {

@@ -1,5 +1,5 @@
-import { describe, expect, it } from 'vitest';
-import { runtimeOf } from './runtime.js';
+import { describe, expect, it, vi } from 'vitest';
+import { PrincipalBudgets, noRelease, runtimeOf } from './runtime.js';
 import type { Params } from '../core/jsonrpc.js';
 import type { ScopeBinding, ScopeLine } from './scope.js';
 type RequestChannel = ScopeLine & ScopeBinding;
@@ -121,5 +121,100 @@ describe('stored SSE events per owner', () => {
     expect((store.since('a', 0) as { seq: number }[]).map((e) => e.seq)).toEqual([
       4, 5, 6, 7, 8, 9, 10, 11, 12, 13,
     ]);
+  });
+});
+
+describe('requests in progress wait in a bounded queue', () => {
+  const admitted = async (value: unknown) => {
+    const settled = await value;
+    if (typeof settled !== 'function') throw new Error(`refused: ${JSON.stringify(settled)}`);
+    return settled as () => void;
+  };
+
+  it('a request over maxConcurrentRequests waits and takes the first slot freed, oldest first', async () => {
+    const budgets = new PrincipalBudgets({ maxConcurrentRequests: 1 }, 'principals');
+    const first = await admitted(budgets.admit('addr:1'));
+    const order: string[] = [];
+    const second = Promise.resolve(budgets.admit('addr:1')).then((r) => (order.push('second'), r));
+    const third = Promise.resolve(budgets.admit('addr:1')).then((r) => (order.push('third'), r));
+    expect(second).toBeInstanceOf(Promise);
+    first();
+    (await admitted(second))();
+    (await admitted(third))();
+    expect(order).toEqual(['second', 'third']);
+    // Every slot is back: a new request is admitted at once.
+    expect(typeof budgets.admit('addr:1')).toBe('function');
+  });
+
+  it('refuses at once when the queue is full, after queueTimeoutMs, or when the caller goes away', async () => {
+    vi.useFakeTimers();
+    try {
+      const budgets = new PrincipalBudgets(
+        { maxConcurrentRequests: 1, maxQueuedRequests: 1, queueTimeoutMs: 500 },
+        'principals',
+      );
+      await admitted(budgets.admit('addr:1'));
+      const queued = budgets.admit('addr:1');
+      expect(budgets.admit('addr:1')).toMatchObject({ limit: 'concurrency', retryAfterS: 1 });
+      vi.advanceTimersByTime(500);
+      expect(await queued).toMatchObject({
+        limit: 'concurrency',
+        why: expect.stringContaining('maxConcurrentRequests'),
+      });
+      const leaving = new AbortController();
+      const gone = budgets.admit('addr:1', { signal: leaving.signal });
+      leaving.abort();
+      expect(await gone).toMatchObject({ limit: 'concurrency' });
+      // Another principal is not held up by this one's queue.
+      expect(typeof budgets.admit('addr:2')).toBe('function');
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it('a long-lived stream is rate-counted only, never a request in progress', async () => {
+    const budgets = new PrincipalBudgets({ maxConcurrentRequests: 1, maxQueuedRequests: 0 }, 'principals');
+    for (let i = 0; i < 5; i++) expect(budgets.admit('addr:1', { stream: true })).toBe(noRelease);
+    expect(typeof budgets.admit('addr:1')).toBe('function');
+  });
+
+  it('maxQueuedRequests and queueTimeoutMs accept 0 but refuse NaN and negatives', () => {
+    expect(
+      () => new PrincipalBudgets({ maxQueuedRequests: 0, queueTimeoutMs: 0 }, 'principals'),
+    ).not.toThrow();
+    expect(() => new PrincipalBudgets({ maxQueuedRequests: -1 }, 'principals')).toThrow(
+      /principals\.maxQueuedRequests must be a positive number/,
+    );
+    expect(() => new PrincipalBudgets({ queueTimeoutMs: Number.NaN }, 'principals')).toThrow(
+      /queueTimeoutMs/,
+    );
+  });
+});
+
+describe('limits.perPrincipal on a linked pair', () => {
+  it('idle listens of a principal are not requests in progress: its tools/call still runs', async () => {
+    const server = createServer({
+      name: 'q',
+      version: '1',
+      limits: { perPrincipal: { maxConcurrentRequests: 2, maxQueuedRequests: 0 } },
+    });
+    server.tool('t', {}, () => 't');
+    const auth = { token: 'x', clientId: 'c', scopes: [], subject: 'alice' };
+    const stops = Array.from({ length: 4 }, () => new AbortController());
+    const listens = stops.map((stop) =>
+      request(
+        server,
+        'subscriptions/listen',
+        { notifications: { toolsListChanged: true } },
+        {
+          signal: stop.signal,
+          authInfo: auth,
+        },
+      ),
+    );
+    const called = await request(server, 'tools/call', { name: 't', arguments: {} }, { authInfo: auth });
+    expect(called).toMatchObject({ content: [{ type: 'text', text: 't' }] });
+    for (const stop of stops) stop.abort();
+    await Promise.all(listens);
   });
 });

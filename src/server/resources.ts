@@ -16,6 +16,7 @@ import {
 } from '../core/index.js';
 import type { RequestContext } from './context.js';
 import { compileUriTemplate, type UriTemplate } from './uri-template.js';
+import { resourceUriKey } from './resource-uri.js';
 import type { Completer } from './completion.js';
 import { isInputRequired, type InputRequiredAnswer } from './mrtr.js';
 
@@ -68,11 +69,15 @@ export class ResourceRegistry {
   #resourceList: Resource[] = [];
   #templateList: ResourceTemplate[] = [];
 
-  /** Registers a fixed resource. @throws LocalError `INVALID_DEFINITION` on a duplicate URI. */
+  /**
+   * Registers a fixed resource, found by either spelling of its URI (resource-uri.ts).
+   * @throws LocalError `INVALID_DEFINITION` on a duplicate URI, in either spelling.
+   */
   addResource(uri: string, meta: ResourceMetadata, handler: ResourceHandler): void {
-    if (this.#resources.has(uri)) throw invalidDef(`resource '${uri}' is already registered`);
+    const key = resourceUriKey(uri);
+    if (this.#resources.has(key)) throw invalidDef(`resource '${uri}' is already registered`);
     const wire: Resource = { ...meta, uri, name: meta.name ?? uri };
-    this.#resources.set(uri, { wire, handler });
+    this.#resources.set(key, { wire, handler });
     this.#resourceList = [...this.#resourceList, wire];
   }
 
@@ -92,8 +97,9 @@ export class ResourceRegistry {
 
   /** Removes a fixed resource; returns whether it existed. */
   removeResource(uri: string): boolean {
-    const existed = this.#resources.delete(uri);
-    if (existed) this.#resourceList = this.#resourceList.filter((r) => r.uri !== uri);
+    const key = resourceUriKey(uri);
+    const existed = this.#resources.delete(key);
+    if (existed) this.#resourceList = this.#resourceList.filter((r) => resourceUriKey(r.uri) !== key);
     return existed;
   }
 
@@ -124,7 +130,10 @@ export class ResourceRegistry {
 
   /** True when `uri` names a registered resource or matches a template (after {@link ready}). */
   has(uri: string): boolean {
-    return this.#resources.has(uri) || [...this.#templates.values()].some((t) => t.template.match(uri));
+    return (
+      this.#resources.has(resourceUriKey(uri)) ||
+      [...this.#templates.values()].some((t) => t.template.match(uri))
+    );
   }
 
   /** The completer of a template variable, if any. */
@@ -137,7 +146,8 @@ export class ResourceRegistry {
   }
 
   /**
-   * Reads a resource: an exact registered URI first, then templates in registration order.
+   * Reads a resource: a registered URI first (either spelling; the handler gets the
+   * registered one), then templates in registration order.
    * @throws WireError not found: -32602 with `data.uri` (modern) or -32002 (legacy).
    */
   async read(
@@ -146,8 +156,8 @@ export class ResourceRegistry {
     context: RequestContext,
   ): Promise<{ contents: ResourceContents[]; _meta?: Record<string, unknown> } | InputRequiredAnswer> {
     if (typeof uri !== 'string') throw WireError.of('InvalidParams', 'uri must be a string');
-    const fixed = this.#resources.get(uri);
-    if (fixed) return normalise(await fixed.handler(uri, context));
+    const fixed = this.#resources.get(resourceUriKey(uri));
+    if (fixed) return normalise(await fixed.handler(fixed.wire.uri, context));
     await this.ready();
     for (const t of this.#templates.values()) {
       const variables = t.template.match(uri);

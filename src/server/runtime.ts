@@ -6,9 +6,10 @@
  */
 export { runtimeOf } from './server.js';
 export type { ServerRuntime } from './server-runtime.js';
-export { PrincipalBudgets, type QuotaRefusal, noRelease } from './middleware/quotas.js';
+export { PrincipalBudgets, type Admitted, type QuotaRefusal, noRelease } from './middleware/quotas.js';
 export { refusedScopes } from './middleware/scopes.js';
 export { methodNotFound } from './modern.js';
 export { passThrough } from './tool-types.js';
 export { type HeaderReader, RequestScope, type ScopeBinding, type ScopeLine } from './scope.js';
 export { LegacySession, forwardEvent } from './legacy/session.js';
+export { resourceUriKey } from './resource-uri.js';

@@ -38,8 +38,8 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  handler.close();
-  await jwks.close();
+  handler?.close();
+  await jwks?.close();
 });
 
 const goodToken = () =>

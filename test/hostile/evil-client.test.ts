@@ -50,7 +50,7 @@ beforeAll(async () => {
     http: { maxSessions: 3 },
   });
 });
-afterAll(() => served.close());
+afterAll(() => served?.close());
 
 function call(name: string, args: Record<string, unknown>, id = 1): Promise<Response> {
   const body = modernBody('tools/call', { name, arguments: args }, id);

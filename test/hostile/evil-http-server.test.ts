@@ -77,6 +77,7 @@ beforeAll(async () => {
   url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/mcp`;
 });
 afterAll(async () => {
+  if (!server) return;
   server.closeAllConnections();
   await new Promise((resolve) => server.close(resolve));
 });

@@ -19,7 +19,7 @@ async function statusOf(response: Response): Promise<number> {
 
 describe('requests per second, per principal', () => {
   const handler = createHttpHandler(buildServer(), { principals: { requestsPerSecond: 1, burst: 3 } });
-  afterAll(() => handler.close());
+  afterAll(() => handler?.close());
 
   it('a flood from one address gets 429 with Retry-After and a -32600 body; another address is served', async () => {
     const { value: statuses } = await bounded({ withinMs: 5000 }, () =>
@@ -49,9 +49,13 @@ describe('requests per second, per principal', () => {
 
 describe('requests in progress, per principal', () => {
   const handler = createHttpHandler(buildServer(), {
-    principals: { maxConcurrentRequests: 2, principal: (r) => r.headers.get('x-tenant') ?? undefined },
+    principals: {
+      maxConcurrentRequests: 2,
+      maxQueuedRequests: 0,
+      principal: (r) => r.headers.get('x-tenant') ?? undefined,
+    },
   });
-  afterAll(() => handler.close());
+  afterAll(() => handler?.close());
   const wait = (tenant: string, signal?: AbortSignal) =>
     handler(
       modernPost(
@@ -95,7 +99,7 @@ describe('legacy sessions, per principal', () => {
   beforeAll(() => {
     handler = createHttpHandler(buildServer(), { maxSessions: 10, principals: { maxSessions: 2 } });
   });
-  afterAll(() => handler.close());
+  afterAll(() => handler?.close());
   const init = (address: string) =>
     handler(
       post(
@@ -143,7 +147,7 @@ describe('serve() keys anonymous callers by their address', () => {
       http: { principals: { requestsPerSecond: 1, burst: 2 } },
     });
   });
-  afterAll(() => served.close());
+  afterAll(() => served?.close());
 
   it('a flood over a real socket gets 429 with Retry-After', async () => {
     const body = modernBody('tools/call', { name: 'echo', arguments: { text: 'x' } });

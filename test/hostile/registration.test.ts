@@ -76,7 +76,7 @@ describe('a zod .regex() tool cannot be frozen by its argument', () => {
     server.tool('echo', { inputSchema: z.object({ text: z.string() }) }, ({ text }) => text);
     served = await serve(server, { port: 0 });
   });
-  afterAll(() => served.close());
+  afterAll(() => served?.close());
 
   const call = async (name: string, args: Record<string, unknown>): Promise<unknown> => {
     const body = modernBody('tools/call', { name, arguments: args });

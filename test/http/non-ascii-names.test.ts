@@ -52,8 +52,8 @@ describe.each(['modern', 'legacy'] as const)('non-ASCII names over HTTP (%s era)
   });
 
   afterAll(async () => {
-    await client.close();
-    await served.close();
+    await client?.close();
+    await served?.close();
   });
 
   it.each(NAMES)('calls the tool %j', async (name) => {

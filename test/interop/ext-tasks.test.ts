@@ -64,8 +64,8 @@ describe('the official ext-tasks client against our server', () => {
   });
 
   afterAll(async () => {
-    await client.close();
-    await served.close();
+    await client?.close();
+    await served?.close();
   });
 
   function session(asked: string[]) {

@@ -25,7 +25,7 @@ beforeAll(async () => {
   everything = await serve(createEverythingServer(), { port: 0 });
 });
 afterAll(async () => {
-  await everything.close();
+  await everything?.close();
 });
 
 describe('the official v2 client over Streamable HTTP (modern)', () => {
@@ -126,7 +126,7 @@ describe('our client over Streamable HTTP, both eras', () => {
     served = await serve(server, { port: 0 });
   });
   afterAll(async () => {
-    await served.close();
+    await served?.close();
   });
 
   for (const era of ['modern', 'legacy'] as const) {

@@ -60,6 +60,7 @@ describe('the official v1 client (legacy era) against our everything server', ()
   });
 
   afterAll(async () => {
+    if (!client) return; // setup failed: its error is the one to see
     await client.close();
     const frames = received.map((message) => ({ direction: 'in' as const, message }));
     expect(wireViolations(frames, '2025-11-25', ['in'])).toEqual([]);

@@ -49,6 +49,7 @@ describe('the official v2 client, pinned to 2026-07-28, against our everything s
   });
 
   afterAll(async () => {
+    if (!client) return; // setup failed: its error is the one to see
     await client.close();
     const frames = received.map((message) => ({ direction: 'in' as const, message }));
     expect(wireViolations(frames, '2026-07-28', ['in'])).toEqual([]);

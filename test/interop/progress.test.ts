@@ -105,7 +105,7 @@ beforeAll(async () => {
   http = await serve(createEverythingServer(), { port: 0, host: '127.0.0.1' });
 });
 afterAll(async () => {
-  await http.close();
+  await http?.close();
 });
 
 const KINDS: Kind[] = ['v1', 'v2 modern', 'v2 legacy'];

@@ -60,7 +60,7 @@ describe.each(CASES)('middleware over $transport, $era era', ({ transport, era }
   });
 
   afterAll(async () => {
-    await client.close();
+    await client?.close();
     await served?.close();
   });
 

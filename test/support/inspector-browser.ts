@@ -8,15 +8,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import puppeteer, { type Browser } from 'puppeteer-core';
+import { CHROMIUM } from './chromium-path.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const CLI = join(ROOT, 'dist/src/cli/main.js');
 
 /** Where browser tests leave their screenshots (gitignored). */
 export const ARTIFACTS = join(ROOT, 'test-artifacts', 'inspector');
-
-/** The chromium binary: `CHROMIUM_PATH`, else Debian's. */
-export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
 /** Builds the web app when `dist/ui` is missing (the global setup builds dist/ without it). */
 export function ensureUiBuilt(): void {

@@ -44,9 +44,9 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  handler.close();
-  deadJwks.close();
-  await jwks.close();
+  handler?.close();
+  deadJwks?.close();
+  await jwks?.close();
 });
 
 async function token(claims: Record<string, unknown> = {}, exp = '5m') {

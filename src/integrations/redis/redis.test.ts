@@ -23,7 +23,7 @@ beforeAll(async () => {
 afterAll(async () => {
   for (const close of closers) await close();
   for (const c of clients) c.disconnect();
-  await redis.stop();
+  await redis?.stop();
 });
 
 async function client(): Promise<Redis> {

@@ -18,7 +18,7 @@ beforeAll(async () => {
 afterAll(async () => {
   for (const close of closers) await close();
   for (const c of connections) c.disconnect();
-  await redis.stop();
+  await redis?.stop();
 });
 
 function definition(name: string): McpServer {

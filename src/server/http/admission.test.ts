@@ -136,7 +136,7 @@ describe('a full principal table (hostile: a flood of fresh keys)', () => {
   });
 
   it('gives principals beyond the table one shared concurrency bound while every tracked one is busy', () => {
-    const admission = new Admission({ maxConcurrentRequests: 1, maxTracked: 2 });
+    const admission = new Admission({ maxConcurrentRequests: 1, maxQueuedRequests: 0, maxTracked: 2 });
     const held = ['a', 'b'].map((key) => admission.admit(key));
     expect(held.every((h) => 'release' in h)).toBe(true);
     const c = admission.admit('c');

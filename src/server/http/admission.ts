@@ -22,7 +22,7 @@ import type { AuthInfo, PrincipalRateLimits } from '../index.js';
 import type { HeaderReader, HttpRequest, HttpResponse } from './exchange.js';
 import { addressGroup } from './address-group.js';
 import { principalOf } from '../../core/runtime.js';
-import { PrincipalBudgets, noRelease, type QuotaRefusal } from '../runtime.js';
+import { PrincipalBudgets, noRelease, type Admitted, type QuotaRefusal } from '../runtime.js';
 import { rpcError } from './responses.js';
 
 /** What a {@link PrincipalKey} function sees of a request. */
@@ -51,7 +51,11 @@ export interface PrincipalLimits extends PrincipalRateLimits {
    * credentials (by default its address); once they spend it, 429 before credentials are checked.
    */
   requestsPerSecond?: number;
-  /** Requests (and open SSE streams) one principal may have in progress (default 100). */
+  /**
+   * Requests one principal may have in progress (default 100), an SSE response counted until
+   * it ends; beyond it requests queue (`maxQueuedRequests`, `queueTimeoutMs`). Long-lived
+   * streams (listens, legacy GET streams) have their own bounds and are not counted.
+   */
   maxConcurrentRequests?: number;
   /** Legacy sessions one principal may hold open (default 1 000; the global bound is `maxSessions`). */
   maxSessions?: number;
@@ -101,11 +105,12 @@ export class Admission {
 
   /**
    * Admits a request of `principal`: the release function to call when its response has
-   * ended, or the 429 (400 for a too-long key) refusing it.
+   * ended, or the 429 (400 for a too-long key) refusing it; a promise while it waits in the
+   * principal's queue (it leaves the queue when `signal` aborts).
    */
-  admit(principal: string): { release: () => void } | { response: HttpResponse } {
-    const admitted = this.#budgets.admit(principal);
-    return typeof admitted === 'function' ? { release: admitted } : { response: refusalResponse(admitted) };
+  admit(principal: string, signal?: AbortSignal): AdmissionOutcome | Promise<AdmissionOutcome> {
+    const admitted = this.#budgets.admit(principal, { signal });
+    return admitted instanceof Promise ? admitted.then(outcomeOf) : outcomeOf(admitted);
   }
 
   /**
@@ -125,6 +130,13 @@ export class Admission {
     const refusal = this.#budgets.charge(principal);
     return refusal && refusalResponse(refusal);
   }
+}
+
+/** An admitted request's release, or the response refusing it. */
+export type AdmissionOutcome = { release: () => void } | { response: HttpResponse };
+
+function outcomeOf(admitted: Admitted): AdmissionOutcome {
+  return typeof admitted === 'function' ? { release: admitted } : { response: refusalResponse(admitted) };
 }
 
 /** 429 with `Retry-After` (whole seconds) and a -32600 body naming the limit; 400 for a too-long key. */

@@ -27,6 +27,12 @@ export interface HttpRequest {
   readonly remoteAddress?: string | undefined;
   /** The principal key per-principal limits count against ('' when unidentified; set by the endpoint). */
   principal?: string;
+  /**
+   * Set by the endpoint when the response is a long-lived stream held under its own bound
+   * (a `subscriptions/listen`, a legacy session's GET stream): it stops counting as a
+   * request in progress once the response has started.
+   */
+  longLived?: boolean;
 }
 
 /** Response headers, lowercase names. */

@@ -22,7 +22,7 @@ import { FleetSessions } from './legacy/fleet-sessions.js';
 import type { SessionStore } from './legacy/session-store.js';
 import { pathOf, type AuthOutcome, type HttpAuthGuard } from './auth-guard.js';
 import { ERROR_TABLE } from '../../core/index.js';
-import { Admission, releasedWith, type PrincipalLimits } from './admission.js';
+import { Admission, releasedWith, type AdmissionOutcome, type PrincipalLimits } from './admission.js';
 import { OpenRequests, streamLifetimes } from './shutdown.js';
 import { corsPolicy, type Cors, type CorsOptions } from './cors.js';
 
@@ -65,8 +65,9 @@ export interface HttpHandlerOptions extends HostPolicyOptions {
   auth?: HttpAuthGuard;
   /**
    * Per-principal bounds: requests per second (off by default), requests in progress
-   * (default 100), legacy sessions (default 1 000), and how a principal is named (default:
-   * the verified identity, else the peer's address). Over one → 429 with `Retry-After`.
+   * (default 100, then up to 1 000 queued for 30 s), legacy sessions (default 1 000), and how
+   * a principal is named (default: the verified identity, else the peer's address). Over one
+   * → 429 with `Retry-After`. Listen and legacy GET streams are not requests in progress.
    */
   principals?: PrincipalLimits;
   /**
@@ -260,12 +261,29 @@ function scopeChallenge(guard: HttpAuthGuard, response: HttpResponse): HttpRespo
   return required ? guard.insufficientScope(required) : response;
 }
 
-/** Admits the request for its principal and answers it; the admission ends with the response. */
+/**
+ * Admits the request for its principal and answers it; the admission ends with the response,
+ * or as soon as it starts for a long-lived stream (which its own bound holds instead).
+ */
 function admitted(ctx: Context, request: HttpRequest): Promise<HttpResponse> | HttpResponse {
   const principal = (request.principal = ctx.admission.principalOf(request));
-  const admission = ctx.admission.admit(principal);
+  const admission = ctx.admission.admit(principal, request.signal);
+  if (admission instanceof Promise) return admission.then((queued) => answerAdmitted(ctx, request, queued));
+  return answerAdmitted(ctx, request, admission);
+}
+
+function answerAdmitted(
+  ctx: Context,
+  request: HttpRequest,
+  admission: AdmissionOutcome,
+): Promise<HttpResponse> | HttpResponse {
   if ('response' in admission) return admission.response;
   const { release } = admission;
+  const releasing = (answered: HttpResponse): HttpResponse => {
+    if (!request.longLived) return releasedWith(answered, release);
+    release();
+    return answered;
+  };
   let response: Promise<HttpResponse> | HttpResponse;
   try {
     response = byMethod(ctx, request);
@@ -273,14 +291,11 @@ function admitted(ctx: Context, request: HttpRequest): Promise<HttpResponse> | H
     release();
     throw error;
   }
-  if (!(response instanceof Promise)) return releasedWith(response, release);
-  return response.then(
-    (answered) => releasedWith(answered, release),
-    (error: unknown) => {
-      release();
-      throw error;
-    },
-  );
+  if (!(response instanceof Promise)) return releasing(response);
+  return response.then(releasing, (error: unknown) => {
+    release();
+    throw error;
+  });
 }
 
 /**

@@ -38,7 +38,16 @@ describe('a modern-only server over HTTP', () => {
     );
     expect(response.status).toBe(400);
     expect(response.headers.get('mcp-session-id')).toBeNull();
-    expect((await response.json()) as object).toMatchObject({ id: 1, error: { code: -32020 } });
+    // 2026-07-28 basic/versioning.mdx: the error to initialize names the versions spoken.
+    expect((await response.json()) as object).toEqual({
+      jsonrpc: '2.0',
+      id: 1,
+      error: {
+        code: -32600,
+        message: 'initialize is not supported: this server speaks only 2026-07-28 (no initialize handshake)',
+        data: { supported: ['2026-07-28'] },
+      },
+    });
   });
 });
 

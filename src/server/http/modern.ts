@@ -5,14 +5,8 @@
  * Messages", "Cancellation", "Request Metadata", "Backward Compatibility".
  */
 import { runtimeOf, RequestScope, type ScopeBinding, type ScopeLine } from '../runtime.js';
-import {
-  ERROR_TABLE,
-  LocalError,
-  type WireError,
-  type JsonRpcRequest,
-  type Params,
-} from '../../core/index.js';
-import { checkEnvelope, errorResponse, setTimer, type Decoded } from '../../core/runtime.js';
+import { ERROR_TABLE, LocalError, WireError, type JsonRpcRequest, type Params } from '../../core/index.js';
+import { checkEnvelope, eraOf, errorResponse, setTimer, type Decoded } from '../../core/runtime.js';
 import type { McpServer } from '../index.js';
 import { checkStandardHeaders } from './headers.js';
 import { PostReply, answer, plainStream, retryAfterOf, type Outcome } from './reply.js';
@@ -60,6 +54,8 @@ export function modernPost(
       runtimeOf(ctx.server).handleNotification(checked.message, undefined, request.headers);
       return emptyResponse(202);
     case 'request': {
+      if (checked.message.method === 'initialize' && eraOf(checked.message, request) !== 'modern')
+        return legacyRefused(ctx.server, checked.message);
       const mismatch = checkStandardHeaders(request.headers, checked.message);
       if (mismatch) return refused(checked.message, mismatch);
       return checkThenRun(ctx, request, checked.message);
@@ -80,12 +76,28 @@ function checkThenRun(
   return checked ? refused(message, checked) : runModern(ctx, request, message);
 }
 
+/**
+ * A legacy client's `initialize` (no modern header or `_meta`) on the modern wire, which it
+ * reaches only when the server serves no legacy sessions: 400 naming the versions spoken, its only diagnostic (2026-07-28
+ * basic/versioning.mdx: a modern-only server names them in any error to `initialize`).
+ */
+function legacyRefused(server: McpServer, message: JsonRpcRequest): HttpResponse {
+  const supported = server.supportedVersions;
+  const refusal = WireError.of(
+    'InvalidRequest',
+    `initialize is not supported: this server speaks only ${supported.join(', ')} (no initialize handshake)`,
+    { supported },
+  );
+  return jsonResponse(errorResponse(message.id, refusal.toJSON()), refusal.httpStatus);
+}
+
 /** The answer to a request whose headers do not match it (-32020, HTTP 400). */
 function refused(message: JsonRpcRequest, mismatch: WireError): HttpResponse {
   return jsonResponse(errorResponse(message.id, mismatch.toJSON()), mismatch.httpStatus);
 }
 
 function runModern(ctx: ModernContext, request: HttpRequest, message: JsonRpcRequest): Promise<HttpResponse> {
+  if (message.method === 'subscriptions/listen') request.longLived = true; // limits.maxListenStreamsPerPrincipal
   const exchange = new ModernExchange(ctx, request, message);
   ctx.open.add(exchange);
   if (message.method === 'subscriptions/listen' && ctx.maxListenMs !== undefined)

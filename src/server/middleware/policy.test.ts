@@ -210,7 +210,7 @@ describe.each(TRANSPORTS)('policy over %s', (name, over) => {
   });
 
   it('refuses a principal over its requests in progress while other principals call concurrently', async () => {
-    const w = await wire({ limits: { perPrincipal: { maxConcurrentRequests: 1 } } });
+    const w = await wire({ limits: { perPrincipal: { maxConcurrentRequests: 1, maxQueuedRequests: 0 } } });
     const holding = w.call('alice', 'tools/call', { name: 'hold', arguments: {} });
     // Several clients of other identities at once, while alice's first call holds her one slot.
     const others = Promise.all(

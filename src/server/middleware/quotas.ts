@@ -1,7 +1,9 @@
 /**
  * Per-principal quotas, counted the same way on every transport: a token bucket (requests
- * per second, off by default), a cap on requests in progress, and counts of what a
- * principal holds open (listen streams, tasks). {@link principalQuotas} is the built-in
+ * per second, off by default), a cap on requests in progress with a short FIFO queue before
+ * it refuses, and counts of what a principal holds open (listen streams, tasks). A
+ * long-lived stream (a listen, a legacy GET stream) is held under its own bound, never as a
+ * request in progress, so idle subscribers cannot lock their principal out. {@link principalQuotas} is the built-in
  * server middleware that applies the first two to every request, whatever carried it;
  * the HTTP endpoint counts with the same {@link PrincipalBudgets} before it reads a body
  * and answers a refusal 429 with `Retry-After`.
@@ -13,7 +15,7 @@
  * budgets by pushing out the ones it has spent, and tracked principals keep theirs.
  * Source: RFC 6585 §4 (429), RFC 9110 §10.2.3 (Retry-After).
  */
-import { WireError, type Middleware } from '../../core/index.js';
+import { WireError, type Middleware, type Params } from '../../core/index.js';
 import { principalKey } from '../../core/runtime.js';
 
 /** Bounds on what one principal may ask of a server at once and over time. */
@@ -22,8 +24,15 @@ export interface PrincipalRateLimits {
   requestsPerSecond?: number;
   /** Requests one principal may make at once above the average (default 2 × `requestsPerSecond`, at least 1). */
   burst?: number;
-  /** Requests one principal may have in progress (default 100). */
+  /** Requests one principal may have in progress (default 100); long-lived streams are not counted. */
   maxConcurrentRequests?: number;
+  /**
+   * Requests of one principal that wait, first come first served, for one of its
+   * `maxConcurrentRequests` slots instead of being refused (default 1 000; 0 refuses at once).
+   */
+  maxQueuedRequests?: number;
+  /** Milliseconds a queued request waits for a slot before it is refused (default 30 000; 0 refuses at once). */
+  queueTimeoutMs?: number;
   /**
    * Principals with budgets of their own at once (default 10 000). Beyond it, new principals
    * share one budget until a tracked one is idle with a full bucket (see the module comment).
@@ -53,7 +62,28 @@ interface Entry {
   tokens: number;
   refilledAt: number;
   inFlight: number;
+  /** Requests waiting for a slot, oldest first (made on the first wait). */
+  waiting?: Waiter[];
 }
+
+interface Waiter {
+  /** Hands the waiter a slot its releaser left (inFlight unchanged). */
+  grant(): void;
+}
+
+/** How a request is admitted. */
+export interface AdmitOptions {
+  /** Aborted when the caller goes away: a queued request leaves the queue. */
+  signal?: AbortSignal | undefined;
+  /** A long-lived stream held under its own bound: rate only, never a request in progress. */
+  stream?: boolean;
+}
+
+/** The release of an admitted request (idempotent), or why it was refused; a promise while it is queued. */
+export type Admitted = (() => void) | QuotaRefusal;
+
+/** Longest timer a runtime keeps (2^31 − 1 ms); a longer wait means no timeout. */
+const MAX_TIMER_MS = 2 ** 31 - 1;
 
 /** The release of a request nobody in particular made: nothing was counted (compare by identity). */
 export function noRelease(): void {}
@@ -64,6 +94,8 @@ export class PrincipalBudgets {
   readonly #rate: number;
   readonly #burst: number;
   readonly #maxInFlight: number;
+  readonly #maxQueued: number;
+  readonly #queueMs: number;
   readonly #maxTracked: number;
   readonly #maxKeyLength: number;
   readonly #option: string;
@@ -83,29 +115,68 @@ export class PrincipalBudgets {
     this.#rate = positive('requestsPerSecond', limits.requestsPerSecond ?? Infinity);
     this.#burst = positive('burst', limits.burst ?? Math.max(1, Math.ceil(2 * this.#rate)));
     this.#maxInFlight = positive('maxConcurrentRequests', limits.maxConcurrentRequests ?? 100);
+    const nonNegative = (name: string, value: number): number => (value === 0 ? 0 : positive(name, value));
+    this.#maxQueued = nonNegative('maxQueuedRequests', limits.maxQueuedRequests ?? 1000);
+    this.#queueMs = nonNegative('queueTimeoutMs', limits.queueTimeoutMs ?? 30_000);
     this.#maxTracked = positive('maxTracked', limits.maxTracked ?? 10_000);
     this.#maxKeyLength = positive('maxKeyLength', limits.maxKeyLength ?? 512);
     this.#overflow = { tokens: this.#burst, refilledAt: performance.now(), inFlight: 0 };
   }
 
-  /** Admits a request of `principal`: the release to call once it has ended (idempotent), or the refusal. */
-  admit(principal: string): (() => void) | QuotaRefusal {
+  /**
+   * Admits a request of `principal`: the release to call once it has ended (idempotent), or
+   * the refusal. Over `maxConcurrentRequests`, a promise that settles when a slot frees up,
+   * or with the refusal once the queue is full, `queueTimeoutMs` passed, or `signal` aborted.
+   */
+  admit(principal: string, options: AdmitOptions = {}): Admitted | Promise<Admitted> {
     if (principal === '') return noRelease;
     if (principal.length > this.#maxKeyLength) return this.#tooLong();
     const entry = this.#entry(principal);
-    if (entry.inFlight >= this.#maxInFlight) {
-      const why = `more than ${this.#maxInFlight} requests in progress (maxConcurrentRequests)`;
-      return { limit: 'concurrency', why, retryAfterS: 1 };
-    }
     const waitS = this.#take(entry);
     if (waitS > 0) return this.#overRate(waitS);
+    if (options.stream) return noRelease;
+    if (entry.inFlight >= this.#maxInFlight) return this.#enqueue(entry, options.signal);
     entry.inFlight++;
+    return this.#releaseOf(entry);
+  }
+
+  #releaseOf(entry: Entry): () => void {
     let released = false;
     return () => {
       if (released) return;
       released = true;
-      entry.inFlight--;
+      const next = entry.waiting?.shift();
+      if (next) next.grant();
+      else entry.inFlight--;
     };
+  }
+
+  // Waits for a slot of `entry`, first come first served, within the queue's bounds.
+  #enqueue(entry: Entry, signal: AbortSignal | undefined): QuotaRefusal | Promise<Admitted> {
+    const waiting = (entry.waiting ??= []);
+    if (waiting.length >= this.#maxQueued || this.#queueMs === 0 || signal?.aborted) return this.#busy();
+    return new Promise((resolve) => {
+      const settle = (admitted: Admitted): void => {
+        if (timer !== undefined) clearTimeout(timer);
+        signal?.removeEventListener('abort', refuse);
+        resolve(admitted);
+      };
+      const waiter: Waiter = { grant: () => settle(this.#releaseOf(entry)) };
+      const refuse = (): void => {
+        const at = waiting.indexOf(waiter);
+        if (at !== -1) waiting.splice(at, 1);
+        settle(this.#busy());
+      };
+      const timer = this.#queueMs > MAX_TIMER_MS ? undefined : setTimeout(refuse, this.#queueMs);
+      signal?.addEventListener('abort', refuse, { once: true });
+      waiting.push(waiter);
+    });
+  }
+
+  #busy(): QuotaRefusal {
+    const queued = this.#maxQueued > 0 && this.#queueMs > 0 ? ' and the queue is full or its wait over' : '';
+    const why = `more than ${this.#maxInFlight} requests in progress (maxConcurrentRequests)${queued}`;
+    return { limit: 'concurrency', why, retryAfterS: 1 };
   }
 
   /** The refusal of a request of `principal` when its rate is spent (nothing is taken), else undefined. */
@@ -195,23 +266,34 @@ function quotaError(refusal: QuotaRefusal): WireError {
  * The built-in middleware behind `createServer({ limits: { perPrincipal } })`: every
  * incoming request is counted against its caller's budget (the principal in `ctx.auth`,
  * set by the transport or by an auth middleware before this one) and refused with
- * {@link quotaError} when over one; a request stays in progress until its result or error.
- * Anonymous callers and notifications are not counted.
+ * {@link quotaError} when over one; a request stays in progress until its result or error,
+ * and over `maxConcurrentRequests` it first waits in the principal's queue. A
+ * `subscriptions/listen` is charged to the rate only (its own bound holds it). Anonymous
+ * callers and notifications are not counted.
  */
 export function principalQuotas(limits: PrincipalRateLimits): Middleware {
   const budgets = new PrincipalBudgets(limits, 'limits.perPrincipal');
-  return (next) => (message, ctx) => {
-    if (message.kind !== 'request' || ctx.direction !== 'incoming') return next(message, ctx);
-    const admitted = budgets.admit(principalKey(ctx.auth, undefined));
+  const run = (
+    admitted: Admitted,
+    handle: () => Promise<Params | undefined>,
+  ): Promise<Params | undefined> => {
     if (typeof admitted !== 'function') return Promise.reject(quotaError(admitted));
     let handled;
     try {
-      handled = next(message, ctx);
+      handled = handle();
     } catch (error) {
       admitted();
       throw error;
     }
     return handled.finally(admitted);
+  };
+  return (next) => (message, ctx) => {
+    if (message.kind !== 'request' || ctx.direction !== 'incoming') return next(message, ctx);
+    // A listen is a long-lived stream, bounded by limits.maxListenStreamsPerPrincipal.
+    const stream = message.method === 'subscriptions/listen';
+    const admitted = budgets.admit(principalKey(ctx.auth, undefined), { signal: ctx.signal, stream });
+    const handle = () => next(message, ctx);
+    return admitted instanceof Promise ? admitted.then((a) => run(a, handle)) : run(admitted, handle);
   };
 }
 

@@ -275,6 +275,7 @@ export async function legacyGet(ctx: LegacyContext, request: HttpRequest): Promi
   const cursor = parseEventId(request.headers.get('last-event-id')?.trim() ?? '');
   const stream = cursor && (session.streams.get(cursor.streamId) ?? session.storedStream(cursor.streamId));
   try {
+    request.longLived = stream === session.streams.standalone;
     if (cursor && stream) return sseResponse(await resume(session, stream, cursor.seq));
     if (session.streams.standalone.connected)
       return rpcError('Conflict', 'Conflict: this session already has a GET stream');
@@ -282,6 +283,7 @@ export async function legacyGet(ctx: LegacyContext, request: HttpRequest): Promi
   } catch (error) {
     return storeFailure(error);
   }
+  request.longLived = true; // one per session: principals.maxSessions bounds them
   return sseResponse(session.streams.standalone.connect());
 }
 
