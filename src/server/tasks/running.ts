@@ -102,7 +102,8 @@ export class RunningTask implements ScopeLine, InputAsker {
 
   /** Hands over answers that arrived through `tasks/update` (on any instance). */
   deliver(answers: Record<string, unknown>): void {
-    for (const key of [...this.#waiters.keys()]) if (Object.hasOwn(answers, key)) this.#resolve(key, answers[key]);
+    for (const key of [...this.#waiters.keys()])
+      if (Object.hasOwn(answers, key)) this.#resolve(key, answers[key]);
   }
 
   #resolve(key: string, answer: unknown): void {
