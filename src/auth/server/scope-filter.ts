@@ -21,7 +21,9 @@ export function hideUnauthorized(server: McpServer): Middleware {
   return (next) => async (message, ctx) => {
     const result = await next(message, ctx);
     const list =
-      ctx.direction === 'incoming' && Object.hasOwn(LISTS, message.method) ? LISTS[message.method] : undefined;
+      ctx.direction === 'incoming' && Object.hasOwn(LISTS, message.method)
+        ? LISTS[message.method]
+        : undefined;
     const items = list && result ? (result[list.key] as { name?: unknown }[] | undefined) : undefined;
     if (!list || !Array.isArray(items)) return result;
     const granted = new Set(ctx.auth?.scopes ?? []);
