@@ -59,22 +59,18 @@ export interface HttpHandlerOptions extends HostPolicyOptions {
   sessionStore?: SessionStore;
   /**
    * Authorization (e.g. mcpkit/auth `protectedResource()`): every request must carry valid
-   * credentials; the verified principal reaches handlers as `ctx.auth`, owns the
-   * legacy sessions it opens and binds `requestState`.
+   * credentials; the principal reaches handlers as `ctx.auth`, owns its legacy sessions, binds `requestState`.
    */
   auth?: HttpAuthGuard;
   /**
-   * Per-principal bounds: requests per second (off by default), requests in progress
-   * (default 100, then up to 1 000 queued for 30 s), legacy sessions (default 1 000), and how
-   * a principal is named (default: the verified identity, else the peer's address). Over one
-   * → 429 with `Retry-After`. Listen and legacy GET streams are not requests in progress.
+   * Per-principal bounds: requests per second (off), requests in progress (100, then up to
+   * 1 000 queued for 30 s; streams not counted), legacy sessions (1 000), and how a principal
+   * is named (the verified identity, else the peer's address). Over one → 429, `Retry-After`.
    */
   principals?: PrincipalLimits;
   /**
-   * Milliseconds after which a `subscriptions/listen` stream is ended gracefully (its
-   * completion result, then the stream closes), so that the client listens again: for
-   * platforms that bound how long a response may run (serverless). Default: no bound.
-   * RangeError from `createHttpHandler` unless a positive number.
+   * Milliseconds after which a listen ends gracefully (completion result, then close) and the
+   * client listens again, for serverless limits; default no bound; RangeError unless > 0.
    */
   maxListenMs?: number;
   /**
@@ -100,11 +96,9 @@ export interface RequestInfo {
 export interface HttpHandler {
   (request: Request, info?: RequestInfo): Promise<Response>;
   /**
-   * Shuts the endpoint down; resolves once every stream it owns has ended. Each open
-   * `subscriptions/listen` gets its completion result, then its stream closes (2026-07-28
-   * basic/patterns/subscriptions "Graceful Closure"); other modern requests may finish
-   * within `closeTimeoutMs`, then are cancelled and answered -32603; legacy sessions end
-   * (requests cancelled, GET and POST streams closed). Later requests get 503. Idempotent.
+   * Shuts down once every stream it owns ended: each listen gets its completion result
+   * (2026-07-28 basic/patterns/subscriptions "Graceful Closure"); other modern requests get
+   * `closeTimeoutMs`, then -32603; legacy sessions end. Later requests: 503. Idempotent.
    */
   close(): Promise<void>;
 }
@@ -250,10 +244,7 @@ async function authenticated(
 
 const SCOPE_REFUSED = ERROR_TABLE.InsufficientScope.httpStatus;
 
-/**
- * The guard's 403 `insufficient_scope` challenge for a reply that is the scope check's
- * refusal (middleware/scopes.ts): RFC 6750 §3.1 says how a protected resource refuses.
- */
+/** The guard's 403 `insufficient_scope` challenge for the scope check's refusal (RFC 6750 §3.1). */
 function scopeChallenge(guard: HttpAuthGuard, response: HttpResponse): HttpResponse {
   if (typeof response.body !== 'string') return response;
   const { error } = JSON.parse(response.body) as { error?: unknown };
