@@ -35,6 +35,6 @@ const server = Bun.serve({
 });
 console.error(`bun: serving everything at http://127.0.0.1:${server.port}/mcp`);
 process.once('SIGTERM', () => {
-  handler.close();
-  void server.stop(true);
+  // Listens get their completion result first, then the runtime's server stops.
+  void handler.close().then(() => server.stop(true));
 });

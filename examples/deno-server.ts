@@ -32,6 +32,6 @@ const server = Deno.serve(
   },
 );
 Deno.addSignalListener('SIGTERM', () => {
-  handler.close();
-  void server.shutdown();
+  // Listens get their completion result first, then the runtime's server stops.
+  void handler.close().then(() => server.shutdown());
 });
