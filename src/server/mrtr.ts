@@ -108,6 +108,11 @@ export class InputRound {
     return new Promise<Params>(() => undefined);
   }
 
+  /** Records `value` under `key` as an answer, so the next `requestState` seals it. */
+  remember(key: string, value: unknown): void {
+    setOwn(this.answers, key, value);
+  }
+
   /** Every answer known to this run: sealed ones and this retry's fresh ones (unchecked). */
   get known(): Record<string, unknown> {
     return { ...this.#fresh, ...this.answers };

@@ -103,6 +103,8 @@ export interface InputAsker {
   /** The answers known so far, by input request key (see {@link RequestContext.inputResponses}). */
   readonly known: Readonly<Record<string, unknown>>;
   ask(method: AskedMethod, params: Params, key?: string): Promise<Params>;
+  /** Optional: records `value` under `key` as known, sealed with the answers into the next round. */
+  remember?(key: string, value: unknown): void;
 }
 
 /** The server's middleware chains, as a chained request's scope reaches them (server/middleware.ts). */
@@ -251,6 +253,12 @@ export class RequestScope implements RequestContext {
   }
   get inputResponses(): Readonly<Record<string, unknown>> {
     return this.#asker?.known ?? NONE;
+  }
+  /** Internal (the gateway's relay): keeps `value` under `key` in the next sealed `requestState`. */
+  remember(key: string, value: unknown): boolean {
+    if (!this.#asker?.remember) return false;
+    this.#asker.remember(key, value);
+    return true;
   }
   /** The log threshold in force (legacy: read at each message, so `logging/setLevel` applies at once). */
   get logLevel(): LoggingLevel | undefined {

@@ -13,6 +13,7 @@ import { randomBytes } from 'node:crypto';
 import { WireError, type Params } from '../../core/index.js';
 import { principalOf } from '../../core/runtime.js';
 import type { RequestContext } from '../../server/index.js';
+import type { RequestScope } from '../../server/runtime.js';
 import type { RelayFields } from '../host.js';
 import type { InputKind } from '../inputs.js';
 import { askClient } from './parked.js';
@@ -23,7 +24,20 @@ const KINDS: Record<string, InputKind> = {
   'roots/list': 'roots',
 };
 
-const KEY = /^gwr\.([0-9a-f]{32})\.(.*)$/s;
+/** The sealed answer under which a round's handle and backend keys travel with the client's state. */
+const HANDLE_KEY = 'io.mcpkit/gateway-relay';
+
+interface RelayRound {
+  handle: string;
+  keys: string[];
+}
+
+function relayRoundOf(value: unknown): RelayRound | undefined {
+  if (typeof value !== 'object' || value === null) return undefined;
+  const { handle, keys } = value as Partial<RelayRound>;
+  if (typeof handle !== 'string' || !Array.isArray(keys)) return undefined;
+  return { handle, keys: keys.filter((k): k is string => typeof k === 'string') };
+}
 
 interface Held {
   requestState: unknown;
@@ -47,15 +61,12 @@ export class RelayStates {
   fieldsFor(ctx: RequestContext, signature: string): RelayFields {
     const answered = ctx.inputResponses;
     const base: RelayFields = { clientCapabilities: ctx.clientCapabilities };
-    const byHandle = new Map<string, Record<string, unknown>>();
-    for (const [key, value] of Object.entries(answered)) {
-      const [, handle, backendKey] = KEY.exec(key) ?? [];
-      if (handle === undefined || backendKey === undefined) continue;
-      byHandle.set(handle, { ...byHandle.get(handle), [backendKey]: value });
-    }
-    if (byHandle.size === 0) return base;
-    // One round's answers share one handle; a retry naming several answers the first.
-    const [[handle, inputResponses]] = [...byHandle] as [[string, Record<string, unknown>]];
+    const round = relayRoundOf(Object.hasOwn(answered, HANDLE_KEY) ? answered[HANDLE_KEY] : undefined);
+    if (!round) return base;
+    const inputResponses: Record<string, unknown> = {};
+    for (const key of round.keys)
+      if (Object.hasOwn(answered, key)) Object.defineProperty(inputResponses, key, ownValue(answered[key]));
+    const handle = round.handle;
     const held = this.#take(handle, signature, principalOf(ctx.auth));
     return {
       ...base,
@@ -72,6 +83,8 @@ export class RelayStates {
     if (result.resultType !== 'input_required') return result;
     const requests = (result.inputRequests ?? {}) as Record<string, { method?: string; params?: Params }>;
     const handle = randomBytes(16).toString('hex');
+    // Without a round to seal it in (not an MRTR request), the retry goes without state.
+    (ctx as unknown as RequestScope).remember(HANDLE_KEY, { handle, keys: Object.keys(requests) });
     this.#hold(handle, {
       requestState: result.requestState,
       signature,
@@ -88,7 +101,7 @@ export class RelayStates {
             `a backend asked for unknown input ${JSON.stringify(r.method)}`,
           );
         const request = { kind, params: r.params ?? {} } as never;
-        return askClient(ctx, { key: `gwr.${handle}.${key}`, request });
+        return askClient(ctx, { key, request });
       }),
     );
     throw WireError.of('InternalError', 'the input requests were answered without a retry');
@@ -111,4 +124,8 @@ export class RelayStates {
     const now = Date.now();
     for (const [handle, held] of this.#held) if (held.expires <= now) this.#held.delete(handle);
   }
+}
+
+function ownValue(value: unknown): PropertyDescriptor {
+  return { value, enumerable: true, writable: true, configurable: true };
 }
