@@ -25,6 +25,9 @@ import { fetchLists, LIST_METHODS, emptyLists, type ListKind, type ServerLists }
 
 export type { LinkSetup, ReconnectPolicy, ServerState, ServerStatus } from './link-types.js';
 
+/** Log messages per second one backend may send through the host (all callers together). */
+const HOST_LOGS_PER_SECOND = 1000;
+
 /** A server of the host. Created by the host; `start()` never rejects. */
 export class ServerLink {
   readonly name: string;
@@ -169,6 +172,8 @@ export class ServerLink {
       eraCache,
       cacheKey: server.url ?? [server.command, ...(server.args ?? [])].join(' '),
       onNotification: (n, context) => this.#setup.onNotification(n, context.relatedRequestId),
+      // One backend serves every caller of the host: its logs are capped for all of them together.
+      limits: { maxLogMessagesPerSecond: HOST_LOGS_PER_SECOND },
       ...(requestTimeoutMs === undefined ? {} : { timeoutMs: requestTimeoutMs }),
       ...(logLevel === undefined ? {} : { logLevel }),
       ...(server.era === undefined ? {} : { era: server.era }),
