@@ -169,11 +169,6 @@ describe('mcpkit flags for stdio servers and elicitation', () => {
     expect(hidden.stdout).toContain('hello');
     expect(hidden.stderr).not.toContain('server log');
   });
-
-  it('--era modern against a lenient legacy stdio server fails at once with the --era auto hint', async () => {
-    const run = await cli(['call', 'hi', '--era', 'modern', '--', 'node', '-e', LENIENT]);
-    expectOneLineError(run, /looks like a legacy server.*try --era auto/, 4);
-  });
 });
 
 describe('mcpkit errors', () => {

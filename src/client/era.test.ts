@@ -129,25 +129,15 @@ describe('era detection (stdio Backward Compatibility)', () => {
     expect(fake.server.isClosed).toBe(true);
   });
 
-  it('pinned to modern, sends server/discover first and learns the capabilities from it', async () => {
+  it('sends no probe when the era is pinned to modern', async () => {
     const fake = await connectFake(
       modern({ 'tools/list': () => ({ resultType: 'complete', tools: [], ttlMs: 0, cacheScope: 'public' }) }),
       { era: 'modern' },
     );
-    expect(methodsOf(fake)).toEqual(['server/discover']);
-    expect(fake.client.serverCapabilities).toBeDefined();
+    expect(fake.received).toEqual([]);
+    expect(fake.client.serverCapabilities).toBeUndefined();
     await fake.client.listTools();
-    expect(methodsOf(fake)).toEqual(['server/discover', 'tools/list']);
-  });
-
-  it('pinned to modern against a lenient legacy server, fails at once saying to use auto', async () => {
-    // Answers anything, discover included, with a result that is no DiscoverResult.
-    const lenient = legacy({ 'server/discover': () => ({}), 'tools/list': () => ({ tools: [] }) });
-    await expect(connectFake(lenient, { era: 'modern' })).rejects.toMatchObject({
-      code: 'UNSUPPORTED_ERA',
-      message: expect.stringContaining("it looks like a legacy server; connect with era 'auto'"),
-    });
-    await expect(connectFake(legacy(), { era: 'modern' })).rejects.toMatchObject({ code: 'UNSUPPORTED_ERA' });
+    expect(methodsOf(fake)).toEqual(['tools/list']);
   });
 
   it('sends initialize first when the era is pinned to legacy', async () => {

@@ -63,9 +63,8 @@ type ProbeOutcome =
   | { kind: 'legacy' };
 
 /**
- * Settles the era for a connection: a pinned era is used as is (modern: `server/discover`
- * first, so a legacy server fails at once; legacy: `initialize` straight away); a cached
- * verdict likewise (modern: no probe), except that a cached legacy
+ * Settles the era for a connection: a pinned era is used as is (modern: no probe; legacy:
+ * `initialize` straight away); a cached verdict likewise, except that a cached legacy
  * verdict whose `initialize` is rejected is re-probed (basic/versioning "Backward
  * Compatibility": re-probe if the cached assumption later fails); otherwise
  * {@link detectEra}.
@@ -76,7 +75,6 @@ export async function establishEra(
   preference: 'auto' | Era,
   cached: Era | undefined,
 ): Promise<ServerDescription> {
-  if (preference === 'modern') return pinnedModern(ctx);
   const era = preference === 'auto' ? cached : preference;
   if (era === 'modern') return bare('modern', ctx.preferredVersion);
   if (era === undefined) return detectEra(ctx);
@@ -102,25 +100,6 @@ async function detectEra(ctx: EraContext): Promise<ServerDescription> {
   throw new LocalError(
     'UNSUPPORTED_ERA',
     `server rejected protocol version ${outcome.version} it had advertised`,
-  );
-}
-
-/**
- * A pinned modern era: `server/discover` first, whose answer gives the server's
- * capabilities, so that a legacy server (one that answers it with an error of its own, a
- * result that is no `DiscoverResult`, or silence) fails at once instead of being served
- * degraded (2026-07-28 basic/versioning "Compatibility Matrix": on stdio, clients SHOULD
- * send `server/discover` first to fail deterministically and surface an actionable error).
- * @throws LocalError `UNSUPPORTED_ERA` naming what to do when the server is not modern.
- */
-async function pinnedModern(ctx: EraContext): Promise<ServerDescription> {
-  let outcome = await probe(ctx, ctx.preferredVersion);
-  if (outcome.kind === 'retry') outcome = await probe(ctx, outcome.version);
-  if (outcome.kind === 'modern') return outcome.description;
-  throw new LocalError(
-    'UNSUPPORTED_ERA',
-    `era 'modern' was asked for, but the server did not answer server/discover as a ${ctx.preferredVersion} ` +
-      `server would: it looks like a legacy server; connect with era 'auto' (or 'legacy')`,
   );
 }
 
