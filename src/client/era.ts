@@ -55,6 +55,8 @@ export interface EraContext {
   clientInfo: Implementation;
   /** Milliseconds to wait for the probe. */
   probeTimeoutMs: number;
+  /** The transport binding, when the transport names it ({@link Transport.binding}). */
+  binding: string | undefined;
 }
 
 type ProbeOutcome =
@@ -63,8 +65,9 @@ type ProbeOutcome =
   | { kind: 'legacy' };
 
 /**
- * Settles the era for a connection: a pinned era is used as is (modern: no probe; legacy:
- * `initialize` straight away); a cached verdict likewise, except that a cached legacy
+ * Settles the era for a connection: a pinned era is used as is (modern: no probe, except
+ * on stdio, see {@link pinnedModernOnStdio}; legacy: `initialize` straight away); a cached
+ * verdict likewise, except that a cached legacy
  * verdict whose `initialize` is rejected is re-probed (basic/versioning "Backward
  * Compatibility": re-probe if the cached assumption later fails); otherwise
  * {@link detectEra}.
@@ -75,6 +78,7 @@ export async function establishEra(
   preference: 'auto' | Era,
   cached: Era | undefined,
 ): Promise<ServerDescription> {
+  if (preference === 'modern' && ctx.binding === 'stdio') return pinnedModernOnStdio(ctx);
   const era = preference === 'auto' ? cached : preference;
   if (era === 'modern') return bare('modern', ctx.preferredVersion);
   if (era === undefined) return detectEra(ctx);
@@ -100,6 +104,26 @@ async function detectEra(ctx: EraContext): Promise<ServerDescription> {
   throw new LocalError(
     'UNSUPPORTED_ERA',
     `server rejected protocol version ${outcome.version} it had advertised`,
+  );
+}
+
+/**
+ * A pinned modern era over stdio sends `server/discover` first, so that a legacy server
+ * (its own error, a result that is no `DiscoverResult`, or silence) fails at once with an
+ * actionable error instead of being served degraded (2026-07-28 basic/versioning
+ * "Compatibility Matrix": stdio clients SHOULD send `server/discover` first). Over HTTP the
+ * first request is sent as is: a protected server answers it with 401 and the
+ * authorization flow, and a legacy server's own error gets the hint from the caller.
+ * @throws LocalError `UNSUPPORTED_ERA` naming what to do when the server is not modern.
+ */
+async function pinnedModernOnStdio(ctx: EraContext): Promise<ServerDescription> {
+  let outcome = await probe(ctx, ctx.preferredVersion);
+  if (outcome.kind === 'retry') outcome = await probe(ctx, outcome.version);
+  if (outcome.kind === 'modern') return outcome.description;
+  throw new LocalError(
+    'UNSUPPORTED_ERA',
+    `era 'modern' was asked for, but the server did not answer server/discover as a ` +
+      `${ctx.preferredVersion} server would: it looks like a legacy server; connect with era 'auto' (or 'legacy')`,
   );
 }
 
