@@ -117,8 +117,10 @@ async function detectEra(ctx: EraContext): Promise<ServerDescription> {
  * @throws LocalError `UNSUPPORTED_ERA` naming what to do when the server is not modern.
  */
 async function pinnedModernOnStdio(ctx: EraContext): Promise<ServerDescription> {
-  let outcome = await probe(ctx, ctx.preferredVersion);
-  if (outcome.kind === 'retry') outcome = await probe(ctx, outcome.version);
+  // No short probe timeout: a modern server that starts slowly is waited for as any request.
+  const patient = { ...ctx, probeTimeoutMs: undefined };
+  let outcome = await probe(patient, ctx.preferredVersion);
+  if (outcome.kind === 'retry') outcome = await probe(patient, outcome.version);
   if (outcome.kind === 'modern') return outcome.description;
   throw new LocalError(
     'UNSUPPORTED_ERA',
@@ -127,10 +129,13 @@ async function pinnedModernOnStdio(ctx: EraContext): Promise<ServerDescription> 
   );
 }
 
-async function probe(ctx: EraContext, version: string): Promise<ProbeOutcome> {
+async function probe(
+  ctx: Omit<EraContext, 'probeTimeoutMs'> & { probeTimeoutMs: number | undefined },
+  version: string,
+): Promise<ProbeOutcome> {
   try {
     const result = await ctx.request('server/discover', ctx.withModernMeta(version), {
-      timeoutMs: ctx.probeTimeoutMs,
+      ...(ctx.probeTimeoutMs === undefined ? {} : { timeoutMs: ctx.probeTimeoutMs }),
       modernVersion: version,
     });
     return fromDiscover(result, version);

@@ -118,7 +118,10 @@ export interface ClientOptions {
    * first outermost (see `client/middleware.ts` for the built-in steps inside them).
    */
   middleware?: readonly Middleware[];
-  /** Told about things worth logging: tool definitions rejected for invalid `x-mcp-header` annotations. */
+  /**
+   * Told about things worth logging: tool definitions rejected for invalid `x-mcp-header`
+   * annotations; a modern server whose tool can ask for input only on legacy sessions.
+   */
   onWarning?: (message: string) => void;
   /**
    * Every notification from the server, progress included (progress also reaches
