@@ -103,6 +103,7 @@ export class Connection {
       },
       {
         ...(timeoutMs === undefined ? {} : { timeoutMs }),
+        ...(setup.options.timeoutOption === undefined ? {} : { timeoutOption: setup.options.timeoutOption }),
         maxJsonDepth: setup.options.limits?.maxJsonDepth ?? DEFAULT_MAX_JSON_DEPTH,
         maxConcurrentRequests: setup.options.limits?.maxConcurrentRequests ?? 16,
       },

@@ -97,6 +97,11 @@ export interface ClientOptions {
   probeTimeoutMs?: number;
   /** Default timeout of every request in milliseconds (default: the core Peer's, 60 000). */
   timeoutMs?: number;
+  /**
+   * The option a timeout error names for the default `timeoutMs` (default `'timeoutMs'`), for
+   * a library that sets it from an option of its own (the host names `requestTimeoutMs`).
+   */
+  timeoutOption?: string;
   /** Most pages an auto-paginating `list*()` call fetches before giving up; default 1 000. */
   maxListPages?: number;
   /** Answers to server requests; each one declares its capability. */

@@ -176,6 +176,7 @@ export class ServerLink {
       // One backend serves every caller of the host: its logs are capped for all of them together.
       limits: { maxLogMessagesPerSecond: HOST_LOGS_PER_SECOND },
       ...(requestTimeoutMs === undefined ? {} : { timeoutMs: requestTimeoutMs }),
+      timeoutOption: 'requestTimeoutMs',
       ...(logLevel === undefined ? {} : { logLevel }),
       ...(server.era === undefined ? {} : { era: server.era }),
     };
