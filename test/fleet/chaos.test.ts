@@ -20,7 +20,13 @@ describe('a fleet under chaos', () => {
       restartRedis: true,
       log,
     });
-    const seen = { faults, clear: [...report.clear], unclear: [...report.unclear], hung: report.hungTraces };
+    const seen = {
+      faults,
+      clear: [...report.clear],
+      unclear: [...report.unclear],
+      odd: [...report.odd],
+      hung: report.hungTraces,
+    };
     expect(verdict(report), JSON.stringify(seen, null, 1)).toEqual([]);
     expect(report.kills).toBeGreaterThanOrEqual(2);
     for (const [kind, tally] of report.tallies) {
