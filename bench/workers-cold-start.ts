@@ -12,7 +12,7 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
+import { dirname, join, relative, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { gzipSync } from 'node:zlib';
 import { freePort } from './harness/redis.js';
@@ -47,7 +47,10 @@ function bundle(worker: Worker, work: string): Bundle {
   const dir = join(work, worker);
   const config = join(work, `${worker}.wrangler.json`);
   const main = join(ROOT, 'dist/bench/workers', `${worker}-worker.js`);
-  writeFileSync(config, JSON.stringify({ name: `bench-${worker}`, main, compatibility_date: COMPATIBILITY_DATE }));
+  writeFileSync(
+    config,
+    JSON.stringify({ name: `bench-${worker}`, main, compatibility_date: COMPATIBILITY_DATE }),
+  );
   const run = spawnSync(node, [cli, 'deploy', '--dry-run', '--outdir', dir, '--config', config], {
     cwd: ROOT,
     encoding: 'utf8',
@@ -60,7 +63,7 @@ function bundle(worker: Worker, work: string): Bundle {
   return { worker, file: join(dir, name), bytes: code.length, gzipBytes: gzipSync(code).length };
 }
 
-/** A workerd configuration serving `module` on 127.0.0.1:`port`. */
+/** A workerd configuration serving `module` (a path relative to the configuration) on 127.0.0.1:`port`. */
 function workerdConfig(module: string, port: number): string {
   return [
     'using Workerd = import "/workerd/workerd.capnp";',
@@ -83,12 +86,21 @@ async function firstResult(url: string, deadline: number): Promise<string> {
     try {
       const response = await fetch(url, {
         method: 'POST',
-        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...modernHeaders(CALL) },
+        headers: {
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+          ...modernHeaders(CALL),
+        },
         body: JSON.stringify({ jsonrpc: '2.0', id: 1, ...CALL }),
       });
       const text = await response.text();
       // A streamed answer carries the result in its last `data:` line.
-      const json = text.startsWith('{') ? text : (text.match(/^data: (.*)$/gm)?.at(-1)?.slice(6) ?? '');
+      const json = text.startsWith('{')
+        ? text
+        : (text
+            .match(/^data: (.*)$/gm)
+            ?.at(-1)
+            ?.slice(6) ?? '');
       return echoedText(JSON.parse(json) as Reply);
     } catch (error) {
       const refused = (error as { cause?: { code?: string } }).cause?.code === 'ECONNREFUSED';
@@ -102,21 +114,22 @@ async function firstResult(url: string, deadline: number): Promise<string> {
 async function coldStart(bundle: Bundle, work: string): Promise<number> {
   const port = await freePort();
   const config = join(work, `${bundle.worker}.capnp`);
-  writeFileSync(config, workerdConfig(bundle.file, port));
+  writeFileSync(config, workerdConfig(relative(work, bundle.file), port));
   const [, cli] = runtimes().wrangler as [string, string];
   const started = performance.now();
   const child = spawn(workerdBinary(cli), ['serve', config], { stdio: ['ignore', 'ignore', 'pipe'] });
   let stderr = '';
   child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
   const exited = new Promise<void>((done) => child.once('exit', () => done()));
+  const died = exited.then(() => Promise.reject(new Error(`workerd exited (${child.exitCode})`)));
   try {
-    const text = await firstResult(`http://127.0.0.1:${port}/mcp`, started + 30_000);
-    if (bundle.worker !== 'bare' && text !== 'cold') throw new Error(`${bundle.worker} echoed ${text}`);
+    const text = await Promise.race([firstResult(`http://127.0.0.1:${port}/mcp`, started + 30_000), died]);
+    if (text !== 'cold') throw new Error(`${bundle.worker} echoed ${text}`);
     return performance.now() - started;
   } catch (error) {
     throw new Error(`${bundle.worker}: ${(error as Error).message}; workerd said: ${stderr.slice(-500)}`);
   } finally {
-    if (child.pid !== undefined) process.kill(child.pid, 'SIGTERM');
+    if (child.exitCode === null && child.pid !== undefined) process.kill(child.pid, 'SIGTERM');
     await exited;
   }
 }
