@@ -9,10 +9,9 @@
  * Runs alternate between the Workers so machine drift hits all alike.
  * Flags: --runs N (default 9).
  */
-import { spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join, relative, resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { gzipSync } from 'node:zlib';
 import { freePort } from './harness/redis.js';
@@ -21,7 +20,6 @@ import { echoCall, echoedText, modern, modernHeaders, type Reply } from './harne
 const ROOT = resolve(import.meta.dirname, '../..');
 const WORKERS = ['bare', 'mcpkit', 'official'] as const;
 type Worker = (typeof WORKERS)[number];
-const COMPATIBILITY_DATE = '2026-11-01';
 
 /** One Worker's bundle: the module file and its sizes. */
 interface Bundle {
@@ -31,51 +29,20 @@ interface Bundle {
   gzipBytes: number;
 }
 
-const { runtimes } = (await import(join(ROOT, 'scripts/runtimes.mjs'))) as {
-  runtimes(): { wrangler: string[] };
-};
-
-/** The workerd binary wrangler runs (shipped by the `workerd` package it depends on). */
-function workerdBinary(wranglerJs: string): string {
-  const modules = resolve(dirname(wranglerJs), '../..');
-  return join(modules, 'workerd/bin/workerd');
+interface WorkerdModule {
+  bundleWorker(main: string, dir: string): string;
+  serveWorker(
+    file: string,
+    options: { port: number },
+  ): { exited: Promise<void>; child: { exitCode: number | null }; stderr(): string; stop(): Promise<void> };
 }
+const { bundleWorker, serveWorker } = (await import(join(ROOT, 'scripts/workerd.mjs'))) as WorkerdModule;
 
-/** Bundles `worker` as a deploy would; @throws Error with wrangler's output when it fails. */
+/** Bundles `worker` as a deploy would and measures it. */
 function bundle(worker: Worker, work: string): Bundle {
-  const [node, cli] = runtimes().wrangler as [string, string];
-  const dir = join(work, worker);
-  const config = join(work, `${worker}.wrangler.json`);
-  const main = join(ROOT, 'dist/bench/workers', `${worker}-worker.js`);
-  writeFileSync(
-    config,
-    JSON.stringify({ name: `bench-${worker}`, main, compatibility_date: COMPATIBILITY_DATE }),
-  );
-  const run = spawnSync(node, [cli, 'deploy', '--dry-run', '--outdir', dir, '--config', config], {
-    cwd: ROOT,
-    encoding: 'utf8',
-    env: { ...process.env, WRANGLER_SEND_METRICS: 'false', NO_COLOR: '1', CI: '1' },
-  });
-  if (run.status !== 0) throw new Error(`wrangler could not bundle ${worker}: ${run.stdout}${run.stderr}`);
-  const name = readdirSync(dir).find((f) => f.endsWith('.js'));
-  if (!name) throw new Error(`wrangler wrote no module for ${worker} in ${dir}`);
-  const code = readFileSync(join(dir, name));
-  return { worker, file: join(dir, name), bytes: code.length, gzipBytes: gzipSync(code).length };
-}
-
-/** A workerd configuration serving `module` (a path relative to the configuration) on 127.0.0.1:`port`. */
-function workerdConfig(module: string, port: number): string {
-  return [
-    'using Workerd = import "/workerd/workerd.capnp";',
-    'const config :Workerd.Config = (',
-    '  services = [ (name = "main", worker = .main) ],',
-    `  sockets = [ (name = "http", address = "127.0.0.1:${port}", http = (), service = "main") ],`,
-    ');',
-    'const main :Workerd.Worker = (',
-    `  modules = [ (name = "worker.js", esModule = embed ${JSON.stringify(module)}) ],`,
-    `  compatibilityDate = "${COMPATIBILITY_DATE}",`,
-    ');',
-  ].join('\n');
+  const file = bundleWorker(join(ROOT, 'dist/bench/workers', `${worker}-worker.js`), join(work, worker));
+  const code = readFileSync(file);
+  return { worker, file, bytes: code.length, gzipBytes: gzipSync(code).length };
 }
 
 const CALL = modern(echoCall('cold'));
@@ -111,26 +78,23 @@ async function firstResult(url: string, deadline: number): Promise<string> {
 }
 
 /** One cold start of `bundle`: ms from spawning workerd to the first result. */
-async function coldStart(bundle: Bundle, work: string): Promise<number> {
+async function coldStart(bundle: Bundle): Promise<number> {
   const port = await freePort();
-  const config = join(work, `${bundle.worker}.capnp`);
-  writeFileSync(config, workerdConfig(relative(work, bundle.file), port));
-  const [, cli] = runtimes().wrangler as [string, string];
   const started = performance.now();
-  const child = spawn(workerdBinary(cli), ['serve', config], { stdio: ['ignore', 'ignore', 'pipe'] });
-  let stderr = '';
-  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-  const exited = new Promise<void>((done) => child.once('exit', () => done()));
-  const died = exited.then(() => Promise.reject(new Error(`workerd exited (${child.exitCode})`)));
+  const served = serveWorker(bundle.file, { port });
+  const died = served.exited.then(() =>
+    Promise.reject(new Error(`workerd exited (${served.child.exitCode})`)),
+  );
   try {
     const text = await Promise.race([firstResult(`http://127.0.0.1:${port}/mcp`, started + 30_000), died]);
     if (text !== 'cold') throw new Error(`${bundle.worker} echoed ${text}`);
     return performance.now() - started;
   } catch (error) {
-    throw new Error(`${bundle.worker}: ${(error as Error).message}; workerd said: ${stderr.slice(-500)}`);
+    throw new Error(
+      `${bundle.worker}: ${(error as Error).message}; workerd said: ${served.stderr().slice(-500)}`,
+    );
   } finally {
-    if (child.exitCode === null && child.pid !== undefined) process.kill(child.pid, 'SIGTERM');
-    await exited;
+    await served.stop();
   }
 }
 
@@ -165,7 +129,7 @@ async function main(): Promise<void> {
     const times = new Map<Worker, number[]>(WORKERS.map((w) => [w, []]));
     for (let run = 0; run < runs; run++) {
       for (const b of run % 2 === 0 ? bundles : [...bundles].reverse()) {
-        times.get(b.worker)!.push(await coldStart(b, work));
+        times.get(b.worker)!.push(await coldStart(b));
       }
       process.stderr.write(`cold start: run ${run + 1}/${runs}\n`);
     }
