@@ -92,6 +92,7 @@ export class Client {
       limits: options.limits?.schema,
       maxPages: this.#maxPages,
       tasks: this.#tasks,
+      warn: options.onWarning,
     });
   }
 

@@ -97,6 +97,11 @@ export interface ClientOptions {
   probeTimeoutMs?: number;
   /** Default timeout of every request in milliseconds (default: the core Peer's, 60 000). */
   timeoutMs?: number;
+  /**
+   * The option a timeout error names for the default `timeoutMs` (default `'timeoutMs'`), for
+   * a library that sets it from an option of its own (the host names `requestTimeoutMs`).
+   */
+  timeoutOption?: string;
   /** Most pages an auto-paginating `list*()` call fetches before giving up; default 1 000. */
   maxListPages?: number;
   /** Answers to server requests; each one declares its capability. */
@@ -118,7 +123,10 @@ export interface ClientOptions {
    * first outermost (see `client/middleware.ts` for the built-in steps inside them).
    */
   middleware?: readonly Middleware[];
-  /** Told about things worth logging: tool definitions rejected for invalid `x-mcp-header` annotations. */
+  /**
+   * Told about things worth logging: tool definitions rejected for invalid `x-mcp-header`
+   * annotations; a modern server whose tool can ask for input only on legacy sessions.
+   */
   onWarning?: (message: string) => void;
   /**
    * Every notification from the server, progress included (progress also reaches

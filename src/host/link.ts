@@ -172,9 +172,11 @@ export class ServerLink {
       eraCache,
       cacheKey: server.url ?? [server.command, ...(server.args ?? [])].join(' '),
       onNotification: (n, context) => this.#setup.onNotification(n, context.relatedRequestId),
+      onWarning: (message) => this.#setup.onWarning(message),
       // One backend serves every caller of the host: its logs are capped for all of them together.
       limits: { maxLogMessagesPerSecond: HOST_LOGS_PER_SECOND },
       ...(requestTimeoutMs === undefined ? {} : { timeoutMs: requestTimeoutMs }),
+      timeoutOption: 'requestTimeoutMs',
       ...(logLevel === undefined ? {} : { logLevel }),
       ...(server.era === undefined ? {} : { era: server.era }),
     };
