@@ -38,7 +38,9 @@ const app = await Application.bootstrapWithPlugins({
   excludeInternal: true,
   readme: 'none',
   hidePageHeader: true,
+  useHTMLAnchors: true, // explicit anchors: VitePress's own heading slugs differ from TypeDoc's
   entryFileName: 'index',
+  outputFileStrategy: 'modules', // one page per entry point: a small site that builds fast
   sidebar: { pretty: true },
   logLevel: 'Warn',
 });

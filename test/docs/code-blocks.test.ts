@@ -17,6 +17,7 @@ import {
   markdownFiles,
   packTarball,
   pageFolder,
+  PROJECT_TSCONFIG,
 } from '../support/doc-blocks.js';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -113,6 +114,17 @@ describe('the code blocks of README.md and docs/', () => {
   it('are found: every page with TypeScript has its blocks collected', () => {
     expect(blocks.length).toBeGreaterThan(20);
     expect(blocks.some((block) => block.fence.file === 'README.md')).toBe(true);
+  });
+
+  it('check in a project set up exactly as getting-started says (type: module, its tsconfig)', () => {
+    const fences = fencesOf('docs/getting-started.md', readFileSync(join(ROOT, 'docs', 'getting-started.md'), 'utf8'));
+    const tsconfig = fences.find((fence) => fence.lang === 'json' && fence.attrs.includes('file=tsconfig.json'));
+    const page = JSON.parse(tsconfig?.code ?? '{}') as { compilerOptions: Record<string, unknown> };
+    const withoutPaths = ({ outDir: _o, rootDir: _r, ...rest }: Record<string, unknown>) => rest;
+    expect(withoutPaths(page.compilerOptions)).toEqual(withoutPaths(PROJECT_TSCONFIG.compilerOptions));
+    expect(fences.some((fence) => fence.lang === 'sh' && fence.code.includes('npm pkg set type=module'))).toBe(true);
+    const pkg = JSON.parse(readFileSync(join(project, 'package.json'), 'utf8')) as { type?: string };
+    expect(pkg.type).toBe('module');
   });
 
   it('every TypeScript block type-checks against the packed package, in one tsc run', () => {
