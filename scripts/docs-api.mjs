@@ -15,13 +15,20 @@ function writeEntries() {
   const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8'));
   rmSync(ENTRIES, { recursive: true, force: true });
   mkdirSync(ENTRIES, { recursive: true });
-  const tsconfig = { extends: '../../../../tsconfig.json', compilerOptions: { noEmit: true, rootDir: '../../../..' }, include: ['*.d.ts'] };
+  const tsconfig = {
+    extends: '../../../../tsconfig.json',
+    compilerOptions: { noEmit: true, rootDir: '../../../..' },
+    include: ['*.d.ts'],
+  };
   writeFileSync(join(ENTRIES, 'tsconfig.json'), JSON.stringify(tsconfig));
   return Object.entries(pkg.exports).map(([subpath, target]) => {
     const name = subpath === '.' ? 'mcpkit' : `mcpkit/${subpath.slice(2)}`;
     const file = join(ENTRIES, `${name.replace('/', '-')}.d.ts`);
     const from = relative(ENTRIES, join(ROOT, target.types)).replace(/\.d\.ts$/, '.js');
-    writeFileSync(file, `/**\n * The \`${name}\` entry point.\n * @module ${name}\n */\nexport * from '${from}';\n`);
+    writeFileSync(
+      file,
+      `/**\n * The \`${name}\` entry point.\n * @module ${name}\n */\nexport * from '${from}';\n`,
+    );
     return file;
   });
 }

@@ -31,7 +31,12 @@ function fileOf(pathname) {
 }
 
 const decode = (text) =>
-  text.replace(/&amp;/g, '&').replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&lt;/g, '<').replace(/&gt;/g, '>');
+  text
+    .replace(/&amp;/g, '&')
+    .replace(/&quot;/g, '"')
+    .replace(/&#39;/g, "'")
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>');
 
 /** Every broken internal link or anchor of the built pages, as `page: href (why)`. */
 function brokenLinks(pages) {
@@ -55,7 +60,11 @@ function brokenLinks(pages) {
       const target = url.pathname === pageUrl.pathname && href.startsWith('#') ? page : fileOf(url.pathname);
       const where = `${relative(SITE, page)}: ${href}`;
       if (!existsSync(target)) broken.push(`${where} (no page ${relative(SITE, target)})`);
-      else if (url.hash.length > 1 && target.endsWith('.html') && !idsOf(target).has(decodeURIComponent(url.hash.slice(1))))
+      else if (
+        url.hash.length > 1 &&
+        target.endsWith('.html') &&
+        !idsOf(target).has(decodeURIComponent(url.hash.slice(1)))
+      )
         broken.push(`${where} (no anchor ${url.hash} in ${relative(SITE, target)})`);
     }
   }
@@ -81,7 +90,15 @@ function brokenExtras() {
 
 /** Serves the built site on 127.0.0.1 at a random port. */
 function serveSite() {
-  const TYPES = { '.html': 'text/html', '.js': 'text/javascript', '.css': 'text/css', '.svg': 'image/svg+xml', '.png': 'image/png', '.json': 'application/json', '.woff2': 'font/woff2' };
+  const TYPES = {
+    '.html': 'text/html',
+    '.js': 'text/javascript',
+    '.css': 'text/css',
+    '.svg': 'image/svg+xml',
+    '.png': 'image/png',
+    '.json': 'application/json',
+    '.woff2': 'font/woff2',
+  };
   const http = createServer((request, response) => {
     const file = fileOf(new URL(request.url ?? '/', 'http://site').pathname);
     if (!file.startsWith(SITE) || !existsSync(file)) return response.writeHead(404).end('not found');
@@ -100,7 +117,13 @@ async function screenshots(paths) {
     executablePath: CHROMIUM,
     headless: true,
     userDataDir: profile,
-    args: ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-sync'],
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-sync',
+    ],
   });
   const problems = [];
   try {
@@ -134,5 +157,7 @@ const problems = [
   ])),
 ];
 for (const problem of problems) console.error(`docs-check: ${problem}`);
-console.log(`docs-check: ${pages.length} pages, ${problems.length} problems; screenshots in test-artifacts/docs/`);
+console.log(
+  `docs-check: ${pages.length} pages, ${problems.length} problems; screenshots in test-artifacts/docs/`,
+);
 process.exit(problems.length === 0 ? 0 : 1);

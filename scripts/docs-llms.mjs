@@ -27,7 +27,11 @@ function pageText(file) {
 const titleOf = (text, file) => /^# (.+)$/m.exec(text)?.[1]?.replace(/`/g, '') ?? file;
 /** The first paragraph after the title, as one line. */
 const summaryOf = (text) =>
-  (text.split(/\n\n+/).find((part) => !part.startsWith('#') && !part.startsWith('```') && part.trim() !== '') ?? '')
+  (
+    text
+      .split(/\n\n+/)
+      .find((part) => !part.startsWith('#') && !part.startsWith('```') && part.trim() !== '') ?? ''
+  )
     .replace(/\s+/g, ' ')
     .slice(0, 200);
 
@@ -58,6 +62,11 @@ for (const [name, section] of SECTIONS) {
   }
   index.push('');
 }
-index.push('## Optional', '', '- [API reference](/api/): every export of every entry point, from the declarations.', '');
+index.push(
+  '## Optional',
+  '',
+  '- [API reference](/api/): every export of every entry point, from the declarations.',
+  '',
+);
 writeFileSync(join(OUT, 'llms.txt'), index.join('\n'));
 writeFileSync(join(OUT, 'llms-full.txt'), full.join('\n'));

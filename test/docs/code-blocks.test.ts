@@ -66,7 +66,10 @@ function typeCheck(project: string, blocks: readonly Block[]): string[] {
 }
 
 /** Runs one compiled block in its page's folder; resolves with its exit status and output. */
-function run(project: string, block: Block): Promise<{ code: number | null; stdout: string; stderr: string }> {
+function run(
+  project: string,
+  block: Block,
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
   const js = block.path.replace(/^blocks\//, 'out/blocks/').replace(/\.ts$/, '.js');
   const child = spawn(process.execPath, [join(project, js)], { cwd: dirname(join(project, js)) });
   let stdout = '';
@@ -117,12 +120,19 @@ describe('the code blocks of README.md and docs/', () => {
   });
 
   it('check in a project set up exactly as getting-started says (type: module, its tsconfig)', () => {
-    const fences = fencesOf('docs/getting-started.md', readFileSync(join(ROOT, 'docs', 'getting-started.md'), 'utf8'));
-    const tsconfig = fences.find((fence) => fence.lang === 'json' && fence.attrs.includes('file=tsconfig.json'));
+    const fences = fencesOf(
+      'docs/getting-started.md',
+      readFileSync(join(ROOT, 'docs', 'getting-started.md'), 'utf8'),
+    );
+    const tsconfig = fences.find(
+      (fence) => fence.lang === 'json' && fence.attrs.includes('file=tsconfig.json'),
+    );
     const page = JSON.parse(tsconfig?.code ?? '{}') as { compilerOptions: Record<string, unknown> };
     const withoutPaths = ({ outDir: _o, rootDir: _r, ...rest }: Record<string, unknown>) => rest;
     expect(withoutPaths(page.compilerOptions)).toEqual(withoutPaths(PROJECT_TSCONFIG.compilerOptions));
-    expect(fences.some((fence) => fence.lang === 'sh' && fence.code.includes('npm pkg set type=module'))).toBe(true);
+    expect(
+      fences.some((fence) => fence.lang === 'sh' && fence.code.includes('npm pkg set type=module')),
+    ).toBe(true);
     const pkg = JSON.parse(readFileSync(join(project, 'package.json'), 'utf8')) as { type?: string };
     expect(pkg.type).toBe('module');
   });
@@ -134,11 +144,15 @@ describe('the code blocks of README.md and docs/', () => {
   describe.each(runnable.map((block) => [`${block.fence.file}:${block.fence.line}`, block] as const))(
     'runnable block %s',
     (_where, block) => {
-      it('exits 0 by itself and prints what the page shows', async () => {
-        const result = await run(project, block);
-        expect(result.code, result.stderr).toBe(0);
-        if (block.expected !== undefined) expect(normalise(result.stdout)).toBe(normalise(block.expected));
-      }, RUN_TIMEOUT_MS + 5_000);
+      it(
+        'exits 0 by itself and prints what the page shows',
+        async () => {
+          const result = await run(project, block);
+          expect(result.code, result.stderr).toBe(0);
+          if (block.expected !== undefined) expect(normalise(result.stdout)).toBe(normalise(block.expected));
+        },
+        RUN_TIMEOUT_MS + 5_000,
+      );
     },
   );
 });

@@ -99,7 +99,10 @@ export const PROJECT_TSCONFIG = {
  */
 export function freshProject(root: string, tarball: string): string {
   const dir = mkdtempSync(join(tmpdir(), 'mcpkit-docs-'));
-  writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: 'docs-blocks', private: true, type: 'module' }));
+  writeFileSync(
+    join(dir, 'package.json'),
+    JSON.stringify({ name: 'docs-blocks', private: true, type: 'module' }),
+  );
   writeFileSync(join(dir, 'tsconfig.json'), JSON.stringify(PROJECT_TSCONFIG, null, 2));
   const modules = join(dir, 'node_modules');
   mkdirSync(join(modules, 'mcpkit'), { recursive: true });
