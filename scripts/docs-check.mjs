@@ -2,6 +2,7 @@
 // link and #anchor of every page resolves, the local search index and llms.txt/llms-full.txt
 // are there, and a headless chromium (Debian's, as test/browser uses) renders the home page
 // and a guide, kept as screenshots in test-artifacts/docs/. Exits 1 naming what is broken.
+/* global URL, document */
 import { existsSync, mkdirSync, readFileSync, readdirSync, statSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { mkdtempSync, rmSync } from 'node:fs';

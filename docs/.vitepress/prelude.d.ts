@@ -10,7 +10,7 @@ declare global {
   const host: Host;
   const z: typeof import('zod').z;
   const handler: (request: Request) => Promise<Response>;
-  const askTheUser: (...args: any[]) => Promise<any>;
-  const callMyModel: (...args: any[]) => Promise<any>;
+  const askTheUser: (...args: unknown[]) => Promise<never>;
+  const callMyModel: (...args: unknown[]) => Promise<never>;
 }
 export {};
