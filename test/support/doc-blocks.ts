@@ -86,6 +86,7 @@ export const PROJECT_TSCONFIG = {
     module: 'NodeNext',
     strict: true,
     skipLibCheck: true,
+    types: ['node'],
     outDir: 'out',
     rootDir: '.',
   },
