@@ -71,7 +71,10 @@ function rewriteImports(run: Run): boolean {
   );
   // The first keeps its leading comments (a shebang, the file's doc comment); the rest go.
   done.slice(1).forEach((decl) => decl.remove());
-  if (done[0]) done[0].replaceWithText(text.join('\n'));
+  const first = done[0];
+  // A doc comment right above the import counts as part of it: carry it over.
+  const doc = first ? run.file.getFullText().slice(first.getStart(true), first.getStart()) : '';
+  if (first) first.replaceWithText(doc + text.join('\n'));
   else if (text.length > 0) run.file.insertStatements(0, text.join('\n'));
   return done.length > 0 || wanted.size > 0;
 }
