@@ -133,7 +133,7 @@ describe('mcpkit migrate on the official v1 example servers', () => {
       encoding: 'utf8',
     });
     expect(result.stdout.trim()).toBe('');
-  });
+  }, 120_000); // one tsc run over mcpkit's declarations: tens of seconds on a busy 2-core machine
 
   it.each([
     ['progressExample', { count: { n: 3 } }],
