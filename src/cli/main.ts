@@ -52,6 +52,8 @@ async function execute(command: Command): Promise<Output | undefined> {
     case 'logout':
       // args.ts parses these commands, so the module is loaded already; its OAuth code is lazy.
       return { text: await runAuthCommand(command), failed: false };
+    case 'migrate':
+      return { text: await (await import('./migrate.js')).runMigrate(command), failed: false };
     case 'gateway':
     case 'proxy': {
       const { runHostCommand } = await import('./host-commands.js');

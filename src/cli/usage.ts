@@ -90,6 +90,7 @@ Commands:
   gateway --config FILE [--port N]   serve the servers of an mcpServers file as one server
   proxy [URL] [--port N] [-- CMD]    serve one server over the other transport, both eras
   login URL | logout URL             authorize with a protected server now / forget its tokens
+  migrate FILE...                    rewrite code written for the official SDK v1 for mcpkit
 
 Without URL or \`-- COMMAND\`, client commands use the built-in everything server.
 
