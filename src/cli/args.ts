@@ -9,6 +9,8 @@ import type { ElicitResult } from '../core/index.js';
 import { CliError } from './errors.js';
 import { isHostCommand, parseHostCommand, refuseCredentials, type HostCommand } from './host-args.js';
 import { isAuthCommand, parseAuthCommand, type AuthCommand } from './auth-commands.js';
+import { parseCardCommand, type CardCommand } from './card.js';
+import { parseRegistryJsonCommand, type RegistryJsonCommand } from './registry-json.js';
 
 /** Where the server is: a command to spawn, an HTTP endpoint, or the built-in everything server. */
 export type Target =
@@ -46,6 +48,8 @@ export type CommandName = 'inspect' | 'call' | 'read' | 'prompt' | 'serve';
 export type Command =
   | HostCommand
   | AuthCommand
+  | CardCommand
+  | RegistryJsonCommand
   | { name: 'help'; topic?: CommandName }
   | { name: 'version' }
   | ({ name: 'inspect'; ui?: boolean } & ClientFlags)
@@ -98,6 +102,8 @@ export function parseCommandLine(argv: readonly string[]): Command {
   if (first === undefined) throw new CliError('missing command; run `mcpkit --help` for usage');
   if (isHostCommand(first)) return parseHostCommand(first, rest);
   if (isAuthCommand(first)) return parseAuthCommand(first, rest);
+  if (first === 'card') return parseCardCommand(rest);
+  if (first === 'registry-json') return parseRegistryJsonCommand(rest);
   if (!isCommandName(first)) {
     const what = first.startsWith('-') ? 'option' : 'command';
     throw new CliError(`unknown ${what} \`${first}\`; run \`mcpkit --help\` for usage`);

@@ -90,6 +90,8 @@ Commands:
   gateway --config FILE [--port N]   serve the servers of an mcpServers file as one server
   proxy [URL] [--port N] [-- CMD]    serve one server over the other transport, both eras
   login URL | logout URL             authorize with a protected server now / forget its tokens
+  card URL [--check]                 fetch and validate a Server Card; --check: compare it with the server
+  registry-json [URL] [-- CMD]       write the MCP Registry's server.json for a server
 
 Without URL or \`-- COMMAND\`, client commands use the built-in everything server.
 
