@@ -69,7 +69,8 @@ ${CLIENT_FLAGS}`,
   serve: `Usage: mcpkit serve everything [--port N [--host HOST] [--auth-issuer URL]]
 
 Serves the built-in everything server: on stdin/stdout by default, or over Streamable
-HTTP with --port (the endpoint URL is printed to stderr). Stops on SIGINT or SIGTERM.
+HTTP with --port (the endpoint URL is printed to stderr; its Server Card is at URL/server-card).
+Stops on SIGINT or SIGTERM.
 
   --port N                  listen on port N (0 picks a free port)
   --host HOST               interface to bind (default 127.0.0.1)

@@ -98,7 +98,9 @@ describe('the served Server Card', () => {
     const { handler } = weather();
     const first = await handler(get({ origin: 'https://elsewhere.example' }));
     expect(first.status).toBe(200);
-    expect(Object.fromEntries(first.headers.entries())).toMatchObject({
+    const headers: Record<string, string> = {};
+    first.headers.forEach((value, name) => (headers[name] = value));
+    expect(headers).toMatchObject({
       'access-control-allow-origin': '*',
       'access-control-allow-methods': 'GET',
       'access-control-allow-headers': 'Content-Type, If-None-Match',
