@@ -140,11 +140,11 @@ export async function runCardCommand(command: CardCommand & { help?: false }): P
   const { remotes, drift } = await checkCard(card, options);
   const code = drift.length > 0 ? 1 : 0;
   if (command.json) return { text: JSON.stringify({ card: fetched.url, remotes, drift }, null, 2), code };
-  return { text: report(`${card.name} ${card.version}`, fetched.url, remotes, drift), code };
+  return { text: report(`card ${fetched.url}: valid (${card.name} ${card.version})`, remotes, drift), code };
 }
 
-function report(identity: string, url: string, remotes: RemoteReport[], drift: CardDrift[]): string {
-  const lines = [`card ${url}: valid (${identity})`];
+function report(heading: string, remotes: RemoteReport[], drift: CardDrift[]): string {
+  const lines = [heading];
   for (const remote of remotes) {
     if (remote.skipped) lines.push(`remote ${remote.type} ${remote.url}: not checked (${remote.skipped})`);
     else if (remote.era === undefined) lines.push(`remote ${remote.type} ${remote.url}: unreachable`);
