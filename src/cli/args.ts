@@ -9,8 +9,12 @@ import type { ElicitResult } from '../core/index.js';
 import { CliError } from './errors.js';
 import { isHostCommand, parseHostCommand, refuseCredentials, type HostCommand } from './host-args.js';
 import { isAuthCommand, parseAuthCommand, type AuthCommand } from './auth-commands.js';
-import { parseCardCommand, type CardCommand } from './card.js';
-import { parseRegistryJsonCommand, type RegistryJsonCommand } from './registry-json.js';
+import {
+  parseCardCommand,
+  parseRegistryJsonCommand,
+  type CardCommand,
+  type RegistryJsonCommand,
+} from './card-args.js';
 
 /** Where the server is: a command to spawn, an HTTP endpoint, or the built-in everything server. */
 export type Target =

@@ -1,6 +1,7 @@
 /** Runs `mcpkit card` and `mcpkit registry-json`: help, the report on stdout, the exit code. */
-import { CARD_USAGE, runCardCommand, type CardCommand } from './card.js';
-import { REGISTRY_JSON_USAGE, runRegistryJson, type RegistryJsonCommand } from './registry-json.js';
+import { CARD_USAGE, REGISTRY_JSON_USAGE, type CardCommand, type RegistryJsonCommand } from './card-args.js';
+import { runCardCommand } from './card.js';
+import { runRegistryJson } from './registry-json.js';
 
 /** Runs either command; resolves with the exit code (see each command's `--help`). */
 export async function runCardCommands(command: CardCommand | RegistryJsonCommand): Promise<number> {

@@ -7,7 +7,7 @@ import { createServer as createNodeServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../../test/support/cli.js';
-import { parseCardCommand } from './card.js';
+import { parseCardCommand } from './card-args.js';
 import { CliError } from './errors.js';
 import { createEverythingServer } from '../../servers/everything/server.js';
 import { createServer } from '../server/index.js';

@@ -4,107 +4,11 @@
  * Exit codes: 0 valid (and, with --check, no drift), 1 drift found, 2 usage, 3 the card
  * could not be fetched, 4 the card is not valid.
  */
-import { parseArgs } from 'node:util';
 import { fetchServerCard, serverCardUrl, type CardDrift } from '../client/index.js';
 import { LocalError, SERVER_CARD_PATH } from '../core/index.js';
 import { checkCard, type RemoteReport } from './card-check.js';
+import type { CardCommand } from './card-args.js';
 import { CliError } from './errors.js';
-import { refuseCredentials } from './host-args.js';
-
-/** `mcpkit card`. */
-export type CardCommand =
-  | {
-      name: 'card';
-      help?: false;
-      url: string;
-      check: boolean;
-      json: boolean;
-      timeoutMs: number;
-      headers: Record<string, string>;
-      values: Record<string, string>;
-    }
-  | { name: 'card'; help: true };
-
-/** `--help` of `mcpkit card`. */
-export const CARD_USAGE = `Usage: mcpkit card URL [--check] [flags]
-
-Fetches the Server Card (SEP-2127 draft) of a Streamable HTTP endpoint and validates it.
-URL is the endpoint (the card is read from URL/server-card) or the card's own URL.
-Without --check the card is printed.
-
-  --check                   connect to each remote the card names and compare the card
-                            with what is served there: name, version, title, description,
-                            icons, supported protocol versions, transport, whether the
-                            Authorization header it declares is needed; also the
-                            capabilities against the lists served, and across remotes
-  --var NAME=VALUE          a value for a {NAME} variable in a remote URL (repeatable)
-  --header 'NAME: VALUE'    extra HTTP header on every request (repeatable)
-  --token TOKEN             a bearer token for protected remotes
-  --timeout MS              per-request timeout in milliseconds (default 10000)
-  --json                    print the card, or the check's report, as JSON
-  -h, --help                show this help
-
-Exit codes: 0 the card is valid (with --check: and agrees with the server), 1 drift
-found, 2 usage, 3 the card could not be fetched, 4 the card is not valid.`;
-
-/** Parses the arguments after `card`. @throws CliError for bad usage. */
-export function parseCardCommand(argv: readonly string[]): CardCommand {
-  let parsed;
-  try {
-    parsed = parseArgs({
-      args: [...argv],
-      allowPositionals: true,
-      options: {
-        help: { type: 'boolean', short: 'h' },
-        check: { type: 'boolean' },
-        json: { type: 'boolean' },
-        timeout: { type: 'string' },
-        header: { type: 'string', multiple: true },
-        token: { type: 'string' },
-        var: { type: 'string', multiple: true },
-      },
-    });
-  } catch (error) {
-    throw new CliError(`card: ${(error as Error).message.split(/\.\s/)[0]}; run \`mcpkit card --help\``);
-  }
-  const { values, positionals } = parsed;
-  if (values.help === true) return { name: 'card', help: true };
-  const [url, ...extra] = positionals;
-  if (url === undefined || extra.length > 0)
-    throw new CliError('`card` takes one URL; run `mcpkit card --help`');
-  if (!/^https?:\/\//i.test(url)) throw new CliError(`\`${url}\` is not an http(s) URL`);
-  refuseCredentials(url);
-  const timeoutMs = values.timeout === undefined ? 10_000 : Number(values.timeout);
-  if (!Number.isSafeInteger(timeoutMs) || timeoutMs <= 0)
-    throw new CliError(`--timeout must be a positive integer, not \`${values.timeout}\``);
-  const headers = pairs(values.header ?? [], /^([!#$%&'*+.^_`|~0-9A-Za-z-]+)\s*:\s*(.*)$/, '--header');
-  if (values.token !== undefined) headers.authorization = `Bearer ${values.token}`;
-  const vars = pairs(values.var ?? [], /^([a-zA-Z_][a-zA-Z0-9_]*)=(.*)$/, '--var');
-  return {
-    name: 'card',
-    url,
-    check: values.check === true,
-    json: values.json === true,
-    timeoutMs,
-    headers,
-    values: vars,
-  };
-}
-
-function pairs(lines: readonly string[], shape: RegExp, flag: string): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const line of lines) {
-    const match = shape.exec(line);
-    if (!match?.[1] || /[\r\n\0]/.test(match[2] ?? ''))
-      throw new CliError(`${flag}: cannot read \`${line}\``);
-    Object.defineProperty(out, match[1], {
-      value: (match[2] ?? '').trim(),
-      enumerable: true,
-      writable: true,
-    });
-  }
-  return out;
-}
 
 /** What `card` prints, and its exit code. */
 export interface CardOutcome {

@@ -6,102 +6,13 @@
  * official-registry-requirements.md); static schemas/2025-12-11/server.schema.json.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
-import { parseArgs } from 'node:util';
 import { SERVER_CARD_NAME_PATTERN, type Implementation } from '../core/index.js';
-import type { ClientFlags, Target } from './args.js';
+import type { ClientFlags } from './args.js';
+import type { RegistryJsonCommand } from './card-args.js';
 import { CliError } from './errors.js';
-import { refuseCredentials } from './host-args.js';
 
 /** The `$schema` of the `server.json` written: the Registry's latest released schema. */
 const SERVER_JSON_SCHEMA = 'https://static.modelcontextprotocol.io/schemas/2025-12-11/server.schema.json';
-
-/** `mcpkit registry-json`. */
-export type RegistryJsonCommand =
-  | { name: 'registry-json'; help: true }
-  | {
-      name: 'registry-json';
-      help?: false;
-      target: Target;
-      packageFile: string;
-      serverName?: string;
-      remotes: string[];
-      out?: string;
-    };
-
-/** `--help` of `mcpkit registry-json`. */
-export const REGISTRY_JSON_USAGE = `Usage: mcpkit registry-json [URL] [flags] [-- COMMAND [ARGS...]]
-
-Writes the MCP Registry's server.json (schema 2025-12-11) for a server. Name, title,
-description, version, icons and website come from the server itself (its serverInfo);
-the npm package, repository and homepage come from package.json.
-
-  --package FILE            the package.json to read (default ./package.json); its
-                            "mcpName" is the registry name, "name" and "version" the npm
-                            package (stdio transport)
-  --name NAME               the reverse-DNS registry name (default "mcpName", else the
-                            server's own name when it is reverse-DNS)
-  --remote URL              a Streamable HTTP endpoint where the server is hosted
-                            (repeatable)
-  --out FILE                write the file there (default: print it)
-  -h, --help                show this help
-
-Server (one of):
-  -- COMMAND [ARGS...]   spawn COMMAND and speak stdio to it
-  URL                    connect to a Streamable HTTP endpoint (http:// or https://)
-  (neither)              spawn the built-in everything server
-
-Fails (exit 2) when the result would not be a valid server.json: a name that is not
-reverse-DNS, a description missing or over 100 characters, the server's version not the
-package's. Icons that are not https URLs are left out (the Registry takes only those).`;
-
-/** Parses the arguments after `registry-json`. @throws CliError for bad usage. */
-export function parseRegistryJsonCommand(argv: readonly string[]): RegistryJsonCommand {
-  const split = argv.indexOf('--');
-  const own = split === -1 ? argv : argv.slice(0, split);
-  const [command, ...args] = split === -1 ? [] : argv.slice(split + 1);
-  let parsed;
-  try {
-    parsed = parseArgs({
-      args: [...own],
-      allowPositionals: true,
-      options: {
-        help: { type: 'boolean', short: 'h' },
-        package: { type: 'string' },
-        name: { type: 'string' },
-        remote: { type: 'string', multiple: true },
-        out: { type: 'string' },
-      },
-    });
-  } catch (error) {
-    throw new CliError(
-      `registry-json: ${(error as Error).message.split(/\.\s/)[0]}; run \`mcpkit registry-json --help\``,
-    );
-  }
-  const { values, positionals } = parsed;
-  if (values.help === true) return { name: 'registry-json', help: true };
-  if (positionals.length > 1 || (positionals.length === 1 && command !== undefined))
-    throw new CliError(
-      '`registry-json` takes one URL or a command after `--`; run `mcpkit registry-json --help`',
-    );
-  for (const url of [...positionals, ...(values.remote ?? [])]) {
-    if (!/^https?:\/\/\S+$/i.test(url)) throw new CliError(`\`${url}\` is not an http(s) URL`);
-    refuseCredentials(url);
-  }
-  const target: Target =
-    command !== undefined
-      ? { kind: 'stdio', command, args }
-      : positionals[0] !== undefined
-        ? { kind: 'http', url: positionals[0] }
-        : { kind: 'builtin' };
-  return {
-    name: 'registry-json',
-    target,
-    packageFile: values.package ?? 'package.json',
-    remotes: values.remote ?? [],
-    ...(values.name === undefined ? {} : { serverName: values.name }),
-    ...(values.out === undefined ? {} : { out: values.out }),
-  };
-}
 
 /** The package.json fields read. */
 export interface PackageMetadata {
