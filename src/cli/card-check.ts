@@ -86,7 +86,9 @@ async function checkRemote(card: ServerCard, check: RemoteCheck): Promise<Remote
   } catch (error) {
     const message = `nothing serves MCP over ${remote.type} at ${url}: ${(error as Error).message}`;
     const unauthorized = /\b401\b/.test(String((error as Error).message));
-    drift.push(unauthorized && !declaresAuth(remote) ? authDrift(url) : note('transport', message));
+    if (unauthorized && declaresAuth(remote) && !('authorization' in lower(options.headers)))
+      report.skipped = 'the card says it needs Authorization; give --token';
+    else drift.push(unauthorized && !declaresAuth(remote) ? authDrift(url) : note('transport', message));
     return report;
   }
   try {

@@ -29,6 +29,7 @@ async function driftingServer(): Promise<Server> {
     if (req.url === '/mcp/server-card') return void res.end(JSON.stringify(cardOf(origin)));
     if (req.url === '/bad/server-card') return void res.end(JSON.stringify({ name: 'x', version: '1' }));
     if (req.url === '/mcp') return mcp(req, res);
+    if (req.url === '/locked') return void res.writeHead(401, { 'www-authenticate': 'Bearer' }).end();
     res.writeHead(404).end();
   });
   await new Promise<void>((resolve) => node.listen(0, '127.0.0.1', resolve));
@@ -51,6 +52,7 @@ function cardOf(origin: string): ServerCard {
       },
       { type: 'streamable-http', url: `${origin}/gone` },
       { type: 'streamable-http', url: 'https://{tenant}.example.com/mcp' },
+      { type: 'streamable-http', url: `${origin}/locked` },
     ],
   };
 }
@@ -87,8 +89,11 @@ describe('mcpkit card', () => {
     expect(run.code, run.stderr).toBe(1);
     const report = JSON.parse(run.stdout) as { drift: Array<{ field: string; message: string }> };
     const fields = report.drift.map((d) => d.field).sort();
-    expect(fields).toEqual(['auth', 'supportedProtocolVersions', 'transport', 'version']);
+    expect(fields).toEqual(['auth', 'auth', 'supportedProtocolVersions', 'transport', 'version']);
     const byField = Object.fromEntries(report.drift.map((d) => [d.field, d.message]));
+    expect(report.drift.map((d) => d.message)).toContain(
+      `${base}/locked answers 401, but the card declares no required Authorization header`,
+    );
     expect(byField.supportedProtocolVersions).toMatch(/claims 2025-11-25, which the server does not serve/);
     expect(byField.version).toMatch(/"1.0.0".*"2.0.0"/);
     expect(byField.transport).toContain(`${base}/gone`);
