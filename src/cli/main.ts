@@ -17,6 +17,7 @@ export async function run(argv: readonly string[]): Promise<number> {
   try {
     const command = parseCommandLine(argv);
     const output = await execute(command);
+    if (typeof output === 'number') return output;
     if (output === undefined) return 0;
     if (output.failed && !('json' in command && command.json)) {
       process.stderr.write(`mcpkit: ${output.text.replace(/\s*\n\s*/g, ' | ')}\n`);
@@ -37,7 +38,7 @@ function wantsJson(argv: readonly string[]): boolean {
   return (split === -1 ? argv : argv.slice(0, split)).includes('--json');
 }
 
-async function execute(command: Command): Promise<Output | undefined> {
+async function execute(command: Command): Promise<Output | number | undefined> {
   switch (command.name) {
     case 'help':
       return { text: usage(command.topic), failed: false };
@@ -59,6 +60,9 @@ async function execute(command: Command): Promise<Output | undefined> {
       const { runHostCommand } = await import('./host-commands.js');
       return runHostCommand(command);
     }
+    case 'card':
+    case 'registry-json':
+      return (await import('./card-commands.js')).runCardCommands(command);
     case 'inspect':
       if (command.ui) return (await import('./ui/command.js')).runInspectorUi(command);
       return withSession(command, async ({ client, signal }) => {

@@ -69,7 +69,8 @@ ${CLIENT_FLAGS}`,
   serve: `Usage: mcpkit serve everything [--port N [--host HOST] [--auth-issuer URL]]
 
 Serves the built-in everything server: on stdin/stdout by default, or over Streamable
-HTTP with --port (the endpoint URL is printed to stderr). Stops on SIGINT or SIGTERM.
+HTTP with --port (the endpoint URL is printed to stderr; its Server Card is at URL/server-card).
+Stops on SIGINT or SIGTERM.
 
   --port N                  listen on port N (0 picks a free port)
   --host HOST               interface to bind (default 127.0.0.1)
@@ -91,6 +92,8 @@ Commands:
   proxy [URL] [--port N] [-- CMD]    serve one server over the other transport, both eras
   login URL | logout URL             authorize with a protected server now / forget its tokens
   migrate FILE...                    rewrite code written for the official SDK v1 for mcpkit
+  card URL [--check]                 fetch and validate a Server Card; --check: compare it with the server
+  registry-json [URL] [-- CMD]       write the MCP Registry's server.json for a server
 
 Without URL or \`-- COMMAND\`, client commands use the built-in everything server.
 

@@ -32,3 +32,13 @@ export {
   type RetryOptions,
   type FetchWrapper,
 } from './http/index.js';
+export {
+  cardDrift,
+  cardEndpoint,
+  fetchServerCard,
+  serverCardUrl,
+  type CardDrift,
+  type FetchedServerCard,
+  type FetchServerCardOptions,
+  type LiveServer,
+} from './server-card.js';

@@ -61,3 +61,15 @@ export {
   type TaskStore,
 } from './tasks.js';
 export { createMemoryTaskStore, type MemoryTaskStoreOptions } from './task-store.js';
+export {
+  SERVER_CARD_JSON_SCHEMA,
+  SERVER_CARD_MEDIA_TYPE,
+  SERVER_CARD_NAME_PATTERN,
+  SERVER_CARD_PATH,
+  SERVER_CARD_SCHEMA_URL,
+  type CardHeader,
+  type CardInput,
+  type CardRemote,
+  type CardRepository,
+  type ServerCard,
+} from './server-card.js';
