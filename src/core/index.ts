@@ -61,3 +61,19 @@ export {
   type TaskStore,
 } from './tasks.js';
 export { createMemoryTaskStore, type MemoryTaskStoreOptions } from './task-store.js';
+export {
+  APP_MIME_TYPE,
+  APP_PROTOCOL_VERSION,
+  FLAT_RESOURCE_URI_KEY,
+  UI_EXTENSION,
+  appAllowAttribute,
+  appCspHeader,
+  negotiatesUi,
+  toolUiOf,
+  uiCapability,
+  type AppCsp,
+  type AppPermissions,
+  type AppResourceUi,
+  type AppVisibility,
+  type ToolUi,
+} from './apps.js';

@@ -52,3 +52,4 @@ export {
   type SealerOptions,
   type StateKey,
 } from '../core/runtime.js';
+export { appResource, appTool, type AppResourceOptions, type AppToolDefinition } from './apps.js';

@@ -13,7 +13,13 @@
  * Source: 2026-07-28 changelog; 2025-11-25 schema (Tool, CallToolResult, ServerCapabilities,
  * ElicitRequestURLParams); SEP-2663 "Backward Compatibility".
  */
-import type { ClientCapabilities, Params, ServerCapabilities, Tool } from '../../core/index.js';
+import {
+  TASKS_EXTENSION,
+  type ClientCapabilities,
+  type Params,
+  type ServerCapabilities,
+  type Tool,
+} from '../../core/index.js';
 import { isObject } from '../../core/runtime.js';
 
 /** The `ServerCapabilities` fields 2025-11-25 defines (its `tasks` is not served by mcpkit). */
@@ -28,13 +34,16 @@ export function legacyServerCapabilities(caps: ServerCapabilities): ServerCapabi
 }
 
 /**
- * A legacy client's declared capabilities as the session keeps them: an object, without
- * `extensions`, which 2025-11-25 does not define (a declared Tasks extension enables nothing).
+ * A legacy client's declared capabilities as the session keeps them. `extensions` other than
+ * Tasks stay (MCP Apps negotiates per session in `initialize`); a declared Tasks extension
+ * enables nothing on legacy, where tasks are the core `tasks` capability.
  */
 export function legacyClientCapabilities(declared: unknown): ClientCapabilities {
   if (!isObject(declared)) return {};
-  const { extensions: _notLegacy, ...rest } = declared as ClientCapabilities;
-  return rest;
+  const { extensions, ...rest } = declared as ClientCapabilities;
+  if (!isObject(extensions)) return rest;
+  const { [TASKS_EXTENSION]: _tasks, ...others } = extensions;
+  return Object.keys(others).length > 0 ? { ...rest, extensions: others as never } : rest;
 }
 
 /** A tool as listed to a legacy session, and whether its structured output is wrapped. */
