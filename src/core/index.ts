@@ -45,6 +45,12 @@ export {
   type Middleware,
   type MiddlewareContext,
 } from './middleware.js';
+export {
+  extensionSettings,
+  isExtensionIdentifier,
+  type ExtensionMethodTypes,
+  type ExtensionRequestMap,
+} from './extensions.js';
 export { createMemoryEventBus, type EventBus, type ServerEvent } from './event-bus.js';
 export {
   TASKS_EXTENSION,

@@ -25,6 +25,15 @@ export type {
   TaskSupport,
 } from './tool-types.js';
 export type { TaskOptions } from './tasks/runner.js';
+export {
+  defineExtension,
+  negotiated,
+  type ExtensionHandler,
+  type ExtensionRequest,
+  type ListenContribution,
+  type MethodsOf,
+  type ServerExtension,
+} from './extension.js';
 export type {
   ReadReturn,
   ResourceHandler,
