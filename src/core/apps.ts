@@ -90,9 +90,12 @@ export function negotiatesUi(capabilities: unknown): boolean {
   );
 }
 
-/** The client capability that negotiates MCP Apps, to merge into `capabilities.extensions`. */
-export function uiCapability(): Record<string, { mimeTypes: string[] }> {
-  return { [UI_EXTENSION]: { mimeTypes: [APP_MIME_TYPE] } };
+/**
+ * What a host's client advertises to negotiate MCP Apps (`createClient({ extensions:
+ * [uiClientExtension()] })`): the identifier and the settings `{ mimeTypes: [APP_MIME_TYPE] }`.
+ */
+export function uiClientExtension(): { id: string; settings: { mimeTypes: string[] } } {
+  return { id: UI_EXTENSION, settings: { mimeTypes: [APP_MIME_TYPE] } };
 }
 
 // A CSP source a server may declare: a scheme and host (subdomain wildcard allowed), an optional port.

@@ -76,7 +76,7 @@ export {
   appCspHeader,
   negotiatesUi,
   toolUiOf,
-  uiCapability,
+  uiClientExtension,
   type AppCsp,
   type AppPermissions,
   type AppResourceUi,

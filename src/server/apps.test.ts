@@ -6,7 +6,7 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { createClient, type Client } from '../client/index.js';
-import { APP_MIME_TYPE, LocalError, uiCapability, type Middleware } from '../core/index.js';
+import { APP_MIME_TYPE, LocalError, uiClientExtension } from '../core/index.js';
 import { createLinkedPair } from '../testing/index.js';
 import { validateWire } from '../testing/wire-tap.js';
 import { appResource, appTool, connect, createServer } from './index.js';
@@ -37,17 +37,6 @@ function server() {
   return s;
 }
 
-/**
- * The 2025-11-25 schema has no `capabilities.extensions`, so mcpkit's client leaves them out of
- * `initialize`; hosts on legacy revisions send them anyway (the ext-apps spec's own example).
- */
-const legacyUi: Middleware = (next) => (message, ctx) => {
-  if (message.method !== 'initialize') return next(message, ctx);
-  const params = message.params ?? {};
-  const capabilities = { ...(params.capabilities as object), extensions: uiCapability() };
-  return next({ ...message, params: { ...params, capabilities } }, ctx);
-};
-
 async function client(era: 'modern' | 'legacy', ui: boolean): Promise<Client> {
   const [a, b] = createLinkedPair();
   await connect(server(), b);
@@ -55,10 +44,10 @@ async function client(era: 'modern' | 'legacy', ui: boolean): Promise<Client> {
     name: 'host',
     version: '1',
     era,
-    ...(ui ? { capabilities: { extensions: uiCapability() }, middleware: [legacyUi] } : {}),
+    ...(ui ? { extensions: [uiClientExtension()] } : {}),
   });
   clients.push(c);
-  await c.connect(era === 'modern' ? validateWire(a, '2026-07-28', []) : a);
+  await c.connect(validateWire(a, era === 'modern' ? '2026-07-28' : '2025-11-25', []));
   return c;
 }
 
@@ -87,6 +76,17 @@ describe.each(['modern', 'legacy'] as const)('MCP Apps server helpers, %s', (era
     const without = await (await client(era, false)).callTool('show', { n: 2 });
     expect(without.content).toEqual([{ type: 'text', text: 'as text: {"n":2}' }]);
     expect(without.structuredContent).toEqual({ n: 2 });
+  });
+
+  it('declares the UI extension and refuses an app-only tool to a host without it (its model is calling)', async () => {
+    const withUi = await client(era, true);
+    if (era === 'modern') await withUi.discover();
+    expect(withUi.serverCapabilities?.extensions).toHaveProperty(['io.modelcontextprotocol/ui']);
+    expect((await withUi.callTool('refresh', {})).content).toEqual([{ type: 'text', text: 'refreshed' }]);
+    await expect((await client(era, false)).callTool('refresh', {})).rejects.toMatchObject({
+      code: -32602,
+      message: expect.stringMatching(/only from its app/),
+    });
   });
 });
 

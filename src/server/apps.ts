@@ -10,11 +10,14 @@ import {
   APP_MIME_TYPE,
   FLAT_RESOURCE_URI_KEY,
   LocalError,
+  UI_EXTENSION,
+  WireError,
   negotiatesUi,
   type AppResourceUi,
   type AppVisibility,
 } from '../core/index.js';
 import type { RequestContext } from './context.js';
+import { defineExtension, type ServerExtension } from './extension.js';
 import type { McpServer } from './server.js';
 import type { ResourceMetadata } from './resources.js';
 import type { ToolArgs, ToolDefinition, ToolHandler, ToolResult } from './tool-types.js';
@@ -92,6 +95,7 @@ export function appTool<
   if (visibility && (visibility.length === 0 || visibility.some((v) => v !== 'model' && v !== 'app')))
     throw new LocalError('INVALID_DEFINITION', `tool '${name}': visibility must list "model" and/or "app"`);
   const ui = { resourceUri, ...(visibility ? { visibility: [...new Set(visibility)] } : {}) };
+  if (visibility && !visibility.includes('model')) appOnlyTools(server).add(name);
   const withUi = { ...tool, _meta: { ...tool._meta, ui, [FLAT_RESOURCE_URI_KEY]: resourceUri } };
   const structured = tool.outputSchema !== undefined;
   const run = async (args: ToolArgs<In>, ctx: RequestContext) => {
@@ -117,4 +121,35 @@ function textFallback(
         ? { content: [], structuredContent: value as Record<string, unknown> }
         : { content: [] };
   return { ...result, content: [{ type: 'text', text: options.text(result) }] };
+}
+
+const APP_ONLY = new WeakMap<McpServer, Set<string>>();
+
+/**
+ * The server's app-only tools, created with the UI extension served on it: the extension
+ * declares `io.modelcontextprotocol/ui` and refuses a `tools/call` of an app-only tool
+ * from a client that did not negotiate it (that host has no app, so the model is calling).
+ */
+function appOnlyTools(server: McpServer): Set<string> {
+  let names = APP_ONLY.get(server);
+  if (!names) {
+    names = new Set();
+    APP_ONLY.set(server, names);
+    server.use(uiExtension(names));
+  }
+  return names;
+}
+
+/** The UI extension on the seam: declared, no methods of its own, one rule on `tools/call`. */
+function uiExtension(appOnly: ReadonlySet<string>): ServerExtension {
+  return defineExtension({
+    id: UI_EXTENSION,
+    intercept: ({ method, params }, ctx) => {
+      if (method !== 'tools/call' || typeof params.name !== 'string' || !appOnly.has(params.name))
+        return undefined;
+      if (negotiatesUi(ctx.clientCapabilities)) return undefined;
+      const why = `Tool ${params.name} is callable only from its app (the client did not negotiate ${UI_EXTENSION})`;
+      return Promise.reject(WireError.of('InvalidParams', why));
+    },
+  });
 }

@@ -10,10 +10,11 @@ import { PromptsView, type Prompt } from './prompts.js';
 import { ResourcesView, type Resource, type Template } from './resources.js';
 import { RootsView } from './roots.js';
 import { ToolsView, type Tool } from './tools.js';
+import { AppsView } from './apps.js';
 
 type Lists = { tools: Tool[]; resources: Resource[]; resourceTemplates: Template[]; prompts: Prompt[] };
 const EMPTY: Lists = { tools: [], resources: [], resourceTemplates: [], prompts: [] };
-const TABS = ['tools', 'resources', 'prompts', 'roots'] as const;
+const TABS = ['tools', 'apps', 'resources', 'prompts', 'roots'] as const;
 type Tab = (typeof TABS)[number];
 
 /** Which lists a notification makes stale. */
@@ -71,12 +72,14 @@ export function App() {
           <button key={t} class={t === tab ? 'active' : ''} data-test={`tab-${t}`} onClick={() => setTab(t)}>
             {t}
             {t !== 'roots' &&
+              t !== 'apps' &&
               ` (${t === 'resources' ? lists.resources.length + lists.resourceTemplates.length : lists[t].length})`}
           </button>
         ))}
       </nav>
       <main>
         {tab === 'tools' && <ToolsView tools={lists.tools} />}
+        {tab === 'apps' && <AppsView revision={lists.tools} />}
         {tab === 'resources' && (
           <ResourcesView resources={lists.resources} templates={lists.resourceTemplates} />
         )}
