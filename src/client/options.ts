@@ -7,6 +7,7 @@
 import type { SchemaLimits } from '../validation/index.js';
 import type {
   JsonRpcNotification,
+  Params,
   RequestId,
   Middleware,
   Era,
@@ -77,6 +78,13 @@ export type EraPreference = 'auto' | Era;
  */
 export type EraCache = Map<string, Era>;
 
+/** An extension the client supports: its identifier, its settings (`{}` when none), and the eras it is advertised on (default both). */
+export interface ClientExtension {
+  readonly id: string;
+  readonly settings?: Params;
+  readonly eras?: readonly Era[];
+}
+
 /** Options of {@link createClient}. */
 export interface ClientOptions {
   /** `clientInfo.name`. */
@@ -87,6 +95,11 @@ export interface ClientOptions {
   title?: string;
   /** Declared capabilities; `handlers` add sampling, elicitation and roots to these. */
   capabilities?: ClientCapabilities;
+  /**
+   * Extensions this client supports, advertised in `capabilities.extensions` (in every
+   * modern request's `_meta`, and in legacy `initialize`) with their settings.
+   */
+  extensions?: readonly ClientExtension[];
   /** Which era to speak; default `'auto'` (probe with `server/discover`). */
   era?: EraPreference;
   /** Preferred modern revision; default `LATEST_REVISION`. */

@@ -45,6 +45,12 @@ export {
   type Middleware,
   type MiddlewareContext,
 } from './middleware.js';
+export {
+  extensionSettings,
+  isExtensionIdentifier,
+  type ExtensionMethodTypes,
+  type ExtensionRequestMap,
+} from './extensions.js';
 export { createMemoryEventBus, type EventBus, type ServerEvent } from './event-bus.js';
 export {
   TASKS_EXTENSION,
@@ -73,3 +79,19 @@ export {
   type CardRepository,
   type ServerCard,
 } from './server-card.js';
+export {
+  APP_MIME_TYPE,
+  APP_PROTOCOL_VERSION,
+  FLAT_RESOURCE_URI_KEY,
+  UI_EXTENSION,
+  appAllowAttribute,
+  appCspHeader,
+  negotiatesUi,
+  toolUiOf,
+  uiClientExtension,
+  type AppCsp,
+  type AppPermissions,
+  type AppResourceUi,
+  type AppVisibility,
+  type ToolUi,
+} from './apps.js';

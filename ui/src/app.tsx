@@ -10,6 +10,7 @@ import { PromptsView, type Prompt } from './prompts.js';
 import { ResourcesView, type Resource, type Template } from './resources.js';
 import { RootsView } from './roots.js';
 import { ToolsView, type Tool } from './tools.js';
+import { AppsView } from './apps.js';
 
 type Lists = { tools: Tool[]; resources: Resource[]; resourceTemplates: Template[]; prompts: Prompt[] };
 type Kind = keyof Lists;
@@ -29,7 +30,7 @@ const TAB_OF: Record<Kind, string> = {
 };
 /** JSON-RPC Method not found: a server that declares a feature may still lack an optional list. */
 const METHOD_NOT_FOUND = -32601;
-const TABS = ['tools', 'resources', 'prompts', 'roots'] as const;
+const TABS = ['tools', 'apps', 'resources', 'prompts', 'roots'] as const;
 type Tab = (typeof TABS)[number];
 
 /** Which lists a notification makes stale. */
@@ -108,6 +109,7 @@ export function App() {
           <button key={t} class={t === tab ? 'active' : ''} data-test={`tab-${t}`} onClick={() => setTab(t)}>
             {t}
             {t !== 'roots' &&
+              t !== 'apps' &&
               ` (${t === 'resources' ? lists.resources.length + lists.resourceTemplates.length : lists[t].length})`}
           </button>
         ))}
@@ -115,6 +117,7 @@ export function App() {
       <main>
         <MissingLists tab={tab} missing={missing} />
         {tab === 'tools' && <ToolsView tools={lists.tools} />}
+        {tab === 'apps' && <AppsView revision={lists.tools} />}
         {tab === 'resources' && (
           <ResourcesView resources={lists.resources} templates={lists.resourceTemplates} />
         )}
