@@ -4,7 +4,8 @@
  * against what the server does.
  */
 import { LEGACY_REVISIONS, MODERN_REVISIONS, META } from '../../../core/index.js';
-import { wireValidator, type WireRevision } from '../../wire-schema.js';
+import type { WireRevision } from '../../wire-schema.js';
+import { wireProblems } from '../wire-check.js';
 import { LIST_METHODS, type ListMethod } from '../observations.js';
 import { UNKNOWN_VERSION } from '../requests.js';
 import { codeOf, described, isObject, perEra, resultOf, type Hit, type Rule } from './kit.js';
@@ -20,10 +21,14 @@ const wireSchema: Rule = {
   requirement: 'Every message is a JSONRPCMessage of the negotiated revision (schema.json is normative).',
   check(seen) {
     const hits: Hit[] = [];
+    const methods = new Map<unknown, string>();
     for (const entry of seen.wire) {
+      const sent = entry.message as { id?: unknown; method?: unknown };
+      if (entry.direction === 'sent' && typeof sent.method === 'string') methods.set(`${entry.revision} ${String(sent.id)}`, sent.method);
       if (entry.direction !== 'received' || entry.revision === undefined || !SCHEMAS.includes(entry.revision))
         continue;
-      const errors = wireValidator(entry.revision as WireRevision)(entry.message);
+      const id = (entry.message as { id?: unknown }).id;
+      const errors = wireProblems(entry.revision as WireRevision, entry.message, methods.get(`${entry.revision} ${String(id)}`));
       if (errors.length === 0) continue;
       const era = MODERN_REVISIONS.includes(entry.revision as never) ? 'modern' : 'legacy';
       hits.push({ message: `not a valid ${entry.revision} message: ${errors.slice(0, 3).join('; ')}`, era, offending: entry.message });
