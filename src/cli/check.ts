@@ -61,6 +61,7 @@ export async function runCheck(command: CheckCommand): Promise<number> {
     era: command.era,
     calls: command.calls,
     ...(command.timeoutMs === undefined ? {} : { timeoutMs: command.timeoutMs }),
+    ...(command.connectTimeoutMs === undefined ? {} : { openTimeoutMs: command.connectTimeoutMs }),
   });
   const colour = process.stdout.isTTY === true && !process.env.NO_COLOR;
   process.stdout.write(command.json ? `${JSON.stringify(report, null, 2)}\n` : formatReport(report, colour));
@@ -84,6 +85,7 @@ Each finding has a severity, a rule id and the spec section it rests on.
   --fail-on LEVEL           exit 1 on findings at LEVEL or worse: error (default), warning, info
   --era auto|modern|legacy  check both eras (default) or one
   --timeout MS              longest wait for each answer (default 5000)
+  --connect-timeout MS      longest wait for the first answer of each connection (default 15000)
   --header 'NAME: VALUE'    extra HTTP header on every request (URL only)
   --token TOKEN             a bearer token (URL only); without one, a 401 is checked as such
   --json                    print the report as JSON

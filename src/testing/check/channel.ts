@@ -25,12 +25,14 @@ export interface Channel {
 export interface ChannelLimits {
   /** Longest wait for one answer, in milliseconds. */
   timeoutMs: number;
+  /** Longest wait for the first answer on a connection (a spawned server starts first), in milliseconds. */
+  openTimeoutMs: number;
   /** Most messages kept in the wire record (later ones are not kept). */
   maxRecords: number;
 }
 
-/** The default bounds: 5 s per answer, 5 000 recorded messages. */
-export const DEFAULT_LIMITS: ChannelLimits = { timeoutMs: 5000, maxRecords: 5000 };
+/** The default bounds: 5 s per answer, 15 s for the first, 5 000 recorded messages. */
+export const DEFAULT_LIMITS: ChannelLimits = { timeoutMs: 5000, openTimeoutMs: 15_000, maxRecords: 5000 };
 
 const MAX_JUNK = 20;
 
@@ -59,6 +61,7 @@ export function transportChannel(transport: Transport, limits: ChannelLimits = D
   const junk: string[] = [];
   const waiting = new Map<RequestId, (message: Json | string) => void>();
   let closedWhy: string | undefined;
+  let answered = 0;
   const send = (message: Json): void => {
     record(wire, limits, { direction: 'sent', message });
     transport.send(message as unknown as JsonRpcMessage);
@@ -104,9 +107,9 @@ export function transportChannel(transport: Transport, limits: ChannelLimits = D
       await started;
       if (closedWhy !== undefined) return { request, failure: closedWhy };
       const id = request.id as RequestId;
-      const answered = new Promise<Json | string>((resolve) => waiting.set(id, resolve));
+      const answer = new Promise<Json | string>((resolve) => waiting.set(id, resolve));
       send(request);
-      const outcome = await within(answered, limits.timeoutMs);
+      const outcome = await within(answer, answered++ === 0 ? limits.openTimeoutMs : limits.timeoutMs);
       waiting.delete(id);
       if (typeof outcome === 'string') return { request, failure: outcome };
       return { request, response: outcome };

@@ -27,6 +27,8 @@ export interface CheckOptions {
   calls?: readonly SafeCall[];
   /** Longest wait for one answer, in milliseconds (default 5000). */
   timeoutMs?: number;
+  /** Longest wait for the first answer of each connection, in milliseconds (default 15 000). */
+  openTimeoutMs?: number;
   /** Most pages walked per list (default 50). */
   maxPages?: number;
   /** The rules to run (default {@link RULES}). */
@@ -36,7 +38,11 @@ export interface CheckOptions {
 /** Checks `target`; resolves with the report, never rejects for anything the server does. */
 export async function checkServer(target: CheckTarget, options: CheckOptions = {}): Promise<CheckReport> {
   const started = Date.now();
-  const limits: ChannelLimits = { ...DEFAULT_LIMITS, ...(options.timeoutMs ? { timeoutMs: options.timeoutMs } : {}) };
+  const limits: ChannelLimits = {
+    ...DEFAULT_LIMITS,
+    ...(options.timeoutMs ? { timeoutMs: options.timeoutMs } : {}),
+    ...(options.openTimeoutMs ? { openTimeoutMs: options.openTimeoutMs } : {}),
+  };
   const eras: Era[] = options.era === undefined || options.era === 'auto' ? ['modern', 'legacy'] : [options.era];
   const observe = target.kind === 'http' ? observeHttp : observeTransport;
   const seen = await observe(target as never, { eras, limits, calls: options.calls ?? [], maxPages: options.maxPages ?? 50 });

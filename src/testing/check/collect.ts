@@ -134,11 +134,14 @@ async function probe(plan: EraPlan, maker: RequestMaker, seen: EraSeen): Promise
   }
 }
 
-/** A request whose params break the method's schema (a number where a name or URI goes). */
+/**
+ * A request whose params break the method's schema (`arguments` that is no object); its
+ * name is a string, so it passes the HTTP header checks and reaches the params check.
+ */
 function malformedRequest(maker: RequestMaker, capabilities: Json): Json | undefined {
-  if (Object.hasOwn(capabilities, 'tools')) return maker.make('tools/call', { name: 12345 });
-  if (Object.hasOwn(capabilities, 'prompts')) return maker.make('prompts/get', { name: 12345 });
-  if (Object.hasOwn(capabilities, 'resources')) return maker.make('resources/read', { uri: 12345 });
+  const params = { name: NO_SUCH_TOOL, arguments: 'not-an-object' };
+  if (Object.hasOwn(capabilities, 'tools')) return maker.make('tools/call', params);
+  if (Object.hasOwn(capabilities, 'prompts')) return maker.make('prompts/get', params);
   return undefined;
 }
 

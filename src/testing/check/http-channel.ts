@@ -144,6 +144,13 @@ export interface HttpEraHeaders {
   legacy?: { version?: string; sessionId?: string };
 }
 
+/** The protocol version a modern request names in `_meta`. */
+function versionOf(message: Json): string | undefined {
+  const meta = (message.params as { _meta?: Record<string, unknown> } | undefined)?._meta;
+  const version = meta?.['io.modelcontextprotocol/protocolVersion'];
+  return typeof version === 'string' ? version : undefined;
+}
+
 /** Opens an HTTP channel for one era. */
 export function httpChannel(options: HttpChannelOptions, era: HttpEraHeaders): Channel & { exchanges: Answer[] } {
   const limits = options.limits ?? DEFAULT_LIMITS;
@@ -151,7 +158,7 @@ export function httpChannel(options: HttpChannelOptions, era: HttpEraHeaders): C
   const junk: string[] = [];
   const exchanges: Answer[] = [];
   const headersFor = (message: Json): Record<string, string> => {
-    if (era.modern !== undefined) return { 'mcp-protocol-version': era.modern, ...mirroredHeaders(message) };
+    if (era.modern !== undefined) return { 'mcp-protocol-version': versionOf(message) ?? era.modern, ...mirroredHeaders(message) };
     const out: Record<string, string> = {};
     if (era.legacy?.version !== undefined) out['mcp-protocol-version'] = era.legacy.version;
     if (era.legacy?.sessionId !== undefined) out['mcp-session-id'] = era.legacy.sessionId;

@@ -101,8 +101,8 @@ function codeRule(options: Omit<Rule, 'check'> & { probe: 'unknownMethod' | 'unk
 const unknownMethod = codeRule({
   id: 'errors.unknown-method',
   severity: 'error',
-  section: 'basic "Error Codes"',
-  requirement: 'A method that does not exist is answered with -32601 (Method not found), as JSON-RPC 2.0 defines.',
+  section: { modern: 'basic "Error Codes"', legacy: 'basic "Error Responses"' },
+  requirement: 'MCP uses the standard JSON-RPC 2.0 error codes: a method the server does not have is -32601 (Method not found).',
   probe: 'unknownMethod',
   expected: ERROR_TABLE.MethodNotFound.code,
 });
