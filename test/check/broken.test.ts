@@ -22,8 +22,11 @@ function check(file: string, calls: SafeCall[] = []): Promise<CheckReport> {
 
 const found = (report: CheckReport): string[] => report.findings.map((f) => `${f.severity} ${f.rule}`);
 
+/** The machines are busy: each check spawns its server twice. */
+const SLOW = { timeout: 120_000 };
+
 describe.concurrent('mcpkit check on servers built with the official SDK v1', () => {
-  it('finds nothing in the healthy base server, on the legacy era it serves', async () => {
+  it('finds nothing in the healthy base server, on the legacy era it serves', SLOW, async () => {
     const report = await check('base.mjs');
     expect(report.eras).toEqual([{ era: 'legacy', revision: '2025-11-25', server: 'broken-fixture 1.0.0' }]);
     expect(found(report)).toEqual([]);
@@ -39,7 +42,7 @@ describe.concurrent('mcpkit check on servers built with the official SDK v1', ()
     ['unknown-method-internal-error.mjs', 'error errors.unknown-method'],
   ];
 
-  it.each(cases)('reports the one defect of %s as %s, and nothing else', async (file, expected, calls) => {
+  it.each(cases)('reports the one defect of %s as %s, and nothing else', SLOW, async (file, expected, calls) => {
     const report = await check(file, calls);
     expect(found(report)).toEqual([expected]);
     const [finding] = report.findings;
