@@ -35,7 +35,8 @@ function findingLines(finding: Finding, paint: ReturnType<typeof painter>): stri
   const era = finding.era ? paint('dim', ` [${finding.era}]`) : '';
   const lines = [`  ${paint(style, mark)} ${paint('bold', finding.rule)}${era} ${finding.message}`];
   lines.push(paint('dim', `      ${finding.section}: ${finding.requirement}`));
-  if (finding.offending !== undefined) lines.push(paint('dim', `      offending: ${excerpt(finding.offending)}`));
+  if (finding.offending !== undefined)
+    lines.push(paint('dim', `      offending: ${excerpt(finding.offending)}`));
   return lines;
 }
 
@@ -43,7 +44,11 @@ function findingLines(finding: Finding, paint: ReturnType<typeof painter>): stri
 export function formatReport(report: CheckReport, colour: boolean): string {
   const paint = painter(colour);
   const eras = report.eras.map((e) => `${e.era} ${e.revision}${e.server ? ` (${e.server})` : ''}`).join(', ');
-  const lines = [`${paint('bold', 'mcpkit check')} ${report.target}`, `  eras: ${eras === '' ? 'none' : eras}`, ''];
+  const lines = [
+    `${paint('bold', 'mcpkit check')} ${report.target}`,
+    `  eras: ${eras === '' ? 'none' : eras}`,
+    '',
+  ];
   for (const severity of ['error', 'warning', 'info'] as const) {
     const group = report.findings.filter((f) => f.severity === severity);
     if (group.length === 0) continue;
@@ -53,6 +58,8 @@ export function formatReport(report: CheckReport, colour: boolean): string {
   }
   const { error, warning, info } = report.counts;
   const summary = `${plural(error, 'error')}, ${plural(warning, 'warning')}, ${info} info · ${(report.elapsedMs / 1000).toFixed(1)} s`;
-  lines.push(error > 0 ? paint('red', summary) : warning > 0 ? paint('yellow', summary) : paint('green', summary));
+  lines.push(
+    error > 0 ? paint('red', summary) : warning > 0 ? paint('yellow', summary) : paint('green', summary),
+  );
   return `${lines.join('\n')}\n`;
 }

@@ -11,7 +11,10 @@ const SHUTDOWN_STEP_MS = 1000;
 export function checkTarget(command: CheckCommand): CheckTarget {
   const where = command.target;
   if (where.kind === 'http') {
-    const headers = { ...command.headers, ...(command.token ? { authorization: `Bearer ${command.token}` } : {}) };
+    const headers = {
+      ...command.headers,
+      ...(command.token ? { authorization: `Bearer ${command.token}` } : {}),
+    };
     return { kind: 'http', label: where.url, url: where.url, headers };
   }
   const { command: file, args } = where.kind === 'stdio' ? where : builtinServer();

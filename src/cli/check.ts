@@ -44,7 +44,8 @@ export function checkCommand(values: Record<string, unknown>, flags: ClientFlags
   const level = values['fail-on'];
   if (level !== undefined && level !== 'error' && level !== 'warning' && level !== 'info')
     throw new CliError(`--fail-on must be error, warning or info, not \`${String(level)}\``);
-  if (level !== undefined && values.strict === true) throw new CliError('give --strict or --fail-on, not both');
+  if (level !== undefined && values.strict === true)
+    throw new CliError('give --strict or --fail-on, not both');
   const failOn: Severity = values.strict === true ? 'warning' : ((level as Severity | undefined) ?? 'error');
   const calls = Array.isArray(values.call) ? values.call.map((c) => safeCall(String(c))) : [];
   return { ...flags, name: 'check', calls, failOn };

@@ -14,7 +14,13 @@ function check(file: string, calls: SafeCall[] = []): Promise<CheckReport> {
     {
       kind: 'transport',
       label: file,
-      open: () => spawnStdio({ command: process.execPath, args: [`${DIR}${file}`], stderr: 'pipe', shutdownTimeoutMs: 200 }),
+      open: () =>
+        spawnStdio({
+          command: process.execPath,
+          args: [`${DIR}${file}`],
+          stderr: 'pipe',
+          shutdownTimeoutMs: 200,
+        }),
     },
     { era: 'legacy', calls: [{ tool: 'echo', args: { text: 'hi' } }, ...calls] },
   );
@@ -42,11 +48,15 @@ describe.concurrent('mcpkit check on servers built with the official SDK v1', ()
     ['unknown-method-internal-error.mjs', 'error errors.unknown-method'],
   ];
 
-  it.each(cases)('reports the one defect of %s as %s, and nothing else', SLOW, async (file, expected, calls) => {
-    const report = await check(file, calls);
-    expect(found(report)).toEqual([expected]);
-    const [finding] = report.findings;
-    expect(finding?.section).toMatch(/^2025-11-25 /);
-    expect(finding?.requirement).not.toBe('');
-  });
+  it.each(cases)(
+    'reports the one defect of %s as %s, and nothing else',
+    SLOW,
+    async (file, expected, calls) => {
+      const report = await check(file, calls);
+      expect(found(report)).toEqual([expected]);
+      const [finding] = report.findings;
+      expect(finding?.section).toMatch(/^2025-11-25 /);
+      expect(finding?.requirement).not.toBe('');
+    },
+  );
 });

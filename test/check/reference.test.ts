@@ -16,7 +16,8 @@ async function checkJson(args: string[]): Promise<{ code: number | null; report:
   return { code: run.code, report: JSON.parse(run.stdout) as CheckReport };
 }
 
-const found = (report: CheckReport): string[] => report.findings.map((f) => `${f.severity} ${f.rule} ${f.era ?? ''}`.trim());
+const found = (report: CheckReport): string[] =>
+  report.findings.map((f) => `${f.severity} ${f.rule} ${f.era ?? ''}`.trim());
 
 /** What the official SDK v1 servers all do (2026.8.31 packages, SDK 1.32). */
 const SDK_V1_FINDINGS = [
@@ -32,8 +33,17 @@ const SLOW = { timeout: 120_000 };
 
 describe.concurrent('mcpkit check on real servers', () => {
   it("finds nothing in mcpkit's everything server, on both eras, and exits 0", SLOW, async () => {
-    const { code, report } = await checkJson(['--call', 'get-structured-content', '--', process.execPath, OUR_EVERYTHING]);
-    expect(report.eras.map((e) => `${e.era} ${e.revision}`)).toEqual(['modern 2026-07-28', 'legacy 2025-11-25']);
+    const { code, report } = await checkJson([
+      '--call',
+      'get-structured-content',
+      '--',
+      process.execPath,
+      OUR_EVERYTHING,
+    ]);
+    expect(report.eras.map((e) => `${e.era} ${e.revision}`)).toEqual([
+      'modern 2026-07-28',
+      'legacy 2025-11-25',
+    ]);
     expect(report.findings).toEqual([]);
     expect(code).toBe(0);
   });
@@ -44,13 +54,17 @@ describe.concurrent('mcpkit check on real servers', () => {
     ['server-memory', []],
   ];
 
-  it.each(reference)('records what it finds in the official %s, each with its spec line', SLOW, async (name, args) => {
-    const { code, report } = await checkJson(['--', process.execPath, referenceEntry(name), ...args]);
-    expect(report.eras.map((e) => e.era)).toEqual(['legacy']);
-    expect(found(report)).toEqual(SDK_V1_FINDINGS);
-    const malformed = report.findings[0];
-    expect(malformed?.section).toBe('2025-11-25 server/tools "Error Handling"');
-    expect(JSON.stringify(malformed?.offending)).toContain('-32603');
-    expect(code).toBe(1);
-  });
+  it.each(reference)(
+    'records what it finds in the official %s, each with its spec line',
+    SLOW,
+    async (name, args) => {
+      const { code, report } = await checkJson(['--', process.execPath, referenceEntry(name), ...args]);
+      expect(report.eras.map((e) => e.era)).toEqual(['legacy']);
+      expect(found(report)).toEqual(SDK_V1_FINDINGS);
+      const malformed = report.findings[0];
+      expect(malformed?.section).toBe('2025-11-25 server/tools "Error Handling"');
+      expect(JSON.stringify(malformed?.offending)).toContain('-32603');
+      expect(code).toBe(1);
+    },
+  );
 });

@@ -52,7 +52,9 @@ function isObject(value: unknown): value is Json {
 
 /** True for a JSON-RPC response (a result or an error, with an id). */
 export function isResponse(message: Json): boolean {
-  return Object.hasOwn(message, 'id') && (Object.hasOwn(message, 'result') || Object.hasOwn(message, 'error'));
+  return (
+    Object.hasOwn(message, 'id') && (Object.hasOwn(message, 'result') || Object.hasOwn(message, 'error'))
+  );
 }
 
 /** Opens a channel over a started-on-demand transport (stdio, the linked pair). */

@@ -43,9 +43,15 @@ export async function checkServer(target: CheckTarget, options: CheckOptions = {
     ...(options.timeoutMs ? { timeoutMs: options.timeoutMs } : {}),
     ...(options.openTimeoutMs ? { openTimeoutMs: options.openTimeoutMs } : {}),
   };
-  const eras: Era[] = options.era === undefined || options.era === 'auto' ? ['modern', 'legacy'] : [options.era];
+  const eras: Era[] =
+    options.era === undefined || options.era === 'auto' ? ['modern', 'legacy'] : [options.era];
   const observe = target.kind === 'http' ? observeHttp : observeTransport;
-  const seen = await observe(target as never, { eras, limits, calls: options.calls ?? [], maxPages: options.maxPages ?? 50 });
+  const seen = await observe(target as never, {
+    eras,
+    limits,
+    calls: options.calls ?? [],
+    maxPages: options.maxPages ?? 50,
+  });
   const findings = await judge(seen, options.rules ?? RULES);
   return {
     target: target.label,
@@ -78,13 +84,20 @@ function keep(seen: Observations, outcome: EraSeen | EraRefused, channel: Channe
   for (const entry of channel.wire) seen.wire.push({ ...entry, revision: outcome.revision });
 }
 
-async function observeTransport(target: Extract<CheckTarget, { kind: 'transport' }>, plan: Plan): Promise<Observations> {
+async function observeTransport(
+  target: Extract<CheckTarget, { kind: 'transport' }>,
+  plan: Plan,
+): Promise<Observations> {
   const seen = emptyObservations();
   const open = (): Channel => transportChannel(target.open(), plan.limits);
   for (const era of plan.eras) {
     const channel = open();
     try {
-      keep(seen, await seeEra({ era, channel, calls: plan.calls, maxPages: plan.maxPages, fresh: open }), channel);
+      keep(
+        seen,
+        await seeEra({ era, channel, calls: plan.calls, maxPages: plan.maxPages, fresh: open }),
+        channel,
+      );
     } finally {
       await channel.close();
     }
@@ -92,7 +105,10 @@ async function observeTransport(target: Extract<CheckTarget, { kind: 'transport'
   return seen;
 }
 
-async function observeHttp(target: Extract<CheckTarget, { kind: 'http' }>, plan: Plan): Promise<Observations> {
+async function observeHttp(
+  target: Extract<CheckTarget, { kind: 'http' }>,
+  plan: Plan,
+): Promise<Observations> {
   const seen = emptyObservations();
   const options: HttpChannelOptions = {
     url: target.url,
@@ -116,7 +132,12 @@ async function observeHttp(target: Extract<CheckTarget, { kind: 'http' }>, plan:
     keep(seen, outcome, channel);
     const first = channel.exchanges[0];
     if (first?.http?.status === 401) {
-      seen.http = { loopback: isLoopback(target.url), probes: {}, exchanges, unauthorized: await probeUnauthorized(options, first) };
+      seen.http = {
+        loopback: isLoopback(target.url),
+        probes: {},
+        exchanges,
+        unauthorized: await probeUnauthorized(options, first),
+      };
       return seen;
     }
   }
@@ -137,7 +158,12 @@ async function judge(seen: Observations, rules: readonly Rule[]): Promise<Findin
     try {
       hits = await rule.check(seen);
     } catch (error) {
-      hits = [{ message: `the rule itself failed: ${error instanceof Error ? error.message : String(error)}`, severity: 'info' as const }];
+      hits = [
+        {
+          message: `the rule itself failed: ${error instanceof Error ? error.message : String(error)}`,
+          severity: 'info' as const,
+        },
+      ];
     }
     for (const hit of hits) {
       const finding: Finding = {
@@ -157,17 +183,26 @@ async function judge(seen: Observations, rules: readonly Rule[]): Promise<Findin
 
 /** A schema finding about a message another rule already explains says nothing new. */
 function withoutRestated(findings: Finding[]): Finding[] {
-  const explained = new Set(findings.filter((f) => f.rule !== 'wire.schema' && f.offending !== undefined).map((f) => f.offending));
+  const explained = new Set(
+    findings.filter((f) => f.rule !== 'wire.schema' && f.offending !== undefined).map((f) => f.offending),
+  );
   return findings.filter((f) => f.rule !== 'wire.schema' || !explained.has(f.offending));
 }
 
 function order(findings: Finding[]): Finding[] {
-  return findings.sort((a, b) => SEVERITIES.indexOf(a.severity) - SEVERITIES.indexOf(b.severity) || a.rule.localeCompare(b.rule));
+  return findings.sort(
+    (a, b) => SEVERITIES.indexOf(a.severity) - SEVERITIES.indexOf(b.severity) || a.rule.localeCompare(b.rule),
+  );
 }
 
 function serverName(era: EraSeen): { server?: string } {
   const result = era.opening.response?.result as Record<string, unknown> | undefined;
-  const info = (era.era === 'legacy' ? result?.serverInfo : (result?._meta as Record<string, unknown> | undefined)?.['io.modelcontextprotocol/serverInfo']) as
-    { name?: unknown; version?: unknown } | undefined;
-  return typeof info?.name === 'string' ? { server: `${info.name} ${String(info.version ?? '')}`.trim() } : {};
+  const info = (
+    era.era === 'legacy'
+      ? result?.serverInfo
+      : (result?._meta as Record<string, unknown> | undefined)?.['io.modelcontextprotocol/serverInfo']
+  ) as { name?: unknown; version?: unknown } | undefined;
+  return typeof info?.name === 'string'
+    ? { server: `${info.name} ${String(info.version ?? '')}`.trim() }
+    : {};
 }

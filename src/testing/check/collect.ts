@@ -50,7 +50,9 @@ export async function seeEra(plan: EraPlan): Promise<EraSeen | EraRefused> {
     if (has(method.split('/')[0] ?? '')) seen.lists[method].again = await names(plan, maker, method);
   }
   for (const call of plan.calls) {
-    const answer = await plan.channel.request(maker.make('tools/call', { name: call.tool, arguments: call.args }));
+    const answer = await plan.channel.request(
+      maker.make('tools/call', { name: call.tool, arguments: call.args }),
+    );
     seen.calls.push({ tool: call.tool, args: call.args, answer });
   }
   await probe(plan, maker, seen);

@@ -24,7 +24,10 @@ export interface ConformsOptions extends Omit<CheckOptions, 'era'> {
  * resolves with the reports.
  * @throws Error listing every finding at `failOn` or worse, or naming an era not served.
  */
-export async function expectServerConforms(server: McpServer, options: ConformsOptions = {}): Promise<CheckReport[]> {
+export async function expectServerConforms(
+  server: McpServer,
+  options: ConformsOptions = {},
+): Promise<CheckReport[]> {
   const eras = options.eras ?? ['modern', 'legacy'];
   const reports = [
     await checkServer(
@@ -45,11 +48,20 @@ export async function expectServerConforms(server: McpServer, options: ConformsO
   return reports;
 }
 
-async function overHttp(server: McpServer, options: ConformsOptions, eras: readonly Era[]): Promise<CheckReport> {
+async function overHttp(
+  server: McpServer,
+  options: ConformsOptions,
+  eras: readonly Era[],
+): Promise<CheckReport> {
   const handler = createHttpHandler(server);
   try {
     return await checkServer(
-      { kind: 'http', label: 'in-process HTTP', url: 'http://127.0.0.1/mcp', fetch: (request) => handler(request) },
+      {
+        kind: 'http',
+        label: 'in-process HTTP',
+        url: 'http://127.0.0.1/mcp',
+        fetch: (request) => handler(request),
+      },
       { ...options, era: eraOption(eras) },
     );
   } finally {
@@ -66,6 +78,9 @@ function assertConforms(report: CheckReport, eras: readonly Era[], failOn: Sever
   const failing = failsAt(report, failOn);
   if (missing.length === 0 && !failing) return;
   const lines = report.findings.map((f) => `  ${f.severity} ${f.rule} (${f.section}): ${f.message}`);
-  const head = missing.length > 0 ? `the server does not serve ${missing.join(' and ')}` : `${report.target} does not conform`;
+  const head =
+    missing.length > 0
+      ? `the server does not serve ${missing.join(' and ')}`
+      : `${report.target} does not conform`;
   throw new Error(`${head}\n${lines.join('\n')}`);
 }

@@ -39,9 +39,10 @@ export function mirroredHeaders(request: Json): Record<string, string> {
   const name = params?.name ?? params?.uri;
   const named = ['tools/call', 'resources/read', 'prompts/get'].includes(String(request.method));
   if (named && typeof name === 'string') {
-    out['mcp-name'] = /^[\x20-\x7e]*$/.test(name) && name.trim() === name
-      ? name
-      : `=?base64?${Buffer.from(name, 'utf8').toString('base64')}?=`;
+    out['mcp-name'] =
+      /^[\x20-\x7e]*$/.test(name) && name.trim() === name
+        ? name
+        : `=?base64?${Buffer.from(name, 'utf8').toString('base64')}?=`;
   }
   return out;
 }
@@ -105,7 +106,12 @@ async function readBody(response: Response, contentType: string, wanted: unknown
       const parsed = parseJson(event.data);
       if (parsed === undefined) return;
       messages.push(parsed);
-      if (typeof parsed === 'object' && parsed !== null && isResponse(parsed as Json) && (parsed as Json).id === wanted)
+      if (
+        typeof parsed === 'object' &&
+        parsed !== null &&
+        isResponse(parsed as Json) &&
+        (parsed as Json).id === wanted
+      )
         done = true;
     },
   });
@@ -152,13 +158,17 @@ function versionOf(message: Json): string | undefined {
 }
 
 /** Opens an HTTP channel for one era. */
-export function httpChannel(options: HttpChannelOptions, era: HttpEraHeaders): Channel & { exchanges: Answer[] } {
+export function httpChannel(
+  options: HttpChannelOptions,
+  era: HttpEraHeaders,
+): Channel & { exchanges: Answer[] } {
   const limits = options.limits ?? DEFAULT_LIMITS;
   const wire: WireRecord[] = [];
   const junk: string[] = [];
   const exchanges: Answer[] = [];
   const headersFor = (message: Json): Record<string, string> => {
-    if (era.modern !== undefined) return { 'mcp-protocol-version': versionOf(message) ?? era.modern, ...mirroredHeaders(message) };
+    if (era.modern !== undefined)
+      return { 'mcp-protocol-version': versionOf(message) ?? era.modern, ...mirroredHeaders(message) };
     const out: Record<string, string> = {};
     if (era.legacy?.version !== undefined) out['mcp-protocol-version'] = era.legacy.version;
     if (era.legacy?.sessionId !== undefined) out['mcp-session-id'] = era.legacy.sessionId;
@@ -180,7 +190,8 @@ export function httpChannel(options: HttpChannelOptions, era: HttpEraHeaders): C
     if (response) answer.response = response;
     if (posted.http) answer.http = posted.http;
     if (posted.failure !== undefined) answer.failure = posted.failure;
-    else if (!response && message.id !== undefined) answer.failure = `HTTP ${posted.http?.status ?? '?'} without a JSON-RPC response`;
+    else if (!response && message.id !== undefined)
+      answer.failure = `HTTP ${posted.http?.status ?? '?'} without a JSON-RPC response`;
     exchanges.push(answer);
     return answer;
   };

@@ -19,7 +19,11 @@ export function isLoopback(url: string): boolean {
   return host === 'localhost' || host === '::1' || /^127\./.test(host);
 }
 
-async function ask(options: HttpChannelOptions, request: Json, headers: Record<string, string>): Promise<Answer> {
+async function ask(
+  options: HttpChannelOptions,
+  request: Json,
+  headers: Record<string, string>,
+): Promise<Answer> {
   const posted = await post(options, request, headers);
   const response = posted.messages.find(
     (m): m is Json => typeof m === 'object' && m !== null && (m as Json).id === request.id,
@@ -48,7 +52,11 @@ export async function probeHttp(
   if (eras.some((e) => e.era === 'modern')) {
     const maker = new RequestMaker('modern');
     const modern = (request: Json, extra: Record<string, string>): Promise<Answer> =>
-      ask(options, request, { 'mcp-protocol-version': LATEST_REVISION, ...mirroredHeaders(request), ...extra });
+      ask(options, request, {
+        'mcp-protocol-version': LATEST_REVISION,
+        ...mirroredHeaders(request),
+        ...extra,
+      });
     probes.badOrigin = await modern(maker.make('server/discover'), { origin: BAD_ORIGIN });
     probes.methodHeaderMismatch = await modern(maker.make('tools/list'), { 'mcp-method': 'prompts/list' });
     const unnamed = maker.make('tools/list');
@@ -100,10 +108,13 @@ export async function probeUnauthorized(
   const url = new URL(options.url);
   const path = url.pathname === '/' ? '' : url.pathname;
   const named = metadataUrlOf(challenge);
-  const candidates = named !== undefined ? [named] : [
-    `${url.origin}/.well-known/oauth-protected-resource${path}`,
-    `${url.origin}/.well-known/oauth-protected-resource`,
-  ];
+  const candidates =
+    named !== undefined
+      ? [named]
+      : [
+          `${url.origin}/.well-known/oauth-protected-resource${path}`,
+          `${url.origin}/.well-known/oauth-protected-resource`,
+        ];
   let failure = 'no protected-resource metadata found';
   for (const candidate of candidates) {
     const got = await getJson(options, candidate);
@@ -113,10 +124,15 @@ export async function probeUnauthorized(
   return { challenge, failure };
 }
 
-async function getJson(options: HttpChannelOptions, url: string): Promise<{ metadata: unknown } | { failure: string }> {
+async function getJson(
+  options: HttpChannelOptions,
+  url: string,
+): Promise<{ metadata: unknown } | { failure: string }> {
   const signal = AbortSignal.timeout((options.limits ?? DEFAULT_LIMITS).timeoutMs);
   try {
-    const response = await options.fetch(new Request(url, { headers: { accept: 'application/json' }, signal }));
+    const response = await options.fetch(
+      new Request(url, { headers: { accept: 'application/json' }, signal }),
+    );
     const facts = factsOf(response);
     const text = await response.text();
     if (facts.status !== 200) return { failure: `HTTP ${facts.status}` };

@@ -35,7 +35,8 @@ function ajvFor(revision: WireRevision): Ajv {
 function definitionFor(message: Json, answering: string | undefined, defs: Json): object {
   const ref = (name: string): object => ({ $ref: `mcp#/$defs/${name}` });
   if (Object.hasOwn(message, 'error')) return ref('JSONRPCErrorResponse');
-  if (!Object.hasOwn(message, 'result')) return ref(Object.hasOwn(message, 'id') ? 'ServerRequest' : 'ServerNotification');
+  if (!Object.hasOwn(message, 'result'))
+    return ref(Object.hasOwn(message, 'id') ? 'ServerRequest' : 'ServerNotification');
   const result = answering === undefined ? undefined : RESULT_DEFS[answering];
   if (result === undefined) return ref('JSONRPCResultResponse');
   if (Object.hasOwn(defs, `${result}Response`)) return ref(`${result}Response`);
@@ -47,11 +48,17 @@ function definitionFor(message: Json, answering: string | undefined, defs: Json)
 }
 
 /** ajv's errors for `message` as `<path> <message>` lines; empty when it is valid. */
-export function wireProblems(revision: WireRevision, message: unknown, answering: string | undefined): string[] {
+export function wireProblems(
+  revision: WireRevision,
+  message: unknown,
+  answering: string | undefined,
+): string[] {
   const ajv = ajvFor(revision);
   const defs = ((ajv.getSchema('mcp')?.schema ?? {}) as { $defs?: Json }).$defs ?? {};
   const isJson = typeof message === 'object' && message !== null && !Array.isArray(message);
-  const definition = isJson ? definitionFor(message as Json, answering, defs) : { $ref: 'mcp#/$defs/JSONRPCMessage' };
+  const definition = isJson
+    ? definitionFor(message as Json, answering, defs)
+    : { $ref: 'mcp#/$defs/JSONRPCMessage' };
   const key = `${revision} ${JSON.stringify(definition)}`;
   let validate = validators.get(key);
   if (!validate) validators.set(key, (validate = ajv.compile(definition)));

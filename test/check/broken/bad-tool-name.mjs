@@ -3,5 +3,7 @@ import { ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { ECHO, serve } from './base.mjs';
 
 await serve((server) => {
-  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: [ECHO, { ...ECHO, name: 'get weather!' }] }));
+  server.setRequestHandler(ListToolsRequestSchema, () => ({
+    tools: [ECHO, { ...ECHO, name: 'get weather!' }],
+  }));
 });

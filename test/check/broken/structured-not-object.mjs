@@ -8,7 +8,9 @@ import { ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { CALL_TOOL, ECHO, callEcho, serve } from './base.mjs';
 
 await serve((server) => {
-  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: [ECHO, { name: 'numbers', inputSchema: { type: 'object' } }] }));
+  server.setRequestHandler(ListToolsRequestSchema, () => ({
+    tools: [ECHO, { name: 'numbers', inputSchema: { type: 'object' } }],
+  }));
   Protocol.prototype.setRequestHandler.call(server, CALL_TOOL, (request) =>
     request.params?.name === 'numbers'
       ? { content: [{ type: 'text', text: '[1,2,3]' }], structuredContent: [1, 2, 3] }

@@ -14,12 +14,17 @@ const cursorLoop: Rule = {
   id: 'lists.cursor-loop',
   severity: 'error',
   section: 'server/utilities/pagination "Implementation Guidelines"',
-  requirement: 'Servers SHOULD provide stable cursors; a nextCursor seen before never ends the list, so a client loops forever.',
+  requirement:
+    'Servers SHOULD provide stable cursors; a nextCursor seen before never ends the list, so a client loops forever.',
   check: (seen) =>
     perEra(seen, (era) =>
       walks(era)
         .filter((walk) => walk.ended === 'loop')
-        .map((walk) => ({ message: `${walk.method} returned a nextCursor it had returned before (page ${walk.pages.length})`, era: era.era, offending: walk.pages.at(-1)?.response })),
+        .map((walk) => ({
+          message: `${walk.method} returned a nextCursor it had returned before (page ${walk.pages.length})`,
+          era: era.era,
+          offending: walk.pages.at(-1)?.response,
+        })),
     ),
 };
 
@@ -32,7 +37,10 @@ const pageLimit: Rule = {
     perEra(seen, (era) =>
       walks(era)
         .filter((walk) => walk.ended === 'limit')
-        .map((walk) => ({ message: `${walk.method} still had a nextCursor after ${walk.pages.length} pages; not walked further`, era: era.era })),
+        .map((walk) => ({
+          message: `${walk.method} still had a nextCursor after ${walk.pages.length} pages; not walked further`,
+          era: era.era,
+        })),
     ),
 };
 
@@ -40,14 +48,20 @@ const stableOrder: Rule = {
   id: 'lists.stable-order',
   severity: 'warning',
   section: 'server/tools "Listing Tools"',
-  requirement: 'Servers SHOULD return tools in a deterministic order (the same ordering across requests when the set has not changed).',
+  requirement:
+    'Servers SHOULD return tools in a deterministic order (the same ordering across requests when the set has not changed).',
   check: (seen) =>
     perEra(seen, (era) =>
       walks(era).flatMap((walk): Hit[] => {
         if (walk.again === undefined || walk.ended !== 'done') return [];
         const first = walk.items.map(itemKey);
         if (first.join('\n') === walk.again.join('\n')) return [];
-        return [{ message: `${walk.method} listed [${first.slice(0, 5).join(', ')}…] then [${walk.again.slice(0, 5).join(', ')}…]`, era: era.era }];
+        return [
+          {
+            message: `${walk.method} listed [${first.slice(0, 5).join(', ')}…] then [${walk.again.slice(0, 5).join(', ')}…]`,
+            era: era.era,
+          },
+        ];
       }),
     ),
 };
@@ -60,32 +74,51 @@ const cacheScope: Rule = {
   check: (seen) =>
     perEra(seen, (era) =>
       walks(era).flatMap((walk): Hit[] => {
-        const scopes = new Set(walk.pages.map((page) => resultOf(page)?.cacheScope).filter((s) => s !== undefined));
-        return scopes.size > 1 ? [{ message: `${walk.method} pages have cacheScope ${[...scopes].join(' and ')}`, era: era.era }] : [];
+        const scopes = new Set(
+          walk.pages.map((page) => resultOf(page)?.cacheScope).filter((s) => s !== undefined),
+        );
+        return scopes.size > 1
+          ? [{ message: `${walk.method} pages have cacheScope ${[...scopes].join(' and ')}`, era: era.era }]
+          : [];
       }),
     ),
 };
 
 /** Every answer of an era: opening, list pages, calls, probes. */
 function answersOf(era: EraSeen): Answer[] {
-  return [era.opening, ...walks(era).flatMap((w) => w.pages), ...era.calls.map((c) => c.answer), ...Object.values(era.probes)];
+  return [
+    era.opening,
+    ...walks(era).flatMap((w) => w.pages),
+    ...era.calls.map((c) => c.answer),
+    ...Object.values(era.probes),
+  ];
 }
 
 const noAnswer: Rule = {
   id: 'errors.no-answer',
   severity: 'error',
   section: 'basic "Responses"',
-  requirement: 'Responses are sent in reply to requests, containing either the result or error of the operation (JSON-RPC 2.0: the server MUST reply).',
+  requirement:
+    'Responses are sent in reply to requests, containing either the result or error of the operation (JSON-RPC 2.0: the server MUST reply).',
   check: (seen) =>
     perEra(seen, (era) =>
       answersOf(era)
         .filter((answer) => answer.failure !== undefined && answer.http === undefined)
-        .map((answer) => ({ message: `${String(answer.request.method)} got ${answer.failure ?? ''}`, era: era.era, offending: answer.request })),
+        .map((answer) => ({
+          message: `${String(answer.request.method)} got ${answer.failure ?? ''}`,
+          era: era.era,
+          offending: answer.request,
+        })),
     ),
 };
 
 /** A probe rule: the probe's answer must carry `expected`. */
-function codeRule(options: Omit<Rule, 'check'> & { probe: 'unknownMethod' | 'unknownTool' | 'malformedParams'; expected: number }): Rule {
+function codeRule(
+  options: Omit<Rule, 'check'> & {
+    probe: 'unknownMethod' | 'unknownTool' | 'malformedParams';
+    expected: number;
+  },
+): Rule {
   const { probe, expected, ...rule } = options;
   return {
     ...rule,
@@ -93,7 +126,13 @@ function codeRule(options: Omit<Rule, 'check'> & { probe: 'unknownMethod' | 'unk
       perEra(seen, (era) => {
         const answer = era.probes[probe];
         if (!answer || answer.failure !== undefined || codeOf(answer) === expected) return [];
-        return [{ message: `${String(answer.request.method)} (${probe}) got ${described(answer)}, not ${expected}`, era: era.era, offending: answer.response }];
+        return [
+          {
+            message: `${String(answer.request.method)} (${probe}) got ${described(answer)}, not ${expected}`,
+            era: era.era,
+            offending: answer.response,
+          },
+        ];
       }),
   };
 }
@@ -102,7 +141,8 @@ const unknownMethod = codeRule({
   id: 'errors.unknown-method',
   severity: 'error',
   section: { modern: 'basic "Error Codes"', legacy: 'basic "Error Responses"' },
-  requirement: 'MCP uses the standard JSON-RPC 2.0 error codes: a method the server does not have is -32601 (Method not found).',
+  requirement:
+    'MCP uses the standard JSON-RPC 2.0 error codes: a method the server does not have is -32601 (Method not found).',
   probe: 'unknownMethod',
   expected: ERROR_TABLE.MethodNotFound.code,
 });
@@ -111,7 +151,8 @@ const unknownTool = codeRule({
   id: 'errors.unknown-tool',
   severity: 'warning',
   section: 'server/tools "Error Handling"',
-  requirement: 'Protocol errors (unknown tool, malformed requests) are returned as standard JSON-RPC errors: -32602 "Unknown tool: …".',
+  requirement:
+    'Protocol errors (unknown tool, malformed requests) are returned as standard JSON-RPC errors: -32602 "Unknown tool: …".',
   probe: 'unknownTool',
   expected: ERROR_TABLE.InvalidParams.code,
 });
@@ -120,7 +161,8 @@ const malformedParams = codeRule({
   id: 'errors.malformed-params',
   severity: 'error',
   section: 'server/tools "Error Handling"',
-  requirement: 'Malformed requests (that fail to satisfy the request schema) are protocol errors: -32602 (Invalid params), as JSON-RPC 2.0 defines.',
+  requirement:
+    'Malformed requests (that fail to satisfy the request schema) are protocol errors: -32602 (Invalid params), as JSON-RPC 2.0 defines.',
   probe: 'malformedParams',
   expected: ERROR_TABLE.InvalidParams.code,
 });
@@ -129,7 +171,8 @@ const invalidArguments: Rule = {
   id: 'errors.invalid-arguments',
   severity: 'warning',
   section: 'server/tools "Error Handling"',
-  requirement: 'Input validation errors are Tool Execution Errors, reported in tool results with isError: true.',
+  requirement:
+    'Input validation errors are Tool Execution Errors, reported in tool results with isError: true.',
   check: (seen) =>
     perEra(seen, (era) => {
       const answer = era.probes.invalidArguments;
@@ -138,7 +181,14 @@ const invalidArguments: Rule = {
       // -32602 was the rule before 2025-11-25; still common and harmless to clients.
       const severity = code === ERROR_TABLE.InvalidParams.code ? 'info' : 'warning';
       const name = String((answer.request.params as { name?: unknown }).name);
-      return [{ message: `${name} called without its required arguments got ${described(answer)}, not a result with isError`, era: era.era, offending: answer.response, severity }];
+      return [
+        {
+          message: `${name} called without its required arguments got ${described(answer)}, not a result with isError`,
+          era: era.era,
+          offending: answer.response,
+          severity,
+        },
+      ];
     }),
 };
 
@@ -146,7 +196,8 @@ const parity: Rule = {
   id: 'parity.lists',
   severity: 'error',
   section: 'server/tools "Listing Tools" (and prompts, resources)',
-  requirement: 'The set of tools MUST NOT vary per-connection: a modern and a legacy client of the same server see the same tools, resources and prompts.',
+  requirement:
+    'The set of tools MUST NOT vary per-connection: a modern and a legacy client of the same server see the same tools, resources and prompts.',
   check(seen) {
     const [a, b] = seen.eras;
     if (!a || !b) return [];
@@ -158,7 +209,11 @@ const parity: Rule = {
       const onlyA = [...left].filter((k) => !right.has(k));
       const onlyB = [...right].filter((k) => !left.has(k));
       if (onlyA.length + onlyB.length === 0) return [];
-      return [{ message: `${walk.method}: only ${a.era}: [${onlyA.join(', ')}]; only ${b.era}: [${onlyB.join(', ')}]` }];
+      return [
+        {
+          message: `${walk.method}: only ${a.era}: [${onlyA.join(', ')}]; only ${b.era}: [${onlyB.join(', ')}]`,
+        },
+      ];
     });
   },
 };

@@ -19,13 +19,21 @@ function status(answer: Answer): string {
 const contentType: Rule = {
   id: 'http.content-type',
   severity: 'error',
-  section: { modern: `${HTTP.modern} "Sending Messages"`, legacy: `${HTTP.legacy} "Sending Messages to the Server"` },
-  requirement: 'If the body is a JSON-RPC request, the server MUST return either Content-Type: application/json or text/event-stream.',
+  section: {
+    modern: `${HTTP.modern} "Sending Messages"`,
+    legacy: `${HTTP.legacy} "Sending Messages to the Server"`,
+  },
+  requirement:
+    'If the body is a JSON-RPC request, the server MUST return either Content-Type: application/json or text/event-stream.',
   check: httpOnly((http) =>
     http.exchanges
       .filter((a) => a.http && a.http.status < 300 && a.http.status !== 202 && a.request.id !== undefined)
-      .filter((a) => a.http?.contentType !== 'application/json' && a.http?.contentType !== 'text/event-stream')
-      .map((a) => ({ message: `${String(a.request.method)} answered ${a.http?.status} with Content-Type ${JSON.stringify(a.http?.contentType)}` })),
+      .filter(
+        (a) => a.http?.contentType !== 'application/json' && a.http?.contentType !== 'text/event-stream',
+      )
+      .map((a) => ({
+        message: `${String(a.request.method)} answered ${a.http?.status} with Content-Type ${JSON.stringify(a.http?.contentType)}`,
+      })),
   ),
 };
 
@@ -44,7 +52,12 @@ function probeRule(
       const okCode = expect.code === undefined || codeOf(answer) === expect.code;
       if (okStatus && okCode) return [];
       const wanted = `${expect.statuses.join(' or ')}${expect.code === undefined ? '' : ` with ${expect.code}`}`;
-      return [{ message: `${probe}: got ${status(answer)} and ${described(answer)}, not ${wanted}`, offending: answer.response }];
+      return [
+        {
+          message: `${probe}: got ${status(answer)} and ${described(answer)}, not ${wanted}`,
+          offending: answer.response,
+        },
+      ];
     }),
   };
 }
@@ -56,7 +69,8 @@ const methodHeader = probeRule(
     id: 'http.header-mismatch',
     severity: 'error',
     section: `${HTTP.modern} "Server Validation"`,
-    requirement: 'Servers MUST reject requests where the header values do not match the body, with 400 Bad Request and HeaderMismatch (-32020).',
+    requirement:
+      'Servers MUST reject requests where the header values do not match the body, with 400 Bad Request and HeaderMismatch (-32020).',
   },
   'methodHeaderMismatch',
   { statuses: [400], code: mismatch },
@@ -67,7 +81,8 @@ const missingHeader = probeRule(
     id: 'http.header-missing',
     severity: 'error',
     section: `${HTTP.modern} "Server Validation"`,
-    requirement: 'Validation failure conditions include: a required standard header (MCP-Protocol-Version, Mcp-Method, Mcp-Name) is missing.',
+    requirement:
+      'Validation failure conditions include: a required standard header (MCP-Protocol-Version, Mcp-Method, Mcp-Name) is missing.',
   },
   'missingMethodHeader',
   { statuses: [400], code: mismatch },
@@ -78,7 +93,8 @@ const nameHeader = probeRule(
     id: 'http.name-mismatch',
     severity: 'error',
     section: `${HTTP.modern} "Server Validation"`,
-    requirement: 'Servers MUST reject requests where the Mcp-Name header does not match params.name, with 400 and HeaderMismatch (-32020).',
+    requirement:
+      'Servers MUST reject requests where the Mcp-Name header does not match params.name, with 400 and HeaderMismatch (-32020).',
   },
   'nameHeaderMismatch',
   { statuses: [400], code: mismatch },
@@ -88,18 +104,28 @@ const origin: Rule = {
   id: 'http.origin',
   severity: 'error',
   section: { modern: `${HTTP.modern} "Security & Endpoint"`, legacy: `${HTTP.legacy} "Security Warning"` },
-  requirement: 'Servers MUST validate the Origin header; if it is present and invalid, servers MUST respond with HTTP 403 Forbidden.',
+  requirement:
+    'Servers MUST validate the Origin header; if it is present and invalid, servers MUST respond with HTTP 403 Forbidden.',
   check: httpOnly((http) => {
     const answer = http.probes.badOrigin;
     if (!answer?.http || answer.http.status === 403) return [];
     // Off loopback, a server may well accept every origin (it has to authenticate instead).
     const severity = http.loopback ? 'error' : 'info';
-    return [{ message: `a request with Origin http://mcpkit-check.invalid got HTTP ${answer.http.status}, not 403`, severity }];
+    return [
+      {
+        message: `a request with Origin http://mcpkit-check.invalid got HTTP ${answer.http.status}, not 403`,
+        severity,
+      },
+    ];
   }),
 };
 
 /** The HTTP status an era probe got, checked against the one its error must carry. */
-function eraStatusRule(rule: Omit<Rule, 'check'>, probe: 'unknownMethod' | 'unknownVersion', wanted: number): Rule {
+function eraStatusRule(
+  rule: Omit<Rule, 'check'>,
+  probe: 'unknownMethod' | 'unknownVersion',
+  wanted: number,
+): Rule {
   return {
     ...rule,
     check: (seen) =>
@@ -116,7 +142,8 @@ const unknownMethodStatus = eraStatusRule(
     id: 'http.method-not-found-status',
     severity: 'error',
     section: `${HTTP.modern} "Protocol Version Header"`,
-    requirement: 'If the server does not implement the requested RPC method, it MUST respond with 404 Not Found and a JSON-RPC error with code -32601.',
+    requirement:
+      'If the server does not implement the requested RPC method, it MUST respond with 404 Not Found and a JSON-RPC error with code -32601.',
   },
   'unknownMethod',
   404,
@@ -127,7 +154,8 @@ const versionStatus = eraStatusRule(
     id: 'http.unsupported-version-status',
     severity: 'error',
     section: `${HTTP.modern} "Protocol Version Header"`,
-    requirement: 'If the server does not implement the requested protocol version, it MUST respond with 400 Bad Request and an UnsupportedProtocolVersionError.',
+    requirement:
+      'If the server does not implement the requested protocol version, it MUST respond with 400 Bad Request and an UnsupportedProtocolVersionError.',
   },
   'unknownVersion',
   400,
@@ -137,8 +165,12 @@ const notification = probeRule(
   {
     id: 'http.notification-status',
     severity: 'error',
-    section: { modern: `${HTTP.modern} "Sending Messages"`, legacy: `${HTTP.legacy} "Sending Messages to the Server"` },
-    requirement: 'If the input is a JSON-RPC notification and the server accepts it, the server MUST return HTTP status code 202 Accepted with no body.',
+    section: {
+      modern: `${HTTP.modern} "Sending Messages"`,
+      legacy: `${HTTP.legacy} "Sending Messages to the Server"`,
+    },
+    requirement:
+      'If the input is a JSON-RPC notification and the server accepts it, the server MUST return HTTP status code 202 Accepted with no body.',
   },
   'initializedNotification',
   { statuses: [202] },
@@ -149,7 +181,8 @@ const noSession = probeRule(
     id: 'http.session-required',
     severity: 'warning',
     section: `${HTTP.legacy} "Session Management"`,
-    requirement: 'Servers that require a session ID SHOULD respond to requests without an MCP-Session-Id header (other than initialization) with HTTP 400 Bad Request.',
+    requirement:
+      'Servers that require a session ID SHOULD respond to requests without an MCP-Session-Id header (other than initialization) with HTTP 400 Bad Request.',
   },
   'noSession',
   { statuses: [400] },
@@ -160,7 +193,8 @@ const unknownSession = probeRule(
     id: 'http.session-unknown',
     severity: 'warning',
     section: `${HTTP.legacy} "Session Management"`,
-    requirement: 'After a session ends, the server MUST respond to requests containing that session ID with HTTP 404 Not Found; an ID it never issued should get the same.',
+    requirement:
+      'After a session ends, the server MUST respond to requests containing that session ID with HTTP 404 Not Found; an ID it never issued should get the same.',
   },
   'unknownSession',
   { statuses: [404] },
@@ -169,12 +203,18 @@ const unknownSession = probeRule(
 const authChallenge: Rule = {
   id: 'auth.challenge',
   severity: 'info',
-  section: 'basic/authorization/authorization-server-discovery "Protected Resource Metadata Discovery Requirements"',
-  requirement: 'Include the resource metadata URL in the WWW-Authenticate header under resource_metadata when returning 401 (or serve it at a well-known URI).',
+  section:
+    'basic/authorization/authorization-server-discovery "Protected Resource Metadata Discovery Requirements"',
+  requirement:
+    'Include the resource metadata URL in the WWW-Authenticate header under resource_metadata when returning 401 (or serve it at a well-known URI).',
   check: httpOnly((http) => {
     const seen = http.unauthorized;
     if (!seen || /resource_metadata=/i.test(seen.challenge)) return [];
-    return [{ message: `401 whose WWW-Authenticate names no resource_metadata (got ${JSON.stringify(seen.challenge)}); clients fall back to the well-known URIs` }];
+    return [
+      {
+        message: `401 whose WWW-Authenticate names no resource_metadata (got ${JSON.stringify(seen.challenge)}); clients fall back to the well-known URIs`,
+      },
+    ];
   }),
 };
 
@@ -182,14 +222,18 @@ const authMetadata: Rule = {
   id: 'auth.metadata',
   severity: 'error',
   section: 'basic/authorization/authorization-server-discovery "Authorization Server Location"',
-  requirement: 'The Protected Resource Metadata document MUST include the authorization_servers field containing at least one authorization server.',
+  requirement:
+    'The Protected Resource Metadata document MUST include the authorization_servers field containing at least one authorization server.',
   check: httpOnly((http) => {
     const seen = http.unauthorized;
     if (!seen) return [];
     if (seen.failure !== undefined) return [{ message: `answered 401, but ${seen.failure}` }];
     const servers = isObject(seen.metadata) ? seen.metadata.authorization_servers : undefined;
-    if (Array.isArray(servers) && servers.length > 0 && servers.every((s) => typeof s === 'string')) return [];
-    return [{ message: `${seen.metadataUrl ?? 'metadata'} has no authorization_servers`, offending: seen.metadata }];
+    if (Array.isArray(servers) && servers.length > 0 && servers.every((s) => typeof s === 'string'))
+      return [];
+    return [
+      { message: `${seen.metadataUrl ?? 'metadata'} has no authorization_servers`, offending: seen.metadata },
+    ];
   }),
 };
 

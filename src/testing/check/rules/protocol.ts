@@ -24,14 +24,23 @@ const wireSchema: Rule = {
     const methods = new Map<unknown, string>();
     for (const entry of seen.wire) {
       const sent = entry.message as { id?: unknown; method?: unknown };
-      if (entry.direction === 'sent' && typeof sent.method === 'string') methods.set(`${entry.revision} ${String(sent.id)}`, sent.method);
+      if (entry.direction === 'sent' && typeof sent.method === 'string')
+        methods.set(`${entry.revision} ${String(sent.id)}`, sent.method);
       if (entry.direction !== 'received' || entry.revision === undefined || !SCHEMAS.includes(entry.revision))
         continue;
       const id = (entry.message as { id?: unknown }).id;
-      const errors = wireProblems(entry.revision as WireRevision, entry.message, methods.get(`${entry.revision} ${String(id)}`));
+      const errors = wireProblems(
+        entry.revision as WireRevision,
+        entry.message,
+        methods.get(`${entry.revision} ${String(id)}`),
+      );
       if (errors.length === 0) continue;
       const era = MODERN_REVISIONS.includes(entry.revision as never) ? 'modern' : 'legacy';
-      hits.push({ message: `not a valid ${entry.revision} message: ${errors.slice(0, 3).join('; ')}`, era, offending: entry.message });
+      hits.push({
+        message: `not a valid ${entry.revision} message: ${errors.slice(0, 3).join('; ')}`,
+        era,
+        offending: entry.message,
+      });
       if (hits.length >= MAX_SCHEMA_HITS) break;
     }
     return hits;
@@ -47,7 +56,12 @@ const wireNoSchema: Rule = {
     perEra(seen, (era) =>
       SCHEMAS.includes(era.revision)
         ? []
-        : [{ message: `negotiated ${era.revision}: its messages were not checked against a schema`, era: era.era }],
+        : [
+            {
+              message: `negotiated ${era.revision}: its messages were not checked against a schema`,
+              era: era.era,
+            },
+          ],
     ),
 };
 
@@ -63,15 +77,23 @@ const noEra: Rule = {
   id: 'handshake.no-era',
   severity: 'error',
   section: { modern: 'server/discover', legacy: 'basic/lifecycle "Initialization"' },
-  requirement: 'Servers MUST implement server/discover (modern); the initialization phase MUST be the first interaction (legacy).',
+  requirement:
+    'Servers MUST implement server/discover (modern); the initialization phase MUST be the first interaction (legacy).',
   check: (seen) =>
     seen.eras.length > 0
       ? []
-      : seen.refused.map((r) => ({
-          message: `${r.era === 'modern' ? 'server/discover' : 'initialize'} got ${described(r.answer)}`,
-          era: r.era,
-          offending: r.answer.response,
-        })),
+      : seen.http?.unauthorized
+        ? [
+            {
+              message: 'answered 401 Unauthorized: give --token (or --header) to check the rest',
+              severity: 'info',
+            },
+          ]
+        : seen.refused.map((r) => ({
+            message: `${r.era === 'modern' ? 'server/discover' : 'initialize'} got ${described(r.answer)}`,
+            era: r.era,
+            offending: r.answer.response,
+          })),
 };
 
 const erasServed: Rule = {
@@ -92,21 +114,31 @@ const serverInfo: Rule = {
   id: 'handshake.server-info',
   severity: 'warning',
   section: 'server/discover "DiscoverResult"',
-  requirement: "_meta['io.modelcontextprotocol/serverInfo']: Name and version of the server software. Servers SHOULD include this field.",
+  requirement:
+    "_meta['io.modelcontextprotocol/serverInfo']: Name and version of the server software. Servers SHOULD include this field.",
   check: (seen) =>
     perEra(seen, (era) => {
       if (era.era !== 'modern') return [];
       const meta = resultOf(era.opening)?._meta;
       return isObject(meta) && isObject(meta[META.serverInfo])
         ? []
-        : [{ message: 'DiscoverResult has no serverInfo in _meta', era: 'modern', offending: era.opening.response }];
+        : [
+            {
+              message: 'DiscoverResult has no serverInfo in _meta',
+              era: 'modern',
+              offending: era.opening.response,
+            },
+          ];
     }),
 };
 
 const unknownVersion: Rule = {
   id: 'handshake.unknown-version',
   severity: 'error',
-  section: { modern: 'basic/versioning "Protocol Version Negotiation"', legacy: 'basic/lifecycle "Version Negotiation"' },
+  section: {
+    modern: 'basic/versioning "Protocol Version Negotiation"',
+    legacy: 'basic/lifecycle "Version Negotiation"',
+  },
   requirement:
     'Modern: an unsupported version MUST get UnsupportedProtocolVersionError (-32022) listing the supported versions. Legacy: otherwise, the server MUST respond with another protocol version it supports.',
   check: (seen) =>
@@ -117,11 +149,23 @@ const unknownVersion: Rule = {
       if (era.era === 'modern') {
         const data = (answer.response?.error as { data?: unknown } | undefined)?.data;
         if (codeOf(answer) === -32022 && isObject(data) && Array.isArray(data.supported)) return [];
-        return [{ message: `a request for ${UNKNOWN_VERSION} got ${described(answer)}, not -32022 with data.supported`, era: 'modern', offending }];
+        return [
+          {
+            message: `a request for ${UNKNOWN_VERSION} got ${described(answer)}, not -32022 with data.supported`,
+            era: 'modern',
+            offending,
+          },
+        ];
       }
       const version = resultOf(answer)?.protocolVersion;
       if (typeof version === 'string' && version !== UNKNOWN_VERSION) return [];
-      return [{ message: `initialize offering ${UNKNOWN_VERSION} got ${described(answer)}, not a version the server supports`, era: 'legacy', offending }];
+      return [
+        {
+          message: `initialize offering ${UNKNOWN_VERSION} got ${described(answer)}, not a version the server supports`,
+          era: 'legacy',
+          offending,
+        },
+      ];
     }),
 };
 
@@ -129,11 +173,17 @@ const legacyVersion: Rule = {
   id: 'handshake.version',
   severity: 'warning',
   section: 'basic/lifecycle "Version Negotiation"',
-  requirement: 'If the server supports the requested protocol version, it MUST respond with the same version.',
+  requirement:
+    'If the server supports the requested protocol version, it MUST respond with the same version.',
   check: (seen) =>
     perEra(seen, (era) =>
       era.era === 'legacy' && !LEGACY_REVISIONS.includes(era.revision as never)
-        ? [{ message: `initialize answered ${era.revision}, a revision the checker does not know`, era: 'legacy' }]
+        ? [
+            {
+              message: `initialize answered ${era.revision}, a revision the checker does not know`,
+              era: 'legacy',
+            },
+          ]
         : [],
     ),
 };
@@ -147,14 +197,22 @@ const unserved: Rule = {
   id: 'capabilities.unserved',
   severity: 'error',
   section: 'server/tools "Listing Tools" (and prompts, resources)',
-  requirement: 'Servers that declare the `tools` capability MUST respond to `tools/list` requests with the set of tools currently available.',
+  requirement:
+    'Servers that declare the `tools` capability MUST respond to `tools/list` requests with the set of tools currently available.',
   check: (seen) =>
     perEra(seen, (era) =>
       (Object.keys(LIST_METHODS) as ListMethod[]).flatMap((method): Hit[] => {
         const walk = era.lists[method];
-        if (!walk || walk.ended !== 'error' || !Object.hasOwn(era.capabilities, capabilityOf(method))) return [];
+        if (!walk || walk.ended !== 'error' || !Object.hasOwn(era.capabilities, capabilityOf(method)))
+          return [];
         const last = walk.pages.at(-1);
-        return [{ message: `declares ${capabilityOf(method)} but ${method} got ${described(last)}`, era: era.era, offending: last?.response }];
+        return [
+          {
+            message: `declares ${capabilityOf(method)} but ${method} got ${described(last)}`,
+            era: era.era,
+            offending: last?.response,
+          },
+        ];
       }),
     ),
 };
@@ -168,8 +226,14 @@ const undeclared: Rule = {
     perEra(seen, (era) =>
       (Object.keys(LIST_METHODS) as ListMethod[]).flatMap((method): Hit[] => {
         const walk = era.lists[method];
-        if (!walk || walk.items.length === 0 || Object.hasOwn(era.capabilities, capabilityOf(method))) return [];
-        return [{ message: `lists ${walk.items.length} item(s) on ${method} without declaring the ${capabilityOf(method)} capability`, era: era.era }];
+        if (!walk || walk.items.length === 0 || Object.hasOwn(era.capabilities, capabilityOf(method)))
+          return [];
+        return [
+          {
+            message: `lists ${walk.items.length} item(s) on ${method} without declaring the ${capabilityOf(method)} capability`,
+            era: era.era,
+          },
+        ];
       }),
     ),
 };

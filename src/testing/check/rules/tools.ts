@@ -18,7 +18,11 @@ const toolName: Rule = {
     perEra(seen, (era) =>
       toolsOf(era)
         .filter((tool) => typeof tool.name !== 'string' || !NAME.test(tool.name))
-        .map((tool) => ({ message: `tool name ${JSON.stringify(tool.name)} breaks the naming rules`, era: era.era, offending: tool })),
+        .map((tool) => ({
+          message: `tool name ${JSON.stringify(tool.name)} breaks the naming rules`,
+          era: era.era,
+          offending: tool,
+        })),
     ),
 };
 
@@ -32,7 +36,10 @@ const duplicateName: Rule = {
       if (era.lists['tools/list']?.ended !== 'done') return []; // a cut walk may repeat pages
       const names = toolsOf(era).map((tool) => String(tool.name));
       const twice = [...new Set(names.filter((name, i) => names.indexOf(name) !== i))];
-      return twice.map((name) => ({ message: `tool ${JSON.stringify(name)} is listed more than once`, era: era.era }));
+      return twice.map((name) => ({
+        message: `tool ${JSON.stringify(name)} is listed more than once`,
+        era: era.era,
+      }));
     }),
 };
 
@@ -64,7 +71,12 @@ function schemaRule(key: 'inputSchema' | 'outputSchema', id: string): Rule {
           if (problem === undefined) continue;
           // An unknown dialect is legal; clients need support only 2020-12.
           const severity = UNSUPPORTED_DIALECT.test(problem) ? 'warning' : 'error';
-          hits.push({ message: `${key} of ${JSON.stringify(tool.name)}: ${problem}`, era: era.era, offending: tool[key], severity });
+          hits.push({
+            message: `${key} of ${JSON.stringify(tool.name)}: ${problem}`,
+            era: era.era,
+            offending: tool[key],
+            severity,
+          });
         }
       }
       return hits;
@@ -82,7 +94,8 @@ const structuredContent: Rule = {
   id: 'tools.structured-content',
   severity: 'error',
   section: 'server/tools "Output Schema"',
-  requirement: 'If an output schema is provided, servers MUST provide structured results that conform to this schema.',
+  requirement:
+    'If an output schema is provided, servers MUST provide structured results that conform to this schema.',
   async check(seen) {
     const hits: Hit[] = [];
     for (const era of seen.eras) {
@@ -91,13 +104,21 @@ const structuredContent: Rule = {
         const result = resultOf(call.answer);
         if (!schema || !result || result.isError === true) continue;
         if (!Object.hasOwn(result, 'structuredContent')) {
-          hits.push({ message: `${call.tool} has an outputSchema but its result has no structuredContent`, era: era.era, offending: call.answer.response });
+          hits.push({
+            message: `${call.tool} has an outputSchema but its result has no structuredContent`,
+            era: era.era,
+            offending: call.answer.response,
+          });
           continue;
         }
         if ((await schemaProblem(schema)) !== undefined) continue; // reported by tools.output-schema
         const outcome = await compileJsonSchema(schema, { engine: 'compiled' })(result.structuredContent);
         if (!outcome.ok)
-          hits.push({ message: `structuredContent of ${call.tool} does not match its outputSchema: ${outcome.issues.slice(0, 3).join('; ')}`, era: era.era, offending: call.answer.response });
+          hits.push({
+            message: `structuredContent of ${call.tool} does not match its outputSchema: ${outcome.issues.slice(0, 3).join('; ')}`,
+            era: era.era,
+            offending: call.answer.response,
+          });
       }
     }
     return hits;
@@ -108,14 +129,22 @@ const structuredObject: Rule = {
   id: 'tools.structured-object',
   severity: 'error',
   section: 'server/tools "Structured Content"',
-  requirement: 'Structured content is returned as a JSON object in the structuredContent field of a result (legacy revisions).',
+  requirement:
+    'Structured content is returned as a JSON object in the structuredContent field of a result (legacy revisions).',
   check: (seen) =>
     perEra(seen, (era) => {
       if (era.era !== 'legacy') return [];
       return era.calls.flatMap((call) => {
         const result = resultOf(call.answer);
-        if (!result || !Object.hasOwn(result, 'structuredContent') || isObject(result.structuredContent)) return [];
-        return [{ message: `structuredContent of ${call.tool} is ${JSON.stringify(result.structuredContent)?.slice(0, 80)}, not an object`, era: 'legacy' as const, offending: call.answer.response }];
+        if (!result || !Object.hasOwn(result, 'structuredContent') || isObject(result.structuredContent))
+          return [];
+        return [
+          {
+            message: `structuredContent of ${call.tool} is ${JSON.stringify(result.structuredContent)?.slice(0, 80)}, not an object`,
+            era: 'legacy' as const,
+            offending: call.answer.response,
+          },
+        ];
       });
     }),
 };
@@ -130,7 +159,13 @@ const annotations: Rule = {
       toolsOf(era).flatMap((tool) => {
         const notes = isObject(tool.annotations) ? tool.annotations : undefined;
         if (notes?.readOnlyHint !== true || notes.destructiveHint !== true) return [];
-        return [{ message: `${JSON.stringify(tool.name)} is both readOnlyHint and destructiveHint; clients ignore the latter`, era: era.era, offending: notes }];
+        return [
+          {
+            message: `${JSON.stringify(tool.name)} is both readOnlyHint and destructiveHint; clients ignore the latter`,
+            era: era.era,
+            offending: notes,
+          },
+        ];
       }),
     ),
 };
@@ -139,26 +174,39 @@ const annotations: Rule = {
 function iconsOf(era: EraSeen): { owner: string; src: unknown }[] {
   const owners = [...listedItems(era), serverOf(era)].filter(isObject);
   return owners.flatMap((owner) =>
-    Array.isArray(owner.icons) ? owner.icons.map((icon) => ({ owner: String(owner.name ?? owner.uri), src: isObject(icon) ? icon.src : icon })) : [],
+    Array.isArray(owner.icons)
+      ? owner.icons.map((icon) => ({
+          owner: String(owner.name ?? owner.uri),
+          src: isObject(icon) ? icon.src : icon,
+        }))
+      : [],
   );
 }
 
 function serverOf(era: EraSeen): unknown {
   const result = resultOf(era.opening);
   const meta = result?._meta;
-  return era.era === 'legacy' ? result?.serverInfo : isObject(meta) ? meta['io.modelcontextprotocol/serverInfo'] : undefined;
+  return era.era === 'legacy'
+    ? result?.serverInfo
+    : isObject(meta)
+      ? meta['io.modelcontextprotocol/serverInfo']
+      : undefined;
 }
 
 const icons: Rule = {
   id: 'tools.icon-src',
   severity: 'warning',
   section: 'basic "icons"',
-  requirement: 'Ensure that the icon URI is either a HTTPS or data: URI. Clients MUST reject icon URIs that use unsafe schemes.',
+  requirement:
+    'Ensure that the icon URI is either a HTTPS or data: URI. Clients MUST reject icon URIs that use unsafe schemes.',
   check: (seen) =>
     perEra(seen, (era) =>
       iconsOf(era)
         .filter(({ src }) => typeof src !== 'string' || !/^(https:|data:)/i.test(src))
-        .map(({ owner, src }) => ({ message: `icon of ${owner} has src ${JSON.stringify(src)?.slice(0, 80)}: clients reject it`, era: era.era })),
+        .map(({ owner, src }) => ({
+          message: `icon of ${owner} has src ${JSON.stringify(src)?.slice(0, 80)}: clients reject it`,
+          era: era.era,
+        })),
     ),
 };
 
