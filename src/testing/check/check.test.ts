@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import type { Transport, TransportSink } from '../../core/index.js';
 import { createHttpHandler } from '../../server/http/index.js';
@@ -164,5 +166,18 @@ describe('Streamable HTTP rules', () => {
     ]);
     const named = await check(challenge('http://127.0.0.1/.well-known/oauth-protected-resource/mcp'));
     expect(named.findings.map((f) => `${f.severity} ${f.rule}`)).toEqual(['info handshake.no-era']);
+  });
+});
+
+describe('the guide', () => {
+  it('lists every rule of the table', () => {
+    const guide = readFileSync(
+      fileURLToPath(new URL('../../../docs/guide/check.md', import.meta.url)),
+      'utf8',
+    );
+    const missing = RULES.filter((rule) => !guide.includes(`| \`${rule.id}\` | ${rule.severity} |`)).map(
+      (r) => r.id,
+    );
+    expect(missing).toEqual([]);
   });
 });

@@ -25,9 +25,11 @@ async function ask(
   headers: Record<string, string>,
 ): Promise<Answer> {
   const posted = await post(options, request, headers);
-  const response = posted.messages.find(
-    (m): m is Json => typeof m === 'object' && m !== null && (m as Json).id === request.id,
+  const objects = posted.messages.filter(
+    (m): m is Json => typeof m === 'object' && m !== null && !Array.isArray(m),
   );
+  // A refusal before the body is read may carry no id (`"id": null`).
+  const response = objects.find((m) => m.id === request.id) ?? objects.find((m) => Object.hasOwn(m, 'error'));
   const answer: Answer = { request };
   if (response) answer.response = response;
   if (posted.http) answer.http = posted.http;

@@ -3,6 +3,7 @@
  * the status codes of modern errors, legacy sessions, and authorization metadata on 401.
  */
 import { ERROR_TABLE } from '../../../core/index.js';
+import type { Era } from '../../../core/index.js';
 import type { Answer, HttpProbeName, HttpSeen } from '../observations.js';
 import { codeOf, described, isObject, type Hit, type Rule } from './kit.js';
 
@@ -10,6 +11,12 @@ const HTTP = { modern: 'basic/transports/streamable-http', legacy: 'basic/transp
 
 function httpOnly(check: (http: HttpSeen) => Hit[]): Rule['check'] {
   return (seen) => (seen.http ? check(seen.http) : []);
+}
+
+/** The era of a request of ours: modern ones name their revision in `_meta`. */
+function eraOf(answer: Answer): Era {
+  const meta = (answer.request.params as { _meta?: Record<string, unknown> } | undefined)?._meta;
+  return meta?.['io.modelcontextprotocol/protocolVersion'] === undefined ? 'legacy' : 'modern';
 }
 
 function status(answer: Answer): string {

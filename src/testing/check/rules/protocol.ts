@@ -17,8 +17,9 @@ const MAX_SCHEMA_HITS = 50;
 const wireSchema: Rule = {
   id: 'wire.schema',
   severity: 'error',
-  section: 'schema.json "JSONRPCMessage"',
-  requirement: 'Every message is a JSONRPCMessage of the negotiated revision (schema.json is normative).',
+  section: 'basic "Schema"',
+  requirement:
+    'The schema is the source of truth for all protocol messages and structures (schema.json is generated from it).',
   check(seen) {
     const hits: Hit[] = [];
     const methods = new Map<unknown, string>();
