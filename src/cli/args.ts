@@ -9,7 +9,7 @@ import type { ElicitResult } from '../core/index.js';
 import { CliError } from './errors.js';
 import { isHostCommand, parseHostCommand, refuseCredentials, type HostCommand } from './host-args.js';
 import { isAuthCommand, parseAuthCommand, type AuthCommand } from './auth-commands.js';
-import { CHECK_OPTIONS, checkCommand, type CheckCommand } from './check.js';
+import { CHECK_OPTIONS, checkFlags, type CheckFlags } from './check-args.js';
 
 /** Where the server is: a command to spawn, an HTTP endpoint, or the built-in everything server. */
 export type Target =
@@ -42,6 +42,9 @@ export type ElicitAnswer = ElicitResult;
 
 /** The names of the CLI's commands. */
 export type CommandName = 'inspect' | 'call' | 'read' | 'prompt' | 'serve' | 'check';
+
+/** `mcpkit check`: the client flags plus the safe calls and the fail level. */
+export type CheckCommand = { name: 'check' } & ClientFlags & CheckFlags;
 
 /** What the user asked for. */
 export type Command =
@@ -128,7 +131,7 @@ function parseCommand(name: CommandName, argv: readonly string[]): Command {
   if (name === 'serve') return serveCommand(positionals, values, serverArgv);
   const [subject = '', urlArg] = name === 'inspect' || name === 'check' ? ['', positionals[0]] : positionals;
   const flags = clientFlags(values, target(urlArg, serverArgv));
-  if (name === 'check') return checkCommand(values, flags);
+  if (name === 'check') return { name, ...flags, ...checkFlags(values) };
   if (name === 'inspect') return values.ui === true ? { name, ui: true, ...flags } : { name, ...flags };
   if (name === 'read') return { name, uri: subject, ...flags };
   const args = { ...jsonArgs(values.args), ...pairArgs(pairs) };

@@ -1,7 +1,7 @@
 /** The target of `mcpkit check` from the client flags: a spawned command, a URL, or the built-in server. */
 import { spawnStdio } from '../integrations/stdio/index.js';
 import type { CheckTarget } from '../testing/index.js';
-import type { CheckCommand } from './check.js';
+import type { CheckCommand } from './args.js';
 import { builtinServer } from './session.js';
 
 /** How long a spawned server gets at each shutdown step, in milliseconds. */

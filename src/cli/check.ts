@@ -3,53 +3,8 @@
  * era or both) and prints the findings, grouped by severity, or as JSON. Exits 1 when a
  * finding is at `--fail-on` or worse (default error; `--strict` means warning).
  */
-import type { ParseArgsConfig } from 'node:util';
-import type { CheckReport, SafeCall, Severity } from '../testing/index.js';
-import type { ClientFlags } from './args.js';
-import { CliError } from './errors.js';
-
-/** A parsed `mcpkit check` command line. */
-export interface CheckCommand extends ClientFlags {
-  name: 'check';
-  calls: SafeCall[];
-  failOn: Severity;
-}
-
-/** The flags `check` takes beyond the client ones. */
-export const CHECK_OPTIONS: NonNullable<ParseArgsConfig['options']> = {
-  call: { type: 'string', multiple: true },
-  strict: { type: 'boolean' },
-  'fail-on': { type: 'string' },
-};
-
-/** `NAME` or `NAME=JSON`: a tool the user says is safe to call, with its arguments. */
-function safeCall(raw: string): SafeCall {
-  const split = raw.indexOf('=');
-  const tool = split === -1 ? raw : raw.slice(0, split);
-  if (tool === '') throw new CliError(`--call needs a tool name, e.g. --call echo='{"text":"hi"}'`);
-  if (split === -1) return { tool, args: {} };
-  let args: unknown;
-  try {
-    args = JSON.parse(raw.slice(split + 1));
-  } catch {
-    throw new CliError(`--call ${tool}=…: the arguments are not valid JSON`);
-  }
-  if (typeof args !== 'object' || args === null || Array.isArray(args))
-    throw new CliError(`--call ${tool}=…: the arguments must be a JSON object`);
-  return { tool, args: args as Record<string, unknown> };
-}
-
-/** Builds the command from the parsed flag values and the client flags. */
-export function checkCommand(values: Record<string, unknown>, flags: ClientFlags): CheckCommand {
-  const level = values['fail-on'];
-  if (level !== undefined && level !== 'error' && level !== 'warning' && level !== 'info')
-    throw new CliError(`--fail-on must be error, warning or info, not \`${String(level)}\``);
-  if (level !== undefined && values.strict === true)
-    throw new CliError('give --strict or --fail-on, not both');
-  const failOn: Severity = values.strict === true ? 'warning' : ((level as Severity | undefined) ?? 'error');
-  const calls = Array.isArray(values.call) ? values.call.map((c) => safeCall(String(c))) : [];
-  return { ...flags, name: 'check', calls, failOn };
-}
+import type { CheckReport } from '../testing/index.js';
+import type { CheckCommand } from './args.js';
 
 /** Runs the check and prints the report; resolves with the exit code. */
 export async function runCheck(command: CheckCommand): Promise<number> {

@@ -57,6 +57,17 @@ export function isResponse(message: Json): boolean {
   );
 }
 
+/** The messages of one frame (a batch is several); a frame that is not JSON is kept as junk. */
+function messagesOf(text: string, junk: string[]): unknown[] {
+  try {
+    const parsed: unknown = JSON.parse(text);
+    return Array.isArray(parsed) ? parsed : [parsed];
+  } catch {
+    keepJunk(junk, text);
+    return [];
+  }
+}
+
 /** Opens a channel over a started-on-demand transport (stdio, the linked pair). */
 export function transportChannel(transport: Transport, limits: ChannelLimits = DEFAULT_LIMITS): Channel {
   const wire: WireRecord[] = [];
@@ -69,26 +80,16 @@ export function transportChannel(transport: Transport, limits: ChannelLimits = D
     transport.send(message as unknown as JsonRpcMessage);
   };
   const onMessage = (message: unknown): void => {
-    if (!isObject(message)) return;
-    const id = message.id;
-    if (isResponse(message) && (typeof id === 'string' || typeof id === 'number')) {
-      waiting.get(id)?.(message);
-      waiting.delete(id);
-    } else if (typeof message.method === 'string' && (typeof id === 'string' || typeof id === 'number')) {
-      send(refusal(id, message.method));
-    }
+    const id = isObject(message) ? message.id : undefined;
+    if (!isObject(message) || (typeof id !== 'string' && typeof id !== 'number')) return;
+    if (isResponse(message)) waiting.get(id)?.(message);
+    else if (typeof message.method === 'string') send(refusal(id, message.method));
+    waiting.delete(id);
   };
   const started = Promise.resolve(
     transport.start({
       frame: (text) => {
-        let parsed: unknown;
-        try {
-          parsed = JSON.parse(text);
-        } catch {
-          keepJunk(junk, text);
-          return;
-        }
-        for (const one of Array.isArray(parsed) ? parsed : [parsed]) {
+        for (const one of messagesOf(text, junk)) {
           record(wire, limits, { direction: 'received', message: one });
           onMessage(one);
         }
@@ -133,7 +134,7 @@ function refusal(id: RequestId, method: string): Json {
 }
 
 /** Resolves with `promise`, or with a timeout message after `ms`. */
-export function within<T>(promise: Promise<T>, ms: number): Promise<T | string> {
+function within<T>(promise: Promise<T>, ms: number): Promise<T | string> {
   let timer: ReturnType<typeof setTimeout> | undefined;
   const expired = new Promise<string>((resolve) => {
     timer = setTimeout(() => resolve(`no answer within ${ms} ms`), ms);

@@ -7,7 +7,7 @@ import { LATEST_LEGACY_REVISION, LATEST_REVISION, META, type Era } from '../../c
 import type { Json } from './observations.js';
 
 /** The checker's identity on the wire. */
-export const CHECKER_INFO = { name: 'mcpkit-check', version: '1' } as const;
+const CHECKER_INFO = { name: 'mcpkit-check', version: '1' } as const;
 
 /** A version no server speaks, for the unknown-version probe. */
 export const UNKNOWN_VERSION = '1999-01-01';

@@ -3,6 +3,7 @@
  * mcpkit), which each broken server in this folder changes in exactly one way. Run as is,
  * `mcpkit check --era legacy --call echo='{"text":"hi"}'` finds nothing in it.
  */
+import process from 'node:process';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { ErrorCode, ListToolsRequestSchema, McpError } from '@modelcontextprotocol/sdk/types.js';

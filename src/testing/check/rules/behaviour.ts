@@ -14,8 +14,8 @@ const cursorLoop: Rule = {
   id: 'lists.cursor-loop',
   severity: 'error',
   section: 'server/utilities/pagination "Implementation Guidelines"',
-  requirement:
-    'Servers SHOULD provide stable cursors; a nextCursor seen before never ends the list, so a client loops forever.',
+  // An error although the line is a SHOULD: a list that never ends hangs every client that follows it.
+  requirement: 'Servers SHOULD: Provide stable cursors. (A cursor that comes back never ends the list.)',
   check: (seen) =>
     perEra(seen, (era) =>
       walks(era)

@@ -40,6 +40,7 @@ const contentType: Rule = {
       )
       .map((a) => ({
         message: `${String(a.request.method)} answered ${a.http?.status} with Content-Type ${JSON.stringify(a.http?.contentType)}`,
+        era: eraOf(a),
       })),
   ),
 };
@@ -62,6 +63,7 @@ function probeRule(
       return [
         {
           message: `${probe}: got ${status(answer)} and ${described(answer)}, not ${wanted}`,
+          era: eraOf(answer),
           offending: answer.response,
         },
       ];
@@ -122,6 +124,7 @@ const origin: Rule = {
       {
         message: `a request with Origin http://mcpkit-check.invalid got HTTP ${answer.http.status}, not 403`,
         severity,
+        era: eraOf(answer),
       },
     ];
   }),

@@ -34,7 +34,7 @@ export interface Rule {
 }
 
 /** The revision a section is cited from for hits of `era` (no era: the modern one). */
-export function revisionFor(era: Era | undefined): string {
+function revisionFor(era: Era | undefined): string {
   return era === 'legacy' ? LATEST_LEGACY_REVISION : LATEST_REVISION;
 }
 
