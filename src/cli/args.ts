@@ -16,6 +16,7 @@ import {
   type CardCommand,
   type RegistryJsonCommand,
 } from './card-args.js';
+import { CHECK_OPTIONS, checkFlags, type CheckFlags } from './check-args.js';
 
 /** Where the server is: a command to spawn, an HTTP endpoint, or the built-in everything server. */
 export type Target =
@@ -47,11 +48,15 @@ export interface ClientFlags {
 export type ElicitAnswer = ElicitResult;
 
 /** The names of the CLI's commands. */
-export type CommandName = 'inspect' | 'call' | 'read' | 'prompt' | 'serve';
+export type CommandName = 'inspect' | 'call' | 'read' | 'prompt' | 'serve' | 'check';
+
+/** `mcpkit check`: the client flags plus the safe calls and the fail level. */
+export type CheckCommand = { name: 'check' } & ClientFlags & CheckFlags;
 
 /** What the user asked for. */
 export type Command =
   | HostCommand
+  | CheckCommand
   | AuthCommand
   | MigrateCommand
   | CardCommand
@@ -91,6 +96,7 @@ const SERVE: Options = {
 /** Which flags each command takes, and how many positionals (before `--`) it wants. */
 const SPECS: Record<CommandName, { options: Options; positionals: [min: number, max: number] }> = {
   inspect: { options: INSPECT, positionals: [0, 1] },
+  check: { options: { ...CLIENT, ...CHECK_OPTIONS }, positionals: [0, 1] },
   call: { options: WITH_ARGS, positionals: [1, 2] },
   read: { options: CLIENT, positionals: [1, 2] },
   prompt: { options: WITH_ARGS, positionals: [1, 2] },
@@ -136,8 +142,9 @@ function parseCommand(name: CommandName, argv: readonly string[]): Command {
     throw new CliError(`\`${name}\` takes ${expected(min, max)}; run \`mcpkit ${name} --help\``);
   }
   if (name === 'serve') return serveCommand(positionals, values, serverArgv);
-  const [subject = '', urlArg] = name === 'inspect' ? ['', positionals[0]] : positionals;
+  const [subject = '', urlArg] = name === 'inspect' || name === 'check' ? ['', positionals[0]] : positionals;
   const flags = clientFlags(values, target(urlArg, serverArgv));
+  if (name === 'check') return { name, ...flags, ...checkFlags(values) };
   if (name === 'inspect') return values.ui === true ? { name, ui: true, ...flags } : { name, ...flags };
   if (name === 'read') return { name, uri: subject, ...flags };
   const args = { ...jsonArgs(values.args), ...pairArgs(pairs) };

@@ -6,6 +6,7 @@
  */
 import { parseCommandLine, type Command, type ClientFlags } from './args.js';
 import { runAuthCommand } from './auth-commands.js';
+import { runCheck } from './check.js';
 import { describeError, errorJson, EXIT_CODES, kindOf } from './errors.js';
 import { formatInspection, inspect } from './inspect.js';
 import { callTool, getPrompt, readResource, type Output } from './results.js';
@@ -16,6 +17,7 @@ import { usage } from './usage.js';
 export async function run(argv: readonly string[]): Promise<number> {
   try {
     const command = parseCommandLine(argv);
+    if (command.name === 'check') return await runCheck(command);
     const output = await execute(command);
     if (typeof output === 'number') return output;
     if (output === undefined) return 0;
@@ -38,7 +40,7 @@ function wantsJson(argv: readonly string[]): boolean {
   return (split === -1 ? argv : argv.slice(0, split)).includes('--json');
 }
 
-async function execute(command: Command): Promise<Output | number | undefined> {
+async function execute(command: Exclude<Command, { name: 'check' }>): Promise<Output | number | undefined> {
   switch (command.name) {
     case 'help':
       return { text: usage(command.topic), failed: false };

@@ -149,7 +149,7 @@ async function open(flags: ClientFlags): Promise<Opened> {
       stderr: () => '',
     };
   }
-  const { command, args } = where.kind === 'stdio' ? where : builtin();
+  const { command, args } = where.kind === 'stdio' ? where : builtinServer();
   const transport = spawnStdio({
     command,
     args,
@@ -162,7 +162,8 @@ async function open(flags: ClientFlags): Promise<Opened> {
   return { transport, label, stderr: () => transport.stderrText() };
 }
 
-function builtin(): { command: string; args: string[] } {
+/** The command line of the built-in everything server. */
+export function builtinServer(): { command: string; args: string[] } {
   const main = packagePath('dist', 'servers', 'everything', 'main.js');
   if (!existsSync(main)) {
     throw new CliError(`the built-in everything server is missing (${main}); run \`npm run build\``, {

@@ -1,5 +1,6 @@
 /** The CLI's help texts: one overview and one page per command. */
 import type { CommandName } from './args.js';
+import { CHECK_USAGE } from './check.js';
 
 const SERVER = `Server (one of):
   -- COMMAND [ARGS...]   spawn COMMAND and speak stdio to it
@@ -25,6 +26,7 @@ reach or connect; HTTP errors; not an MCP server), 4 protocol (an error answer, 
 invalid result or a request timeout), 130 interrupted.`;
 
 const PAGES: Record<CommandName, string> = {
+  check: CHECK_USAGE,
   inspect: `Usage: mcpkit inspect [URL] [flags] [-- COMMAND [ARGS...]]
 
 Connects to a server and prints its identity, era and protocol version, capabilities,
@@ -87,6 +89,7 @@ Commands:
   call TOOL [KEY=VALUE...] ...       call a tool and print the result
   read URI ...                       read a resource and print its contents
   prompt NAME [--args JSON] ...      get a prompt and print its messages
+  check [URL] [-- COMMAND...]        check a server against the spec (--json, --strict, --call)
   serve everything [--port N]        serve the built-in everything server (stdio or HTTP)
   gateway --config FILE [--port N]   serve the servers of an mcpServers file as one server
   proxy [URL] [--port N] [-- CMD]    serve one server over the other transport, both eras

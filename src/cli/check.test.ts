@@ -1,0 +1,75 @@
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { runCli } from '../../test/support/cli.js';
+import { parseCommandLine } from './args.js';
+
+const BAD_NAME = fileURLToPath(new URL('../../test/check/broken/bad-tool-name.mjs', import.meta.url));
+const SLOW = { timeout: 120_000 };
+
+describe('mcpkit check: the command line', () => {
+  it('takes the server as the other client commands do, with --call, --strict and --fail-on', () => {
+    expect(
+      parseCommandLine([
+        'check',
+        '--strict',
+        '--call',
+        'echo={"text":"hi"}',
+        '--call',
+        'ping',
+        '--',
+        'node',
+        's.js',
+      ]),
+    ).toMatchObject({
+      name: 'check',
+      target: { kind: 'stdio', command: 'node', args: ['s.js'] },
+      calls: [
+        { tool: 'echo', args: { text: 'hi' } },
+        { tool: 'ping', args: {} },
+      ],
+      failOn: 'warning',
+      era: 'auto',
+    });
+    expect(
+      parseCommandLine(['check', 'http://127.0.0.1:1/mcp', '--era', 'modern', '--fail-on', 'info']),
+    ).toMatchObject({
+      target: { kind: 'http', url: 'http://127.0.0.1:1/mcp' },
+      era: 'modern',
+      failOn: 'info',
+    });
+  });
+
+  it('refuses a bad --fail-on, --call arguments that are no JSON object, and --strict with --fail-on', () => {
+    expect(() => parseCommandLine(['check', '--fail-on', 'fatal'])).toThrow(/error, warning or info/);
+    expect(() => parseCommandLine(['check', '--call', 'echo=[1]'])).toThrow(/JSON object/);
+    expect(() => parseCommandLine(['check', '--call', 'echo={'])).toThrow(/not valid JSON/);
+    expect(() => parseCommandLine(['check', '--strict', '--fail-on', 'info'])).toThrow(/not both/);
+  });
+
+  it('has a help page naming its flags', async () => {
+    const run = await runCli(['check', '--help']);
+    expect(run.code).toBe(0);
+    for (const flag of ['--call', '--strict', '--fail-on', '--json', '--era'])
+      expect(run.stdout).toContain(flag);
+  });
+});
+
+describe('mcpkit check: output and exit codes', () => {
+  it(
+    'prints findings grouped by severity with rule, section and offending message; exits 0 below --fail-on, 1 with --strict',
+    SLOW,
+    async () => {
+      const plain = await runCli(['check', '--era', 'legacy', '--', process.execPath, BAD_NAME]);
+      expect(plain.code).toBe(0);
+      expect(plain.stdout).toContain('Warnings (1)');
+      expect(plain.stdout).toContain(
+        '▲ tools.name [legacy] tool name "get weather!" breaks the naming rules',
+      );
+      expect(plain.stdout).toContain('2025-11-25 server/tools "Tool Names": Tool names SHOULD');
+      expect(plain.stdout).toContain('offending: {"name":"get weather!"');
+      expect(plain.stdout).not.toContain('\x1b['); // no colour when stdout is not a terminal
+      const strict = await runCli(['check', '--era', 'legacy', '--strict', '--', process.execPath, BAD_NAME]);
+      expect(strict.code).toBe(1);
+    },
+  );
+});

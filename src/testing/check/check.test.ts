@@ -1,0 +1,185 @@
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import type { Transport, TransportSink } from '../../core/index.js';
+import { createHttpHandler } from '../../server/http/index.js';
+import { createEverythingServer } from '../../../servers/everything/server.js';
+import { checkServer, expectServerConforms, RULES, type CheckReport, type FetchLike } from '../index.js';
+
+const rules = (report: CheckReport): string[] => [...new Set(report.findings.map((f) => f.rule))].sort();
+const SLOW = { timeout: 60_000 };
+
+/** Checks the everything server over HTTP through `change`, a fetch that alters requests or answers. */
+async function overHttp(change: (handler: FetchLike) => FetchLike): Promise<CheckReport> {
+  const handler = createHttpHandler(createEverythingServer());
+  try {
+    const fetch = change((request) => handler(request));
+    return await checkServer({ kind: 'http', label: 'test', url: 'http://127.0.0.1/mcp', fetch });
+  } finally {
+    await handler.close();
+  }
+}
+
+/** A copy of `request` with its headers changed by `edit`. */
+function withHeaders(
+  request: Request,
+  edit: (headers: Headers, body: Record<string, unknown>) => void,
+  body: string,
+): Request {
+  const headers = new Headers(request.headers);
+  edit(headers, JSON.parse(body || '{}') as Record<string, unknown>);
+  return new Request(request.url, { method: request.method, headers, ...(body ? { body } : {}) });
+}
+
+describe('the rule table', () => {
+  it('gives every rule a unique id, a severity, a spec section and the sentence it rests on', () => {
+    const ids = RULES.map((r) => r.id);
+    expect(new Set(ids).size).toBe(ids.length);
+    for (const rule of RULES) {
+      expect(rule.id).toMatch(/^[a-z]+\.[a-z-]+$/);
+      expect(['error', 'warning', 'info']).toContain(rule.severity);
+      expect(rule.requirement.length).toBeGreaterThan(20);
+      expect(rule.section).toBeTruthy();
+    }
+  });
+});
+
+describe('expectServerConforms', () => {
+  it(
+    'passes the everything server on both eras, in memory and over HTTP, with its structured tool called',
+    SLOW,
+    async () => {
+      const reports = await expectServerConforms(createEverythingServer(), {
+        http: true,
+        calls: [{ tool: 'get-structured-content', args: {} }],
+      });
+      expect(reports.map((r) => r.eras.map((e) => e.era))).toEqual([
+        ['modern', 'legacy'],
+        ['modern', 'legacy'],
+      ]);
+    },
+  );
+
+  it('reports a server that never answers its opening request', async () => {
+    const silent: Transport = {
+      start: () => undefined,
+      send: () => undefined,
+      close: () => Promise.resolve(),
+    };
+    const report = await checkServer(
+      { kind: 'transport', label: 'silent', open: () => silent },
+      { era: 'modern', timeoutMs: 50, openTimeoutMs: 50 },
+    );
+    expect(rules(report)).toEqual(['handshake.no-era']);
+    expect(report.findings[0]?.message).toContain('no answer within 50 ms');
+  });
+});
+
+describe('a hostile server', () => {
+  it('that writes junk and never answers is reported, and the check ends in bounded time', async () => {
+    let sink: TransportSink | undefined;
+    const junk: Transport = {
+      start: (s) => void (sink = s),
+      send: () => sink?.frame('Starting server... not JSON'),
+      close: () => Promise.resolve(sink?.closed()),
+    };
+    const started = Date.now();
+    const report = await checkServer(
+      { kind: 'transport', label: 'junk', open: () => junk },
+      { timeoutMs: 50, openTimeoutMs: 50 },
+    );
+    expect(rules(report)).toEqual(['handshake.no-era', 'wire.not-json-rpc']);
+    expect(Date.now() - started).toBeLessThan(5000);
+  });
+
+  it('that closes the connection at once gets a finding, not a crash', async () => {
+    let sink: TransportSink | undefined;
+    const dying: Transport = {
+      start: (s) => void (sink = s),
+      send: () => sink?.closed(new Error('exited with code 1')),
+      close: () => Promise.resolve(),
+    };
+    const report = await checkServer(
+      { kind: 'transport', label: 'dying', open: () => dying },
+      { era: 'legacy' },
+    );
+    expect(report.findings.map((f) => f.message)).toEqual([
+      'initialize got the connection closed: exited with code 1',
+    ]);
+  });
+});
+
+describe('Streamable HTTP rules', () => {
+  it('report a server that accepts any Origin', SLOW, async () => {
+    const report = await overHttp((next) => async (request) => {
+      const body = await request.text();
+      return next(withHeaders(request, (h) => h.delete('origin'), body));
+    });
+    expect(rules(report)).toEqual(['http.origin']);
+  });
+
+  it('report a server that does not check the mirrored headers against the body', SLOW, async () => {
+    const report = await overHttp((next) => async (request) => {
+      const body = await request.text();
+      return next(
+        withHeaders(
+          request,
+          (h, parsed) => {
+            if (typeof parsed.method === 'string') h.set('mcp-method', parsed.method);
+            const name = (parsed.params as { name?: unknown } | undefined)?.name;
+            if (typeof name === 'string' && h.has('mcp-name')) h.set('mcp-name', name);
+          },
+          body,
+        ),
+      );
+    });
+    expect(rules(report)).toEqual(['http.header-mismatch', 'http.header-missing', 'http.name-mismatch']);
+  });
+
+  it('report a 401 without protected-resource metadata, and accept one with it', async () => {
+    const challenge =
+      (metadata: string | undefined): FetchLike =>
+      (request) => {
+        if (request.method === 'POST')
+          return Promise.resolve(
+            new Response('', {
+              status: 401,
+              headers: { 'www-authenticate': metadata ? `Bearer resource_metadata="${metadata}"` : 'Bearer' },
+            }),
+          );
+        if (metadata && request.url === metadata)
+          return Promise.resolve(
+            Response.json({
+              resource: 'http://127.0.0.1/mcp',
+              authorization_servers: ['https://as.example'],
+            }),
+          );
+        return Promise.resolve(new Response('', { status: 404 }));
+      };
+    const check = (fetch: FetchLike): Promise<CheckReport> =>
+      checkServer({ kind: 'http', label: 'auth', url: 'http://127.0.0.1/mcp', fetch });
+    const bare = await check(challenge(undefined));
+    expect(bare.findings.map((f) => `${f.severity} ${f.rule}`)).toEqual([
+      'error auth.metadata',
+      'info auth.challenge',
+      'info handshake.no-era',
+    ]);
+    const named = await check(challenge('http://127.0.0.1/.well-known/oauth-protected-resource/mcp'));
+    expect(named.findings.map((f) => `${f.severity} ${f.rule}`)).toEqual(['info handshake.no-era']);
+  });
+});
+
+describe('the guide', () => {
+  it('lists every rule of the table', () => {
+    const guide = readFileSync(
+      fileURLToPath(new URL('../../../docs/guide/check.md', import.meta.url)),
+      'utf8',
+    );
+    const listed = (id: string, severity: string): boolean =>
+      guide
+        .split('\n')
+        .some((line) => new RegExp(`^\\|\\s*\`${id}\`\\s*\\|\\s*${severity}\\s*\\|`).test(line));
+    const missing = RULES.filter((rule) => !listed(rule.id, rule.severity)).map((r) => r.id);
+    expect(missing).toEqual([]);
+  });
+});
