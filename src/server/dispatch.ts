@@ -75,7 +75,11 @@ export class ServerDispatcher {
   readonly #info: Implementation;
   readonly #capabilities: () => ServerCapabilities;
   readonly #sealer: RequestStateSealer;
-  readonly #decorations: { plain: ModernDecoration; cacheable: ModernDecoration; perCaller: ModernDecoration };
+  readonly #decorations: {
+    plain: ModernDecoration;
+    cacheable: ModernDecoration;
+    perCaller: ModernDecoration;
+  };
   readonly #listenQuota: PrincipalQuota;
 
   /** `capabilities`: the server's current ones (recomputed after registrations). */
@@ -193,7 +197,9 @@ export class ServerDispatcher {
   #decorationOf(method: string): ModernDecoration {
     if (!CACHEABLE.has(method)) return this.#decorations.plain;
     const perCaller = this.catalogue.composed && this.catalogue.compiled().perCaller;
-    return perCaller && method !== 'server/discover' ? this.#decorations.perCaller : this.#decorations.cacheable;
+    return perCaller && method !== 'server/discover'
+      ? this.#decorations.perCaller
+      : this.#decorations.cacheable;
   }
 
   /**

@@ -17,7 +17,12 @@ export type {
   Visibility,
 } from './catalogue/types.js';
 export { isVisible } from './catalogue/types.js';
-export { renameTool, transformTool, type ArgumentChange, type ToolChange } from './catalogue/transform-tool.js';
+export {
+  renameTool,
+  transformTool,
+  type ArgumentChange,
+  type ToolChange,
+} from './catalogue/transform-tool.js';
 export { filter, filterByTags, visibleByTags, visibleTo, type TagFilter } from './catalogue/filters.js';
 export { promptsAsTools, resourcesAsTools } from './catalogue/as-tools.js';
 export type { ServerLimits } from './options.js';

@@ -195,7 +195,10 @@ export class McpServer {
   mount(prefix: string, server: McpServer, options: MountOptions = {}): this {
     const child = runtimeFor(server);
     if (child.catalogue.reaches(this.#parts.catalogue))
-      throw new LocalError('INVALID_DEFINITION', `mount '${prefix}': a server cannot be mounted inside itself`);
+      throw new LocalError(
+        'INVALID_DEFINITION',
+        `mount '${prefix}': a server cannot be mounted inside itself`,
+      );
     const names = new MountNames(prefix);
     this.#parts.catalogue.mount({ names, catalogue: child.catalogue, transforms: options.transforms ?? [] });
     this.#mounted.push(server);
@@ -327,7 +330,10 @@ export class McpServer {
   #computeCapabilities(): ServerCapabilities {
     const caps = capabilitiesOf(this.#parts.features, this.options.capabilities, this.options.listChanged);
     if (this.#parts.tasks.enabled) caps.extensions = { ...caps.extensions, [TASKS_EXTENSION]: {} };
-    return withMounted(caps, this.#mounted.map((m) => m.capabilities));
+    return withMounted(
+      caps,
+      this.#mounted.map((m) => m.capabilities),
+    );
   }
 
   #makeRuntime(): ServerRuntime {

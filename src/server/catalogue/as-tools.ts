@@ -15,9 +15,18 @@ import { isVisible, type Catalogue, type ReadResult, type ToolEntry, type Transf
 
 type Call = (args: Record<string, unknown>, ctx: RequestContext) => Promise<ToolResult | InputRequiredAnswer>;
 
-function simpleTool(name: string, description: string, inputSchema: Record<string, unknown>, call: Call): ToolEntry {
+function simpleTool(
+  name: string,
+  description: string,
+  inputSchema: Record<string, unknown>,
+  call: Call,
+): ToolEntry {
   return {
-    tool: { name, description, inputSchema: { type: 'object', ...inputSchema } as ToolEntry['tool']['inputSchema'] },
+    tool: {
+      name,
+      description,
+      inputSchema: { type: 'object', ...inputSchema } as ToolEntry['tool']['inputSchema'],
+    },
     tags: [],
     call: (args, ctx) => call((args ?? {}) as Record<string, unknown>, ctx),
     checkArgs: async (args) => ({ value: args }),
@@ -32,8 +41,11 @@ const json = (value: unknown): ToolResult => ({
 /** Adds `list_prompts` and `get_prompt` (`{ name, arguments? }`), answering as `prompts/list` and `prompts/get` would. */
 export function promptsAsTools(): Transform {
   return (c: Catalogue) => {
-    const list = simpleTool('list_prompts', 'Lists the prompts available, with their arguments.', {}, async (_a, ctx) =>
-      json({ prompts: c.prompts.filter((p) => isVisible(p, ctx)).map((p) => p.prompt) }),
+    const list = simpleTool(
+      'list_prompts',
+      'Lists the prompts available, with their arguments.',
+      {},
+      async (_a, ctx) => json({ prompts: c.prompts.filter((p) => isVisible(p, ctx)).map((p) => p.prompt) }),
     );
     const get = simpleTool(
       'get_prompt',
@@ -47,7 +59,8 @@ export function promptsAsTools(): Transform {
       },
       async (args, ctx) => {
         const entry = c.prompts.find((p) => p.prompt.name === args.name && isVisible(p, ctx));
-        if (!entry || typeof args.name !== 'string') return errorResult(`Unknown prompt: ${String(args.name)}`);
+        if (!entry || typeof args.name !== 'string')
+          return errorResult(`Unknown prompt: ${String(args.name)}`);
         const rendered = await entry.get(args.arguments ?? {}, ctx);
         if (isInputRequired(rendered)) return rendered;
         return { ...json(rendered), content: rendered.messages.map((m) => m.content as ContentBlock) };

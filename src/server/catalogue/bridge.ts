@@ -8,7 +8,11 @@ import type { EventBus, ServerCapabilities, ServerEvent } from '../../core/index
 import type { MountNames } from './mount.js';
 
 /** Passes events of `from` (the mounted server's bus) on to `to` (the parent's). */
-export function bridgeEvents(from: EventBus, to: EventBus, init: { names: MountNames; lists: boolean }): void {
+export function bridgeEvents(
+  from: EventBus,
+  to: EventBus,
+  init: { names: MountNames; lists: boolean },
+): void {
   from.subscribe((event: ServerEvent) => {
     if (event.type === 'resourceUpdated')
       void to.publish({ type: 'resourceUpdated', uri: init.names.parentUri(event.uri) });
@@ -20,7 +24,10 @@ export function bridgeEvents(from: EventBus, to: EventBus, init: { names: MountN
  * `caps` with what mounted servers declare beyond their lists (`experimental`,
  * `extensions`, such as the Tasks extension); the parent's own declarations win.
  */
-export function withMounted(caps: ServerCapabilities, mounted: readonly ServerCapabilities[]): ServerCapabilities {
+export function withMounted(
+  caps: ServerCapabilities,
+  mounted: readonly ServerCapabilities[],
+): ServerCapabilities {
   for (const child of mounted) {
     if (child.extensions) caps.extensions = { ...child.extensions, ...caps.extensions };
     if (child.experimental) caps.experimental = { ...child.experimental, ...caps.experimental };

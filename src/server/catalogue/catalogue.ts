@@ -70,7 +70,10 @@ export class ServerCatalogue {
    * (nothing is mounted then).
    */
   mount(mounted: Mounted): void {
-    this.#attempt(() => this.#mounts.push(mounted), () => this.#mounts.pop());
+    this.#attempt(
+      () => this.#mounts.push(mounted),
+      () => this.#mounts.pop(),
+    );
   }
 
   /** Adds transforms, applied in order after the previous ones. @throws as {@link mount}. */

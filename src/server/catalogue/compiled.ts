@@ -51,7 +51,8 @@ export class CompiledCatalogue {
         this.prompts.set(entry.prompt.name, entry);
     for (const entry of catalogue.resources) {
       const key = resourceUriKey(entry.resource.uri);
-      if (this.#claim(this.resources, key, `resource '${entry.resource.uri}'`)) this.resources.set(key, entry);
+      if (this.#claim(this.resources, key, `resource '${entry.resource.uri}'`))
+        this.resources.set(key, entry);
     }
     for (const entry of catalogue.templates) {
       const key = entry.template.uriTemplate;

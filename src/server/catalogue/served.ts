@@ -4,7 +4,15 @@
  * While nothing is mounted or transformed, each call goes to the server's own registry.
  * Source: 2026-07-28 server/tools, server/prompts, server/resources.
  */
-import { WireError, type Era, type Params, type Prompt, type Resource, type ResourceTemplate, type Tool } from '../../core/index.js';
+import {
+  WireError,
+  type Era,
+  type Params,
+  type Prompt,
+  type Resource,
+  type ResourceTemplate,
+  type Tool,
+} from '../../core/index.js';
 import { legacyToolResult } from '../legacy/projection.js';
 import type { RequestContext } from '../context.js';
 import type { Completer } from '../completion.js';
@@ -47,7 +55,8 @@ export class ServedTools {
     if (typeof name !== 'string')
       throw WireError.of('InvalidParams', 'tools/call needs the tool name as a string');
     const served = this.#catalogue.compiled().tools.get(name);
-    if (!served || !isVisible(served.entry, ctx)) throw WireError.of('InvalidParams', `Unknown tool: ${name}`);
+    if (!served || !isVisible(served.entry, ctx))
+      throw WireError.of('InvalidParams', `Unknown tool: ${name}`);
     if (args !== undefined && (typeof args !== 'object' || args === null || Array.isArray(args)))
       throw WireError.of('InvalidParams', 'arguments must be an object');
     return served.entry.call(args ?? {}, ctx);
@@ -76,7 +85,6 @@ export class ServedTools {
     if (!entry?.checkArgs) return undefined;
     return entry.checkArgs(args ?? {});
   }
-
 }
 
 /** Prompts, as the feature methods use them. */
@@ -110,7 +118,11 @@ export class ServedPrompts {
   }
 
   /** @throws WireError -32602 for an unknown (or hidden) prompt or invalid arguments. */
-  async get(name: unknown, args: unknown, ctx: RequestContext): Promise<PromptRendering | InputRequiredAnswer> {
+  async get(
+    name: unknown,
+    args: unknown,
+    ctx: RequestContext,
+  ): Promise<PromptRendering | InputRequiredAnswer> {
     if (!this.#catalogue.composed) return this.#own.prompts.get(name, args, ctx);
     if (typeof name !== 'string')
       throw WireError.of('InvalidParams', 'prompts/get needs the prompt name as a string');
@@ -131,10 +143,14 @@ export class ServedResources {
   }
 
   get resourceCount(): number {
-    return this.#catalogue.composed ? this.#catalogue.compiled().resources.size : this.#own.resources.resourceCount;
+    return this.#catalogue.composed
+      ? this.#catalogue.compiled().resources.size
+      : this.#own.resources.resourceCount;
   }
   get templateCount(): number {
-    return this.#catalogue.composed ? this.#catalogue.compiled().templates.size : this.#own.resources.templateCount;
+    return this.#catalogue.composed
+      ? this.#catalogue.compiled().templates.size
+      : this.#own.resources.templateCount;
   }
 
   listResources(caller: Caller): readonly Resource[] {

@@ -149,7 +149,9 @@ function checkFixed(schema: Schema, arg: string, value: unknown, tool: string): 
   }
   const outcome = compiled.validate(value);
   const refuse = (issues: string[]): never => {
-    throw invalid(`transformTool '${tool}': the fixed value of '${arg}' fails its schema: ${issues.join('; ')}`);
+    throw invalid(
+      `transformTool '${tool}': the fixed value of '${arg}' fails its schema: ${issues.join('; ')}`,
+    );
   };
   if (!(outcome instanceof Promise)) {
     if (!outcome.ok) refuse(outcome.issues);
