@@ -33,19 +33,14 @@ import {
   type ToolHandler,
 } from './tool-types.js';
 import { MiddlewareChains } from './middleware.js';
-import { bridgeEvents, withMounted } from './catalogue/bridge.js';
-import { MountNames } from './catalogue/mount.js';
+import { mountOn, withMounted, type MountOptions } from './catalogue/bridge.js';
 import type { Transform } from './catalogue/types.js';
+
+export type { MountOptions } from './catalogue/bridge.js';
 import { principalQuotas } from './middleware/quotas.js';
 import { scopeCheck } from './middleware/scopes.js';
 
 let runtimeFor: (server: McpServer) => ServerRuntime;
-
-/** Options of {@link McpServer.mount}. */
-export interface MountOptions {
-  /** Applied to the mounted server's catalogue, in its own names, before the prefix. */
-  transforms?: readonly Transform[];
-}
 
 /** The events that announce a changed list. */
 type ListEvent = Exclude<ServerEvent['type'], 'resourceUpdated'>;
@@ -91,9 +86,24 @@ export class McpServer {
   /** Records the scopes a feature needs; the first feature needing any turns on the scope check. */
   #needScopes(method: string, key: string, scopes: readonly string[] | undefined): void {
     this.#scopes.need(method, key, scopes);
-    if (this.#scopesChecked || !scopes || scopes.length === 0) return;
+    if (scopes && scopes.length > 0) this.#checkScopes();
+  }
+
+  #checkScopes(): void {
+    if (this.#scopesChecked) return;
     this.#scopesChecked = true;
     this.#chains.builtIn(scopeCheck(this.#runtime));
+  }
+
+  /** Registers with `add`; one that collides with a mounted name is undone and refused. */
+  #register(add: () => void, undo: () => unknown): void {
+    const catalogue = this.#parts.catalogue;
+    const before = catalogue.composed ? catalogue.compiled().collisions.length : 0;
+    add();
+    const collisions = catalogue.composed ? catalogue.compiled().collisions : [];
+    if (collisions.length === before) return;
+    undo();
+    throw new LocalError('INVALID_DEFINITION', `names collide: ${collisions.at(-1)}`);
   }
 
   /** Every protocol version this server speaks, modern first. */
@@ -145,7 +155,11 @@ export class McpServer {
         : [definitionOrHandler, maybeHandler];
     if (handler === undefined) throw new LocalError('INVALID_DEFINITION', `tool '${name}' needs a handler`);
     const bound = bindTool(handler, definition.outputSchema !== undefined);
-    this.#parts.own.tools.add(name, definition, bound);
+    const { tools } = this.#parts.own;
+    this.#register(
+      () => tools.add(name, definition, bound),
+      () => tools.remove(name),
+    );
     this.#needScopes('tools/call', name, definition.scopes);
     this.#capabilities = undefined;
     this.#announce('toolsListChanged');
@@ -154,7 +168,11 @@ export class McpServer {
 
   /** Registers a fixed resource at `uri`. */
   resource(uri: string, metadata: ResourceMetadata, handler: ResourceHandler): this {
-    this.#parts.own.resources.addResource(uri, metadata, handler);
+    const { resources } = this.#parts.own;
+    this.#register(
+      () => resources.addResource(uri, metadata, handler),
+      () => resources.removeResource(uri),
+    );
     this.#needScopes('resources/read', uri, metadata.scopes);
     this.#capabilities = undefined;
     this.#announce('resourcesListChanged');
@@ -163,7 +181,9 @@ export class McpServer {
 
   /** Registers a resource template (`{var}` and `{+var}` expressions). */
   resourceTemplate(uriTemplate: string, options: TemplateOptions, handler: TemplateHandler): this {
-    this.#parts.own.resources.addTemplate(uriTemplate, options, handler);
+    const { resources } = this.#parts.own;
+    const undo = () => resources.removeTemplate(uriTemplate);
+    this.#register(() => resources.addTemplate(uriTemplate, options, handler), undo);
     this.#capabilities = undefined;
     this.#announce('resourcesListChanged');
     return this;
@@ -175,7 +195,11 @@ export class McpServer {
     definition: PromptDefinition<S>,
     handler: PromptHandler<S>,
   ): this {
-    this.#parts.own.prompts.add(name, definition, bindPrompt(handler));
+    const { prompts } = this.#parts.own;
+    this.#register(
+      () => prompts.add(name, definition, bindPrompt(handler)),
+      () => prompts.remove(name),
+    );
     this.#needScopes('prompts/get', name, definition.scopes);
     this.#capabilities = undefined;
     this.#announce('promptsListChanged');
@@ -193,24 +217,16 @@ export class McpServer {
    *   a name or URI that collides with one served here, or a transform that cannot apply.
    */
   mount(prefix: string, server: McpServer, options: MountOptions = {}): this {
-    const child = runtimeFor(server);
-    if (child.catalogue.reaches(this.#parts.catalogue))
-      throw new LocalError(
-        'INVALID_DEFINITION',
-        `mount '${prefix}': a server cannot be mounted inside itself`,
-      );
-    const names = new MountNames(prefix);
-    this.#parts.catalogue.mount({ names, catalogue: child.catalogue, transforms: options.transforms ?? [] });
+    const lists = this.options.listChanged !== false;
+    mountOn(this.#runtime, runtimeFor(server), { prefix, options, lists });
     this.#mounted.push(server);
-    bridgeEvents(child.eventBus, this.#parts.eventBus, { names, lists: this.options.listChanged !== false });
     this.#composed();
     return this;
   }
 
   /**
-   * Reshapes what this server serves (its own registrations and its mounts) with
-   * `transforms`, applied in order after earlier ones; see catalogue/transforms.ts.
-   * @throws LocalError `INVALID_DEFINITION` for a transform that cannot apply (nothing changes then).
+   * Reshapes what this server serves (own registrations and mounts) with `transforms`, in
+   * order after earlier ones. @throws LocalError `INVALID_DEFINITION` when one cannot apply.
    */
   transform(...transforms: Transform[]): this {
     this.#parts.catalogue.transform(transforms);
@@ -220,10 +236,7 @@ export class McpServer {
 
   #composed(): void {
     this.#capabilities = undefined;
-    if (!this.#scopesChecked && this.#parts.catalogue.scoped) {
-      this.#scopesChecked = true;
-      this.#chains.builtIn(scopeCheck(this.#runtime));
-    }
+    if (this.#parts.catalogue.scoped) this.#checkScopes();
     for (const list of ['toolsListChanged', 'promptsListChanged', 'resourcesListChanged'] as const)
       this.#announce(list);
   }
