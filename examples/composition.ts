@@ -38,7 +38,9 @@ const front = createServer({ name: 'front', version: '1.0.0' })
       arguments: { units: { value: 'metric' } },
     }),
     // Admin tools only for the admin console.
-    visibleTo((entry, caller) => !entry.tags.includes('admin') || caller.clientInfo?.name === 'admin-console'),
+    visibleTo(
+      (entry, caller) => !entry.tags.includes('admin') || caller.clientInfo?.name === 'admin-console',
+    ),
   );
 
 async function look(clientName: string): Promise<void> {

@@ -9,7 +9,7 @@
  */
 
 /** Between a prefix and a tool or prompt name. */
-export const NAME_SEPARATOR = '__';
+const NAME_SEPARATOR = '__';
 /** Between a prefix and a resource URI or URI template. */
 export const URI_SEPARATOR = '+';
 

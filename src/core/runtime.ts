@@ -54,11 +54,4 @@ export {
   missingCapabilities,
   serverCapabilityNeeded,
 } from './capabilities.js';
-export {
-  NAME_SEPARATOR,
-  URI_SEPARATOR,
-  isQualifiedNameValid,
-  qualifyName,
-  qualifyUri,
-  unqualifyUri,
-} from './namespace.js';
+export { URI_SEPARATOR, isQualifiedNameValid, qualifyName, qualifyUri, unqualifyUri } from './namespace.js';

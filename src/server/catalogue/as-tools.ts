@@ -15,18 +15,14 @@ import { isVisible, type Catalogue, type ReadResult, type ToolEntry, type Transf
 
 type Call = (args: Record<string, unknown>, ctx: RequestContext) => Promise<ToolResult | InputRequiredAnswer>;
 
+/** A tool made here: `tool` is its definition without a type (always an object schema). */
 function simpleTool(
-  name: string,
-  description: string,
-  inputSchema: Record<string, unknown>,
+  tool: { name: string; description: string; inputSchema: Record<string, unknown> },
   call: Call,
 ): ToolEntry {
+  const inputSchema = { type: 'object', ...tool.inputSchema } as ToolEntry['tool']['inputSchema'];
   return {
-    tool: {
-      name,
-      description,
-      inputSchema: { type: 'object', ...inputSchema } as ToolEntry['tool']['inputSchema'],
-    },
+    tool: { ...tool, inputSchema },
     tags: [],
     call: (args, ctx) => call((args ?? {}) as Record<string, unknown>, ctx),
     checkArgs: async (args) => ({ value: args }),
@@ -42,20 +38,24 @@ const json = (value: unknown): ToolResult => ({
 export function promptsAsTools(): Transform {
   return (c: Catalogue) => {
     const list = simpleTool(
-      'list_prompts',
-      'Lists the prompts available, with their arguments.',
-      {},
+      {
+        name: 'list_prompts',
+        description: 'Lists the prompts available, with their arguments.',
+        inputSchema: {},
+      },
       async (_a, ctx) => json({ prompts: c.prompts.filter((p) => isVisible(p, ctx)).map((p) => p.prompt) }),
     );
     const get = simpleTool(
-      'get_prompt',
-      'Renders a prompt by name with its arguments (strings); returns its messages.',
       {
-        properties: {
-          name: { type: 'string', description: 'The prompt name, as list_prompts gives it.' },
-          arguments: { type: 'object', additionalProperties: { type: 'string' } },
+        name: 'get_prompt',
+        description: 'Renders a prompt by name with its arguments (strings); returns its messages.',
+        inputSchema: {
+          properties: {
+            name: { type: 'string', description: 'The prompt name, as list_prompts gives it.' },
+            arguments: { type: 'object', additionalProperties: { type: 'string' } },
+          },
+          required: ['name'],
         },
-        required: ['name'],
       },
       async (args, ctx) => {
         const entry = c.prompts.find((p) => p.prompt.name === args.name && isVisible(p, ctx));
@@ -74,9 +74,11 @@ export function promptsAsTools(): Transform {
 export function resourcesAsTools(): Transform {
   return (c: Catalogue) => {
     const list = simpleTool(
-      'list_resources',
-      'Lists the resources and resource templates available.',
-      {},
+      {
+        name: 'list_resources',
+        description: 'Lists the resources and resource templates available.',
+        inputSchema: {},
+      },
       async (_a, ctx) =>
         json({
           resources: c.resources.filter((r) => isVisible(r, ctx)).map((r) => r.resource),
@@ -84,9 +86,11 @@ export function resourcesAsTools(): Transform {
         }),
     );
     const read = simpleTool(
-      'read_resource',
-      'Reads a resource by URI (a listed one, or one a template describes).',
-      { properties: { uri: { type: 'string' } }, required: ['uri'] },
+      {
+        name: 'read_resource',
+        description: 'Reads a resource by URI (a listed one, or one a template describes).',
+        inputSchema: { properties: { uri: { type: 'string' } }, required: ['uri'] },
+      },
       async (args, ctx) => {
         if (typeof args.uri !== 'string') return errorResult('read_resource needs a uri string');
         const read = await readFrom(c, args.uri, ctx);

@@ -44,10 +44,10 @@ export class CompiledCatalogue {
 
   constructor(catalogue: Catalogue) {
     for (const entry of catalogue.tools)
-      this.#claim(this.tools, entry.tool.name, `tool '${entry.tool.name}'`) &&
+      if (this.#claim(this.tools, entry.tool.name, `tool '${entry.tool.name}'`))
         this.tools.set(entry.tool.name, { entry, legacy: legacyTool(entry.tool) });
     for (const entry of catalogue.prompts)
-      this.#claim(this.prompts, entry.prompt.name, `prompt '${entry.prompt.name}'`) &&
+      if (this.#claim(this.prompts, entry.prompt.name, `prompt '${entry.prompt.name}'`))
         this.prompts.set(entry.prompt.name, entry);
     for (const entry of catalogue.resources) {
       const key = resourceUriKey(entry.resource.uri);

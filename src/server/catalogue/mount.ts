@@ -18,7 +18,7 @@ const PREFIX = /^[A-Za-z0-9_.-]{1,64}$/;
  * Checks a mount prefix: '' (names unchanged) or 1–64 of A-Z a-z 0-9 _ - . (no `+`, which
  * ends the prefix of a URI). @throws LocalError `INVALID_DEFINITION`.
  */
-export function checkPrefix(prefix: string): void {
+function checkPrefix(prefix: string): void {
   if (prefix === '' || PREFIX.test(prefix)) return;
   throw new LocalError(
     'INVALID_DEFINITION',

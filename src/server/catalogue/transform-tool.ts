@@ -116,7 +116,7 @@ function reshaped(schema: Schema, changes: [string, ArgumentChange][], tool: str
     const hidden = 'value' in change || change.compute !== undefined;
     if ('value' in change && change.compute !== undefined)
       throw invalid(`transformTool '${tool}': argument '${arg}' is both fixed and computed`);
-    if ('value' in change) checkFixed(schema, arg, change.value, tool);
+    if ('value' in change) checkFixed(schema, { arg, value: change.value }, tool);
     if (hidden || 'default' in change) required = required.filter((r) => r !== arg);
     if (hidden) {
       delete properties[arg];
@@ -134,7 +134,8 @@ function reshaped(schema: Schema, changes: [string, ArgumentChange][], tool: str
 }
 
 /** @throws LocalError `INVALID_DEFINITION` when the original's schema for `arg` refuses `value`. */
-function checkFixed(schema: Schema, arg: string, value: unknown, tool: string): void {
+function checkFixed(schema: Schema, fixed: { arg: string; value: unknown }, tool: string): void {
+  const { arg, value } = fixed;
   const property = (schema.properties as Schema)[arg];
   const { $schema, $defs, definitions } = schema;
   const alone: Schema = isObject(property) ? { ...property } : property === false ? { not: {} } : {};
