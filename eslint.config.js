@@ -128,6 +128,9 @@ const SIZE_EXCEPTIONS = [
   // Client is one cohesive class (a method per MCP request); complete(ref, argument, context,
   // options) mirrors completion/complete's params and is public API.
   ['src/client/client.ts', 'max-lines max-params'],
+  // McpServer is the server's one cohesive face (a method per registration kind, plus mount,
+  // transform and the announcements); its logic lives in dispatch.ts and catalogue/.
+  ['src/server/server.ts', 'max-lines'],
   // One record(figure, impl, run, value) tuple per measurement, at ~40 call sites in bench/.
   ['bench/harness/results.ts', 'max-params'],
   // Measurement helpers whose positional arguments are the figure's coordinates (url, body,

@@ -8,13 +8,14 @@
 // exits non-zero if any scored scenario fails. A third client line covers the not-scored
 // authorization extension scenarios (client credentials, enterprise-managed authorization,
 // DPoP, workload identity) on both wires; any failure among them fails the run too.
-// The gateway leg runs the server suite against `mcpkit proxy` fronting our everything server.
+// The gateway leg runs the server suite against `mcpkit proxy` fronting our everything server;
+// the mount leg against the everything server mounted in process (examples/mounted-everything.ts).
 // The runtime legs run the server suite, both revisions, against the everything server on each
 // runtime of scripts/runtimes.mjs (node22, node24, node26 through mcpkit/node; bun through
 // Bun.serve; deno through Deno.serve; workers through mcpkit/cloudflare under wrangler dev),
 // printing e.g. "conformance server (bun) 2026-07-28: 37 passed, 0 failed" and requiring the
 // tasks extension to pass on each; `client-runtimes` runs mcpkit's client on each (both eras).
-// Usage: node scripts/conformance.mjs [server|express|hono|fastify|client|gateway|node22|node24|
+// Usage: node scripts/conformance.mjs [server|express|hono|fastify|mount|client|gateway|node22|node24|
 //        node26|bun|deno|workers|client-runtimes]...   (default: all)
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
@@ -39,6 +40,7 @@ const allLegs = [
   'express',
   'hono',
   'fastify',
+  'mount',
   'client',
   'gateway',
   ...runtimeLegs,
@@ -144,6 +146,8 @@ const serverApps = {
   express: { label: 'server (express)', args: (port) => ['dist/examples/express-server.js', '--port', port] },
   hono: { label: 'server (hono)', args: (port) => ['dist/examples/hono-server.js', '--port', port] },
   fastify: { label: 'server (fastify)', args: (port) => ['dist/examples/fastify-server.js', '--port', port] },
+  // The everything server mounted (prefix '') on an empty server definition: McpServer.mount.
+  mount: { label: 'server (mount)', args: (port) => ['dist/examples/mounted-everything.js', '--port', port] },
 };
 
 async function serverLeg(app) {

@@ -54,3 +54,4 @@ export {
   missingCapabilities,
   serverCapabilityNeeded,
 } from './capabilities.js';
+export { URI_SEPARATOR, isQualifiedNameValid, qualifyName, qualifyUri, unqualifyUri } from './namespace.js';

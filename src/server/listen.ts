@@ -106,6 +106,8 @@ export function listen(init: {
   requested?: unknown;
   /** What extensions carry on the stream (the Tasks extension's task status notifications). */
   contributions?: readonly ListenContribution[] | undefined;
+  /** Which list changes concern this caller's view (per-caller catalogues); absent: all. */
+  views?: { concerns(event: ServerEvent): boolean } | undefined;
 }): Promise<Params> {
   const { id, filter, bus, channel, contributions = [] } = init;
   const tag = { [META.subscriptionId]: id };
@@ -114,6 +116,7 @@ export function listen(init: {
   channel.notify('notifications/subscriptions/acknowledged', { _meta: tag, notifications: acknowledged });
   const unsubscribe = bus.subscribe((event) => {
     const n = eventNotification(event, filter);
+    if (n && init.views && !init.views.concerns(event)) return;
     if (n && !channel.signal.aborted) channel.notify(n.method, { ...n.params, _meta: tag });
   });
   const unwatch = contributions.map((c) =>

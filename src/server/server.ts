@@ -33,6 +33,10 @@ import {
   type ToolHandler,
 } from './tool-types.js';
 import { MiddlewareChains } from './middleware.js';
+import { mountOn, withMounted, type MountOptions } from './catalogue/bridge.js';
+import type { Transform } from './catalogue/types.js';
+
+export type { MountOptions } from './catalogue/bridge.js';
 import { principalQuotas } from './middleware/quotas.js';
 import { scopeCheck } from './middleware/scopes.js';
 
@@ -56,6 +60,8 @@ export class McpServer {
   readonly options: ServerOptions;
   readonly #parts: ServerDispatcher;
   #capabilities: ServerCapabilities | undefined;
+  #capabilitiesAt = -1;
+  readonly #mounted: McpServer[] = [];
   readonly #chains = new MiddlewareChains({
     request: (scope) => this.#parts.dispatch(scope),
     notification: (notification, session) => this.#notified(notification, session),
@@ -80,9 +86,24 @@ export class McpServer {
   /** Records the scopes a feature needs; the first feature needing any turns on the scope check. */
   #needScopes(method: string, key: string, scopes: readonly string[] | undefined): void {
     this.#scopes.need(method, key, scopes);
-    if (this.#scopesChecked || !scopes || scopes.length === 0) return;
+    if (scopes && scopes.length > 0) this.#checkScopes();
+  }
+
+  #checkScopes(): void {
+    if (this.#scopesChecked) return;
     this.#scopesChecked = true;
     this.#chains.builtIn(scopeCheck(this.#runtime));
+  }
+
+  /** Registers with `add`; one that collides with a mounted name is undone and refused. */
+  #register(add: () => void, undo: () => unknown): void {
+    const catalogue = this.#parts.catalogue;
+    const before = catalogue.composed ? catalogue.compiled().collisions.length : 0;
+    add();
+    const collisions = catalogue.composed ? catalogue.compiled().collisions : [];
+    if (collisions.length === before) return;
+    undo();
+    throw new LocalError('INVALID_DEFINITION', `names collide: ${collisions.at(-1)}`);
   }
 
   /** Every protocol version this server speaks, modern first. */
@@ -142,7 +163,11 @@ export class McpServer {
         : [definitionOrHandler, maybeHandler];
     if (handler === undefined) throw new LocalError('INVALID_DEFINITION', `tool '${name}' needs a handler`);
     const bound = bindTool(handler, definition.outputSchema !== undefined);
-    this.#parts.features.tools.add(name, definition, bound);
+    const { tools } = this.#parts.own;
+    this.#register(
+      () => tools.add(name, definition, bound),
+      () => tools.remove(name),
+    );
     this.#needScopes('tools/call', name, definition.scopes);
     this.#capabilities = undefined;
     this.#announce('toolsListChanged');
@@ -151,9 +176,12 @@ export class McpServer {
 
   /** Registers a fixed resource at `uri`. */
   resource(uri: string, metadata: ResourceMetadata, handler: ResourceHandler): this {
-    const { scopes, ...wire } = metadata;
-    this.#parts.features.resources.addResource(uri, wire, handler);
-    this.#needScopes('resources/read', uri, scopes);
+    const { resources } = this.#parts.own;
+    this.#register(
+      () => resources.addResource(uri, metadata, handler),
+      () => resources.removeResource(uri),
+    );
+    this.#needScopes('resources/read', uri, metadata.scopes);
     this.#capabilities = undefined;
     this.#announce('resourcesListChanged');
     return this;
@@ -161,8 +189,9 @@ export class McpServer {
 
   /** Registers a resource template (`{var}` and `{+var}` expressions). */
   resourceTemplate(uriTemplate: string, options: TemplateOptions, handler: TemplateHandler): this {
-    const { scopes: _scopes, ...wire } = options;
-    this.#parts.features.resources.addTemplate(uriTemplate, wire, handler);
+    const { resources } = this.#parts.own;
+    const undo = () => resources.removeTemplate(uriTemplate);
+    this.#register(() => resources.addTemplate(uriTemplate, options, handler), undo);
     this.#capabilities = undefined;
     this.#announce('resourcesListChanged');
     return this;
@@ -174,18 +203,56 @@ export class McpServer {
     definition: PromptDefinition<S>,
     handler: PromptHandler<S>,
   ): this {
-    const { scopes, ...wire } = definition;
-    this.#parts.features.prompts.add(name, wire as PromptDefinition<S>, bindPrompt(handler));
-    this.#needScopes('prompts/get', name, scopes);
+    const { prompts } = this.#parts.own;
+    this.#register(
+      () => prompts.add(name, definition, bindPrompt(handler)),
+      () => prompts.remove(name),
+    );
+    this.#needScopes('prompts/get', name, definition.scopes);
     this.#capabilities = undefined;
     this.#announce('promptsListChanged');
     return this;
   }
 
+  /**
+   * Serves `server`'s tools, prompts, resources, templates and completions as this server's,
+   * in process (no extra hop), on both eras: names become `prefix__name` and URIs
+   * `prefix+uri`, the rule the host and the gateway follow ('' keeps them unchanged). Calls run
+   * the mounted server's handlers with this request's context (progress, cancellation,
+   * `ctx.elicit`, `ctx.sample`, tasks); its list changes and resource updates are announced
+   * here; this server's middleware applies, the mounted server's does not.
+   * @throws LocalError `INVALID_DEFINITION` for a bad prefix, a mount of itself (at any depth),
+   *   a name or URI that collides with one served here, or a transform that cannot apply.
+   */
+  mount(prefix: string, server: McpServer, options: MountOptions = {}): this {
+    const lists = this.options.listChanged !== false;
+    mountOn(this.#runtime, runtimeFor(server), { prefix, options, lists });
+    this.#mounted.push(server);
+    this.#composed();
+    return this;
+  }
+
+  /**
+   * Reshapes what this server serves (own registrations and mounts) with `transforms`, in
+   * order after earlier ones. @throws LocalError `INVALID_DEFINITION` when one cannot apply.
+   */
+  transform(...transforms: Transform[]): this {
+    this.#parts.catalogue.transform(transforms);
+    this.#composed();
+    return this;
+  }
+
+  #composed(): void {
+    this.#capabilities = undefined;
+    if (this.#parts.catalogue.scoped) this.#checkScopes();
+    for (const list of ['toolsListChanged', 'promptsListChanged', 'resourcesListChanged'] as const)
+      this.#announce(list);
+  }
+
   /** Removes a tool and announces the change. @throws LocalError `INVALID_ARGUMENT` with `listChanged: false`. */
   removeTool(name: string): boolean {
     this.#mayChange('removeTool');
-    const removed = this.#parts.features.tools.remove(name);
+    const removed = this.#parts.own.tools.remove(name);
     this.#capabilities = undefined;
     if (removed) this.notifyToolsChanged();
     return removed;
@@ -194,7 +261,7 @@ export class McpServer {
   /** Removes a prompt and announces the change. @throws LocalError `INVALID_ARGUMENT` with `listChanged: false`. */
   removePrompt(name: string): boolean {
     this.#mayChange('removePrompt');
-    const removed = this.#parts.features.prompts.remove(name);
+    const removed = this.#parts.own.prompts.remove(name);
     this.#capabilities = undefined;
     if (removed) this.notifyPromptsChanged();
     return removed;
@@ -203,7 +270,7 @@ export class McpServer {
   /** Removes a fixed resource or a resource template and announces the change. @throws LocalError `INVALID_ARGUMENT` with `listChanged: false`. */
   removeResource(uriOrTemplate: string): boolean {
     this.#mayChange('removeResource');
-    const { resources } = this.#parts.features;
+    const { resources } = this.#parts.own;
     const removed = resources.removeResource(uriOrTemplate) || resources.removeTemplate(uriOrTemplate);
     this.#capabilities = undefined;
     if (removed) this.notifyResourcesChanged();
@@ -267,6 +334,8 @@ export class McpServer {
 
   /** The capabilities declared in discover and initialize, from what is registered. */
   get capabilities(): ServerCapabilities {
+    const revision = this.#parts.catalogue.revision;
+    if (this.#capabilitiesAt !== revision) [this.#capabilities, this.#capabilitiesAt] = [undefined, revision];
     return (this.#capabilities ??= this.#computeCapabilities());
   }
 
@@ -281,7 +350,10 @@ export class McpServer {
 
   #computeCapabilities(): ServerCapabilities {
     const caps = capabilitiesOf(this.#parts.features, this.options.capabilities, this.options.listChanged);
-    return this.#parts.extensions.declare(caps);
+    return withMounted(
+      this.#parts.extensions.declare(caps),
+      this.#mounted.map((m) => m.capabilities),
+    );
   }
 
   #makeRuntime(): ServerRuntime {
@@ -291,7 +363,7 @@ export class McpServer {
       options: this.options,
       eventBus: parts.eventBus,
       servesLegacy: parts.legacy.length > 0,
-      toolsRevision: () => parts.features.tools.revision,
+      toolsRevision: () => parts.catalogue.revision,
       serve: (scope) => (chains.empty ? parts.dispatch(scope) : chains.request(scope)),
       handle: (request, channel) => this.#runtime.serve(new RequestScope(request, channel, channel)),
       handleNotification: (notification, session, headers) => {
@@ -300,7 +372,11 @@ export class McpServer {
       },
       sessionEnded: (session) => parts.subscriptions.releaseAll(session.subscriptions),
       syncSessionSubscriptions: (session, uris) => parts.subscriptions.sync(session.subscriptions, uris),
-      requiredScopes: (method, params) => this.#scopes.required(method, params),
+      requiredScopes: (method, params) =>
+        parts.catalogue.composed
+          ? parts.catalogue.requiredScopes(method, params)
+          : this.#scopes.required(method, params),
+      catalogue: parts.catalogue,
       idle: () => parts.tasks.runner.idle(),
     };
   }

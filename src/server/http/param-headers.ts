@@ -48,6 +48,13 @@ function annotationsOf(inputSchema: unknown): HeaderAnnotation[] {
 /** Reads every page of the server's tool list (as a modern client would see it). */
 async function listTools(server: McpServer): Promise<Map<string, HeaderAnnotation[]>> {
   const found = new Map<string, HeaderAnnotation[]>();
+  const { catalogue } = runtimeOf(server);
+  if (catalogue.composed) {
+    // Every tool, not one caller's view: per-caller rules must not hide a tool from screening.
+    for (const { tool } of catalogue.compiled().catalogue.tools)
+      found.set(tool.name, annotationsOf(tool.inputSchema));
+    return found;
+  }
   const channel = { signal: new AbortController().signal, notify: () => undefined };
   const meta = { [META.protocolVersion]: LATEST_REVISION, [META.clientCapabilities]: {} };
   let cursor: unknown;

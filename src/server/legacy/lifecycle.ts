@@ -27,6 +27,8 @@ export interface ServerIdentity {
   legacyRevisions: readonly LegacyRevision[];
   /** The extensions served on legacy and their settings (declared when any). */
   extensions?: ServerCapabilities['extensions'] | undefined;
+  /** Called with the session once opened (before the result is sent). */
+  opened?: (session: LegacySession) => void;
 }
 
 /**
@@ -54,6 +56,8 @@ export function initialize(
   const capabilities = legacyServerCapabilities(identity.capabilities);
   if (identity.extensions) capabilities.extensions = identity.extensions;
   session.serverCapabilities = capabilities;
+  session.auth = scope.auth;
+  identity.opened?.(session);
   const result: Params = { protocolVersion, capabilities, serverInfo: identity.serverInfo };
   if (identity.instructions !== undefined) result.instructions = identity.instructions;
   return result;

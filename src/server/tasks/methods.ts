@@ -29,7 +29,7 @@ import type { ListenContribution, ServerExtension } from '../extension.js';
 import type { RequestScope } from '../scope.js';
 import type { ModernMeta } from '../modern.js';
 import { openInputRound, settleRound } from '../mrtr.js';
-import type { ToolRegistry } from '../tools.js';
+import type { ServedTools } from '../catalogue/served.js';
 import { TaskRunner, type CallTool, type TaskOptions } from './runner.js';
 
 /** Most task ids one listen stream may follow. */
@@ -39,7 +39,7 @@ const MAX_LISTEN_TASKS = 1000;
 export class ServerTasks {
   readonly runner: TaskRunner;
   readonly #configured: boolean;
-  readonly #tools: ToolRegistry;
+  readonly #tools: ServedTools;
   readonly #sealer: RequestStateSealer;
 
   constructor(init: {
@@ -48,7 +48,7 @@ export class ServerTasks {
     maxPerPrincipal?: number | undefined;
     /** The server's `limits.schema`, which also bound elicitation `requestedSchema`s. */
     schemaLimits?: SchemaLimits | undefined;
-    tools: ToolRegistry;
+    tools: ServedTools;
     sealer: RequestStateSealer;
     callTool: CallTool;
   }) {
@@ -100,7 +100,7 @@ export class ServerTasks {
   /** A `tools/call` of a task tool, as a task; undefined when it runs as a plain call. */
   #route(scope: RequestScope): Promise<Params> | undefined {
     const meta = scope.modern;
-    const policy = this.#tools.taskPolicy(scope.request.params?.name);
+    const policy = this.#tools.taskPolicy(scope.request.params?.name, scope);
     if (!policy || !meta) return undefined;
     if (!negotiated(meta)) {
       if (policy.support === 'required') throw tasksRequired();
