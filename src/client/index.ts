@@ -33,3 +33,12 @@ export {
   type RetryOptions,
   type FetchWrapper,
 } from './http/index.js';
+export {
+  downloadSkill,
+  getSkill,
+  listSkills,
+  readSkillFile,
+  type ListSkillsOptions,
+  type SkillFile,
+  type SkillListing,
+} from './skills.js';

@@ -30,6 +30,7 @@ export {
   negotiated,
   type ExtensionHandler,
   type ExtensionRequest,
+  type ExtensionServer,
   type ListenContribution,
   type MethodsOf,
   type ServerExtension,
@@ -61,3 +62,11 @@ export {
   type SealerOptions,
   type StateKey,
 } from '../core/runtime.js';
+export {
+  SkillCatalogue,
+  type SkillCatalogueOptions,
+  type SkillFileEntry,
+  type SkillFiles,
+  type SkillProblem,
+} from './skills/catalogue.js';
+export { skillsExtension, type SkillsOptions } from './skills/extension.js';
