@@ -285,7 +285,7 @@ function memorySkillFiles(skills: Record<string, Record<string, string | Uint8Ar
     read: (path, maxBytes) => {
       const bytes = all.get(path);
       if (!bytes) return Promise.reject(new Error('no such file'));
-      if (bytes.byteLength > maxBytes) return Promise.reject(new Error(`larger than ${maxBytes} bytes`));
+      if (bytes.byteLength > maxBytes) return Promise.reject(new Error(`${bytes.byteLength} bytes is over the bound of ${maxBytes}`));
       return Promise.resolve(bytes);
     },
   };

@@ -40,7 +40,8 @@ export function skillsExtension(catalogue: SkillCatalogue, options: SkillsOption
     id: SKILLS_EXTENSION,
     settings: { directoryRead: true },
     requiresNegotiation: false,
-    cacheable: ['skills/list', 'skills/get'],
+    // The SEP makes list and get cacheable; the official SDK 2.4 client also wants the cache fields on directory reads.
+    cacheable: ['skills/list', 'skills/get', 'resources/directory/read'],
     setup: (server) => {
       server.resourceTemplate(
         'skill://{+path}',
