@@ -31,11 +31,14 @@ export interface SkillsOptions {
 }
 
 /**
- * The extension serving `catalogue`: pass it to `createServer({ extensions: [...] })` or
- * `server.use(...)`. Its `setup` registers the `skill://{+path}` resource template.
+ * The extension serving `catalogue` (or the catalogue once its promise settles, so a
+ * synchronous server definition may load one): pass it to `createServer({ extensions })`
+ * or `server.use(...)`. Its `setup` registers the `skill://{+path}` resource template.
  */
-export function skillsExtension(catalogue: SkillCatalogue, options: SkillsOptions = {}) {
+export function skillsExtension(loading: SkillCatalogue | Promise<SkillCatalogue>, options: SkillsOptions = {}) {
   const size = options.pageSize ?? 100;
+  const ready = Promise.resolve(loading);
+  ready.catch(() => undefined); // a failed load is reported by every request that needs it
   return defineExtension({
     id: SKILLS_EXTENSION,
     settings: { directoryRead: true },
@@ -46,25 +49,29 @@ export function skillsExtension(catalogue: SkillCatalogue, options: SkillsOption
       server.resourceTemplate(
         'skill://{+path}',
         { name: 'skill-files', description: 'Files of the skills this server serves', mimeType: 'text/markdown' },
-        (uri) => [readSkillFile(catalogue, uri)],
+        async (uri) => [readSkillFile(await ready, uri)],
       );
     },
     methods: {
-      'skills/list': (params: { cursor?: unknown }): ListSkillsResult => {
+      'skills/list': async (params: { cursor?: unknown }): Promise<ListSkillsResult> => {
+        const catalogue = await ready;
         const page = paginate('skills', catalogue.entries, params.cursor, size);
         return page.nextCursor === undefined
           ? { skills: [...page.items] }
           : { skills: [...page.items], nextCursor: page.nextCursor };
       },
-      'skills/get': (params: { uri?: unknown }): GetSkillResult => {
+      'skills/get': async (params: { uri?: unknown }): Promise<GetSkillResult> => {
         const uri = checkedUri(params.uri);
-        const skill = catalogue.get(uri);
+        const skill = (await ready).get(uri);
         if (!skill) throw WireError.of('InvalidParams', `No skill is served at ${uri}`, { uri });
         return { skill };
       },
-      'resources/directory/read': (params: { uri?: unknown; cursor?: unknown }): ReadResourceDirectoryResult => {
+      'resources/directory/read': async (params: {
+        uri?: unknown;
+        cursor?: unknown;
+      }): Promise<ReadResourceDirectoryResult> => {
         const uri = checkedUri(params.uri);
-        const children = catalogue.directory(uri);
+        const children = (await ready).directory(uri);
         if (!children) throw WireError.of('InvalidParams', `${uri} is not a directory resource`, { uri });
         const page = paginate(`dir ${uri}`, children, params.cursor, size);
         return page.nextCursor === undefined
