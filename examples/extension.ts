@@ -25,7 +25,10 @@ const notesExtension = defineExtension({
       notes.push(params.text);
       return { count: notes.length };
     },
-    'notes/list': (_params: object, ctx) => ({ notes: [...notes], style: negotiated(ctx, NOTES)?.style ?? 'plain' }),
+    'notes/list': (_params: object, ctx) => ({
+      notes: [...notes],
+      style: negotiated(ctx, NOTES)?.style ?? 'plain',
+    }),
   },
   resultMeta: () => ({ 'com.example/notes-count': notes.length }),
 });
@@ -52,7 +55,9 @@ async function main(): Promise<void> {
   const listed = await client.request('notes/list', {});
   console.log(`added (${count}); notes: ${listed.notes.join(', ')} as ${listed.style}`);
   const other = await clientFor(server, false);
-  await other.request('notes/list', {}).catch((e: WireError) => console.log(`undeclared client: ${e.code} ${e.message}`));
+  await other
+    .request('notes/list', {})
+    .catch((e: WireError) => console.log(`undeclared client: ${e.code} ${e.message}`));
   await Promise.all([client.close(), other.close()]);
 }
 

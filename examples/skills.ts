@@ -19,11 +19,16 @@ import { createLinkedPair } from '../src/testing/index.js';
 async function main(): Promise<void> {
   const catalogue = await SkillCatalogue.fromFiles({
     'release-notes': {
-      'SKILL.md': '---\nname: release-notes\ndescription: Write release notes from merged changes\n---\nUse templates/NOTES.md.\n',
+      'SKILL.md':
+        '---\nname: release-notes\ndescription: Write release notes from merged changes\n---\nUse templates/NOTES.md.\n',
       'templates/NOTES.md': '## Added\n\n## Fixed\n',
     },
   });
-  const server = createServer({ name: 'skills-server', version: '1.0.0', extensions: [skillsExtension(catalogue)] });
+  const server = createServer({
+    name: 'skills-server',
+    version: '1.0.0',
+    extensions: [skillsExtension(catalogue)],
+  });
   const [a, b] = createLinkedPair();
   await connect(server, b);
   const client = createClient({ name: 'skills-host', version: '1.0.0' });

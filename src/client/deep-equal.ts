@@ -7,6 +7,8 @@ export function isDeepStrictEqual(a: unknown, b: unknown): boolean {
   const kb = Object.keys(b);
   if (ka.length !== kb.length) return false;
   return ka.every(
-    (k) => Object.hasOwn(b, k) && isDeepStrictEqual((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k]),
+    (k) =>
+      Object.hasOwn(b, k) &&
+      isDeepStrictEqual((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k]),
   );
 }

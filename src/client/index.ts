@@ -41,4 +41,5 @@ export {
   type ListSkillsOptions,
   type SkillFile,
   type SkillListing,
+  type SkillReadOptions,
 } from './skills.js';

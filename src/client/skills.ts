@@ -35,6 +35,11 @@ export interface SkillFile {
   mimeType?: string;
 }
 
+/** Options of {@link readSkillFile}: the path within the skill (default `SKILL.md`) and the request's options. */
+export interface SkillReadOptions extends RequestOptions {
+  path?: string;
+}
+
 /** Options of {@link listSkills}. */
 export interface ListSkillsOptions extends RequestOptions {
   /** Most pages fetched (default 100). */
@@ -85,16 +90,16 @@ export async function getSkill(client: Client, uri: string, options?: RequestOpt
 
 /**
  * One file of `skill`, by a path relative to the skill's root (`references/GUIDE.md`,
- * default `SKILL.md`), read with `resources/read` and verified against the entry.
+ * default `SKILL.md`; or options with `path`), read with `resources/read` and verified against the entry.
  * @throws LocalError `INVALID_ARGUMENT` for an unsafe or unlisted path; `INVALID_RESULT`
  *   for content whose size, digest or frontmatter differs from the entry.
  */
 export async function readSkillFile(
   client: Client,
   skill: Skill,
-  path = 'SKILL.md',
-  options?: RequestOptions,
+  file: string | SkillReadOptions = 'SKILL.md',
 ): Promise<SkillFile> {
+  const { path = 'SKILL.md', ...options } = typeof file === 'string' ? { path: file } : file;
   const unsafe = unsafeSkillPath(path);
   if (unsafe) throw new LocalError('INVALID_ARGUMENT', `skill file path '${path}' ${unsafe}`);
   const uri = `${rootOf(skill.uri)}/${path.split('/').map(encodeURIComponent).join('/')}`;
@@ -107,9 +112,9 @@ export async function readSkillFile(
   const bytes = bytesOf(content);
   if (listed) await verify(bytes, listed);
   if (path === 'SKILL.md') checkFrontmatter(bytes, skill);
-  const file: SkillFile = { uri, path, bytes };
-  if (typeof content?.mimeType === 'string') file.mimeType = content.mimeType;
-  return file;
+  const read: SkillFile = { uri, path, bytes };
+  if (typeof content?.mimeType === 'string') read.mimeType = content.mimeType;
+  return read;
 }
 
 /**
@@ -117,14 +122,18 @@ export async function readSkillFile(
  * @throws LocalError `INVALID_ARGUMENT` for a `"dynamic"` skill (no manifest to verify
  *   against) or one over the per-skill limits; as {@link readSkillFile} otherwise.
  */
-export async function downloadSkill(client: Client, skill: Skill, options?: RequestOptions): Promise<SkillFile[]> {
+export async function downloadSkill(
+  client: Client,
+  skill: Skill,
+  options?: RequestOptions,
+): Promise<SkillFile[]> {
   if (!Array.isArray(skill.resources))
     throw new LocalError('INVALID_ARGUMENT', `${skill.uri} is dynamic: it has no manifest to verify against`);
   const root = `${rootOf(skill.uri)}/`;
   const files: SkillFile[] = [];
   for (const r of skill.resources) {
     const path = r.uri.slice(root.length).split('/').map(decodeURIComponent).join('/');
-    files.push(await readSkillFile(client, skill, path, options));
+    files.push(await readSkillFile(client, skill, { ...options, path }));
   }
   return files;
 }
@@ -147,8 +156,10 @@ function entryProblem(entry: unknown): string | undefined {
   if (!e.uri.endsWith('/SKILL.md')) return 'uri does not end in /SKILL.md';
   const name = decodeURIComponent(rootOf(e.uri).slice(rootOf(e.uri).lastIndexOf('/') + 1));
   const fm = e.frontmatter;
-  if (typeof fm !== 'object' || fm === null || typeof fm.description !== 'string') return 'has no frontmatter description';
-  if (!isSkillName(fm.name) || fm.name !== name) return `frontmatter name is not the last path segment '${name}'`;
+  if (typeof fm !== 'object' || fm === null || typeof fm.description !== 'string')
+    return 'has no frontmatter description';
+  if (!isSkillName(fm.name) || fm.name !== name)
+    return `frontmatter name is not the last path segment '${name}'`;
   if (e.resources === 'dynamic') return undefined;
   if (!Array.isArray(e.resources)) return 'resources is neither an array nor "dynamic"';
   return manifestProblem(e.uri, e.resources);
@@ -180,7 +191,10 @@ function bytesOf(content: Params | undefined): Uint8Array {
 
 async function verify(bytes: Uint8Array, listed: SkillResource): Promise<void> {
   if (bytes.byteLength !== listed.size)
-    throw new LocalError('INVALID_RESULT', `${listed.uri}: ${bytes.byteLength} bytes, the entry says ${listed.size}`);
+    throw new LocalError(
+      'INVALID_RESULT',
+      `${listed.uri}: ${bytes.byteLength} bytes, the entry says ${listed.size}`,
+    );
   if ((await skillDigest(bytes)) !== listed.digest)
     throw new LocalError('INVALID_RESULT', `${listed.uri}: the SHA-256 digest differs from the entry`);
 }
@@ -189,7 +203,8 @@ function checkFrontmatter(bytes: Uint8Array, skill: Skill): void {
   const block = frontmatterBlock(new TextDecoder().decode(bytes));
   let fields: unknown;
   try {
-    fields = block === undefined ? undefined : JSON.parse(JSON.stringify(parse(block, { maxAliasCount: 100 })));
+    fields =
+      block === undefined ? undefined : JSON.parse(JSON.stringify(parse(block, { maxAliasCount: 100 })));
   } catch {
     fields = undefined;
   }

@@ -35,7 +35,10 @@ export interface MaterialisedSkill {
  * @throws LocalError `INVALID_ARGUMENT` for a server label or skill URI that cannot be a
  *   safe path; whatever `downloadSkill` throws (verification failures).
  */
-export async function materialiseSkills(client: Client, options: MaterialiseOptions): Promise<MaterialisedSkill[]> {
+export async function materialiseSkills(
+  client: Client,
+  options: MaterialiseOptions,
+): Promise<MaterialisedSkill[]> {
   const label = safeSegment(options.server, 'server label');
   const skills = options.skills ?? (await listSkills(client)).skills;
   const out: MaterialisedSkill[] = [];

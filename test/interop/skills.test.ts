@@ -17,7 +17,8 @@ import { materialiseSkills } from '../../src/host/index.js';
 import { loadSkillFolder, serve, type Served } from '../../src/integrations/node/index.js';
 import { createServer, skillsExtension } from '../../src/server/index.js';
 
-const SKILL_MD = (name: string) => `---\nname: ${name}\ndescription: The ${name} skill\nlicense: Apache-2.0\n---\n# ${name}\n`;
+const SKILL_MD = (name: string) =>
+  `---\nname: ${name}\ndescription: The ${name} skill\nlicense: Apache-2.0\n---\n# ${name}\n`;
 
 describe('the official SkillsClient against mcpkit (catalogue from a folder)', () => {
   let dir: string;
@@ -32,7 +33,9 @@ describe('the official SkillsClient against mcpkit (catalogue from a folder)', (
     await writeFile(join(dir, 'leaky', 'SKILL.md'), SKILL_MD('leaky'));
     await symlink('/etc/hostname', join(dir, 'leaky', 'host.txt')); // out of the catalogue
     const catalogue = await loadSkillFolder(dir);
-    expect(catalogue.problems).toEqual([{ path: 'leaky', reason: "'host.txt' is a symlink or special file" }]);
+    expect(catalogue.problems).toEqual([
+      { path: 'leaky', reason: "'host.txt' is a symlink or special file" },
+    ]);
     const server = createServer({ name: 'ours', version: '1', extensions: [skillsExtension(catalogue)] });
     served = await serve(server, { port: 0 });
   });
@@ -43,7 +46,10 @@ describe('the official SkillsClient against mcpkit (catalogue from a folder)', (
   });
 
   it('lists, gets and reads a skill with its digests verified', async () => {
-    const client = new OfficialClient({ name: 'official', version: '2.4.0' }, { versionNegotiation: { mode: { pin: '2026-07-28' } } });
+    const client = new OfficialClient(
+      { name: 'official', version: '2.4.0' },
+      { versionNegotiation: { mode: { pin: '2026-07-28' } } },
+    );
     await client.connect(new StreamableHTTPClientTransport(new URL(served.url)));
     try {
       const skills = new SkillsClient(client);
@@ -57,7 +63,10 @@ describe('the official SkillsClient against mcpkit (catalogue from a folder)', (
       const main = await skills.read(entries[0]!);
       expect(main.verified).toBe(true);
       const listing = await skills.readDirectory('skill://pdf-tools');
-      expect(listing.resources.map((r) => r.uri).sort()).toEqual(['skill://pdf-tools/SKILL.md', 'skill://pdf-tools/references']);
+      expect(listing.resources.map((r) => r.uri).sort()).toEqual([
+        'skill://pdf-tools/SKILL.md',
+        'skill://pdf-tools/references',
+      ]);
     } finally {
       await client.close();
     }
@@ -98,15 +107,23 @@ describe('mcpkit client against the official SkillsExtension server', () => {
     try {
       const { skills, invalid } = await listSkills(client);
       expect(invalid).toEqual([]);
-      expect(skills.map((s) => s.uri).sort()).toEqual(['skill://acme/refunds/SKILL.md', 'skill://git-workflow/SKILL.md']);
+      expect(skills.map((s) => s.uri).sort()).toEqual([
+        'skill://acme/refunds/SKILL.md',
+        'skill://git-workflow/SKILL.md',
+      ]);
       const git = skills.find((s) => s.frontmatter.name === 'git-workflow')!;
-      expect((await downloadSkill(client, git)).map((f) => f.path).sort()).toEqual(['SKILL.md', 'scripts/check.sh']);
+      expect((await downloadSkill(client, git)).map((f) => f.path).sort()).toEqual([
+        'SKILL.md',
+        'scripts/check.sh',
+      ]);
       const written = await materialiseSkills(client, { dir: out, server: 'docs-server', skills });
       expect(written.map((w) => w.path).sort()).toEqual([
         join(out, 'docs-server', 'skill', 'acme', 'refunds'),
         join(out, 'docs-server', 'skill', 'git-workflow'),
       ]);
-      expect(await readFile(join(out, 'docs-server', 'skill', 'git-workflow', 'scripts', 'check.sh'), 'utf8')).toBe('#!/bin/sh\necho ok\n');
+      expect(
+        await readFile(join(out, 'docs-server', 'skill', 'git-workflow', 'scripts', 'check.sh'), 'utf8'),
+      ).toBe('#!/bin/sh\necho ok\n');
     } finally {
       await client.close();
     }

@@ -31,9 +31,10 @@ export function nodeSkillFiles(root: string): SkillFiles {
   return {
     async list(dir) {
       const entries = await readdir(await inside(dir, true), { withFileTypes: true });
-      return entries.map(
-        (e): SkillFileEntry => ({ name: e.name, kind: e.isFile() ? 'file' : e.isDirectory() ? 'directory' : 'other' }),
-      );
+      return entries.map((e): SkillFileEntry => ({
+        name: e.name,
+        kind: e.isFile() ? 'file' : e.isDirectory() ? 'directory' : 'other',
+      }));
     },
     async read(path, maxBytes) {
       const handle = await open(await inside(path, false), constants.O_RDONLY | constants.O_NOFOLLOW);

@@ -71,14 +71,14 @@ const MIME: Readonly<Record<string, string>> = {
 };
 
 /** The MIME type of a skill file from its extension (`application/octet-stream` when unknown). */
-export function mimeTypeOf(path: string): string {
+function mimeTypeOf(path: string): string {
   const dot = path.lastIndexOf('.');
   const ext = dot < 0 ? '' : path.slice(dot + 1).toLowerCase();
   return Object.hasOwn(MIME, ext) ? MIME[ext]! : 'application/octet-stream';
 }
 
 /** `skill://` plus the path, each segment percent-encoded. */
-export function skillUri(path: string): string {
+function skillUri(path: string): string {
   return `skill://${path.split('/').map(encodeURIComponent).join('/')}`;
 }
 
@@ -170,7 +170,8 @@ class Walker {
   }
 
   async #visit(dir: string, depth: number): Promise<void> {
-    if (depth > this.#o.maxDepth) return this.#refuse(dir, `is nested deeper than ${this.#o.maxDepth} directories`);
+    if (depth > this.#o.maxDepth)
+      return this.#refuse(dir, `is nested deeper than ${this.#o.maxDepth} directories`);
     const entries = await this.#files.list(dir);
     if (dir !== '' && entries.some((e) => e.name === 'SKILL.md' && e.kind === 'file')) await this.#skill(dir);
     for (const entry of entries)
@@ -181,7 +182,7 @@ class Walker {
   /** Builds one skill's entry, or records why it is refused. */
   async #skill(dir: string): Promise<void> {
     try {
-      const paths = await this.#collect(dir, '', 0, []);
+      const paths = await this.#collect(dir, '', []);
       const read = await this.#readAll(dir, paths);
       const skillMd = read.get('SKILL.md')!;
       const name = dir.slice(dir.lastIndexOf('/') + 1);
@@ -201,14 +202,15 @@ class Walker {
   }
 
   /** Every file path under the skill, refusing what may not be served. */
-  async #collect(root: string, sub: string, depth: number, out: string[]): Promise<string[]> {
-    if (depth > this.#o.maxDepth) throw new SkillRefused(`'${sub}' is nested too deep`);
+  async #collect(root: string, sub: string, out: string[]): Promise<string[]> {
+    if (sub !== '' && sub.split('/').length > this.#o.maxDepth)
+      throw new SkillRefused(`'${sub}' is nested too deep`);
     for (const entry of await this.#files.list(sub === '' ? root : `${root}/${sub}`)) {
       const path = sub === '' ? entry.name : `${sub}/${entry.name}`;
       const unsafe = unsafeSkillPath(entry.name);
       if (unsafe) throw new SkillRefused(`file name '${path}' ${unsafe}`);
       if (entry.kind === 'other') throw new SkillRefused(`'${path}' is a symlink or special file`);
-      if (entry.kind === 'directory') await this.#collect(root, path, depth + 1, out);
+      if (entry.kind === 'directory') await this.#collect(root, path, out);
       else out.push(path);
       if (out.length > this.#o.maxFiles)
         throw new SkillRefused(`has more than ${this.#o.maxFiles} files (the per-skill limit)`);
@@ -231,7 +233,10 @@ class Walker {
     }
     this.#held += total;
     if (this.#held > this.#o.maxCatalogueBytes)
-      throw new LocalError('LIMIT_EXCEEDED', `the skill catalogue exceeds ${this.#o.maxCatalogueBytes} bytes`);
+      throw new LocalError(
+        'LIMIT_EXCEEDED',
+        `the skill catalogue exceeds ${this.#o.maxCatalogueBytes} bytes`,
+      );
     return read;
   }
 
@@ -242,10 +247,13 @@ class Walker {
 }
 
 /** Why one skill is left out (caught by the walker, never thrown to the caller). */
-export class SkillRefused extends Error {}
+class SkillRefused extends Error {}
 
 /** Each directory resource (skill roots, their subdirectories, and the prefixes above them) with its children. */
-function directoriesOf(files: ReadonlyMap<string, HeldFile>, skills: readonly Skill[]): Map<string, Resource[]> {
+function directoriesOf(
+  files: ReadonlyMap<string, HeldFile>,
+  skills: readonly Skill[],
+): Map<string, Resource[]> {
   const dirs = new Map<string, Map<string, Resource>>();
   const add = (parent: string, child: Resource): void => {
     let children = dirs.get(parent);
@@ -285,7 +293,8 @@ function memorySkillFiles(skills: Record<string, Record<string, string | Uint8Ar
     read: (path, maxBytes) => {
       const bytes = all.get(path);
       if (!bytes) return Promise.reject(new Error('no such file'));
-      if (bytes.byteLength > maxBytes) return Promise.reject(new Error(`${bytes.byteLength} bytes is over the bound of ${maxBytes}`));
+      if (bytes.byteLength > maxBytes)
+        return Promise.reject(new Error(`${bytes.byteLength} bytes is over the bound of ${maxBytes}`));
       return Promise.resolve(bytes);
     },
   };

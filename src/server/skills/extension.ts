@@ -35,7 +35,10 @@ export interface SkillsOptions {
  * synchronous server definition may load one): pass it to `createServer({ extensions })`
  * or `server.use(...)`. Its `setup` registers the `skill://{+path}` resource template.
  */
-export function skillsExtension(loading: SkillCatalogue | Promise<SkillCatalogue>, options: SkillsOptions = {}) {
+export function skillsExtension(
+  loading: SkillCatalogue | Promise<SkillCatalogue>,
+  options: SkillsOptions = {},
+) {
   const size = options.pageSize ?? 100;
   const ready = Promise.resolve(loading);
   ready.catch(() => undefined); // a failed load is reported by every request that needs it
@@ -48,7 +51,11 @@ export function skillsExtension(loading: SkillCatalogue | Promise<SkillCatalogue
     setup: (server) => {
       server.resourceTemplate(
         'skill://{+path}',
-        { name: 'skill-files', description: 'Files of the skills this server serves', mimeType: 'text/markdown' },
+        {
+          name: 'skill-files',
+          description: 'Files of the skills this server serves',
+          mimeType: 'text/markdown',
+        },
         async (uri) => [readSkillFile(await ready, uri)],
       );
     },

@@ -13,7 +13,7 @@ import { frontmatterBlock, isSkillName, type SkillFrontmatter } from '../../core
  * Parses the YAML of a frontmatter block into a plain JSON object (YAML 1.2 core schema,
  * aliases bounded). @throws Error for invalid YAML or a value that is not a mapping.
  */
-export function parseFrontmatter(yaml: string): Record<string, unknown> {
+function parseFrontmatter(yaml: string): Record<string, unknown> {
   const value: unknown = parse(yaml, { maxAliasCount: 100, uniqueKeys: true });
   if (typeof value !== 'object' || value === null || Array.isArray(value))
     throw new Error('frontmatter is not a YAML mapping');
