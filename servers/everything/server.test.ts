@@ -181,7 +181,10 @@ describe.each(WIRES)('everything server on the $name wire', (wire) => {
       'test://watched-resource',
     ]);
     const templates = await wire.send(h, 'resources/templates/list');
-    expect(templates.resourceTemplates).toMatchObject([{ uriTemplate: 'test://template/{id}/data' }]);
+    expect(templates.resourceTemplates).toMatchObject([
+      { uriTemplate: 'test://template/{id}/data' },
+      { uriTemplate: 'skill://{+path}' },
+    ]);
     const text = await wire.send(h, 'resources/read', { uri: 'test://static-text' });
     expect(text.contents).toEqual([{ uri: 'test://static-text', mimeType: 'text/plain', text: STATIC_TEXT }]);
     const binary = await wire.send(h, 'resources/read', { uri: 'test://static-binary' });

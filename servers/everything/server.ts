@@ -11,6 +11,7 @@ import { PNG_DATA_URI } from './media.js';
 import { registerPrompts } from './prompts.js';
 import { registerResources } from './resources.js';
 import { registerTaskTools } from './tasks.js';
+import { registerSkills } from './skills.js';
 
 /** The server's name in discover and initialize. */
 export const EVERYTHING_NAME = 'mcpkit-everything';
@@ -38,5 +39,6 @@ export function createEverythingServer(options: EverythingOptions = {}): McpServ
   registerTaskTools(server);
   registerResources(server);
   registerPrompts(server);
+  registerSkills(server);
   return server;
 }

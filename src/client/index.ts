@@ -43,3 +43,13 @@ export {
   type FetchServerCardOptions,
   type LiveServer,
 } from './server-card.js';
+export {
+  downloadSkill,
+  getSkill,
+  listSkills,
+  readSkillFile,
+  type ListSkillsOptions,
+  type SkillFile,
+  type SkillListing,
+  type SkillReadOptions,
+} from './skills.js';

@@ -51,6 +51,15 @@ export {
   type ExtensionMethodTypes,
   type ExtensionRequestMap,
 } from './extensions.js';
+export {
+  DIRECTORY_MIME_TYPE,
+  SKILLS_EXTENSION,
+  SKILL_LIMITS,
+  frontmatterBlock,
+  isSkillName,
+  skillDigest,
+  unsafeSkillPath,
+} from './skills.js';
 export { createMemoryEventBus, type EventBus, type ServerEvent } from './event-bus.js';
 export {
   TASKS_EXTENSION,

@@ -20,3 +20,4 @@ export type { ListKind, ServerLists } from './lists.js';
 export { defaultQualify, type NameFilter, type QualifyName } from './names.js';
 export type { HostPrompt, HostResource, HostTemplate, HostTool } from './registry.js';
 export { createGateway, type Gateway, type GatewayOptions } from './gateway/gateway.js';
+export { materialiseSkills, type MaterialiseOptions, type MaterialisedSkill } from './skills.js';

@@ -17,6 +17,13 @@ import {
   type Params,
 } from '../core/index.js';
 import type { RequestContext } from './context.js';
+import type { ResourceHandler, ResourceMetadata, TemplateHandler, TemplateOptions } from './resources.js';
+
+/** The registrations an extension's `setup` may make on the server that serves it. */
+export interface ExtensionServer {
+  resource(uri: string, metadata: ResourceMetadata, handler: ResourceHandler): unknown;
+  resourceTemplate(uriTemplate: string, options: TemplateOptions, handler: TemplateHandler): unknown;
+}
 
 /** One method an extension adds: the request's params (as sent: check them) and context in, its result out. */
 export type ExtensionHandler<P extends object = Params, R extends object = Params> = (
@@ -54,6 +61,11 @@ export interface ServerExtension<
    * extension is not offered now (its methods are then unknown).
    */
   readonly settings?: S | (() => S | undefined);
+  /**
+   * Called once when a server takes the extension (`createServer({ extensions })` or
+   * `use()`), to register what it serves through core features (resources, for instance).
+   */
+  readonly setup?: (server: ExtensionServer) => void;
   /** The methods it adds, by name. A core method name is refused. */
   readonly methods?: M;
   /** Methods whose modern results carry the cache fields (`ttlMs`, `cacheScope`). */

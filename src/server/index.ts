@@ -52,6 +52,7 @@ export {
   negotiated,
   type ExtensionHandler,
   type ExtensionRequest,
+  type ExtensionServer,
   type ListenContribution,
   type MethodsOf,
   type ServerExtension,
@@ -84,3 +85,11 @@ export {
   type StateKey,
 } from '../core/runtime.js';
 export { appResource, appTool, type AppResourceOptions, type AppToolDefinition } from './apps.js';
+export {
+  SkillCatalogue,
+  type SkillCatalogueOptions,
+  type SkillFileEntry,
+  type SkillFiles,
+  type SkillProblem,
+} from './skills/catalogue.js';
+export { skillsExtension, type SkillsOptions } from './skills/extension.js';

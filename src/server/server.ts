@@ -81,6 +81,7 @@ export class McpServer {
     this.#runtime = this.#makeRuntime();
     const perPrincipal = options.limits?.perPrincipal;
     if (perPrincipal) this.#chains.builtIn(principalQuotas(perPrincipal));
+    for (const extension of options.extensions ?? []) extension.setup?.(this);
   }
 
   /** Records the scopes a feature needs; the first feature needing any turns on the scope check. */
@@ -127,6 +128,7 @@ export class McpServer {
     if (typeof middleware === 'function') this.#chains.use(middleware);
     else {
       this.#parts.extensions.add(middleware);
+      middleware.setup?.(this);
       this.#capabilities = undefined;
     }
     return this;

@@ -16,3 +16,4 @@ export type * from './notifications.js';
 export type * from './legacy.js';
 export type * from './legacy-features.js';
 export type * from './maps.js';
+export type * from './skills.js';

@@ -4,3 +4,4 @@
  */
 export { serve, type ServeOptions, type Served } from './serve.js';
 export { toNodeListener, type FetchHandler, type McpNodeListener, type NodeListener } from './listener.js';
+export { loadSkillFolder, nodeSkillFiles } from './skills.js';
