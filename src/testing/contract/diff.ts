@@ -46,6 +46,7 @@ export function diffContracts(before: Contract, after: Contract): ContractChange
       );
     else if (was && now) for (const change of compareSurfaces(was, now)) add(change, [era]);
   }
+  for (const change of found.values()) change.eras.sort();
   return [...found.values()].sort(
     (a, b) =>
       RANK[a.level] - RANK[b.level] ||
@@ -183,7 +184,7 @@ function compareTool(
         level: 'review',
         kind: 'annotation-changed',
         path: `${path}.annotations.${key}`,
-        message: `annotation ${key} ${canonical(a ?? null)} → ${canonical(b ?? null)}`,
+        message: `annotation ${key} ${shown(a)} → ${shown(b)}`,
       });
   }
   compareFields(was, now, { path, out, skip: ['name', 'inputSchema', 'outputSchema', 'annotations'] });
@@ -301,6 +302,10 @@ function compareCapabilities(
       where.out.push({ level: 'info', kind: 'capability-added', path, message: `capability ${path} added` });
     else compareCapabilities(a[key], b[key], { path, out: where.out, depth: where.depth + 1 });
   }
+}
+
+function shown(value: unknown): string {
+  return value === undefined ? '(unset)' : canonical(value);
 }
 
 function record(value: unknown): Record<string, unknown> {
