@@ -161,7 +161,9 @@ export class ReplayBook {
     let best = Infinity;
     for (const [key, entry] of this.#entries) {
       const score =
-        distance(wanted, key.slice(0, MAX_COMPARED_CHARS)) + (entry.method === request.method ? 0 : 1e6);
+        distance(wanted, key.slice(0, MAX_COMPARED_CHARS)) +
+        (entry.method === request.method ? 0 : 1e6) +
+        (canonical(subjectOf(entry.params)) === canonical(subjectOf(request.params)) ? 0 : 1e5);
       if (score < best) [best, nearest] = [score, entry];
     }
     const shown = nearest
@@ -174,6 +176,11 @@ export class ReplayBook {
       : undefined;
     return WireError.of(known ? 'InvalidParams' : 'MethodNotFound', message, data);
   }
+}
+
+/** What a request is about: the tool or prompt name, or the resource URI. */
+function subjectOf(params: unknown): unknown {
+  return isObject(params) ? (params.name ?? params.uri) : undefined;
 }
 
 function rewrite(step: Step, to: { id: unknown; token: unknown }): Json {
