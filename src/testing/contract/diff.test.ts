@@ -1,7 +1,13 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createEverythingServer } from '../../../servers/everything/server.js';
 import { forecastServer, V2_CHANGES } from '../../../test/support/forecast-server.js';
-import { contractMatchers, diffContracts, formatContractChanges, serverContract, type Contract } from '../index.js';
+import {
+  contractMatchers,
+  diffContracts,
+  formatContractChanges,
+  serverContract,
+  type Contract,
+} from '../index.js';
 
 expect.extend(contractMatchers);
 
@@ -36,7 +42,9 @@ describe('contract snapshots', () => {
 describe('diffContracts', () => {
   const changesOf = () => diffContracts(v1, v2);
   const seen = (level: string) =>
-    changesOf().filter((c) => c.level === level && c.path.startsWith('tools.')).map((c) => `${c.kind} ${c.path}`);
+    changesOf()
+      .filter((c) => c.level === level && c.path.startsWith('tools.'))
+      .map((c) => `${c.kind} ${c.path}`);
 
   it('reports each breaking kind: removed tool, new required argument, narrowed type, removed enum value, output field removed, stricter schema', () => {
     expect(seen('breaking').sort()).toEqual([...V2_CHANGES.breaking].sort());
@@ -58,16 +66,23 @@ describe('diffContracts', () => {
     expect(kinds).toContain('tool-removed tools.alerts');
     expect(kinds).not.toContain('tool-removed tools.echo');
     expect(back.find((c) => c.path === 'tools.echo')?.level).toBe('info');
-    expect(back.find((c) => c.path === 'tools.forecast.outputSchema.properties.humidity')?.level).toBe('info');
+    expect(back.find((c) => c.path === 'tools.forecast.outputSchema.properties.humidity')?.level).toBe(
+      'info',
+    );
   });
 
   it('classifies output widening and a dropped era as breaking', () => {
     const wider = structuredClone(v1);
     const tool = wider.eras.modern!.tools.forecast!;
-    (tool.outputSchema!.properties as Record<string, { type: unknown }>).temperature!.type = ['number', 'string'];
+    (tool.outputSchema!.properties as Record<string, { type: unknown }>).temperature!.type = [
+      'number',
+      'string',
+    ];
     delete wider.eras.legacy;
     const found = diffContracts(v1, wider).map((c) => `${c.level} ${c.kind} ${c.path}`);
-    expect(found).toContain('breaking output-type-widened tools.forecast.outputSchema.properties.temperature');
+    expect(found).toContain(
+      'breaking output-type-widened tools.forecast.outputSchema.properties.temperature',
+    );
     expect(found).toContain('breaking era-removed eras.legacy');
   });
 

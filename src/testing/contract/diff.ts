@@ -96,15 +96,16 @@ function compareSurfaces(was: ContractSurface, now: ContractSurface): RawChange[
       message: 'instructions changed',
     });
   compareCapabilities(was.capabilities, now.capabilities, { path: 'capabilities', out, depth: 0 });
-  eachPair(was.tools, now.tools, { noun: 'tool', group: 'tools', out }, compareTool);
-  eachPair(was.resources, now.resources, { noun: 'resource', group: 'resources', out }, compareEntry);
-  eachPair(
-    was.resourceTemplates,
-    now.resourceTemplates,
-    { noun: 'resource template', group: 'resourceTemplates', out },
-    compareEntry,
-  );
-  eachPair(was.prompts, now.prompts, { noun: 'prompt', group: 'prompts', out }, comparePrompt);
+  eachPair(was.tools, now.tools, { noun: 'tool', group: 'tools', out, compare: compareTool });
+  eachPair(was.resources, now.resources, {
+    noun: 'resource',
+    group: 'resources',
+    out,
+    compare: compareEntry,
+  });
+  const templates = { noun: 'resource template', group: 'resourceTemplates', out, compare: compareEntry };
+  eachPair(was.resourceTemplates, now.resourceTemplates, templates);
+  eachPair(was.prompts, now.prompts, { noun: 'prompt', group: 'prompts', out, compare: comparePrompt });
   return out;
 }
 
@@ -118,8 +119,7 @@ type Compare = (
 function eachPair(
   was: Record<string, unknown>,
   now: Record<string, unknown>,
-  where: { noun: string; group: string; out: RawChange[] },
-  compare: Compare,
+  where: { noun: string; group: string; out: RawChange[]; compare: Compare },
 ): void {
   const [before, after] = [new Map(Object.entries(record(was))), new Map(Object.entries(record(now)))];
   const kind = where.noun.replace(/ /g, '-');
@@ -133,7 +133,11 @@ function eachPair(
         path,
         message: `${where.noun} \`${name}\` removed`,
       });
-    else compare(entry as Record<string, unknown>, next as Record<string, unknown>, { path, out: where.out });
+    else
+      where.compare(entry as Record<string, unknown>, next as Record<string, unknown>, {
+        path,
+        out: where.out,
+      });
   }
   for (const name of after.keys()) {
     if (!before.has(name))

@@ -76,7 +76,7 @@ export function compareSchemas(
 function compare(before: unknown, after: unknown, walk: Walk): void {
   if (canonical(before) === canonical(after)) return;
   if (!isSchema(before) || !isSchema(after) || walk.depth > MAX_DEPTH) {
-    note(walk, 'review', 'schema-changed', 'schema changed');
+    note(walk, ['review', 'schema-changed', 'schema changed']);
     return;
   }
   compareTypes(before, after, walk);
@@ -100,8 +100,9 @@ function isSchema(value: unknown): value is Schema {
   return value !== null && typeof value === 'object' && !Array.isArray(value);
 }
 
-function note(walk: Walk, level: ChangeLevel, kind: string, message: string, path = walk.path): void {
-  walk.out.push({ level, kind, path, message });
+/** Records `[level, kind, message, path]` (path defaults to where the walk is). */
+function note(walk: Walk, [level, kind, message, path]: [ChangeLevel, string, string, string?]): void {
+  walk.out.push({ level, kind, path: path ?? walk.path, message });
 }
 
 /** Stricter input breaks callers; stricter output is only news to them. */
@@ -128,10 +129,10 @@ function compareTypes(before: Schema, after: Schema, walk: Walk): void {
     now === undefined ? was !== undefined : was !== undefined && now.some((t) => !was.includes(t));
   const shown = `${JSON.stringify(before.type ?? 'any')} → ${JSON.stringify(after.type ?? 'any')}`;
   if (walk.polarity === 'input') {
-    if (lost) note(walk, 'breaking', 'type-narrowed', `type narrowed: ${shown}`);
-    else if (gained) note(walk, 'info', 'type-widened', `type widened: ${shown}`);
-  } else if (gained) note(walk, 'breaking', 'output-type-widened', `output type widened: ${shown}`);
-  else if (lost) note(walk, 'info', 'type-narrowed', `output type narrowed: ${shown}`);
+    if (lost) note(walk, ['breaking', 'type-narrowed', `type narrowed: ${shown}`]);
+    else if (gained) note(walk, ['info', 'type-widened', `type widened: ${shown}`]);
+  } else if (gained) note(walk, ['breaking', 'output-type-widened', `output type widened: ${shown}`]);
+  else if (lost) note(walk, ['info', 'type-narrowed', `output type narrowed: ${shown}`]);
 }
 
 function enumOf(schema: Schema): unknown[] | undefined {
@@ -145,12 +146,11 @@ function compareEnums(before: Schema, after: Schema, walk: Walk): void {
   if (was === undefined || now === undefined) {
     const added = was === undefined;
     const level = added ? stricter(walk) : looser(walk);
-    note(
-      walk,
+    note(walk, [
       level,
       added ? 'schema-stricter' : 'schema-looser',
       added ? 'values restricted to an enum' : 'enum restriction removed',
-    );
+    ]);
     return;
   }
   const keys = (list: unknown[]) => new Set(list.map(canonical));
@@ -160,11 +160,11 @@ function compareEnums(before: Schema, after: Schema, walk: Walk): void {
   const list = (values: unknown[]) => values.map((v) => JSON.stringify(v)).join(', ');
   if (removed.length > 0) {
     const level = walk.polarity === 'input' ? 'breaking' : 'info';
-    note(walk, level, 'enum-value-removed', `enum value removed: ${list(removed)}`);
+    note(walk, [level, 'enum-value-removed', `enum value removed: ${list(removed)}`]);
   }
   if (added.length > 0) {
     const level = walk.polarity === 'input' ? 'info' : 'review';
-    note(walk, level, 'enum-value-added', `enum value added: ${list(added)}`);
+    note(walk, [level, 'enum-value-added', `enum value added: ${list(added)}`]);
   }
 }
 
@@ -185,18 +185,18 @@ function compareProperties(before: Schema, after: Schema, walk: Walk): void {
     const path = `${walk.path}.properties.${name}`;
     if (!now.has(name)) {
       if (walk.polarity === 'output')
-        note(walk, 'breaking', 'output-field-removed', `output field \`${name}\` removed`, path);
-      else note(walk, 'breaking', `${noun}-removed`, `${noun} \`${name}\` removed`, path);
+        note(walk, ['breaking', 'output-field-removed', `output field \`${name}\` removed`, path]);
+      else note(walk, ['breaking', `${noun}-removed`, `${noun} \`${name}\` removed`, path]);
     } else compare(schema, now.get(name), { ...walk, path, top: false, depth: walk.depth + 1 });
   }
   for (const name of now.keys()) {
     if (was.has(name)) continue;
     const path = `${walk.path}.properties.${name}`;
     if (walk.polarity === 'output')
-      note(walk, 'info', 'output-field-added', `output field \`${name}\` added`, path);
+      note(walk, ['info', 'output-field-added', `output field \`${name}\` added`, path]);
     else if (required.has(name))
-      note(walk, 'breaking', `${noun}-required`, `new required ${noun} \`${name}\``, path);
-    else note(walk, 'review', `${noun}-added`, `new optional ${noun} \`${name}\``, path);
+      note(walk, ['breaking', `${noun}-required`, `new required ${noun} \`${name}\``, path]);
+    else note(walk, ['review', `${noun}-added`, `new optional ${noun} \`${name}\``, path]);
   }
 }
 
@@ -209,21 +209,21 @@ function compareRequired(before: Schema, after: Schema, walk: Walk): void {
     if (was.has(name) || (!existed.has(name) && propertiesOf(after).has(name))) continue;
     const path = `${walk.path}.properties.${name}`;
     if (walk.polarity === 'input')
-      note(walk, 'breaking', `${noun}-required`, `${noun} \`${name}\` is now required`, path);
-    else note(walk, 'info', 'output-field-required', `output field \`${name}\` is now always present`, path);
+      note(walk, ['breaking', `${noun}-required`, `${noun} \`${name}\` is now required`, path]);
+    else
+      note(walk, ['info', 'output-field-required', `output field \`${name}\` is now always present`, path]);
   }
   for (const name of was) {
     if (now.has(name) || !propertiesOf(after).has(name)) continue;
     const path = `${walk.path}.properties.${name}`;
     if (walk.polarity === 'output')
-      note(
-        walk,
+      note(walk, [
         'breaking',
         'output-field-optional',
         `output field \`${name}\` is no longer always present`,
         path,
-      );
-    else note(walk, 'info', `${noun}-optional`, `${noun} \`${name}\` is now optional`, path);
+      ]);
+    else note(walk, ['info', `${noun}-optional`, `${noun} \`${name}\` is now optional`, path]);
   }
 }
 
@@ -235,13 +235,12 @@ function compareAdditional(before: Schema, after: Schema, walk: Walk): void {
     return compare(was, now, { ...walk, path, top: false, depth: walk.depth + 1 });
   const closed = now === false;
   const level = closed ? stricter(walk) : looser(walk);
-  note(
-    walk,
+  note(walk, [
     level,
     closed ? 'schema-stricter' : 'schema-looser',
     `additionalProperties ${canonical(was ?? true)} → ${canonical(now ?? true)}`,
     path,
-  );
+  ]);
 }
 
 function compareBounds(before: Schema, after: Schema, walk: Walk): void {
@@ -253,12 +252,11 @@ function compareBounds(before: Schema, after: Schema, walk: Walk): void {
       (was === undefined ||
         (typeof was === 'number' && typeof now === 'number' && (higherIsStricter ? now > was : now < was)));
     const level = tighter ? stricter(walk) : looser(walk);
-    note(
-      walk,
+    note(walk, [
       level,
       tighter ? 'schema-stricter' : 'schema-looser',
       `${key} ${canonical(was ?? null)} → ${canonical(now ?? null)}`,
-    );
+    ]);
   };
   for (const key of LOWER_BOUNDS) bound(key, true);
   for (const key of UPPER_BOUNDS) bound(key, false);
@@ -266,23 +264,22 @@ function compareBounds(before: Schema, after: Schema, walk: Walk): void {
     const [was, now] = [before[key], after[key]];
     if (canonical(was) === canonical(now)) continue;
     const tighter = now !== undefined && now !== false;
-    note(
-      walk,
+    note(walk, [
       tighter ? stricter(walk) : looser(walk),
       tighter ? 'schema-stricter' : 'schema-looser',
       `${key} ${canonical(was ?? null)} → ${canonical(now ?? null)}`,
-    );
+    ]);
   }
 }
 
 function compareRest(before: Schema, after: Schema, walk: Walk): void {
   for (const key of WORDING) {
     if (canonical(before[key]) !== canonical(after[key])) {
-      note(walk, 'review', key === 'default' ? 'default-changed' : 'description-changed', `${key} changed`);
+      note(walk, ['review', key === 'default' ? 'default-changed' : 'description-changed', `${key} changed`]);
     }
   }
   const rest = (schema: Schema) =>
     canonical(Object.fromEntries(Object.entries(schema).filter(([k]) => !HANDLED.has(k))));
   if (rest(before) !== rest(after))
-    note(walk, 'review', 'schema-changed', 'schema keywords changed (composition, references or others)');
+    note(walk, ['review', 'schema-changed', 'schema keywords changed (composition, references or others)']);
 }
