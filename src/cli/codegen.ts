@@ -171,8 +171,7 @@ function resultType(tool: Tool, names: Map<string, string>): string {
 
 function toolTypes(tools: readonly Tool[], names: Map<string, string>): string {
   const rows = tools.map(
-    (t) =>
-      `  ${key(t.name)}: { arguments: ${names.get(t.name)}Arguments; result: ${resultType(t, names)} };`,
+    (t) => `  ${key(t.name)}: { arguments: ${names.get(t.name)}Arguments; result: ${resultType(t, names)} };`,
   );
   return `/** Each tool's arguments and result (its structured content when it declares an outputSchema). */
 export interface ToolTypes {

@@ -78,7 +78,7 @@ export async function runDevTool(argv: readonly string[]): Promise<number> {
     (rest.length === 0 && name !== 'record' && name !== 'codegen')
   ) {
     process.stdout.write(`${HELP[name]}\n`);
-    return rest.length === 0 && name !== 'contract' ? EXIT_CODES.usage : 0;
+    return rest.length === 0 ? EXIT_CODES.usage : 0;
   }
   if (name === 'contract') return contract(rest);
   if (name === 'record') return record(rest);

@@ -5,50 +5,16 @@
  * (see http-proxy.ts).
  */
 import { spawn } from 'node:child_process';
-import { createWriteStream, existsSync, type WriteStream } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { LineDecoder } from '../../core/runtime.js';
 import type { ClientFlags } from '../args.js';
 import { CliError } from '../errors.js';
 import type { Front } from '../host-args.js';
 import { packagePath } from '../package-root.js';
-import { recordedLine, type RecordedMessage, type RecordingHeader } from './format.js';
+import { RecordingWriter } from './writer.js';
 
 /** Longest line passed through and recorded, in bytes (longer ones pass but are noted). */
 const MAX_LINE_BYTES = 64 * 1024 * 1024;
-
-/** Appends redacted lines to a recording file. */
-export class RecordingWriter {
-  readonly #stream: WriteStream;
-  readonly #started = Date.now();
-
-  constructor(path: string, header: Omit<RecordingHeader, 'mcpkitRecording' | 'recordedAt'>) {
-    this.#stream = createWriteStream(path, { flags: 'w' });
-    const first: RecordingHeader = {
-      mcpkitRecording: 1,
-      ...header,
-      recordedAt: new Date(this.#started).toISOString(),
-    };
-    this.#stream.write(`${JSON.stringify(first)}\n`);
-  }
-
-  /** Records one message (parsed from `text`; text that is not JSON is kept as a note). */
-  write(from: RecordedMessage['from'], text: string, http?: RecordedMessage['http']): void {
-    let message: unknown;
-    try {
-      message = JSON.parse(text);
-    } catch {
-      message = { note: 'not JSON', text: text.slice(0, 200) };
-    }
-    const entry: RecordedMessage = { at: Date.now() - this.#started, from, message };
-    if (http) entry.http = http;
-    this.#stream.write(`${JSON.stringify(recordedLine(entry))}\n`);
-  }
-
-  /** Flushes and closes the file. */
-  close(): Promise<void> {
-    return new Promise((resolve) => this.#stream.end(resolve));
-  }
-}
 
 /** Records the server `flags` names until the exchange ends; resolves with the exit code. */
 export async function recordServer(

@@ -119,7 +119,11 @@ export function parseRecording(text: string): { header: RecordingHeader; message
       typeof entry.message !== 'object'
     )
       throw new Error(`line ${i + 2} is not a recorded message ({"from":"client"|"server","message":…})`);
-    const kept: RecordedMessage = { at: typeof entry.at === 'number' ? entry.at : 0, from: entry.from, message: entry.message };
+    const kept: RecordedMessage = {
+      at: typeof entry.at === 'number' ? entry.at : 0,
+      from: entry.from,
+      message: entry.message,
+    };
     if (entry.http && typeof entry.http === 'object') kept.http = entry.http;
     return kept;
   });

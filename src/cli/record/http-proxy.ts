@@ -9,7 +9,7 @@ import { createParser } from 'eventsource-parser';
 import { CliError } from '../errors.js';
 import type { Front } from '../host-args.js';
 import { signalled } from '../signals.js';
-import { RecordingWriter } from './command.js';
+import { RecordingWriter } from './writer.js';
 import { redactHeaders } from './format.js';
 
 /** Largest request body forwarded, in bytes. */

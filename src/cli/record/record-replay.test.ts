@@ -131,3 +131,22 @@ describe('record and replay on HTTP', () => {
     }
   }, 90_000);
 });
+
+describe('record and replay usage', () => {
+  it('prints --help, and refuses record without --out and replay of a file that is not a recording', async () => {
+    const { runCli } = await import('../../../test/support/cli.js');
+    const [record, replay, noOut, junk] = await Promise.all([
+      runCli(['record', '--help']),
+      runCli(['replay', '--help']),
+      runCli(['record', '--', 'node', 'server.js']),
+      runCli(['replay', CLI]),
+    ]);
+    expect([record.code, record.stdout]).toEqual([
+      0,
+      expect.stringContaining('Usage: mcpkit record --out FILE'),
+    ]);
+    expect([replay.code, replay.stdout]).toEqual([0, expect.stringContaining('Usage: mcpkit replay FILE')]);
+    expect([noOut.code, noOut.stderr]).toEqual([2, 'mcpkit: `record` needs --out FILE\n']);
+    expect([junk.code, junk.stderr]).toEqual([2, expect.stringContaining('is not JSON')]);
+  });
+});

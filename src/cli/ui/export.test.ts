@@ -13,7 +13,11 @@ describe('the inspector history export', () => {
 
     expect(text).not.toContain('secret-value');
     const { header, messages } = parseRecording(text);
-    expect(header).toMatchObject({ mcpkitRecording: 1, transport: 'stdio', server: 'the built-in everything server' });
+    expect(header).toMatchObject({
+      mcpkitRecording: 1,
+      transport: 'stdio',
+      server: 'the built-in everything server',
+    });
     expect(messages[0]).toMatchObject({ from: 'client', message: { method: 'initialize' } });
     const book = new ReplayBook(messages);
     const [reply] = book.answer({
