@@ -25,7 +25,7 @@ export interface RecordedMessage {
 }
 
 /** What stands in for a redacted value. */
-export const REDACTED = '[redacted]';
+const REDACTED = '[redacted]';
 
 /** Key names (lowercase, `-` and `_` removed) whose values are secrets wherever they appear. */
 const SECRET_KEY =
@@ -43,7 +43,7 @@ const SECRET_TEXT: readonly [RegExp, string][] = [
 const MAX_DEPTH = 64;
 
 /** True for a key (JSON member or header name) whose value must not be recorded. */
-export function isSecretKey(key: string): boolean {
+function isSecretKey(key: string): boolean {
   const k = key.toLowerCase().replace(/[-_]/g, '');
   if (NOT_SECRET.has(k)) return false;
   return k === 'token' || k.endsWith('token') || SECRET_KEY.test(k);

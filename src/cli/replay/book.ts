@@ -54,7 +54,7 @@ function canonical(value: unknown): string {
  * The params a request is matched by: redacted as recordings are, without `requestState`
  * or the volatile `_meta` keys; `initialize` by its protocol version only.
  */
-export function matchingParams(method: string, params: unknown): unknown {
+function matchingParams(method: string, params: unknown): unknown {
   if (!isObject(params)) return params ?? {};
   if (method === 'initialize') return { protocolVersion: params.protocolVersion };
   const out = redact(params) as Json;
