@@ -150,7 +150,17 @@ const SIZE_EXCEPTIONS = [
 const LAYER_ENTRY_LEVEL = 'error';
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'node_modules/**', 'test/spec/**', 'scripts/conformance/**'] },
+  {
+    ignores: [
+      'dist/**',
+      'node_modules/**',
+      'test/spec/**',
+      'scripts/conformance/**',
+      'docs/api/**',
+      'docs/.vitepress/cache/**',
+      'docs/.vitepress/dist/**',
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

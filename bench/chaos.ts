@@ -50,6 +50,7 @@ function markdown(report: ChaosReport): string {
   };
   errors('Clear errors seen', report.clear);
   errors('Unclear errors seen', report.unclear);
+  errors('Other results seen (misrouted, duplicated or lost)', report.odd);
   for (const [kind, ...trace] of report.hungTraces)
     lines.push('', `A hung ${kind}; its client's last exchanges:`, '', '```', ...trace, '```');
   return lines.join('\n');

@@ -380,6 +380,47 @@ async function answering(url) {
   }
 }
 
+/**
+ * The smoke test inside a Worker on a fresh workerd (bundled as a deploy would, no
+ * nodejs_compat; its fetches may reach loopback), both eras, against the server at `url`.
+ */
+async function workersClientSmoke(url) {
+  const { bundleWorker, serveWorker } = await import('./workerd.mjs');
+  const work = mkdtempSync(join(tmpdir(), 'mcpkit-workers-client-'));
+  let ok = true;
+  try {
+    const file = bundleWorker(join(root, 'dist/test/runtimes/client-smoke-worker.js'), join(work, 'smoke'));
+    const port = await freePort();
+    const worker = serveWorker(file, { port, loopback: true });
+    try {
+      await answering(`http://127.0.0.1:${port}/`);
+      for (const [rev, era] of [
+        ['2026-07-28', 'modern'],
+        ['2025-11-25', 'legacy'],
+      ]) {
+        const query = new URLSearchParams({ url, era });
+        const r = await fetch(`http://127.0.0.1:${port}/?${query}`).catch((e) => ({
+          status: 0,
+          text: () => String(e),
+        }));
+        const output = await r.text();
+        console.log(`conformance client smoke (workers) ${rev}: ${r.status === 200 ? 'passed' : 'failed'}`);
+        if (r.status !== 200)
+          console.log(`  ${output.split('\n').slice(0, 3).join(' | ')} ${worker.stderr().slice(-300)}`);
+        ok = r.status === 200 && ok;
+      }
+    } finally {
+      await worker.stop();
+    }
+  } catch (error) {
+    console.log(`conformance client smoke (workers): failed\n  ${String(error).split('\n')[0]}`);
+    ok = false;
+  } finally {
+    rmSync(work, { recursive: true, force: true });
+  }
+  return ok;
+}
+
 /** mcpkit's client on each runtime against the everything server on the system Node, both eras. */
 async function clientRuntimesLeg() {
   const rt = await runtimeCommands();
@@ -405,6 +446,7 @@ async function clientRuntimesLeg() {
   let ok = true;
   try {
     await answering(url);
+    ok = (await workersClientSmoke(url)) && ok;
     for (const [name, argv] of Object.entries(clients))
       for (const [rev, era] of [
         ['2026-07-28', 'modern'],

@@ -42,6 +42,8 @@ export class ChaosLedger {
   readonly clear = new Map<string, number>();
   /** Unclear error messages → count. */
   readonly unclear = new Map<string, number>();
+  /** Results judged neither answered nor a failure (`kind outcome: text`, 100 chars) → count. */
+  readonly odd = new Map<string, number>();
   /** Ids sent to the `mark` tool (each must execute at most once). */
   readonly marks: string[] = [];
   /** For each hung operation: its kind and the HTTP exchanges of its client just before. */
@@ -81,7 +83,14 @@ export class ChaosLedger {
       if (value === 'hung') {
         t.hung++;
         this.hungTraces.push([kind, ...(trace?.lines ?? [])]);
-      } else t[verdict(value)]++;
+      } else {
+        const outcome = verdict(value);
+        t[outcome]++;
+        if (outcome !== 'answered') {
+          const key = `${kind} ${outcome}: ${JSON.stringify(value).slice(0, 100)}`;
+          this.odd.set(key, (this.odd.get(key) ?? 0) + 1);
+        }
+      }
     } catch (error) {
       this.failure(kind, error);
       await new Promise((resolve) => setTimeout(resolve, 100)); // a client backs off, not spins

@@ -53,6 +53,8 @@ export interface ChaosReport {
   tallies: Map<string, Tally>;
   clear: Map<string, number>;
   unclear: Map<string, number>;
+  /** Results judged neither answered nor failed (misrouted, duplicated, lost), with their text. */
+  odd: Map<string, number>;
   /** Per hung operation: its kind, then its client's last HTTP exchanges. */
   hungTraces: string[][];
   /** `mark` ids executed more than once (read back from Redis). */
@@ -116,6 +118,7 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
       tallies: ledger.tallies,
       clear: ledger.clear,
       unclear: ledger.unclear,
+      odd: ledger.odd,
       hungTraces: ledger.hungTraces,
       duplicatedExecutions: await duplicatedMarks(redis.url, ledger.marks),
       listeners: listeners.map((l, i) => ({ era: l.era, recovered: recovered[i]! })),

@@ -9,6 +9,13 @@ import type { ElicitResult } from '../core/index.js';
 import { CliError } from './errors.js';
 import { isHostCommand, parseHostCommand, refuseCredentials, type HostCommand } from './host-args.js';
 import { isAuthCommand, parseAuthCommand, type AuthCommand } from './auth-commands.js';
+import { parseMigrateCommand, type MigrateCommand } from './migrate.js';
+import {
+  parseCardCommand,
+  parseRegistryJsonCommand,
+  type CardCommand,
+  type RegistryJsonCommand,
+} from './card-args.js';
 
 /** Where the server is: a command to spawn, an HTTP endpoint, or the built-in everything server. */
 export type Target =
@@ -46,6 +53,9 @@ export type CommandName = 'inspect' | 'call' | 'read' | 'prompt' | 'serve';
 export type Command =
   | HostCommand
   | AuthCommand
+  | MigrateCommand
+  | CardCommand
+  | RegistryJsonCommand
   | { name: 'help'; topic?: CommandName }
   | { name: 'version' }
   | ({ name: 'inspect'; ui?: boolean } & ClientFlags)
@@ -99,6 +109,9 @@ export function parseCommandLine(argv: readonly string[]): Command {
   if (first === undefined) throw new CliError('missing command; run `mcpkit --help` for usage');
   if (isHostCommand(first)) return parseHostCommand(first, rest);
   if (isAuthCommand(first)) return parseAuthCommand(first, rest);
+  if (first === 'migrate') return parseMigrateCommand(rest);
+  if (first === 'card') return parseCardCommand(rest);
+  if (first === 'registry-json') return parseRegistryJsonCommand(rest);
   if (!isCommandName(first)) {
     const what = first.startsWith('-') ? 'option' : 'command';
     throw new CliError(`unknown ${what} \`${first}\`; run \`mcpkit --help\` for usage`);

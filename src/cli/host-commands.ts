@@ -19,6 +19,7 @@ export async function runHostCommand(
   host.on('status', (s) =>
     process.stderr.write(`mcpkit: ${s.name}: ${s.state}${s.reason ? ` (${s.reason})` : ''}\n`),
   );
+  host.on('warning', (w) => process.stderr.write(`mcpkit: ${w.server}: warning: ${w.message}\n`));
   await host.start();
   const gateway = createGateway(host, {
     name: command.name === 'gateway' ? 'mcpkit-gateway' : 'mcpkit-proxy',

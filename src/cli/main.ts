@@ -18,6 +18,7 @@ export async function run(argv: readonly string[]): Promise<number> {
     if (DEV_TOOLS.has(argv[0] ?? '')) return await (await import('./dev-tools.js')).runDevTool(argv);
     const command = parseCommandLine(argv);
     const output = await execute(command);
+    if (typeof output === 'number') return output;
     if (output === undefined) return 0;
     if (output.failed && !('json' in command && command.json)) {
       process.stderr.write(`mcpkit: ${output.text.replace(/\s*\n\s*/g, ' | ')}\n`);
@@ -41,7 +42,7 @@ function wantsJson(argv: readonly string[]): boolean {
   return (split === -1 ? argv : argv.slice(0, split)).includes('--json');
 }
 
-async function execute(command: Command): Promise<Output | undefined> {
+async function execute(command: Command): Promise<Output | number | undefined> {
   switch (command.name) {
     case 'help':
       return { text: usage(command.topic), failed: false };
@@ -56,11 +57,16 @@ async function execute(command: Command): Promise<Output | undefined> {
     case 'logout':
       // args.ts parses these commands, so the module is loaded already; its OAuth code is lazy.
       return { text: await runAuthCommand(command), failed: false };
+    case 'migrate':
+      return { text: await (await import('./migrate.js')).runMigrate(command), failed: false };
     case 'gateway':
     case 'proxy': {
       const { runHostCommand } = await import('./host-commands.js');
       return runHostCommand(command);
     }
+    case 'card':
+    case 'registry-json':
+      return (await import('./card-commands.js')).runCardCommands(command);
     case 'inspect':
       if (command.ui) return (await import('./ui/command.js')).runInspectorUi(command);
       return withSession(command, async ({ client, signal }) => {

@@ -13,6 +13,9 @@ import { LocalError } from '../core/index.js';
 import { packagePath } from './package-root.js';
 import { signalled } from './signals.js';
 
+/** The everything server's reverse-DNS name on its Server Card (its serverInfo name after the slash). */
+const EVERYTHING_CARD_NAME = 'io.github.mcpkit/mcpkit-everything';
+
 /** What the built reference server's entry exports (servers/everything/server.ts). */
 interface EverythingEntry {
   createEverythingServer(options: Pick<ServerOptions, 'onError'>): McpServer;
@@ -53,7 +56,8 @@ export async function serveEverything(options: {
     ? await protect(`http://${host.includes(':') ? `[${host}]` : host}:${port}/mcp`, options.authIssuer)
     : undefined;
   const { serve } = await import('../integrations/node/index.js');
-  const served = await serve(server, { port, host, ...(auth ? { http: { auth } } : {}) });
+  const serverCard = { name: EVERYTHING_CARD_NAME };
+  const served = await serve(server, { port, host, http: { serverCard, ...(auth ? { auth } : {}) } });
   process.stderr.write(`mcpkit: serving everything at ${served.url} (Ctrl-C to stop)\n`);
   await signalled();
   await served.close();

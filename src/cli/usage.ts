@@ -69,7 +69,8 @@ ${CLIENT_FLAGS}`,
   serve: `Usage: mcpkit serve everything [--port N [--host HOST] [--auth-issuer URL]]
 
 Serves the built-in everything server: on stdin/stdout by default, or over Streamable
-HTTP with --port (the endpoint URL is printed to stderr). Stops on SIGINT or SIGTERM.
+HTTP with --port (the endpoint URL is printed to stderr; its Server Card is at URL/server-card).
+Stops on SIGINT or SIGTERM.
 
   --port N                  listen on port N (0 picks a free port)
   --host HOST               interface to bind (default 127.0.0.1)
@@ -94,6 +95,9 @@ Commands:
   record --out FILE [URL|-- CMD]     proxy a server and record the exchange (secrets redacted)
   replay FILE [--port N]             serve a recording as a deterministic mock server
   codegen [URL|-- CMD] [-o FILE]     TypeScript types and a typed proxy for a server's tools
+  migrate FILE...                    rewrite code written for the official SDK v1 for mcpkit
+  card URL [--check]                 fetch and validate a Server Card; --check: compare it with the server
+  registry-json [URL] [-- CMD]       write the MCP Registry's server.json for a server
 
 Without URL or \`-- COMMAND\`, client commands use the built-in everything server.
 

@@ -34,6 +34,12 @@ export function declareCapabilities(options: ClientOptions): DeclaredCapabilitie
   const { extensions: _modernOnly, roots, ...shared } = modern;
   const legacy: LegacyClientCapabilities = { ...shared };
   if (roots) legacy.roots = handlers.roots ? { listChanged: true } : {};
+  for (const extension of options.extensions ?? []) {
+    const eras = extension.eras ?? ['modern', 'legacy'];
+    const settings = { ...extension.settings } as never;
+    if (eras.includes('modern')) modern.extensions = { ...modern.extensions, [extension.id]: settings };
+    if (eras.includes('legacy')) legacy.extensions = { ...legacy.extensions, [extension.id]: settings };
+  }
   return { modern, legacy };
 }
 

@@ -10,6 +10,7 @@
  */
 import {
   LocalError,
+  extensionSettings,
   type JsonRpcNotification,
   type Params,
   type RequestId,
@@ -26,7 +27,7 @@ import { openSubscription, SubscriptionRouter, type ListenOptions } from './list
 import { LIST_KINDS, listAll, listPage, ListViews, type ListKind, type ListPage } from './lists.js';
 import { NotificationGate } from './notification-gate.js';
 import type { ClientOptions } from './options.js';
-import type { ResultFor, ResultOf, SharedMethod } from './request-types.js';
+import type { ParamsFor, ResultFor, ResultOf, SharedMethod } from './request-types.js';
 import type { Subscription } from './subscription.js';
 import type { ListsPort } from './listen-recovery.js';
 import { TaskHandle, type TaskPort, type TaskReference } from './tasks.js';
@@ -92,6 +93,7 @@ export class Client {
       limits: options.limits?.schema,
       maxPages: this.#maxPages,
       tasks: this.#tasks,
+      warn: options.onWarning,
     });
   }
 
@@ -162,6 +164,14 @@ export class Client {
     return this.#connection?.server.serverCapabilities;
   }
 
+  /**
+   * The settings the server declared for extension `id` (`capabilities.extensions[id]`),
+   * or undefined when it did not declare it or is not known yet (SEP-2133 "Negotiation").
+   */
+  serverExtension(id: string): Params | undefined {
+    return extensionSettings(this.serverCapabilities, id);
+  }
+
   /** The server's instructions for the model, when it gave any. */
   get instructions(): string | undefined {
     return this.#connection?.server.instructions;
@@ -177,7 +187,11 @@ export class Client {
    *   it is not allowed, an input request no handler answers, or more than
    *   `maxInputRounds` rounds; `ABORTED`; whatever a handler throws.
    */
-  request<M extends string>(method: M, params?: Params, options?: RequestOptions): Promise<ResultFor<M>> {
+  request<M extends string>(
+    method: M,
+    params?: ParamsFor<M>,
+    options?: RequestOptions,
+  ): Promise<ResultFor<M>> {
     return this.#live().roundTrip(method, params, options) as Promise<ResultFor<M>>;
   }
 

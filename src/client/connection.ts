@@ -103,6 +103,7 @@ export class Connection {
       },
       {
         ...(timeoutMs === undefined ? {} : { timeoutMs }),
+        ...(setup.options.timeoutOption === undefined ? {} : { timeoutOption: setup.options.timeoutOption }),
         maxJsonDepth: setup.options.limits?.maxJsonDepth ?? DEFAULT_MAX_JSON_DEPTH,
         maxConcurrentRequests: setup.options.limits?.maxConcurrentRequests ?? 16,
       },
@@ -118,7 +119,7 @@ export class Connection {
     const connection = new Connection(transport, setup);
     await connection.#peer.start();
     try {
-      await connection.#establish();
+      await connection.#establish(transport.binding);
     } catch (error) {
       await connection.close();
       throw explainJunk(error, connection.#junk);
@@ -322,10 +323,10 @@ export class Connection {
     };
   }
 
-  async #establish(): Promise<void> {
+  async #establish(binding: string | undefined): Promise<void> {
     const { eraCache, cacheKey, era = 'auto', logLevel } = this.#setup.options;
     const cached = cacheKey === undefined ? undefined : eraCache?.get(cacheKey);
-    const server = await establishEra(this.#eraContext(), era, cached);
+    const server = await establishEra({ ...this.#eraContext(), binding }, era, cached);
     this.#server = server;
     if (era === 'auto' && cacheKey !== undefined) eraCache?.set(cacheKey, server.era);
     if (logLevel !== undefined && server.era === 'legacy' && server.serverCapabilities?.logging) {
@@ -333,7 +334,7 @@ export class Connection {
     }
   }
 
-  #eraContext(): EraContext {
+  #eraContext(): Omit<EraContext, 'binding'> {
     const { options, capabilities, clientInfo } = this.#setup;
     return {
       request: (method, params, requestOptions = NO_OPTIONS) => this.#request(method, params, requestOptions),

@@ -55,6 +55,8 @@ export interface EraContext {
   clientInfo: Implementation;
   /** Milliseconds to wait for the probe. */
   probeTimeoutMs: number;
+  /** The transport binding, when the transport names it ({@link Transport.binding}). */
+  binding: string | undefined;
 }
 
 type ProbeOutcome =
@@ -63,8 +65,9 @@ type ProbeOutcome =
   | { kind: 'legacy' };
 
 /**
- * Settles the era for a connection: a pinned era is used as is (modern: no probe; legacy:
- * `initialize` straight away); a cached verdict likewise, except that a cached legacy
+ * Settles the era for a connection: a pinned era is used as is (modern: no probe, except
+ * on stdio, see {@link pinnedModernOnStdio}; legacy: `initialize` straight away); a cached
+ * verdict likewise, except that a cached legacy
  * verdict whose `initialize` is rejected is re-probed (basic/versioning "Backward
  * Compatibility": re-probe if the cached assumption later fails); otherwise
  * {@link detectEra}.
@@ -75,6 +78,7 @@ export async function establishEra(
   preference: 'auto' | Era,
   cached: Era | undefined,
 ): Promise<ServerDescription> {
+  if (preference === 'modern' && ctx.binding === 'stdio') return pinnedModernOnStdio(ctx);
   const era = preference === 'auto' ? cached : preference;
   if (era === 'modern') return bare('modern', ctx.preferredVersion);
   if (era === undefined) return detectEra(ctx);
@@ -103,10 +107,35 @@ async function detectEra(ctx: EraContext): Promise<ServerDescription> {
   );
 }
 
-async function probe(ctx: EraContext, version: string): Promise<ProbeOutcome> {
+/**
+ * A pinned modern era over stdio sends `server/discover` first, so that a legacy server
+ * (its own error, a result that is no `DiscoverResult`, or silence) fails at once with an
+ * actionable error instead of being served degraded (2026-07-28 basic/versioning
+ * "Compatibility Matrix": stdio clients SHOULD send `server/discover` first). Over HTTP the
+ * first request is sent as is: a protected server answers it with 401 and the
+ * authorization flow, and a legacy server's own error gets the hint from the caller.
+ * @throws LocalError `UNSUPPORTED_ERA` naming what to do when the server is not modern.
+ */
+async function pinnedModernOnStdio(ctx: EraContext): Promise<ServerDescription> {
+  // No short probe timeout: a modern server that starts slowly is waited for as any request.
+  const patient = { ...ctx, probeTimeoutMs: undefined };
+  let outcome = await probe(patient, ctx.preferredVersion);
+  if (outcome.kind === 'retry') outcome = await probe(patient, outcome.version);
+  if (outcome.kind === 'modern') return outcome.description;
+  throw new LocalError(
+    'UNSUPPORTED_ERA',
+    `era 'modern' was asked for, but the server did not answer server/discover as a ` +
+      `${ctx.preferredVersion} server would: it looks like a legacy server; connect with era 'auto' (or 'legacy')`,
+  );
+}
+
+async function probe(
+  ctx: Omit<EraContext, 'probeTimeoutMs'> & { probeTimeoutMs: number | undefined },
+  version: string,
+): Promise<ProbeOutcome> {
   try {
     const result = await ctx.request('server/discover', ctx.withModernMeta(version), {
-      timeoutMs: ctx.probeTimeoutMs,
+      ...(ctx.probeTimeoutMs === undefined ? {} : { timeoutMs: ctx.probeTimeoutMs }),
       modernVersion: version,
     });
     return fromDiscover(result, version);

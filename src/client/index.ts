@@ -7,6 +7,7 @@ export { Client, createClient } from './client.js';
 export type { ToolCallOptions } from './tools.js';
 export { TaskHandle, type TaskReference, type TaskResultOptions } from './tasks.js';
 export type {
+  ClientExtension,
   ClientHandlers,
   ClientLimits,
   ClientOptions,
@@ -19,7 +20,7 @@ export { ListViews, type CachedList, type ListKind, type ListPage } from './list
 export type { ListenOptions } from './listen.js';
 export type { Subscription } from './subscription.js';
 export { applyElicitationDefaults, type ElicitContent } from './elicitation-defaults.js';
-export type { ResultFor, ResultOf, SharedMethod } from './request-types.js';
+export type { ParamsFor, ResultFor, ResultOf, SharedMethod } from './request-types.js';
 export type { RequestOptions, ProgressUpdate } from '../core/index.js';
 export type { SubscriptionFilter } from '../core/index.js';
 export {
@@ -32,3 +33,13 @@ export {
   type RetryOptions,
   type FetchWrapper,
 } from './http/index.js';
+export {
+  cardDrift,
+  cardEndpoint,
+  fetchServerCard,
+  serverCardUrl,
+  type CardDrift,
+  type FetchedServerCard,
+  type FetchServerCardOptions,
+  type LiveServer,
+} from './server-card.js';

@@ -7,6 +7,7 @@
 import type { SchemaLimits } from '../validation/index.js';
 import type {
   JsonRpcNotification,
+  Params,
   RequestId,
   Middleware,
   Era,
@@ -77,6 +78,13 @@ export type EraPreference = 'auto' | Era;
  */
 export type EraCache = Map<string, Era>;
 
+/** An extension the client supports: its identifier, its settings (`{}` when none), and the eras it is advertised on (default both). */
+export interface ClientExtension {
+  readonly id: string;
+  readonly settings?: Params;
+  readonly eras?: readonly Era[];
+}
+
 /** Options of {@link createClient}. */
 export interface ClientOptions {
   /** `clientInfo.name`. */
@@ -87,6 +95,11 @@ export interface ClientOptions {
   title?: string;
   /** Declared capabilities; `handlers` add sampling, elicitation and roots to these. */
   capabilities?: ClientCapabilities;
+  /**
+   * Extensions this client supports, advertised in `capabilities.extensions` (in every
+   * modern request's `_meta`, and in legacy `initialize`) with their settings.
+   */
+  extensions?: readonly ClientExtension[];
   /** Which era to speak; default `'auto'` (probe with `server/discover`). */
   era?: EraPreference;
   /** Preferred modern revision; default `LATEST_REVISION`. */
@@ -97,6 +110,11 @@ export interface ClientOptions {
   probeTimeoutMs?: number;
   /** Default timeout of every request in milliseconds (default: the core Peer's, 60 000). */
   timeoutMs?: number;
+  /**
+   * The option a timeout error names for the default `timeoutMs` (default `'timeoutMs'`), for
+   * a library that sets it from an option of its own (the host names `requestTimeoutMs`).
+   */
+  timeoutOption?: string;
   /** Most pages an auto-paginating `list*()` call fetches before giving up; default 1 000. */
   maxListPages?: number;
   /** Answers to server requests; each one declares its capability. */
@@ -118,7 +136,10 @@ export interface ClientOptions {
    * first outermost (see `client/middleware.ts` for the built-in steps inside them).
    */
   middleware?: readonly Middleware[];
-  /** Told about things worth logging: tool definitions rejected for invalid `x-mcp-header` annotations. */
+  /**
+   * Told about things worth logging: tool definitions rejected for invalid `x-mcp-header`
+   * annotations; a modern server whose tool can ask for input only on legacy sessions.
+   */
   onWarning?: (message: string) => void;
   /**
    * Every notification from the server, progress included (progress also reaches

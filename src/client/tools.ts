@@ -10,6 +10,7 @@ import { LocalError, type Params, type RequestOptions, TASKS_EXTENSION, type Too
 import { compileJsonSchema, type JsonSchemaValidator, type SchemaLimits } from '../validation/index.js';
 import type { Connection } from './connection.js';
 import { listAll } from './lists.js';
+import { legacyOnlyInputWarning } from './legacy-only-input.js';
 import { TaskHandle, taskReferenceOf, type TaskPort } from './tasks.js';
 
 /** Options of `Client.callTool`. */
@@ -27,6 +28,16 @@ export interface ToolCallParams extends Params {
   arguments?: { [key: string]: unknown };
 }
 
+const MAX_WARNED = 100;
+
+/** What {@link ToolCalls} works with; `warn` gets advice about a server (`onWarning`). */
+interface ToolCallsSetup {
+  limits: SchemaLimits | undefined;
+  maxPages: number;
+  tasks: TaskPort;
+  warn?: ((message: string) => void) | undefined;
+}
+
 /** The client's tool calls and the tool definitions their results are checked against. */
 export class ToolCalls {
   #tools = new Map<string, Tool>();
@@ -36,13 +47,16 @@ export class ToolCalls {
   readonly #limits: SchemaLimits;
   readonly #maxPages: number;
   readonly #tasks: TaskPort;
+  readonly #warn: ((message: string) => void) | undefined;
+  readonly #warned = new Set<string>();
 
   /**
    * `limits` bound each `outputSchema` before it is compiled (the server's schemas are
    * untrusted; default 256 KiB of JSON text); `maxPages` bounds the listing of the tools;
    * `tasks` is what the handle of a task a call created works through.
    */
-  constructor(setup: { limits: SchemaLimits | undefined; maxPages: number; tasks: TaskPort }) {
+  constructor(setup: ToolCallsSetup) {
+    this.#warn = setup.warn;
     this.#limits = { maxBytes: 256 * 1024, ...setup.limits };
     this.#maxPages = setup.maxPages;
     this.#tasks = setup.tasks;
@@ -63,12 +77,25 @@ export class ToolCalls {
     await this.#ensureListed(connection, params.name);
     const allow = options.task === 'allow';
     const call = allow ? { ...options, extensions: TASKS, acceptTask: true } : options;
-    const result = await connection.roundTrip('tools/call', params, call);
+    const result = await connection.roundTrip('tools/call', params, call).catch((error: unknown) => {
+      if (connection.era === 'modern') this.#warnIfLegacyOnly(params.name, error);
+      throw error;
+    });
+    if (connection.era === 'modern') this.#warnIfLegacyOnly(params.name, result);
     if (allow && result.resultType === 'task') {
       return new TaskHandle(this.#tasks, taskReferenceOf(params.name, result));
     }
     await this.#check(params.name, result);
     return result;
+  }
+
+  /** Warns once per tool (at most {@link MAX_WARNED} tools: the names are the server's). */
+  #warnIfLegacyOnly(tool: string, outcome: unknown): void {
+    if (this.#warned.has(tool) || this.#warned.size >= MAX_WARNED) return;
+    const warning = legacyOnlyInputWarning(tool, outcome);
+    if (warning === undefined) return;
+    this.#warned.add(tool);
+    this.#warn?.(warning);
   }
 
   /** Checks a completed tool result of a task, listing the tools first when `name` is unknown. */

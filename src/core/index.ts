@@ -45,6 +45,12 @@ export {
   type Middleware,
   type MiddlewareContext,
 } from './middleware.js';
+export {
+  extensionSettings,
+  isExtensionIdentifier,
+  type ExtensionMethodTypes,
+  type ExtensionRequestMap,
+} from './extensions.js';
 export { createMemoryEventBus, type EventBus, type ServerEvent } from './event-bus.js';
 export {
   TASKS_EXTENSION,
@@ -61,3 +67,31 @@ export {
   type TaskStore,
 } from './tasks.js';
 export { createMemoryTaskStore, type MemoryTaskStoreOptions } from './task-store.js';
+export {
+  SERVER_CARD_JSON_SCHEMA,
+  SERVER_CARD_MEDIA_TYPE,
+  SERVER_CARD_NAME_PATTERN,
+  SERVER_CARD_PATH,
+  SERVER_CARD_SCHEMA_URL,
+  type CardHeader,
+  type CardInput,
+  type CardRemote,
+  type CardRepository,
+  type ServerCard,
+} from './server-card.js';
+export {
+  APP_MIME_TYPE,
+  APP_PROTOCOL_VERSION,
+  FLAT_RESOURCE_URI_KEY,
+  UI_EXTENSION,
+  appAllowAttribute,
+  appCspHeader,
+  negotiatesUi,
+  toolUiOf,
+  uiClientExtension,
+  type AppCsp,
+  type AppPermissions,
+  type AppResourceUi,
+  type AppVisibility,
+  type ToolUi,
+} from './apps.js';

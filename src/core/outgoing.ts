@@ -29,6 +29,11 @@ export interface RequestOptions {
   resetTimeoutOnProgress?: boolean;
   /** Upper bound in milliseconds regardless of progress (default: none). */
   maxTotalTimeoutMs?: number;
+  /**
+   * The option the timeout error names for `timeoutMs` (default `'timeoutMs'`): a library
+   * that sets `timeoutMs` from an option of its own (a host's `requestTimeoutMs`) names that.
+   */
+  timeoutOption?: string;
   /** Receives progress; setting it adds a `progressToken` to the request's `_meta`. */
   onprogress?: (update: ProgressUpdate) => void;
   /**
@@ -56,6 +61,8 @@ interface OutgoingInit {
   id: RequestId;
   method: string;
   timeoutMs: number;
+  /** The option that set `timeoutMs`, for the error message. */
+  timeoutOption: string;
   options: RequestOptions;
   cancel: (reason: string) => void;
 }
@@ -142,14 +149,14 @@ class OutgoingRequest implements Outgoing {
 
   #arm(): void {
     clearTimeout(this.#timer);
-    const { id, method, timeoutMs, options } = this.#init;
+    const { id, method, timeoutMs, timeoutOption, options } = this.#init;
     const total = options.maxTotalTimeoutMs;
     const left = total === undefined ? Infinity : total - (Date.now() - this.#started);
     // The error names whichever limit fires, with the option that set it.
     const why =
       left < timeoutMs
         ? `${total} ms in all (maxTotalTimeoutMs)`
-        : `${timeoutMs} ms without a response${options.resetTimeoutOnProgress === false ? '' : ' or progress'} (timeoutMs)`;
+        : `${timeoutMs} ms without a response${options.resetTimeoutOnProgress === false ? '' : ' or progress'} (${timeoutOption})`;
     this.#timer = setTimer(
       () => this.#fail('TIMEOUT', `Request ${String(id)} (${method}) timed out after ${why}`),
       Math.max(0, Math.min(timeoutMs, left)),

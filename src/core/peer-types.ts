@@ -32,6 +32,8 @@ export interface PeerHandlers {
 export interface PeerOptions {
   /** Default timeout of outgoing requests in milliseconds (default 60 000). */
   timeoutMs?: number;
+  /** The option a timeout error names for the default `timeoutMs` (default `'timeoutMs'`). */
+  timeoutOption?: string;
   /**
    * When the other side stops sending (stdin ended), answer the requests already in flight
    * before closing (default false: close at once). Servers on stdio set it.

@@ -40,6 +40,7 @@ export class Peer {
   readonly #transport: Transport;
   readonly #handlers: PeerHandlers;
   readonly #timeoutMs: number;
+  readonly #timeoutOption: string;
   readonly #drain: boolean;
   readonly #maxJsonDepth: number;
   readonly #maxConcurrent: number;
@@ -60,6 +61,7 @@ export class Peer {
     this.#transport = transport;
     this.#handlers = handlers;
     this.#timeoutMs = options.timeoutMs ?? 60_000;
+    this.#timeoutOption = options.timeoutOption ?? 'timeoutMs';
     this.#drain = options.drainOnInputEnd ?? false;
     this.#maxJsonDepth = options.maxJsonDepth ?? DEFAULT_MAX_JSON_DEPTH;
     this.#maxConcurrent = options.maxConcurrentRequests ?? 256;
@@ -99,6 +101,7 @@ export class Peer {
       id,
       method,
       timeoutMs: options.timeoutMs ?? this.#timeoutMs,
+      timeoutOption: options.timeoutOption ?? (options.timeoutMs === undefined ? this.#timeoutOption : 'timeoutMs'),
       options,
       cancel: (reason) => this.#cancelOutgoing(id, method, reason),
     });

@@ -10,6 +10,7 @@ async function failure(timeoutMs: number, options: RequestOptions, advance: (ms:
     id: 7,
     method: 'tools/call',
     timeoutMs,
+    timeoutOption: options.timeoutOption ?? 'timeoutMs',
     options,
     cancel: () => undefined,
   });
@@ -34,6 +35,7 @@ describe('a request timeout names the limit that fired and its option', () => {
       id: 8,
       method: 'tools/call',
       timeoutMs: 300,
+      timeoutOption: 'timeoutMs',
       options: { maxTotalTimeoutMs: 1000, onprogress: () => undefined },
       cancel: () => undefined,
     });
@@ -59,6 +61,15 @@ describe('a request timeout names the limit that fired and its option', () => {
     const message = await failure(500, { resetTimeoutOnProgress: false }, (ms) => vi.advanceTimersByTime(ms));
     expect(message).toBe(
       'TIMEOUT: Request 7 (tools/call) timed out after 500 ms without a response (timeoutMs)',
+    );
+  });
+
+  it("the option a library set timeoutMs from, when it names one (a host's requestTimeoutMs)", async () => {
+    vi.useFakeTimers();
+    const options = { timeoutOption: 'requestTimeoutMs' };
+    const message = await failure(500, options, (ms) => vi.advanceTimersByTime(ms));
+    expect(message).toBe(
+      'TIMEOUT: Request 7 (tools/call) timed out after 500 ms without a response or progress (requestTimeoutMs)',
     );
   });
 });

@@ -58,4 +58,9 @@ export interface Transport {
    * it). Answers once per id; undefined when unknown.
    */
   relatedRequest?(id: RequestId): RequestId | undefined;
+  /**
+   * Optional: the transport binding this channel follows (2026-07-28 basic/transports), for
+   * rules that differ per binding; `'stdio'` for a child process's stdin/stdout.
+   */
+  readonly binding?: 'stdio' | 'streamable-http' | 'sse';
 }

@@ -71,7 +71,7 @@ const fileSchema = z.union([
   z.looseObject({ servers: serversSchema }),
 ]);
 
-/** One entry of `mcpServers`, as written (before interpolation). See the README for every key. */
+/** One entry of `mcpServers`, as written (before interpolation). See docs/guide/host-gateway.md for every key. */
 export type ServerConfig = z.input<typeof serverSchema>;
 /** Allow or deny per input kind (default: allow when the host has a handler for it). */
 export type InputPolicy = z.infer<typeof policySchema>;

@@ -11,6 +11,8 @@ export interface HostEvents {
   change: { server: string; kinds: ListKind[] };
   /** Any notification a server sent (progress included), with the server's name. */
   notification: { server: string; notification: JsonRpcNotification };
+  /** Advice about a server worth logging, e.g. that it needs pinning to the legacy era. */
+  warning: { server: string; message: string };
 }
 
 /** Listeners per event; a throwing listener does not stop the others. */

@@ -55,6 +55,7 @@ export class Host {
         health: options.health ?? {},
         eraCache: this.#eraCache,
         onStatus: (status) => this.#events.emit('status', status),
+        onWarning: (message) => this.#events.emit('warning', { server: server.name, message }),
         onLists: (kinds) => this.#rebuild(link, kinds),
         onNotification: (notification, related) => {
           if (notification.method === 'notifications/message')

@@ -58,4 +58,6 @@ export interface LinkSetup {
   onLists(kinds: readonly ListKind[]): void;
   /** `related`: the id of the host's request whose stream carried it (Streamable HTTP), if known. */
   onNotification(notification: JsonRpcNotification, related: RequestId | undefined): void;
+  /** The backend client's advice (`ClientOptions.onWarning`). */
+  onWarning(message: string): void;
 }

@@ -7,7 +7,13 @@
  * "List Changed Notification" (session notifications).
  */
 import { createClient, streamableHttp, type Client, type Subscription } from '../client/index.js';
-import { LocalError, type Params, type Transport, type TransportSink } from '../core/index.js';
+import {
+  LocalError,
+  uiClientExtension,
+  type Params,
+  type Transport,
+  type TransportSink,
+} from '../core/index.js';
 import {
   listChangedFilter,
   listChangedFeature,
@@ -168,13 +174,17 @@ export class ServerLink {
     return {
       name: 'mcpkit-host',
       version: '0.1.0',
+      // Backends serve their apps' views and tools to the host, which passes them on.
+      extensions: [uiClientExtension()],
       handlers,
       eraCache,
       cacheKey: server.url ?? [server.command, ...(server.args ?? [])].join(' '),
       onNotification: (n, context) => this.#setup.onNotification(n, context.relatedRequestId),
+      onWarning: (message) => this.#setup.onWarning(message),
       // One backend serves every caller of the host: its logs are capped for all of them together.
       limits: { maxLogMessagesPerSecond: HOST_LOGS_PER_SECOND },
       ...(requestTimeoutMs === undefined ? {} : { timeoutMs: requestTimeoutMs }),
+      timeoutOption: 'requestTimeoutMs',
       ...(logLevel === undefined ? {} : { logLevel }),
       ...(server.era === undefined ? {} : { era: server.era }),
     };

@@ -46,6 +46,8 @@ export interface HostCallOptions {
   signal?: AbortSignal;
   /** Milliseconds without a response or progress; default the host's `requestTimeoutMs`. */
   timeoutMs?: number;
+  /** The option a timeout error names for `timeoutMs` (default `'timeoutMs'`). */
+  timeoutOption?: string;
   onprogress?: (update: ProgressUpdate) => void;
   /**
    * Takes over the input requests (elicitation, sampling, roots) the server makes while

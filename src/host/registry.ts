@@ -9,6 +9,8 @@ import { resourceUriKey } from '../server/runtime.js';
 import type { Prompt, Resource, ResourceTemplate, Tool } from '../core/index.js';
 import type { ServerLists } from './lists.js';
 import { isValidName, passes, type NameFilter, type QualifyName } from './names.js';
+import { frontUiUri, isAppOnly, withFrontUi } from './apps.js';
+import { APP_MIME_TYPE, toolUiOf } from '../core/index.js';
 
 /** A tool of the merged registry. */
 export interface HostTool {
@@ -70,13 +72,15 @@ export class Registry {
       const { name: server, lists, filter } = source;
       for (const tool of lists.tools) {
         if (!passes(filter, tool.name)) continue;
-        const name = this.#claim(
-          server,
-          { what: 'tool', original: tool.name, name: qualify(server, tool.name) },
-          this.tools,
-        );
+        const wanted = isAppOnly(tool) ? tool.name : qualify(server, tool.name);
+        const name = this.#claim(server, { what: 'tool', original: tool.name, name: wanted }, this.tools);
         if (name)
-          this.tools.set(name, { name, server, originalName: tool.name, definition: { ...tool, name } });
+          this.tools.set(name, {
+            name,
+            server,
+            originalName: tool.name,
+            definition: { ...withFrontUi(tool, server), name },
+          });
       }
       for (const prompt of lists.prompts) {
         if (!passes(filter, prompt.name)) continue;
@@ -127,13 +131,35 @@ export class Registry {
 
   #addResources(sources: readonly RegistrySource[]): void {
     const owners = countOwners(sources, (l) => l.resources.map((r) => r.uri));
-    for (const { name: server, lists } of sources)
+    for (const { name: server, lists } of sources) {
       for (const resource of lists.resources) {
-        const uri = (owners.get(resource.uri) ?? 0) > 1 ? `${server}+${resource.uri}` : resource.uri;
-        const entry = { uri, server, originalUri: resource.uri, definition: { ...resource, uri } };
-        this.resources.set(uri, entry);
-        this.#resourceKeys.set(resourceUriKey(uri), entry);
+        const shared = (owners.get(resource.uri) ?? 0) > 1;
+        const uri = resource.uri.startsWith('ui://')
+          ? frontUiUri(server, resource.uri)
+          : shared
+            ? `${server}+${resource.uri}`
+            : resource.uri;
+        this.#addResource({ uri, server, originalUri: resource.uri, definition: { ...resource, uri } });
       }
+      this.#addViews(server, lists);
+    }
+  }
+
+  #addResource(entry: HostResource): void {
+    this.resources.set(entry.uri, entry);
+    this.#resourceKeys.set(resourceUriKey(entry.uri), entry);
+  }
+
+  /** The views tools name that the server did not list (the spec lets it leave them out). */
+  #addViews(server: string, lists: ServerLists): void {
+    for (const tool of lists.tools) {
+      const original = toolUiOf(tool).resourceUri;
+      if (original === undefined) continue;
+      const uri = frontUiUri(server, original);
+      if (this.resources.has(uri)) continue;
+      const definition = { uri, name: uri, mimeType: APP_MIME_TYPE };
+      this.#addResource({ uri, server, originalUri: original, definition });
+    }
   }
 
   #addTemplates(sources: readonly RegistrySource[]): void {

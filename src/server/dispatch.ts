@@ -11,7 +11,6 @@ import {
   eraOf,
   serverCapabilityNeeded,
   principalKey,
-  principalOf,
   ownEntry,
   createStateSealer,
   type RequestStateSealer,
@@ -38,7 +37,6 @@ import {
   methodNotFound,
   modernDecoration,
   type ModernDecoration,
-  type ModernMeta,
 } from './modern.js';
 import { INPUT_METHODS, InputRound, openInputRound, settleRound } from './mrtr.js';
 import type { ServerOptions } from './options.js';
@@ -47,6 +45,7 @@ import { PrincipalQuota } from './middleware/quotas.js';
 import { ResourceRegistry } from './resources.js';
 import type { RequestScope } from './scope.js';
 import { ResourceSubscriptions } from './subscriptions.js';
+import { ServerExtensions } from './extensions.js';
 import { ServerTasks } from './tasks/methods.js';
 import { ToolRegistry } from './tools.js';
 
@@ -61,6 +60,8 @@ export class ServerDispatcher {
   readonly supportedVersions: readonly string[];
   readonly subscriptions: ResourceSubscriptions;
   readonly tasks: ServerTasks;
+  /** The extensions served, Tasks first. */
+  readonly extensions = new ServerExtensions();
   /** Closers of the open `subscriptions/listen` streams. */
   readonly listens = new Set<() => void>();
   readonly #options: ServerOptions;
@@ -102,6 +103,8 @@ export class ServerDispatcher {
       sealer: this.#sealer,
       callTool: async (name, args, ctx) => copyResult(await tools.call(name, args, ctx)),
     });
+    this.extensions.add(this.tasks.extension());
+    for (const extension of options.extensions ?? []) this.extensions.add(extension);
     this.#listenQuota = new PrincipalQuota(
       limits?.maxListenStreamsPerPrincipal ?? 1000,
       'open listen streams (limits.maxListenStreamsPerPrincipal)',
@@ -142,6 +145,7 @@ export class ServerDispatcher {
       capabilities: this.#capabilities(),
       instructions: this.#options.instructions,
       legacyRevisions: this.legacy,
+      extensions: this.extensions.declared('legacy'),
     };
     return initialize(scope.request.params, scope, identity);
   }
@@ -149,20 +153,23 @@ export class ServerDispatcher {
   async #handleModern(scope: RequestScope): Promise<Params> {
     const { method } = scope.request;
     if (this.modern.length === 0) throw methodNotFound(method);
-    if (!MODERN_METHODS.has(method) && !this.tasks.handles(method)) throw this.#unknownModern(method);
+    const extended = this.extensions.handles(method, 'modern');
+    if (!MODERN_METHODS.has(method) && !extended) throw this.#unknownModern(method);
     const meta = checkModernMeta(scope.request.params, this.supportedVersions);
     scope.enterModern(meta);
-    const base = CACHEABLE.has(method) ? this.#decorations.cacheable : this.#decorations.plain;
+    const cacheable = CACHEABLE.has(method) || this.extensions.cacheable(method);
+    const base = cacheable ? this.#decorations.cacheable : this.#decorations.plain;
+    if (extended) return decorateModernResult(await this.extensions.call(scope), base);
     if (method === 'server/discover') return decorateModernResult(this.#discover(), base);
-    if (method === 'subscriptions/listen') return decorateModernResult(await this.#listen(scope, meta), base);
-    const tasked = this.tasks.route(scope, meta);
-    if (tasked) return decorateModernResult(await tasked, base);
-    if (!INPUT_METHODS.has(method)) return decorateModernResult(await this.#runFeature(scope), base);
+    if (method === 'subscriptions/listen') return decorateModernResult(await this.#listen(scope), base);
+    const taken = this.extensions.intercept(scope);
+    if (taken) return decorateModernResult(await taken, base);
+    if (!INPUT_METHODS.has(method)) return decorateModernResult(await this.#runFeatureDecorated(scope), base);
     const opened = openInputRound(scope, this.#sealer);
     const round = opened instanceof InputRound ? opened : await opened;
     let running: Promise<Params> | Params;
     try {
-      running = this.#runFeature(scope);
+      running = this.#runFeatureDecorated(scope);
     } catch (error) {
       running = Promise.reject(error as Error);
     }
@@ -174,7 +181,7 @@ export class ServerDispatcher {
    * counts first (the author's `subscribe` hook may refuse some: they are left out of the
    * acknowledged filter) and given back when the stream ends.
    */
-  async #listen(scope: RequestScope, meta: ModernMeta): Promise<Params> {
+  async #listen(scope: RequestScope): Promise<Params> {
     const params = scope.request.params ?? {};
     const limits = this.#options.limits;
     const maxListens = limits?.maxListenStreams ?? 10_000;
@@ -189,12 +196,7 @@ export class ServerDispatcher {
       this.#capabilities(),
       limits?.maxResourceSubscriptions,
     );
-    const taskIds = this.tasks.listenTaskIds(params.notifications, meta);
-    const principal = principalOf(scope.auth);
-    const tasks = taskIds && {
-      ids: taskIds,
-      watch: (ids: string[], emit: (task: Params) => void) => this.tasks.watch(ids, emit, principal),
-    };
+    const contributions = this.extensions.listen(params.notifications, scope);
     const wanted = filter.resourceSubscriptions ?? [];
     const taken = this.subscriptions.acquireAll(wanted);
     const held = Array.isArray(taken) ? taken : await taken;
@@ -211,7 +213,7 @@ export class ServerDispatcher {
         open: this.listens,
         closing: scope.transportClosing,
         requested: params.notifications,
-        tasks,
+        contributions,
       });
     } finally {
       release();
@@ -251,8 +253,21 @@ export class ServerDispatcher {
       });
     }
     scope.enterLegacy();
-    if (!INPUT_METHODS.has(method)) return this.#runFeature(scope);
-    return runWithLegacyInput(scope, () => this.#runFeature(scope));
+    if (this.extensions.handles(method, 'legacy')) return this.extensions.call(scope);
+    const taken = this.extensions.intercept(scope);
+    if (taken) return taken;
+    if (!INPUT_METHODS.has(method)) return this.#runFeatureDecorated(scope);
+    return runWithLegacyInput(scope, () => this.#runFeatureDecorated(scope));
+  }
+
+  /** A core feature method's result, with the `_meta` negotiated extensions contribute. */
+  #runFeatureDecorated(scope: RequestScope): Promise<Params> | Params {
+    const result = this.#runFeature(scope);
+    if (!this.extensions.decorating) return result;
+    const { method } = scope.request;
+    return result instanceof Promise
+      ? result.then((r) => this.extensions.decorate(method, r, scope))
+      : this.extensions.decorate(method, result, scope);
   }
 
   #runFeature(scope: RequestScope): Promise<Params> | Params {

@@ -25,6 +25,15 @@ export type {
   TaskSupport,
 } from './tool-types.js';
 export type { TaskOptions } from './tasks/runner.js';
+export {
+  defineExtension,
+  negotiated,
+  type ExtensionHandler,
+  type ExtensionRequest,
+  type ListenContribution,
+  type MethodsOf,
+  type ServerExtension,
+} from './extension.js';
 export type {
   ReadReturn,
   ResourceHandler,
@@ -52,3 +61,4 @@ export {
   type SealerOptions,
   type StateKey,
 } from '../core/runtime.js';
+export { appResource, appTool, type AppResourceOptions, type AppToolDefinition } from './apps.js';

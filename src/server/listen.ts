@@ -24,6 +24,7 @@ import {
   declares,
   serverCapabilityNeeded,
 } from '../core/runtime.js';
+import type { ListenContribution } from './extension.js';
 import type { ScopeLine } from './scope.js';
 
 export type { SubscriptionFilter } from '../core/index.js';
@@ -79,9 +80,9 @@ function eventNotification(
 function honoursNothing(init: {
   requested?: unknown;
   filter: SubscriptionFilter;
-  tasks?: { ids: string[] } | undefined;
+  contributions?: readonly ListenContribution[] | undefined;
 }): boolean {
-  if (Object.keys(init.filter).length > 0 || (init.tasks?.ids.length ?? 0) > 0) return false;
+  if (Object.keys(init.filter).length > 0 || (init.contributions?.length ?? 0) > 0) return false;
   const requested = (init.requested ?? {}) as Record<string, unknown>;
   return Object.values(requested).some((v) => v === true || (Array.isArray(v) && v.length > 0));
 }
@@ -103,25 +104,28 @@ export function listen(init: {
   closing?: AbortSignal | undefined;
   /** The filter as the client sent it (`notifications`), before narrowing. */
   requested?: unknown;
-  /** Task status notifications to carry (Tasks extension), and how to follow them. */
-  tasks?: { ids: string[]; watch(ids: string[], emit: (task: Params) => void): () => void } | undefined;
+  /** What extensions carry on the stream (the Tasks extension's task status notifications). */
+  contributions?: readonly ListenContribution[] | undefined;
 }): Promise<Params> {
-  const { id, filter, bus, channel, tasks } = init;
+  const { id, filter, bus, channel, contributions = [] } = init;
   const tag = { [META.subscriptionId]: id };
-  const acknowledged = tasks ? { ...filter, taskIds: tasks.ids } : filter;
+  const acknowledged: Params = { ...filter };
+  for (const c of contributions) acknowledged[c.key] = c.value;
   channel.notify('notifications/subscriptions/acknowledged', { _meta: tag, notifications: acknowledged });
   const unsubscribe = bus.subscribe((event) => {
     const n = eventNotification(event, filter);
     if (n && !channel.signal.aborted) channel.notify(n.method, { ...n.params, _meta: tag });
   });
-  const unwatch = tasks?.watch(tasks.ids, (task) => {
-    if (!channel.signal.aborted) channel.notify('notifications/tasks', { ...task, _meta: tag });
-  });
+  const unwatch = contributions.map((c) =>
+    c.watch((method, params) => {
+      if (!channel.signal.aborted) channel.notify(method, { ...params, _meta: tag });
+    }),
+  );
   const { closing } = init;
   return new Promise((resolve) => {
     const end = (): void => {
       unsubscribe();
-      unwatch?.();
+      for (const stop of unwatch) stop();
       init.open.delete(end);
       channel.signal.removeEventListener('abort', end);
       closing?.removeEventListener('abort', end);

@@ -10,6 +10,7 @@ import type {
 } from '../core/index.js';
 import type { RequestStateSealer, SealerOptions } from '../core/runtime.js';
 import type { CacheHints } from './modern.js';
+import type { ServerExtension } from './extension.js';
 import type { TaskOptions } from './tasks/runner.js';
 import type { ResourceSubscriptionHooks } from './subscriptions.js';
 import type { PrincipalRateLimits } from './middleware/quotas.js';
@@ -53,6 +54,12 @@ export interface ServerOptions {
    * extension even before a tool declares a task policy.
    */
   tasks?: TaskOptions;
+  /**
+   * Extensions to serve (see `defineExtension`): each is declared in
+   * `capabilities.extensions` and its methods are routed. LocalError `INVALID_DEFINITION`
+   * from `createServer` for two with one id or one method.
+   */
+  extensions?: readonly ServerExtension<object>[];
   /** Sees errors a handler threw that were answered as -32603 (for logging); `request` is undefined for a failure tied to no request. */
   onError?: (error: unknown, request: JsonRpcRequest | undefined) => void;
   /**

@@ -10,13 +10,13 @@ import {
   type Implementation,
   type ServerCapabilities,
   type ServerEvent,
-  TASKS_EXTENSION,
 } from '../core/index.js';
 import type { InferOutput, SchemaInput } from '../validation/index.js';
 import { RequestScope } from './scope.js';
 import type { ServerRuntime } from './server-runtime.js';
 import type { RequestContext } from './context.js';
 import { ServerDispatcher } from './dispatch.js';
+import type { ServerExtension } from './extension.js';
 import { capabilitiesOf, FeatureScopes } from './features.js';
 import { implementationOf, type ServerOptions } from './options.js';
 
@@ -97,9 +97,17 @@ export class McpServer {
    * core/middleware.ts for what it may do). Middleware runs in the order added, after the
    * transport's own checks and before era routing and dispatch. Add middleware before
    * serving: a legacy session opened earlier keeps the chain it started with.
+   *
+   * Given an extension (see `defineExtension`) instead, serves it: declared in the
+   * capabilities, its methods routed. @throws LocalError `INVALID_DEFINITION` for an
+   * extension id or method already served.
    */
-  use(middleware: Middleware): this {
-    this.#chains.use(middleware);
+  use(middleware: Middleware | ServerExtension<object>): this {
+    if (typeof middleware === 'function') this.#chains.use(middleware);
+    else {
+      this.#parts.extensions.add(middleware);
+      this.#capabilities = undefined;
+    }
     return this;
   }
 
@@ -273,8 +281,7 @@ export class McpServer {
 
   #computeCapabilities(): ServerCapabilities {
     const caps = capabilitiesOf(this.#parts.features, this.options.capabilities, this.options.listChanged);
-    if (this.#parts.tasks.enabled) caps.extensions = { ...caps.extensions, [TASKS_EXTENSION]: {} };
-    return caps;
+    return this.#parts.extensions.declare(caps);
   }
 
   #makeRuntime(): ServerRuntime {

@@ -58,6 +58,7 @@ export function tap(transport: Transport): Transport & { frames: Frame[] } {
   };
   return {
     frames,
+    ...(transport.binding === undefined ? {} : { binding: transport.binding }),
     start: (sink) =>
       transport.start({
         frame: (text) => {

@@ -6,7 +6,8 @@ import { useEvents } from './bus.js';
 
 const KEEP = 500;
 
-type Frame = { direction: 'in' | 'out'; at: number; message: Record<string, unknown> };
+/** A JSON-RPC message to or from the server, or (`channel: 'app'`) to or from an app's view. */
+type Frame = { direction: 'in' | 'out'; at: number; message: Record<string, unknown>; channel?: string };
 type Note = { at: number; method: string; params: unknown };
 
 function keep<T>(list: T[], item: T): T[] {
@@ -73,7 +74,7 @@ export function NotificationsPane() {
 }
 
 function frameLabel(frame: Frame): string {
-  const m = frame.message;
+  const m = (frame.message ?? {}) as Record<string, unknown>;
   if (typeof m.method === 'string') return `${m.method}${m.id !== undefined ? ` #${String(m.id)}` : ''}`;
   if (m.error !== undefined) return `error #${String(m.id)}`;
   if (m.result !== undefined) return `result #${String(m.id)}`;
@@ -100,8 +101,9 @@ export function HistoryPane() {
   );
   const sentAt = new Map<string, number>();
   const rows = frames.map((f) => {
-    const id = f.message.id === undefined ? undefined : JSON.stringify(f.message.id);
-    const isRequest = typeof f.message.method === 'string';
+    const m = (f.message ?? {}) as Record<string, unknown>;
+    const id = m.id === undefined ? undefined : `${f.channel ?? ''}${JSON.stringify(m.id)}`;
+    const isRequest = typeof m.method === 'string';
     if (id !== undefined && isRequest) sentAt.set(`${f.direction}${id}`, f.at);
     const asked =
       id !== undefined && !isRequest ? sentAt.get(`${f.direction === 'in' ? 'out' : 'in'}${id}`) : undefined;
@@ -122,11 +124,11 @@ export function HistoryPane() {
           <Entry
             key={rows.length - i}
             value={frame.message}
-            cls={`frame ${frame.direction}`}
+            cls={`frame ${frame.direction}${frame.channel ? ` ${frame.channel}` : ''}`}
             summary={
               <>
-                <span class="time">{time(frame.at)}</span> {frame.direction === 'out' ? '→' : '←'}{' '}
-                {frameLabel(frame)}
+                <span class="time">{time(frame.at)}</span> {frame.channel === 'app' ? 'app ' : ''}
+                {frame.direction === 'out' ? '→' : '←'} {frameLabel(frame)}
                 {ms !== undefined && <span class="muted"> ({ms} ms)</span>}
               </>
             }

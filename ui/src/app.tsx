@@ -1,7 +1,7 @@
 // The inspector page: connection panel on top, tabs for tools, resources, prompts and roots,
 // and the notifications and history panes; server requests open a dialog.
 import { useCallback, useEffect, useState } from 'preact/hooks';
-import { api, type AppEvent } from './api.js';
+import { api, ApiError, type AppEvent } from './api.js';
 import { HistoryPane, NotificationsPane } from './activity.js';
 import { useEvents } from './bus.js';
 import { ConnectionPanel, type ServerState } from './connection.js';
@@ -10,10 +10,27 @@ import { PromptsView, type Prompt } from './prompts.js';
 import { ResourcesView, type Resource, type Template } from './resources.js';
 import { RootsView } from './roots.js';
 import { ToolsView, type Tool } from './tools.js';
+import { AppsView } from './apps.js';
 
 type Lists = { tools: Tool[]; resources: Resource[]; resourceTemplates: Template[]; prompts: Prompt[] };
+type Kind = keyof Lists;
 const EMPTY: Lists = { tools: [], resources: [], resourceTemplates: [], prompts: [] };
-const TABS = ['tools', 'resources', 'prompts', 'roots'] as const;
+/** The list method behind each list, and the tab that shows it. */
+const METHOD: Record<Kind, string> = {
+  tools: 'tools/list',
+  resources: 'resources/list',
+  resourceTemplates: 'resources/templates/list',
+  prompts: 'prompts/list',
+};
+const TAB_OF: Record<Kind, string> = {
+  tools: 'tools',
+  resources: 'resources',
+  resourceTemplates: 'resources',
+  prompts: 'prompts',
+};
+/** JSON-RPC Method not found: a server that declares a feature may still lack an optional list. */
+const METHOD_NOT_FOUND = -32601;
+const TABS = ['tools', 'apps', 'resources', 'prompts', 'roots'] as const;
 type Tab = (typeof TABS)[number];
 
 /** Which lists a notification makes stale. */
@@ -25,15 +42,22 @@ const STALE: Record<string, (keyof Lists)[]> = {
 
 function useLists(state: ServerState) {
   const [lists, setLists] = useState<Lists>(EMPTY);
-  const load = useCallback(async (kinds: (keyof Lists)[]) => {
+  const [missing, setMissing] = useState<Kind[]>([]);
+  const load = useCallback(async (kinds: Kind[]) => {
     for (const kind of kinds) {
-      const list = await api<unknown[]>('list', { kind }).catch(() => []);
+      let absent = false;
+      const list = await api<unknown[]>('list', { kind }).catch((error: unknown) => {
+        absent = error instanceof ApiError && error.code === METHOD_NOT_FOUND;
+        return [];
+      });
       setLists((l) => ({ ...l, [kind]: list }));
+      setMissing((m) => (absent ? [...m.filter((k) => k !== kind), kind] : m.filter((k) => k !== kind)));
     }
   }, []);
   useEffect(() => {
     // Unknown capabilities (a server that would not say): try every list.
     const caps = state.capabilities ?? { tools: {}, resources: {}, prompts: {} };
+    setMissing([]);
     if (!state.connected) return setLists(EMPTY);
     void load([
       ...(caps.tools ? (['tools'] as const) : []),
@@ -47,14 +71,28 @@ function useLists(state: ServerState) {
       if (e.type === 'notification' && STALE[method]) void load(STALE[method]);
     }, []),
   );
-  return lists;
+  return { lists, missing };
+}
+
+/** The lists of `tab` the server answered with -32601: shown as missing, the rest as usual. */
+function MissingLists(props: { tab: string; missing: Kind[] }) {
+  const here = props.missing.filter((kind) => TAB_OF[kind] === props.tab);
+  return (
+    <>
+      {here.map((kind) => (
+        <p key={kind} class="muted" data-test={`missing-${kind}`}>
+          Missing: the server answered {METHOD[kind]} with -32601 Method not found.
+        </p>
+      ))}
+    </>
+  );
 }
 
 /** The whole page. */
 export function App() {
   const [state, setState] = useState<ServerState>({ connected: false, roots: [] });
   const [tab, setTab] = useState<Tab>('tools');
-  const lists = useLists(state);
+  const { lists, missing } = useLists(state);
   useEvents(
     useCallback((e: AppEvent) => {
       if (e.type === 'state') setState(e.state as ServerState);
@@ -71,12 +109,15 @@ export function App() {
           <button key={t} class={t === tab ? 'active' : ''} data-test={`tab-${t}`} onClick={() => setTab(t)}>
             {t}
             {t !== 'roots' &&
+              t !== 'apps' &&
               ` (${t === 'resources' ? lists.resources.length + lists.resourceTemplates.length : lists[t].length})`}
           </button>
         ))}
       </nav>
       <main>
+        <MissingLists tab={tab} missing={missing} />
         {tab === 'tools' && <ToolsView tools={lists.tools} />}
+        {tab === 'apps' && <AppsView revision={lists.tools} />}
         {tab === 'resources' && (
           <ResourcesView resources={lists.resources} templates={lists.resourceTemplates} />
         )}

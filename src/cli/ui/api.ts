@@ -69,6 +69,10 @@ export const ROUTES: Record<string, Route> = {
   prompt: (b, body) =>
     b.client.getPrompt(str(body.name, 'name'), obj(body.arguments) as Record<string, string>),
   answer: (b, body) => b.answer(str(body.id, 'id'), obj(body)),
+  apps: (b) => b.apps.list(),
+  'app-open': (b, body) => b.apps.open(str(body.name, 'name'), obj(body.arguments)),
+  'app-message': (b, body) => b.apps.receive(str(body.viewId, 'viewId'), body.message),
+  'app-close': (b, body) => b.apps.close(str(body.viewId, 'viewId')),
   roots: (b, body) => {
     const roots = Array.isArray(body.roots) ? (body.roots as InspectorRoot[]) : [];
     b.setRoots(

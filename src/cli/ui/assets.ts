@@ -17,13 +17,19 @@ const TYPES: Record<string, string> = {
   '.json': 'application/json',
 };
 
-/** The page may load only its own files; inline images and audio come as data: URLs. */
-const CSP =
+/**
+ * The page may load only its own files (inline images and audio come as data: URLs) and
+ * frame only the sandbox origin of the Apps view.
+ */
+const cspOf = (sandbox: string) =>
   "default-src 'self'; img-src 'self' data:; media-src 'self' data:; style-src 'self' 'unsafe-inline'; " +
-  "connect-src 'self'; frame-ancestors 'none'";
+  `connect-src 'self'; frame-src ${sandbox || "'none'"}; frame-ancestors 'none'`;
 
-/** Writes the file at `pathname` under the built app's folder `dist/ui` (or index.html), or 404. */
-export async function serveAsset(pathname: string, res: ServerResponse): Promise<void> {
+/**
+ * Writes the file at `pathname` under the built app's folder `dist/ui` (or index.html), or
+ * 404; `sandbox` is the origin the page may frame.
+ */
+export async function serveAsset(pathname: string, res: ServerResponse, sandbox = ''): Promise<void> {
   let relative: string;
   try {
     relative = normalize(decodeURIComponent(pathname)).replace(/^([/\\])+/, '');
@@ -38,7 +44,7 @@ export async function serveAsset(pathname: string, res: ServerResponse): Promise
     res
       .writeHead(200, {
         'content-type': TYPES[extname(file)] ?? 'application/octet-stream',
-        'content-security-policy': CSP,
+        'content-security-policy': cspOf(sandbox),
         'x-content-type-options': 'nosniff',
         'cache-control': 'no-store',
       })

@@ -7,7 +7,9 @@
  */
 import { randomUUID } from 'node:crypto';
 import { createClient, type Client, type EraPreference } from '../../client/index.js';
+import { uiClientExtension } from '../../core/index.js';
 import { listChangedFilter } from '../../core/runtime.js';
+import { AppViews } from './apps.js';
 import { ReceivedResults, withReceived } from './received.js';
 import type { InspectorLogin } from './login.js';
 import { recordedLine, recordingText } from '../record/format.js';
@@ -61,6 +63,11 @@ export class InspectorBridge {
   #roots: InspectorRoot[] = [];
   #client: Client | undefined;
   #listen: { close(): void } | undefined;
+  /** The apps (MCP Apps views) open on the current connection. */
+  readonly apps = new AppViews(
+    (event) => this.#emit(event),
+    () => this.client,
+  );
 
   constructor(options: InspectorBridgeOptions = {}) {
     this.#login = options.login;
@@ -139,6 +146,7 @@ export class InspectorBridge {
       era,
       logLevel: 'debug',
       elicitationModes: ['form', 'url'],
+      extensions: [uiClientExtension()],
       handlers: {
         elicitation: (params, { signal }) => this.#ask('elicitation', params, signal) as never,
         sampling: (params, { signal }) => this.#ask('sampling', params, signal) as never,
@@ -244,6 +252,7 @@ export class InspectorBridge {
 
   /** Closes the connection, if any, and refuses what was waiting for the person. */
   async disconnect(): Promise<void> {
+    this.apps.closeAll();
     this.#login?.unattend();
     this.#listen?.close();
     this.#listen = undefined;

@@ -17,6 +17,7 @@ import { describeFailure, ROUTES } from './api.js';
 import { InspectorBridge } from './bridge.js';
 import { serveAsset } from './assets.js';
 import { InspectorLogin } from './login.js';
+import { startSandbox } from './sandbox.js';
 import type { InspectorTarget } from './target.js';
 
 /** Largest API request body, in bytes. */
@@ -151,14 +152,18 @@ async function oauthCallback(login: InspectorLogin, url: URL, res: ServerRespons
     );
 }
 
-function handler(bridge: InspectorBridge, login: InspectorLogin, expected: { host: string; token: string }) {
+function handler(
+  bridge: InspectorBridge,
+  login: InspectorLogin,
+  expected: { host: string; token: string; sandbox: string },
+) {
   return (req: IncomingMessage, res: ServerResponse): void => {
     const url = new URL(req.url ?? '/', `http://${expected.host}`);
     if (!url.pathname.startsWith('/api/')) {
       if (req.headers.host !== expected.host)
         return json(res, 403, { error: { message: 'Host not allowed' } });
       if (url.pathname === '/callback' && req.method === 'GET') return void oauthCallback(login, url, res);
-      return void serveAsset(url.pathname, res);
+      return void serveAsset(url.pathname, res, expected.sandbox);
     }
     const refused = refusal(req, url, expected);
     if (refused) return json(res, 403, { error: { message: `Forbidden: ${refused}` } });
@@ -170,7 +175,7 @@ function handler(bridge: InspectorBridge, login: InspectorLogin, expected: { hos
 /** Starts the inspector; resolves once it listens. */
 export async function startInspector(options: InspectorOptions = {}): Promise<Inspector> {
   const token = randomBytes(24).toString('base64url');
-  const expected = { host: '', token };
+  const expected = { host: '', token, sandbox: '' };
   let serve = (_req: IncomingMessage, res: ServerResponse): void => void res.writeHead(503).end();
   const server: Server = createServer((req, res) => serve(req, res));
   await new Promise<void>((resolve, reject) => {
@@ -189,6 +194,8 @@ export async function startInspector(options: InspectorOptions = {}): Promise<In
       ? { url: target.url, token: options.bearerToken }
       : undefined;
   const bridge = new InspectorBridge({ login, ...(bearer ? { bearer } : {}) });
+  const sandbox = await startSandbox(`http://${expected.host}`, (id) => bridge.apps.view(id));
+  bridge.apps.sandboxOrigin = expected.sandbox = sandbox.origin;
   serve = handler(bridge, login, expected);
   const query = new URLSearchParams({ token, target: JSON.stringify(target), era: options.era ?? 'auto' });
   return {
@@ -196,6 +203,7 @@ export async function startInspector(options: InspectorOptions = {}): Promise<In
     bridge,
     close: async () => {
       await bridge.disconnect();
+      await sandbox.close();
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },

@@ -41,6 +41,7 @@ const STREAM_WAIT_MS = 1000;
 const POST_TIMEOUT_MS = 10_000;
 
 class StreamableHttpTransport implements Transport {
+  readonly binding = 'streamable-http';
   readonly #url: URL;
   readonly #fetch: typeof fetch;
   readonly #options: StreamableHttpOptions;

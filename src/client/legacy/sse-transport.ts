@@ -53,6 +53,7 @@ function requestIds(message: JsonRpcMessage | JsonRpcMessage[]): RequestId[] {
 
 /** An HTTP+SSE connection: one GET stream in, one POST per message out. */
 export class SseTransport implements Transport {
+  readonly binding = 'sse';
   readonly #url: URL;
   readonly #options: SseTransportOptions;
   readonly #fetch: typeof fetch;

@@ -47,7 +47,7 @@ export interface LegacyResult {
 }
 
 /** What a legacy client supports, sent once in `initialize` (2025-11-25 basic/lifecycle, ClientCapabilities). */
-export interface LegacyClientCapabilities extends Omit<ClientCapabilities, 'roots' | 'extensions'> {
+export interface LegacyClientCapabilities extends Omit<ClientCapabilities, 'roots'> {
   roots?: { listChanged?: boolean };
 }
 

@@ -51,6 +51,7 @@ export async function forward<T>(
   ): HostCallOptions => ({
     signal,
     timeoutMs: setup.callTimeoutMs,
+    timeoutOption: 'callTimeoutMs',
     onprogress: (u: { progress: number; total?: number; message?: string }) =>
       current()?.progress(u.progress, progressOf(u)),
     onInput,

@@ -15,7 +15,8 @@ import {
   type RequestContext,
   type ServerOptions,
 } from '../../server/index.js';
-import { WireError, type Params, type ResourceTemplate, type Tool } from '../../core/index.js';
+import { WireError, negotiatesUi, type Params, type ResourceTemplate, type Tool } from '../../core/index.js';
+import { isAppOnly } from '../apps.js';
 import { passThrough } from '../../server/runtime.js';
 import type { StandardJsonSchema } from '../../validation/index.js';
 import type { Host } from '../host.js';
@@ -219,6 +220,7 @@ class RegistrySync {
    */
   #addTool(name: string, tool: Tool, server: string): void {
     const { name: _n, inputSchema, outputSchema, ...rest } = tool;
+    const appOnly = isAppOnly(tool);
     const definition = {
       ...rest,
       inputSchema: asDeclared(inputSchema),
@@ -228,6 +230,9 @@ class RegistrySync {
       name,
       definition as never,
       async (args: Record<string, unknown>, ctx: RequestContext) => {
+        // A front host without the UI extension has no app: its model must not call an app-only tool.
+        if (appOnly && !negotiatesUi(ctx.clientCapabilities))
+          throw WireError.of('InvalidParams', `Tool ${name} is callable only from its app`);
         const signature = JSON.stringify(['tools/call', name, args]);
         let result: Params;
         try {

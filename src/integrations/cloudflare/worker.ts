@@ -25,7 +25,7 @@ export type WorkerEnv = Record<string, unknown>;
 
 /** Options of {@link createWorker}: the endpoint's, plus where it lives and its sessions. */
 export interface WorkerOptions extends HttpHandlerOptions {
-  /** The MCP endpoint's path (default `/mcp`); any other path gets 404. */
+  /** The MCP endpoint's path (default `/mcp`); any other path gets 404 (but `<path>/server-card` with `serverCard`). */
   path?: string;
   /**
    * The name of the Durable Object namespace binding whose class is {@link sessionObject}'s:
@@ -74,7 +74,7 @@ export function createWorker(
   return {
     async fetch(request, env, ctx) {
       built ??= build(env);
-      if (new URL(request.url).pathname !== (built.options.path ?? '/mcp'))
+      if (!servesPath(built.options, new URL(request.url).pathname))
         return new Response('Not Found', { status: 404 });
       const namespace = built.options.sessions ? env[built.options.sessions] : undefined;
       const routed = namespace
@@ -86,6 +86,12 @@ export function createWorker(
       return response;
     },
   };
+}
+
+/** The endpoint's path, and `<path>/server-card` when the Worker serves a card. */
+function servesPath(options: WorkerOptions, pathname: string): boolean {
+  const path = options.path ?? '/mcp';
+  return pathname === path || (options.serverCard !== undefined && pathname === `${path}/server-card`);
 }
 
 /** How often a waiting invocation wakes while background work runs (see {@link settled}). */

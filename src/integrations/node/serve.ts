@@ -14,7 +14,10 @@ export interface ServeOptions {
   port: number;
   /** Interface to bind (default `127.0.0.1`, loopback only). */
   host?: string;
-  /** Path of the MCP endpoint (default `/mcp`); other paths get 404 (except `http.auth`'s metadata paths). */
+  /**
+   * Path of the MCP endpoint (default `/mcp`); other paths get 404, except `http.auth`'s
+   * metadata paths and, with `http.serverCard`, `<path>/server-card`.
+   */
   path?: string;
   /**
    * Handler options when `serve` is given a server definition (of a handler's, only
@@ -57,7 +60,9 @@ export async function serve(target: FetchHandler | McpServer, options: ServeOpti
     ...options.http,
     bindAddress: options.http?.bindAddress ?? host,
   });
-  const paths = new Set([path, ...(typeof target === 'function' ? [] : (options.http?.auth?.paths ?? []))]);
+  const own = typeof target === 'function' ? undefined : options.http;
+  const card = own?.serverCard ? [`${path === '/' ? '' : path}/server-card`] : [];
+  const paths = new Set([path, ...card, ...(own?.auth?.paths ?? [])]);
   // node:http checks the two timeouts every `connectionsCheckingInterval`; keep it short.
   const server = createNodeServer({ connectionsCheckingInterval: 1000 }, (req, res) => {
     const url = req.url ?? '/';

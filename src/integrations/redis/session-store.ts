@@ -2,7 +2,10 @@
  * The legacy {@link SessionStore} in Redis: one hash per session (what `initialize`
  * negotiated, the log level, whether `notifications/initialized` arrived) and one set of
  * its resource subscriptions, both expiring after the session's TTL, which each use starts
- * again; and one pub/sub channel per session between the instances serving it.
+ * again; and one pub/sub channel per session between the instances serving it. Pub/sub
+ * drops what is published while a subscriber is reconnecting, so a client's answer to
+ * another instance's request is also kept in a hash until that request has it, and read
+ * again by every instance that resubscribes.
  * Source: 2025-11-25 basic/transports "Session Management".
  */
 import type { Redis } from 'ioredis';
@@ -53,8 +56,16 @@ return 1`;
 const END = `
 local n = redis.call('DEL', KEYS[1])
 redis.call('DEL', KEYS[2])
+redis.call('DEL', KEYS[4])
 if n > 0 then redis.call('PUBLISH', KEYS[3], ARGV[1]) end
 return n`;
+
+/** Keeps a client's answer (until its request has it, or the TTL) and passes it on. */
+const ANSWER = `
+redis.call('HSET', KEYS[4], ARGV[1], ARGV[2])
+redis.call('PEXPIRE', KEYS[4], ARGV[3])
+redis.call('PUBLISH', KEYS[3], ARGV[2])
+return 1`;
 
 const TYPES = new Set(['send', 'response', 'cancelled', 'changed', 'takeover', 'ended']);
 
@@ -75,13 +86,16 @@ export function createRedisSessionStore(
   const timeoutMs = options.commandTimeoutMs ?? 2000;
   const maxRecord = options.maxRecordBytes ?? 64 * 1024;
   const maxMessage = options.maxMessageBytes ?? 4 * 1024 * 1024;
-  const keys = (id: string): [string, string, string] => [
+  const keys = (id: string): [string, string, string, string] => [
     `${prefix}session:${id}`,
     `${prefix}session:${id}:subs`,
     `${prefix}session-channel:${id}`,
+    `${prefix}session:${id}:answers`,
   ];
   const within = <T>(what: string, promise: Promise<T>): Promise<T> => deadline(what, promise, timeoutMs);
-  const channels = new SessionChannels(subscriberOf(redis), `${prefix}session-channel:`);
+  // What was published while the subscriber was away: the kept answers, delivered again.
+  const missed = async (id: string): Promise<string[]> => Object.values(await redis.hgetall(keys(id)[3]));
+  const channels = new SessionChannels(subscriberOf(redis), { prefix: `${prefix}session-channel:`, missed });
   const encode = (message: SessionMessage): string => bounded(JSON.stringify(message), maxMessage, 'message');
   return {
     ttlMs,
@@ -103,15 +117,28 @@ export function createRedisSessionStore(
     },
     async change(id, change) {
       const text = encode({ type: 'changed', change });
-      await within('change a session', redis.eval(CHANGE, 3, ...keys(id), ...changeOp(change), ttlMs, text));
+      await within(
+        'change a session',
+        redis.eval(CHANGE, 3, ...keys(id).slice(0, 3), ...changeOp(change), ttlMs, text),
+      );
     },
     async delete(id) {
       if (!SESSION_ID.test(id)) return false;
       const text = encode({ type: 'ended' });
-      return (await within('end a session', redis.eval(END, 3, ...keys(id), text))) === 1;
+      return (await within('end a session', redis.eval(END, 4, ...keys(id), text))) === 1;
     },
     async publish(id, message) {
-      await within('reach another instance', redis.publish(keys(id)[2], encode(message)));
+      const text = encode(message);
+      const answerTo = message.type === 'response' ? message.message.id : undefined;
+      if (answerTo === undefined || answerTo === null) {
+        await within('reach another instance', redis.publish(keys(id)[2], text));
+        return;
+      }
+      const kept = redis.eval(ANSWER, 4, ...keys(id), String(answerTo), text, ttlMs);
+      await within('reach another instance', kept);
+    },
+    async answered(id, requestId) {
+      await within('forget a delivered answer', redis.hdel(keys(id)[3], String(requestId)));
     },
     subscribe: (id, listener) => within('subscribe to a session', channels.add(id, listener)),
     async close() {
@@ -168,16 +195,39 @@ function deadline<T>(what: string, promise: Promise<T>, ms: number): Promise<T> 
   return Promise.race([promise, late]).finally(() => clearTimeout(timer));
 }
 
-/** The per-session channels this instance listens to, on one subscriber connection. */
+/**
+ * The per-session channels this instance listens to, on one subscriber connection. Once it
+ * is back after a drop, each channel is subscribed again and what it `missed` is delivered.
+ */
 class SessionChannels {
   readonly #sub: Redis;
   readonly #prefix: string;
+  readonly #missed: (id: string) => Promise<string[]>;
   readonly #listeners = new Map<string, Set<(message: SessionMessage) => void>>();
+  #connected = false;
 
-  constructor(sub: Redis, prefix: string) {
+  constructor(sub: Redis, setup: { prefix: string; missed: (id: string) => Promise<string[]> }) {
     this.#sub = sub;
-    this.#prefix = prefix;
+    this.#prefix = setup.prefix;
+    this.#missed = setup.missed;
     sub.on('message', (channel: string, text: string) => this.#dispatch(channel, text));
+    sub.on('ready', () => {
+      if (this.#connected) void this.#recover();
+      this.#connected = true;
+    });
+  }
+
+  /** After a reconnection: subscribed again (awaited, so nothing falls in between), then the kept. */
+  async #recover(): Promise<void> {
+    for (const channel of [...this.#listeners.keys()]) {
+      try {
+        await this.#sub.subscribe(channel);
+        for (const text of await this.#missed(channel.slice(this.#prefix.length)))
+          this.#dispatch(channel, text);
+      } catch {
+        // Redis went away again: the next 'ready' recovers.
+      }
+    }
   }
 
   async add(id: string, listener: (message: SessionMessage) => void): Promise<() => void> {

@@ -82,6 +82,7 @@ export function spawnStdio(options: SpawnStdioOptions): StdioClientTransport {
 type State = 'new' | 'running' | 'closing' | 'closed';
 
 class ChildTransport implements StdioClientTransport {
+  readonly binding = 'stdio';
   readonly #options: SpawnStdioOptions;
   readonly #decoder: LineDecoder;
   readonly #tail = new TailBuffer(STDERR_TAIL_BYTES);

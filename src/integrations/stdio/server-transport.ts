@@ -65,6 +65,7 @@ export function stdioServerTransport(options: StdioServerOptions = {}): Transpor
 }
 
 class StdioServer implements Transport {
+  readonly binding = 'stdio';
   readonly #stdin: NodeJS.ReadableStream;
   readonly #stdout: NodeJS.WritableStream;
   readonly #decoder: LineDecoder;

@@ -25,12 +25,13 @@ import { ERROR_TABLE } from '../../core/index.js';
 import { Admission, releasedWith, type AdmissionOutcome, type PrincipalLimits } from './admission.js';
 import { OpenRequests, streamLifetimes } from './shutdown.js';
 import { corsPolicy, type Cors, type CorsOptions } from './cors.js';
+import { cardRoute, type CardRoute, type ServerCardHosting } from './server-card.js';
 
 /** SSE keep-alive period: under Bun's 10 s default `idleTimeout`, so a quiet stream stays open. */
 const DEFAULT_KEEP_ALIVE_MS = 8_000;
 
 /** Options of {@link createHttpHandler}. */
-export interface HttpHandlerOptions extends HostPolicyOptions {
+export interface HttpHandlerOptions extends HostPolicyOptions, ServerCardHosting {
   /** Largest POST body accepted, in bytes (default 4 MiB); larger → 413. */
   maxBodyBytes?: number;
   /**
@@ -103,10 +104,7 @@ export interface HttpHandler {
   close(): Promise<void>;
 }
 
-/**
- * The same endpoint over the {@link HttpRequest}/{@link HttpResponse} shapes, for
- * adapters that can fill them more cheaply than building web objects (node:http).
- */
+/** The same endpoint over the {@link HttpRequest}/{@link HttpResponse} shapes, for adapters that fill them more cheaply (node:http). */
 export interface HttpEndpoint {
   handle(request: HttpRequest): Promise<HttpResponse>;
   /** As {@link HttpHandler.close}. */
@@ -119,6 +117,7 @@ interface Context extends LegacyContext {
   maxBodyBytes: number;
   policy: OriginPolicy;
   cors: Cors | undefined;
+  card: CardRoute | undefined;
   modern: ModernContext;
   open: OpenRequests;
 }
@@ -176,6 +175,7 @@ export function createHttpEndpoint(server: McpServer, options: HttpHandlerOption
     maxBodyBytes: options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES,
     policy: hostPolicy(options),
     cors: options.cors && corsPolicy(options.cors),
+    card: cardRoute(server, { ...options, policy: hostPolicy(options) }),
     modern: {
       server,
       keepAliveMs,
@@ -209,9 +209,7 @@ export function createHttpEndpoint(server: McpServer, options: HttpHandlerOption
   return { handle, close };
 }
 
-function internalError(): HttpResponse {
-  return rpcError('ServerError', 'Internal error');
-}
+const internalError = (): HttpResponse => rpcError('ServerError', 'Internal error');
 
 /** A request on the modern wire: by its header, or because the server serves no legacy sessions. */
 function modernOnly(ctx: Context, request: HttpRequest): boolean {
@@ -221,6 +219,8 @@ function modernOnly(ctx: Context, request: HttpRequest): boolean {
 // route, admitted and post return a promise only once one is needed (the body read): no async frame per call.
 function route(ctx: Context, request: HttpRequest): Promise<HttpResponse> | HttpResponse {
   if (ctx.open.closed) return rpcError('ServiceUnavailable', 'Service Unavailable: the server is closing');
+  const card = ctx.card?.(request, ctx.admission);
+  if (card) return card;
   const preflight = ctx.cors?.preflight(request);
   if (preflight) return preflight;
   const violation = rebindingViolation(request, ctx.policy, ctx.cors?.allows);

@@ -22,3 +22,9 @@ export type { CorsOptions } from './cors.js';
 export { accepts, parseAccept, type MediaRange } from './accept.js';
 export { DEFAULT_MAX_BODY_BYTES } from './body.js';
 export { principalOf, type AuthOutcome, type HttpAuthGuard } from './auth-guard.js';
+export {
+  buildServerCard,
+  type CardSource,
+  type ServerCardHosting,
+  type ServerCardOptions,
+} from './server-card.js';

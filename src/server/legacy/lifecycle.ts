@@ -25,6 +25,8 @@ export interface ServerIdentity {
   capabilities: ServerCapabilities;
   instructions: string | undefined;
   legacyRevisions: readonly LegacyRevision[];
+  /** The extensions served on legacy and their settings (declared when any). */
+  extensions?: ServerCapabilities['extensions'] | undefined;
 }
 
 /**
@@ -50,6 +52,7 @@ export function initialize(
     clientCapabilities: legacyClientCapabilities(params.capabilities),
   });
   const capabilities = legacyServerCapabilities(identity.capabilities);
+  if (identity.extensions) capabilities.extensions = identity.extensions;
   session.serverCapabilities = capabilities;
   const result: Params = { protocolVersion, capabilities, serverInfo: identity.serverInfo };
   if (identity.instructions !== undefined) result.instructions = identity.instructions;

@@ -1,9 +1,10 @@
 /**
  * What a legacy session sees of shapes only 2026-07-28 allows. One server definition serves
  * both eras, so wherever the modern revision is looser the legacy wire gets a projection:
- * - `extensions` in capabilities (2026-07-28 "Minor changes" 1) is not part of 2025-11-25:
- *   the `initialize` result leaves it out and a legacy client's declaration is not read
- *   (SEP-2663 "Backward Compatibility": the Tasks extension does not apply there);
+ * - `extensions` in capabilities (2026-07-28 "Minor changes" 1) is not in the 2025-11-25
+ *   schema, whose capability objects are open: SEP-2133 negotiates extensions in
+ *   `initialize`, so the result declares only the extensions served on legacy (not Tasks:
+ *   SEP-2663 "Backward Compatibility") and the client's declaration is kept for them;
  * - an `outputSchema` whose root is not `type: "object"` and a `structuredContent` that is
  *   not an object (SEP-2106) are wrapped as `{ result: … }`, the schema as
  *   `{ type: "object", properties: { result: <schema> }, required: ["result"] }`;
@@ -28,13 +29,14 @@ export function legacyServerCapabilities(caps: ServerCapabilities): ServerCapabi
 }
 
 /**
- * A legacy client's declared capabilities as the session keeps them: an object, without
- * `extensions`, which 2025-11-25 does not define (a declared Tasks extension enables nothing).
+ * A legacy client's declared capabilities as the session keeps them: an object; its
+ * `extensions` only when an object (an extension not served on legacy, such as Tasks,
+ * is still not enabled by it: the server routes only legacy extensions there).
  */
 export function legacyClientCapabilities(declared: unknown): ClientCapabilities {
   if (!isObject(declared)) return {};
-  const { extensions: _notLegacy, ...rest } = declared as ClientCapabilities;
-  return rest;
+  const { extensions, ...rest } = declared as ClientCapabilities;
+  return isObject(extensions) ? { ...rest, extensions } : rest;
 }
 
 /** A tool as listed to a legacy session, and whether its structured output is wrapped. */

@@ -24,14 +24,13 @@ import {
   principalKey,
 } from '../../core/runtime.js';
 import { checkInputAnswer, type AskedMethod } from '../answers.js';
+import type { RequestContext } from '../context.js';
+import type { ListenContribution, ServerExtension } from '../extension.js';
 import type { RequestScope } from '../scope.js';
 import type { ModernMeta } from '../modern.js';
 import { openInputRound, settleRound } from '../mrtr.js';
 import type { ToolRegistry } from '../tools.js';
 import { TaskRunner, type CallTool, type TaskOptions } from './runner.js';
-
-/** The task methods of the extension (`tasks/result` and `tasks/list` are not among them). */
-const TASK_METHODS: ReadonlySet<string> = new Set(['tasks/get', 'tasks/update', 'tasks/cancel']);
 
 /** Most task ids one listen stream may follow. */
 const MAX_LISTEN_TASKS = 1000;
@@ -71,46 +70,62 @@ export class ServerTasks {
     return this.#configured || this.#tools.hasTaskTools;
   }
 
-  /** True for the task methods, when the extension is offered. */
-  handles(method: string): boolean {
-    return TASK_METHODS.has(method) && this.enabled;
+  /**
+   * The extension as the server serves it (server/extension.ts): declared while
+   * {@link enabled}, modern only; its task methods, a `tools/call` that runs as a task
+   * (intercepted), and `taskIds` on a listen stream. A client that did not negotiate it
+   * gets -32021 for a task method or a `required` tool (SEP-2663 "Error Handling").
+   */
+  extension(): ServerExtension {
+    const method =
+      (name: string) =>
+      (params: Params, ctx: RequestContext): Promise<Params> =>
+        this.#taskMethod(name, params, principalOf(ctx.auth));
+    return {
+      id: TASKS_EXTENSION,
+      settings: () => (this.enabled ? {} : undefined),
+      eras: ['modern'],
+      methods: {
+        'tasks/get': method('tasks/get'),
+        'tasks/update': method('tasks/update'),
+        'tasks/cancel': method('tasks/cancel'),
+      },
+      notNegotiated: () => tasksRequired(),
+      intercept: (request, ctx) =>
+        request.method === 'tools/call' ? this.#route(ctx as RequestScope) : undefined,
+      listen: (filter, ctx) => this.#listen(filter, ctx),
+    };
   }
 
-  /**
-   * Answers a task method, or a `tools/call` that runs as a task; undefined when the
-   * request is not the extension's business (the server answers it as usual).
-   * @throws WireError -32021 for a task method or a `required` tool without negotiation.
-   */
-  route(scope: RequestScope, meta: ModernMeta): Promise<Params> | undefined {
-    const { request } = scope;
-    if (!this.enabled) return undefined;
-    const params = request.params ?? {};
-    const principal = principalOf(scope.auth);
-    if (TASK_METHODS.has(request.method)) {
-      if (!negotiated(meta)) throw tasksRequired();
-      return this.#taskMethod(request.method, params, principal);
-    }
-    if (request.method !== 'tools/call') return undefined;
-    const policy = this.#tools.taskPolicy(params.name);
-    if (!policy) return undefined;
+  /** A `tools/call` of a task tool, as a task; undefined when it runs as a plain call. */
+  #route(scope: RequestScope): Promise<Params> | undefined {
+    const meta = scope.modern;
+    const policy = this.#tools.taskPolicy(scope.request.params?.name);
+    if (!policy || !meta) return undefined;
     if (!negotiated(meta)) {
       if (policy.support === 'required') throw tasksRequired();
       return undefined;
     }
-    return this.#startCall(scope, meta, principal);
+    return this.#startCall(scope, meta, principalOf(scope.auth));
   }
 
   /**
-   * The task ids a listen request asks to follow (bounded), if any.
+   * The task ids a listen request asks to follow (bounded), as a listen contribution.
    * @throws WireError -32021 when it asks without negotiating the extension; -32602 when malformed.
    */
-  listenTaskIds(filter: unknown, meta: ModernMeta): string[] | undefined {
-    const ids = isObject(filter) ? filter.taskIds : undefined;
-    if (ids === undefined || !this.enabled) return undefined;
-    if (!negotiated(meta)) throw tasksRequired();
+  #listen(filter: Params, ctx: RequestContext): ListenContribution | undefined {
+    const ids = filter.taskIds;
+    if (ids === undefined) return undefined;
+    if (!isObject(extensionSettingsOf(ctx))) throw tasksRequired();
     if (!Array.isArray(ids) || ids.length > MAX_LISTEN_TASKS || ids.some((id) => typeof id !== 'string'))
       throw WireError.of('InvalidParams', `taskIds must be an array of at most ${MAX_LISTEN_TASKS} task ids`);
-    return [...(ids as string[])];
+    const taskIds = [...(ids as string[])];
+    const principal = principalOf(ctx.auth);
+    return {
+      key: 'taskIds',
+      value: taskIds,
+      watch: (notify) => this.watch(taskIds, (task) => notify('notifications/tasks', task), principal),
+    };
   }
 
   /**
@@ -211,6 +226,11 @@ export class ServerTasks {
 
 function isAskedMethod(method: string): method is AskedMethod {
   return method === 'elicitation/create' || method === 'sampling/createMessage' || method === 'roots/list';
+}
+
+function extensionSettingsOf(ctx: RequestContext): unknown {
+  const extensions = ctx.clientCapabilities.extensions;
+  return isObject(extensions) ? extensions[TASKS_EXTENSION] : undefined;
 }
 
 function negotiated(meta: ModernMeta): boolean {

@@ -157,12 +157,18 @@ export class FleetReplica {
     return this.#fleet.store.change(this.#host.id, { initialized: true });
   }
 
+  #answered(response: JsonRpcResponse): void {
+    this.#host.frame(response);
+    if (response.id === undefined || response.id === null) return;
+    void this.#fleet.store.answered?.(this.#host.id, response.id).catch(() => undefined);
+  }
+
   #onMessage(message: SessionMessage): void {
     switch (message.type) {
       case 'send':
         return this.holdsStandalone ? this.#host.sendStandalone(message.message) : undefined;
       case 'response':
-        return this.isOwnResponse(message.message) ? this.#host.frame(message.message) : undefined;
+        return this.isOwnResponse(message.message) ? this.#answered(message.message) : undefined;
       case 'cancelled':
         return isRequestId(message.requestId)
           ? this.#host.abort(message.requestId, message.reason)

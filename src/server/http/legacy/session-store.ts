@@ -69,8 +69,14 @@ export interface SessionStore {
   change(id: string, change: SessionChange): Promise<void>;
   /** Ends a session everywhere (its instances hear `ended`); false when it was unknown. */
   delete(id: string): Promise<boolean>;
-  /** Sends a message to the instances serving session `id` (this one included). */
+  /**
+   * Sends a message to the instances serving session `id` (this one included). A store
+   * whose delivery can miss a listener (pub/sub while a connection is down) keeps each
+   * `response` until {@link SessionStore.answered} and delivers it again on resubscribing.
+   */
   publish(id: string, message: SessionMessage): Promise<void>;
   /** Hears the messages of session `id`; resolves once subscribed, with the unsubscribe function. */
   subscribe(id: string, listener: (message: SessionMessage) => void): Promise<() => void>;
+  /** Optional: the `response` to `requestId` reached its request; a kept copy can go. */
+  answered?(id: string, requestId: string | number): Promise<void>;
 }

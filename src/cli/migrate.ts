@@ -1,0 +1,76 @@
+/**
+ * `mcpkit migrate FILE...`: rewrites code written against the official SDK v1 for mcpkit, in
+ * place (or printed with `--dry-run`), on ts-morph's syntax tree (src/cli/migrate-rules.ts).
+ * ts-morph is an optional dependency, loaded only by this command.
+ */
+import { parseArgs } from 'node:util';
+import { CliError } from './errors.js';
+import type { TsMorph } from './migrate-core.js';
+
+/** A parsed `migrate` command line. */
+export type MigrateCommand =
+  { name: 'migrate'; help: true } | { name: 'migrate'; files: string[]; dryRun: boolean };
+
+/** Help for `migrate`. */
+const MIGRATE_USAGE = `Usage: mcpkit migrate [--dry-run] FILE...
+
+Rewrites code written against @modelcontextprotocol/sdk v1 for mcpkit, in place: the
+imports, new McpServer, registerTool/tool, registerResource/resource with
+ResourceTemplate, registerPrompt/prompt, the stdio server transport and server.connect,
+the client's Client, its stdio and Streamable HTTP transports, and callTool, readResource,
+getPrompt and the list calls. What it cannot rewrite safely gets a TODO(mcpkit) comment,
+and each is printed. Needs ts-morph: npm install -D ts-morph
+
+Flags:
+  --dry-run    print the rewritten files instead of writing them`;
+
+/** Parses the arguments after `migrate`. */
+export function parseMigrateCommand(argv: readonly string[]): MigrateCommand {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args: [...argv],
+      options: { help: { type: 'boolean', short: 'h' }, 'dry-run': { type: 'boolean' } },
+      allowPositionals: true,
+    });
+  } catch (error) {
+    throw new CliError(
+      `migrate: ${error instanceof Error ? error.message.split(/\.\s/)[0] : 'bad arguments'}`,
+    );
+  }
+  if (parsed.values.help) return { name: 'migrate', help: true };
+  if (parsed.positionals.length === 0)
+    throw new CliError('`migrate` takes one or more files; run `mcpkit migrate --help`');
+  return { name: 'migrate', files: parsed.positionals, dryRun: parsed.values['dry-run'] === true };
+}
+
+async function loadTsMorph(): Promise<TsMorph> {
+  try {
+    return await import('ts-morph');
+  } catch (error) {
+    throw new CliError('`migrate` needs ts-morph: run `npm install -D ts-morph`', { cause: error });
+  }
+}
+
+/** Runs the codemod; resolves with the report (each file, and its TODOs). */
+export async function runMigrate(command: MigrateCommand): Promise<string> {
+  if ('help' in command) return MIGRATE_USAGE;
+  const ts = await loadTsMorph();
+  const { migrateSource } = await import('./migrate-rules.js');
+  const project = new ts.Project({
+    compilerOptions: { allowJs: true },
+    manipulationSettings: { quoteKind: ts.QuoteKind.Single },
+    skipAddingFilesFromTsConfig: true,
+  });
+  const lines: string[] = [];
+  for (const path of command.files) {
+    const file = project.addSourceFileAtPathIfExists(path);
+    if (!file) throw new CliError(`migrate: no file ${path}`);
+    const todos = migrateSource(file, ts);
+    if (command.dryRun) lines.push(file.getFullText());
+    else await file.save();
+    lines.push(`${path}: migrated${todos.length > 0 ? `, ${todos.length} TODO(mcpkit)` : ''}`);
+    for (const todo of todos) lines.push(`  ${path}:${todo}`);
+  }
+  return lines.join('\n');
+}

@@ -1,0 +1,55 @@
+/**
+ * The parts of the extension seam both sides share: the identifier rule, the typed map
+ * of extension methods (augmented by each extension), and the one negotiation check.
+ * Source: SEP-2133 "Extension Identifiers", "Negotiation"; 2026-07-28 basic/index "_meta"
+ * (per-request `clientCapabilities`); 2025-11-25 basic/lifecycle (per-session capabilities).
+ */
+import type { Params } from './jsonrpc.js';
+
+/**
+ * Params and result of each extension method, by method name, so `client.request(method)`
+ * is typed like a core method. Empty here: an extension adds its methods by declaration
+ * merging, e.g. `declare module 'mcpkit' { interface ExtensionRequestMap { 'acme/echo':
+ * { params: { text: string }; result: { text: string } } } }` (see {@link MethodsOf}).
+ */
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type -- filled by declaration merging
+export interface ExtensionRequestMap {}
+
+/** The shape of one entry of {@link ExtensionRequestMap}. */
+export interface ExtensionMethodTypes {
+  params: object;
+  result: object;
+}
+
+/**
+ * `{vendor-prefix}/{extension-name}`: a dotted prefix (reverse domain) and a name of
+ * letters, digits, `-`, `_` and `.` (SEP-2133 "Extension Identifiers").
+ */
+const IDENTIFIER =
+  /^[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)+\/[A-Za-z0-9]([A-Za-z0-9._-]*[A-Za-z0-9])?$/;
+
+/** True when `id` is a well-formed extension identifier (`com.example/my-extension`). */
+export function isExtensionIdentifier(id: string): boolean {
+  return id.length <= 256 && IDENTIFIER.test(id);
+}
+
+/**
+ * The settings a peer declared for extension `id` in `capabilities.extensions`, or
+ * undefined when it did not declare it (own keys only; a non-object value counts as not
+ * declared, since settings are always an object, `{}` when there are none). Pass the
+ * client's capabilities of one request (modern) or of its session (legacy) on the server,
+ * the server's capabilities on the client.
+ */
+export function extensionSettings(capabilities: unknown, id: string): Params | undefined {
+  const extensions = ownValue(capabilities, 'extensions');
+  const settings = ownValue(extensions, id);
+  return typeof settings === 'object' && settings !== null && !Array.isArray(settings)
+    ? (settings as Params)
+    : undefined;
+}
+
+function ownValue(value: unknown, key: string): unknown {
+  return typeof value === 'object' && value !== null && Object.hasOwn(value, key)
+    ? (value as Record<string, unknown>)[key]
+    : undefined;
+}

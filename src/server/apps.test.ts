@@ -1,0 +1,106 @@
+/**
+ * MCP Apps on the server, both eras: a linked tool lists `_meta.ui` (and the deprecated flat
+ * key), its `ui://` resource reads as `text/html;profile=mcp-app` with `_meta.ui` on the list
+ * entry and the content, and a client that did not negotiate the UI extension gets the text
+ * fallback while one that did gets the result as the handler wrote it.
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import { createClient, type Client } from '../client/index.js';
+import { APP_MIME_TYPE, LocalError, uiClientExtension } from '../core/index.js';
+import { createLinkedPair } from '../testing/index.js';
+import { validateWire } from '../testing/wire-tap.js';
+import { appResource, appTool, connect, createServer } from './index.js';
+
+const VIEW = 'ui://demo/view.html';
+const clients: Client[] = [];
+afterEach(async () => {
+  await Promise.all(clients.splice(0).map((c) => c.close()));
+});
+
+function server() {
+  const s = createServer({ name: 'apps', version: '1' });
+  appResource(s, VIEW, {
+    html: () => '<!doctype html><p>view</p>',
+    csp: { connectDomains: ['https://api.example.com'] },
+    prefersBorder: false,
+  });
+  appTool(s, 'show', {
+    inputSchema: { type: 'object', properties: { n: { type: 'number' } } },
+    resourceUri: VIEW,
+    fallback: (r) => `as text: ${JSON.stringify(r.structuredContent)}`,
+    handler: (args) => ({
+      content: [{ type: 'text' as const, text: 'see the view' }],
+      structuredContent: args,
+    }),
+  });
+  appTool(s, 'refresh', { resourceUri: VIEW, visibility: ['app'], handler: () => 'refreshed' });
+  return s;
+}
+
+async function client(era: 'modern' | 'legacy', ui: boolean): Promise<Client> {
+  const [a, b] = createLinkedPair();
+  await connect(server(), b);
+  const c = createClient({
+    name: 'host',
+    version: '1',
+    era,
+    ...(ui ? { extensions: [uiClientExtension()] } : {}),
+  });
+  clients.push(c);
+  await c.connect(validateWire(a, era === 'modern' ? '2026-07-28' : '2025-11-25', []));
+  return c;
+}
+
+describe.each(['modern', 'legacy'] as const)('MCP Apps server helpers, %s', (era) => {
+  it('lists the tool with _meta.ui and the deprecated flat key', async () => {
+    const tools = await (await client(era, true)).listTools();
+    const show = tools.find((t) => t.name === 'show');
+    expect(show?._meta).toEqual({ ui: { resourceUri: VIEW }, 'ui/resourceUri': VIEW });
+    const refresh = tools.find((t) => t.name === 'refresh');
+    expect(refresh?._meta?.ui).toEqual({ resourceUri: VIEW, visibility: ['app'] });
+  });
+
+  it('serves the ui:// resource with its MIME type and _meta.ui on the entry and the content', async () => {
+    const c = await client(era, true);
+    const listed = (await c.listResources()).find((r) => r.uri === VIEW);
+    const ui = { csp: { connectDomains: ['https://api.example.com'] }, prefersBorder: false };
+    expect(listed).toMatchObject({ mimeType: APP_MIME_TYPE, _meta: { ui } });
+    const read = await c.readResource(VIEW);
+    expect(read.contents[0]).toMatchObject({ uri: VIEW, mimeType: APP_MIME_TYPE, _meta: { ui } });
+    expect((read.contents[0] as { text: string }).text).toContain('<p>view</p>');
+  });
+
+  it('gives a host with the UI extension the result as written, one without it the text fallback', async () => {
+    const withUi = await (await client(era, true)).callTool('show', { n: 1 });
+    expect(withUi.content).toEqual([{ type: 'text', text: 'see the view' }]);
+    const without = await (await client(era, false)).callTool('show', { n: 2 });
+    expect(without.content).toEqual([{ type: 'text', text: 'as text: {"n":2}' }]);
+    expect(without.structuredContent).toEqual({ n: 2 });
+  });
+
+  it('declares the UI extension and refuses an app-only tool to a host without it (its model is calling)', async () => {
+    const withUi = await client(era, true);
+    if (era === 'modern') await withUi.discover();
+    expect(withUi.serverCapabilities?.extensions).toHaveProperty(['io.modelcontextprotocol/ui']);
+    expect((await withUi.callTool('refresh', {})).content).toEqual([{ type: 'text', text: 'refreshed' }]);
+    await expect((await client(era, false)).callTool('refresh', {})).rejects.toMatchObject({
+      code: -32602,
+      message: expect.stringMatching(/only from its app/),
+    });
+  });
+});
+
+describe('MCP Apps definitions', () => {
+  it('refuses a resource or tool URI that is not ui://, and an empty or unknown visibility', () => {
+    const s = createServer({ name: 'x', version: '1' });
+    const html = '<!doctype html>';
+    expect(() => appResource(s, 'https://x/view', { html })).toThrow(LocalError);
+    expect(() => appTool(s, 't', { resourceUri: 'file:///v', handler: () => '' })).toThrow(/ui:\/\//);
+    expect(() => appTool(s, 't', { resourceUri: VIEW, visibility: [], handler: () => '' })).toThrow(
+      /visibility/,
+    );
+    expect(() =>
+      appTool(s, 't', { resourceUri: VIEW, visibility: ['agent' as never], handler: () => '' }),
+    ).toThrow(/visibility/);
+  });
+});

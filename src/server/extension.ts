@@ -1,0 +1,167 @@
+/**
+ * The server side of the extension seam: {@link defineExtension} describes an extension
+ * once (identifier, settings, the methods it adds, the `_meta` it contributes to results,
+ * what it adds to a listen stream), and `createServer({ extensions })` or
+ * `server.use(extension)` serves it. The server declares the extension in
+ * `capabilities.extensions`, routes its methods, and answers a method the client did not
+ * negotiate (per request on modern, per session on legacy) with -32601, as for an unknown
+ * method, unless the extension names its own error.
+ * Source: SEP-2133 "Negotiation", "Graceful Degradation"; 2026-07-28 basic/index "_meta".
+ */
+import {
+  LocalError,
+  WireError,
+  extensionSettings,
+  isExtensionIdentifier,
+  type Era,
+  type Params,
+} from '../core/index.js';
+import type { RequestContext } from './context.js';
+
+/** One method an extension adds: the request's params (as sent: check them) and context in, its result out. */
+export type ExtensionHandler<P extends object = Params, R extends object = Params> = (
+  params: P,
+  ctx: RequestContext,
+) => R | Promise<R>;
+
+/** A request as an extension hook sees it: method and params as sent. */
+export interface ExtensionRequest {
+  readonly method: string;
+  readonly params: Params;
+}
+
+/** What an extension carries on a `subscriptions/listen` stream it takes part in. */
+export interface ListenContribution {
+  /** The filter key and value acknowledged to the client (e.g. `taskIds`). */
+  readonly key: string;
+  readonly value: unknown;
+  /** Starts sending; `notify` sends one notification on the stream. Returns the stop function. */
+  watch(notify: (method: string, params: Params) => void): () => void;
+}
+
+/** An extension served by a server; build it with {@link defineExtension}. */
+export interface ServerExtension<
+  S extends object = Params,
+  M extends Readonly<Record<string, ExtensionHandler<never, object>>> = Readonly<
+    Record<string, ExtensionHandler<never, object>>
+  >,
+> {
+  /** The identifier, `{vendor-prefix}/{name}` (e.g. `io.modelcontextprotocol/skills`). */
+  readonly id: string;
+  /**
+   * The settings declared in `capabilities.extensions[id]` (`{}` when omitted), or a
+   * function read each time capabilities are computed; undefined from it means the
+   * extension is not offered now (its methods are then unknown).
+   */
+  readonly settings?: S | (() => S | undefined);
+  /** The methods it adds, by name. A core method name is refused. */
+  readonly methods?: M;
+  /** Methods whose modern results carry the cache fields (`ttlMs`, `cacheScope`). */
+  readonly cacheable?: readonly string[];
+  /** The eras it is served on (default both). Elsewhere its methods are unknown. */
+  readonly eras?: readonly Era[];
+  /** Whether its methods need the client's declaration (default true). */
+  readonly requiresNegotiation?: boolean;
+  /** The error for a method the client did not negotiate (default -32601 Method not found). */
+  readonly notNegotiated?: (method: string, ctx: RequestContext) => WireError;
+  /**
+   * Runs before the server answers a core method (any era): a promise of the result takes
+   * the request over, undefined leaves it to the server. Called whether or not the client
+   * negotiated the extension (graceful degradation is the extension's own rule).
+   */
+  readonly intercept?: (request: ExtensionRequest, ctx: RequestContext) => Promise<Params> | undefined;
+  /** `_meta` entries added to each result of a client that negotiated the extension. */
+  readonly resultMeta?: (method: string, result: Params, ctx: RequestContext) => Params | undefined;
+  /**
+   * What a modern `subscriptions/listen` request's `notifications` filter asks of this
+   * extension; undefined when nothing. Throw WireError to refuse the listen.
+   */
+  readonly listen?: (filter: Params, ctx: RequestContext) => ListenContribution | undefined;
+}
+
+/**
+ * The params/result map of an extension's methods, to merge into `ExtensionRequestMap`
+ * so `client.request(method)` is typed: `interface ExtensionRequestMap extends
+ * MethodsOf<typeof myExtension> {}` inside `declare module 'mcpkit'`.
+ */
+export type MethodsOf<E> =
+  E extends ServerExtension<object, infer M>
+    ? {
+        [K in keyof M]: {
+          params: Parameters<M[K]>[0];
+          result: Awaited<ReturnType<M[K]>>;
+        };
+      }
+    : never;
+
+const CORE_PREFIXES = [
+  'initialize',
+  'ping',
+  'server/',
+  'tools/',
+  'prompts/',
+  'completion/',
+  'logging/',
+  'subscriptions/',
+  'notifications/',
+  'sampling/',
+  'elicitation/',
+  'roots/',
+];
+const CORE_RESOURCE_METHODS = new Set([
+  'resources/list',
+  'resources/read',
+  'resources/templates/list',
+  'resources/subscribe',
+  'resources/unsubscribe',
+]);
+
+/**
+ * Checks and freezes an extension definition; its method types are kept for {@link MethodsOf}.
+ * @throws LocalError `INVALID_DEFINITION` for a malformed identifier or a method name the
+ *   core protocol defines.
+ */
+export function defineExtension<
+  const M extends Readonly<Record<string, ExtensionHandler<never, object>>>,
+  S extends object = Params,
+>(definition: ServerExtension<S, M>): ServerExtension<S, M> {
+  if (!isExtensionIdentifier(definition.id))
+    throw new LocalError(
+      'INVALID_DEFINITION',
+      `extension id '${definition.id}' is not {vendor-prefix}/{name}`,
+    );
+  for (const method of Object.keys(definition.methods ?? {})) {
+    if (CORE_RESOURCE_METHODS.has(method) || CORE_PREFIXES.some((p) => method.startsWith(p)))
+      throw new LocalError('INVALID_DEFINITION', `extension method '${method}' is a core method name`);
+  }
+  return Object.freeze({ ...definition });
+}
+
+/**
+ * The settings the client declared for `extension` in this request's capabilities (the
+ * request's `_meta` on modern, the session's `initialize` on legacy), or undefined when
+ * it did not negotiate it. Read it per request: two clients, or two requests, differ.
+ */
+export function negotiated(
+  ctx: Pick<RequestContext, 'clientCapabilities'>,
+  extension: { id: string } | string,
+): Params | undefined {
+  return extensionSettings(ctx.clientCapabilities, typeof extension === 'string' ? extension : extension.id);
+}
+
+/** The settings `extension` declares now, or undefined when not offered. */
+export function settingsOf(extension: ServerExtension<object>): object | undefined {
+  const s = extension.settings;
+  return typeof s === 'function' ? s() : (s ?? {});
+}
+
+/** The method-not-found answer for an extension method the client did not negotiate. */
+export function notNegotiatedError(
+  extension: ServerExtension<object>,
+  method: string,
+  ctx: RequestContext,
+): WireError {
+  return (
+    extension.notNegotiated?.(method, ctx) ?? WireError.of('MethodNotFound', `Method not found: ${method}`)
+  );
+}
