@@ -70,7 +70,8 @@ export type Command =
   | { name: 'serve'; server: 'everything'; port?: number; host?: string; authIssuer?: string };
 
 type Options = NonNullable<ParseArgsConfig['options']>;
-type Values = Record<string, string | boolean | string[] | undefined>;
+/** Flag values as `util.parseArgs` gives them. */
+export type Values = Record<string, string | boolean | string[] | undefined>;
 
 const HELP: Options = { help: { type: 'boolean', short: 'h' } };
 const CLIENT: Options = {
@@ -150,6 +151,39 @@ function parseCommand(name: CommandName, argv: readonly string[]): Command {
   const args = { ...jsonArgs(values.args), ...pairArgs(pairs) };
   if (name === 'call') return { name, tool: subject, args, ...flags };
   return { name, prompt: subject, args: promptArgs(args), ...flags };
+}
+
+/** What {@link parseClientArgs} found: the client flags, the raw flag values, other positionals. */
+export interface ClientArgs {
+  flags: ClientFlags;
+  values: Values;
+  positionals: string[];
+}
+
+/**
+ * Parses a client command defined in another module: its own `options` beside the client
+ * flags, the server given as here (a URL positional, or `-- COMMAND`).
+ * @throws CliError for an unknown flag, two URLs, or a bad client flag.
+ */
+export function parseClientArgs(name: string, argv: readonly string[], options: Options = {}): ClientArgs {
+  const split = argv.indexOf('--');
+  const own = split === -1 ? argv : argv.slice(0, split);
+  let parsed;
+  try {
+    parsed = parseArgs({ args: [...own], options: { ...CLIENT, ...options }, allowPositionals: true });
+  } catch (error) {
+    throw new CliError(
+      `${name}: ${(error as Error).message.split(/\.\s/)[0]}; run \`mcpkit ${name} --help\``,
+    );
+  }
+  const values = parsed.values as Values;
+  const urls = parsed.positionals.filter((p) => /^https?:\/\//i.test(p));
+  const positionals = parsed.positionals.filter((p) => !urls.includes(p));
+  if (urls.length > 1) throw new CliError(`\`${name}\` takes one server URL, not ${urls.length}`);
+  if (values.help === true)
+    return { flags: { target: { kind: 'builtin' }, json: false, era: 'auto' }, values, positionals };
+  const flags = clientFlags(values, target(urls[0], split === -1 ? [] : argv.slice(split + 1)));
+  return { flags, values, positionals };
 }
 
 function parseFlags(name: CommandName, argv: readonly string[]): { values: Values; positionals: string[] } {

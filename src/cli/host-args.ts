@@ -81,7 +81,8 @@ function eraOf(value: string | undefined): { era?: 'auto' | 'modern' | 'legacy' 
   throw new CliError(`--era must be auto, modern or legacy, not \`${value}\``);
 }
 
-function frontOf(port: string | undefined, host: string | undefined): Front {
+/** `--port` and `--host` as a {@link Front}. @throws CliError for a bad port or a host without one. */
+export function frontOf(port: string | undefined, host: string | undefined): Front {
   if (port === undefined) {
     if (host !== undefined) throw new CliError('--host needs --port');
     return {};

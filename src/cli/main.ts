@@ -16,6 +16,7 @@ import { usage } from './usage.js';
 /** Runs one command line; resolves with the exit code. */
 export async function run(argv: readonly string[]): Promise<number> {
   try {
+    if (DEV_TOOLS.has(argv[0] ?? '')) return await (await import('./dev-tools.js')).runDevTool(argv);
     const command = parseCommandLine(argv);
     if (command.name === 'check') return await runCheck(command);
     const output = await execute(command);
@@ -33,6 +34,9 @@ export async function run(argv: readonly string[]): Promise<number> {
     return EXIT_CODES[kindOf(error)];
   }
 }
+
+/** Commands whose module parses and prints for itself (see dev-tools.ts). */
+const DEV_TOOLS = new Set(['contract', 'record', 'replay', 'codegen']);
 
 /** `--json` before any `--`: errors are reported as JSON too, even usage errors. */
 function wantsJson(argv: readonly string[]): boolean {

@@ -94,6 +94,10 @@ Commands:
   gateway --config FILE [--port N]   serve the servers of an mcpServers file as one server
   proxy [URL] [--port N] [-- CMD]    serve one server over the other transport, both eras
   login URL | logout URL             authorize with a protected server now / forget its tokens
+  contract snapshot|diff ...         describe a server's tools, resources, prompts; classify changes
+  record --out FILE [URL|-- CMD]     proxy a server and record the exchange (secrets redacted)
+  replay FILE [--port N]             serve a recording as a deterministic mock server
+  codegen [URL|-- CMD] [-o FILE]     TypeScript types and a typed proxy for a server's tools
   migrate FILE...                    rewrite code written for the official SDK v1 for mcpkit
   card URL [--check]                 fetch and validate a Server Card; --check: compare it with the server
   registry-json [URL] [-- CMD]       write the MCP Registry's server.json for a server

@@ -12,3 +12,12 @@ export type { Hit, Rule, Section } from './check/rules/kit.js';
 export type { SafeCall } from './check/collect.js';
 export type { FetchLike } from './check/http-channel.js';
 export type * from './check/observations.js';
+export {
+  contractOf,
+  serverContract,
+  surfaceOf,
+  type Contract,
+  type ContractSurface,
+} from './contract/snapshot.js';
+export { atLeast, diffContracts, type ChangeLevel, type ContractChange } from './contract/diff.js';
+export { contractMatchers, formatContractChanges, type ContractMatchOptions } from './contract/report.js';

@@ -1,7 +1,7 @@
 // The notifications/log pane and the JSON-RPC message history (with timing: a response
 // shows how long after its request it arrived). Entries expand and copy.
 import { useCallback, useState } from 'preact/hooks';
-import type { AppEvent } from './api.js';
+import { api, type AppEvent } from './api.js';
 import { useEvents } from './bus.js';
 
 const KEEP = 500;
@@ -81,6 +81,16 @@ function frameLabel(frame: Frame): string {
   return 'frame';
 }
 
+/** Downloads the connection's history as a recording `mcpkit replay` serves (JSON Lines). */
+async function exportHistory(): Promise<void> {
+  const text = await api<string>('export');
+  const link = document.createElement('a');
+  link.href = URL.createObjectURL(new Blob([text], { type: 'application/jsonl' }));
+  link.download = 'session.jsonl';
+  link.click();
+  URL.revokeObjectURL(link.href);
+}
+
 /** The JSON-RPC history pane. */
 export function HistoryPane() {
   const [frames, setFrames] = useState<Frame[]>([]);
@@ -102,7 +112,10 @@ export function HistoryPane() {
   return (
     <section class="pane" data-test="history">
       <h4>
-        JSON-RPC history <button onClick={() => setFrames([])}>clear</button>
+        JSON-RPC history <button onClick={() => setFrames([])}>clear</button>{' '}
+        <button data-test="export-history" onClick={() => void exportHistory()}>
+          export
+        </button>
       </h4>
       {rows
         .slice()

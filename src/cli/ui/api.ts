@@ -48,6 +48,7 @@ const LISTS = {
 /** The routes under `/api/`, by name. */
 export const ROUTES: Record<string, Route> = {
   state: (b) => b.state(),
+  export: (b) => b.exportHistory(),
   connect: (b, body) => b.connect(target(body.target), era(body.era)),
   disconnect: async (b) => {
     await b.disconnect();

@@ -12,7 +12,8 @@ import { listChangedFilter } from '../../core/runtime.js';
 import { AppViews } from './apps.js';
 import { ReceivedResults, withReceived } from './received.js';
 import type { InspectorLogin } from './login.js';
-import { recordingTransport } from './recorder.js';
+import { recordedLine, recordingText } from '../record/format.js';
+import { recordingTransport, type RecordedFrame } from './recorder.js';
 import { openTransport, type InspectorTarget } from './target.js';
 
 /** An event for the web app. */
@@ -33,6 +34,8 @@ interface Pending {
 
 /** How many history and notification events a newly opened page is sent. */
 const REPLAYED_EVENTS = 500;
+/** Frames kept for the history export. */
+const MAX_HISTORY = 10_000;
 
 /** Options of {@link InspectorBridge}. */
 export interface InspectorBridgeOptions {
@@ -54,6 +57,8 @@ export class InspectorBridge {
   readonly #pending = new Map<string, Pending>();
   readonly #calls = new Map<string, AbortController>();
   readonly #recent: InspectorEvent[] = [];
+  readonly #history: RecordedFrame[] = [];
+  #server = '';
   readonly #received = new ReceivedResults();
   #roots: InspectorRoot[] = [];
   #client: Client | undefined;
@@ -100,12 +105,21 @@ export class InspectorBridge {
   /** Connects to `target` (closing any earlier connection) and reports what was negotiated. */
   async connect(target: InspectorTarget, era: EraPreference): Promise<unknown> {
     await this.disconnect();
+    this.#history.length = 0;
+    this.#server =
+      target.kind === 'http'
+        ? target.url
+        : target.kind === 'stdio'
+          ? [target.command, ...target.args].join(' ')
+          : 'the built-in everything server';
     this.#http = target.kind === 'http';
     if (this.#http) this.#login?.resetRequired();
     const transport = recordingTransport(
       openTransport(target, { login: this.#login, bearer: this.#bearer }),
       (frame) => {
         this.#received.note(frame);
+        this.#history.push(frame);
+        if (this.#history.length > MAX_HISTORY) this.#history.shift();
         this.#emit({ type: 'frame', ...frame });
       },
     );
@@ -195,6 +209,28 @@ export class InspectorBridge {
     await this.#login?.logout();
     await this.disconnect();
     return this.state();
+  }
+
+  /**
+   * The frames of this connection (the latest {@link MAX_HISTORY}) as a recording that
+   * `mcpkit replay` serves: JSON Lines, secrets redacted (record/format.ts).
+   */
+  exportHistory(): string {
+    const header = {
+      mcpkitRecording: 1 as const,
+      transport: this.#http ? ('http' as const) : ('stdio' as const),
+      server: this.#server,
+      recordedAt: new Date(this.#history[0]?.at ?? Date.now()).toISOString(),
+    };
+    const start = this.#history[0]?.at ?? 0;
+    const lines = this.#history.map((f) =>
+      recordedLine({
+        at: f.at - start,
+        from: f.direction === 'out' ? 'client' : 'server',
+        message: f.message,
+      }),
+    );
+    return recordingText(header, lines);
   }
 
   /** What the web app shows after connecting; `auth` (never a token) for HTTP targets. */

@@ -1,0 +1,111 @@
+/**
+ * The replay on Streamable HTTP (loopback): a POST of a request is answered with JSON, or
+ * with an SSE stream when the recording has notifications or server requests before the
+ * answer; a POST of the client's answers or notifications gets 202. `initialize` gets a
+ * fresh `Mcp-Session-Id`. Host and Origin must name this listener (DNS rebinding).
+ */
+import { randomUUID } from 'node:crypto';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { WireError } from '../../core/index.js';
+import { CliError } from '../errors.js';
+import type { Front } from '../host-args.js';
+import { type ReplayBook } from './book.js';
+import { Asks, messagesOf, play } from './play.js';
+
+/** Largest request body, in bytes. */
+const MAX_BODY_BYTES = 4 * 1024 * 1024;
+
+/** A running HTTP replay. */
+export interface ServedReplay {
+  url: string;
+  close(): Promise<void>;
+}
+
+/** Listens on `front` (default 127.0.0.1, a random port) and answers from `book`. */
+export async function serveReplayHttp(book: ReplayBook, front: Front): Promise<ServedReplay> {
+  const asks = new Asks();
+  const host = front.host ?? '127.0.0.1';
+  let self = '';
+  const server = createServer((req, res) => {
+    const refused = refusal(req, self);
+    if (refused) return void res.writeHead(403, { 'content-type': 'text/plain' }).end(refused);
+    if (req.method === 'DELETE') return void res.writeHead(204).end();
+    if (req.method !== 'POST') return void res.writeHead(405, { allow: 'POST, DELETE' }).end();
+    readBody(req).then(
+      (body) => answer(body, res, { book, asks }),
+      (error: unknown) =>
+        void res.writeHead(413, { 'content-type': 'text/plain' }).end((error as Error).message),
+    );
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', (error) =>
+      reject(new CliError(`cannot listen on ${host}: ${error.message}`, { kind: 'connection' })),
+    );
+    server.listen(front.port ?? 0, host, resolve);
+  });
+  const { port } = server.address() as AddressInfo;
+  self = `${host.includes(':') ? `[${host}]` : host}:${port}`;
+  return {
+    url: `http://${self}/mcp`,
+    close: () => {
+      server.closeAllConnections();
+      return new Promise((resolve) => server.close(() => resolve()));
+    },
+  };
+}
+
+function refusal(req: IncomingMessage, self: string): string | undefined {
+  const port = self.slice(self.lastIndexOf(':'));
+  const allowed = new Set([self, `localhost${port}`, `127.0.0.1${port}`]);
+  if (!allowed.has(req.headers.host ?? '')) return 'Host not allowed';
+  const origin = req.headers.origin;
+  if (origin !== undefined && ![...allowed].some((h) => origin === `http://${h}`))
+    return 'Origin not allowed';
+  return undefined;
+}
+
+function answer(body: string, res: ServerResponse, on: { book: ReplayBook; asks: Asks }): void {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(body);
+  } catch {
+    return void res
+      .writeHead(400, { 'content-type': 'application/json' })
+      .end(
+        JSON.stringify({ jsonrpc: '2.0', id: null, error: WireError.of('ParseError', 'not JSON').toJSON() }),
+      );
+  }
+  const request = messagesOf(parsed).find((m) => typeof m.method === 'string' && m.id !== undefined);
+  for (const m of messagesOf(parsed)) on.asks.answered(m);
+  if (!request) return void res.writeHead(202).end();
+  const steps = on.book.answer({ id: request.id, method: request.method as string, params: request.params });
+  const headers: Record<string, string> =
+    request.method === 'initialize' ? { 'mcp-session-id': randomUUID() } : {};
+  if (steps.length === 1 && steps[0]?.kind === 'reply') {
+    res
+      .writeHead(200, { ...headers, 'content-type': 'application/json' })
+      .end(JSON.stringify(steps[0].message));
+    return;
+  }
+  res.writeHead(200, { ...headers, 'content-type': 'text/event-stream', 'cache-control': 'no-store' });
+  const send = (message: Record<string, unknown>): void =>
+    void res.write(`event: message\ndata: ${JSON.stringify(message)}\n\n`);
+  void play(steps, send, on.asks).finally(() => res.end());
+}
+
+function readBody(req: IncomingMessage): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > MAX_BODY_BYTES) {
+        reject(new Error(`request body over ${MAX_BODY_BYTES} bytes`));
+        req.resume();
+      } else chunks.push(chunk);
+    });
+    req.once('error', reject);
+    req.once('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+  });
+}
