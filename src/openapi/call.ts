@@ -6,7 +6,7 @@
  * Configured secrets are removed from every text that leaves here.
  * Source: MCP 2026-07-28 server/tools ("Error Handling", "Structured Content").
  */
-import type { ContentBlock } from '../core/index.js';
+import { LocalError, type ContentBlock } from '../core/index.js';
 import { errorResult, type ToolResult } from '../server/index.js';
 import type { CompiledSchema } from '../validation/index.js';
 import { isJson, type OperationSpec } from './operations.js';
@@ -64,17 +64,34 @@ export async function send(
 ): Promise<Answer> {
   const { setup } = context;
   const request = prepareRequest(operation, args, setup.upstream);
-  const signal = AbortSignal.any([context.signal, AbortSignal.timeout(setup.timeoutMs)]);
-  const response = await setup.fetch(request.url, {
-    method: request.method,
-    headers: request.headers,
-    ...(request.body === undefined ? {} : { body: request.body }),
-    redirect: 'manual', // a redirect elsewhere would carry the credentials along
-    signal,
-  });
-  const bytes = await readBounded(response, setup.maxResponseBytes);
-  const mediaType = (response.headers.get('content-type') ?? '').split(';')[0]!.trim().toLowerCase();
-  return { status: response.status, statusText: response.statusText, mediaType, bytes };
+  // One controller and a plain timer: AbortSignal.any/timeout on Node 20 can lose the timeout.
+  const controller = new AbortController();
+  const timer = setTimeout(() => controller.abort(new TimeoutError()), setup.timeoutMs);
+  const onCancel = () => controller.abort(context.signal.reason);
+  context.signal.addEventListener('abort', onCancel, { once: true });
+  if (context.signal.aborted) onCancel();
+  try {
+    const response = await setup.fetch(request.url, {
+      method: request.method,
+      headers: request.headers,
+      ...(request.body === undefined ? {} : { body: request.body }),
+      redirect: 'manual', // a redirect elsewhere would carry the credentials along
+      signal: controller.signal,
+    });
+    const bytes = await readBounded(response, setup.maxResponseBytes);
+    const mediaType = (response.headers.get('content-type') ?? '').split(';')[0]!.trim().toLowerCase();
+    return { status: response.status, statusText: response.statusText, mediaType, bytes };
+  } catch (error) {
+    throw controller.signal.reason instanceof TimeoutError ? controller.signal.reason : error;
+  } finally {
+    clearTimeout(timer);
+    context.signal.removeEventListener('abort', onCancel);
+  }
+}
+
+/** The per-call timeout fired. */
+class TimeoutError extends Error {
+  override name = 'TimeoutError';
 }
 
 async function readBounded(response: Response, max: number): Promise<Uint8Array> {
@@ -108,6 +125,8 @@ export function failure(error: unknown, timeoutMs: number): string {
   if (name === 'TimeoutError') return `upstream did not answer within ${timeoutMs} ms (timeout)`;
   if (name === 'AbortError') return 'the call was cancelled';
   if (error instanceof BoundError) return error.message;
+  if (error instanceof LocalError && error.code === 'INVALID_ARGUMENT')
+    return `cannot build the request: ${error.message}`;
   const cause = (error as { cause?: { code?: unknown } } | null)?.cause?.code;
   const message = error instanceof Error ? error.message : String(error);
   return `upstream could not be reached: ${message}${typeof cause === 'string' ? ` (${cause})` : ''}`;

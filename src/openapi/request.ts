@@ -84,11 +84,15 @@ function applyAuth(auth: OpenApiAuth | undefined, url: URL, headers: Headers): v
   else url.searchParams.set(auth.name, auth.value);
 }
 
-/** A path segment: `simple` style, percent-encoded; `.` and `..` encoded too so URL parsing keeps them. */
+/**
+ * A path segment: `simple` style, percent-encoded. `.` and `..` are refused: URL parsing
+ * treats them (even percent-encoded) as dot segments that climb the path.
+ */
 function pathValue(p: OperationParameter, value: unknown): string {
   const text = simple(p, value);
-  const encoded = encodeURIComponent(text);
-  return /^\.{1,2}$/.test(encoded) ? encoded.replace(/\./g, '%2E') : encoded;
+  if (text === '.' || text === '..')
+    throw new LocalError('INVALID_ARGUMENT', `path parameter '${p.name}' cannot be ${JSON.stringify(text)}`);
+  return encodeURIComponent(text);
 }
 
 /** `simple` style: arrays comma-joined; objects `k,v,k,v` (explode: `k=v,k=v`). */
