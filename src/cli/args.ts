@@ -9,6 +9,7 @@ import type { ElicitResult } from '../core/index.js';
 import { CliError } from './errors.js';
 import { isHostCommand, parseHostCommand, refuseCredentials, type HostCommand } from './host-args.js';
 import { isAuthCommand, parseAuthCommand, type AuthCommand } from './auth-commands.js';
+import { isOpenApiServe, parseOpenApiServe, type OpenApiCommand } from './serve-openapi.js';
 
 /** Where the server is: a command to spawn, an HTTP endpoint, or the built-in everything server. */
 export type Target =
@@ -45,6 +46,7 @@ export type CommandName = 'inspect' | 'call' | 'read' | 'prompt' | 'serve';
 /** What the user asked for. */
 export type Command =
   | HostCommand
+  | OpenApiCommand
   | AuthCommand
   | { name: 'help'; topic?: CommandName }
   | { name: 'version' }
@@ -98,6 +100,7 @@ export function parseCommandLine(argv: readonly string[]): Command {
   if (first === undefined) throw new CliError('missing command; run `mcpkit --help` for usage');
   if (isHostCommand(first)) return parseHostCommand(first, rest);
   if (isAuthCommand(first)) return parseAuthCommand(first, rest);
+  if (first === 'serve' && isOpenApiServe(rest) && !rest.includes('--help')) return parseOpenApiServe(rest);
   if (!isCommandName(first)) {
     const what = first.startsWith('-') ? 'option' : 'command';
     throw new CliError(`unknown ${what} \`${first}\`; run \`mcpkit --help\` for usage`);
