@@ -12,12 +12,13 @@ import type { SearchableTool, ToolSearch, ToolSource } from './search.js';
  */
 export function installToolSearch(server: McpServer, search: ToolSearch): McpServer {
   for (const { tool, call } of search.tools) {
-    const { name, inputSchema, ...rest } = tool;
-    server.tool(
-      name,
-      { ...rest, inputSchema: inputSchema as object },
-      (args, ctx) => call(args, ctx) as Promise<ToolResult>,
-    );
+    const definition = {
+      ...(tool.title ? { title: tool.title } : {}),
+      ...(tool.description ? { description: tool.description } : {}),
+      ...(tool.annotations ? { annotations: tool.annotations } : {}),
+      inputSchema: tool.inputSchema as Record<string, unknown>,
+    };
+    server.tool(tool.name, definition, (args, ctx) => call(args, ctx) as Promise<ToolResult>);
   }
   return server;
 }
