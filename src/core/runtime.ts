@@ -54,3 +54,11 @@ export {
   missingCapabilities,
   serverCapabilityNeeded,
 } from './capabilities.js';
+export {
+  NAME_SEPARATOR,
+  URI_SEPARATOR,
+  isQualifiedNameValid,
+  qualifyName,
+  qualifyUri,
+  unqualifyUri,
+} from './namespace.js';

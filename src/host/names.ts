@@ -6,34 +6,20 @@
  * aggregate servers SHOULD disambiguate, e.g. by a server prefix).
  */
 
+import { isQualifiedNameValid, qualifyName } from '../core/runtime.js';
+
 /** Builds the qualified name of `name` on server `server`. */
 export type QualifyName = (server: string, name: string) => string;
 
 /**
- * Longest qualified name. The spec allows 128 characters; 64 is what many model APIs
- * accept for function names and what mcpkit's own server registry enforces, so a gateway
- * can serve every name the host makes.
+ * The default: `server__name`, other characters replaced by `_`, long names shortened with a
+ * hash (core/namespace.ts: the rule `McpServer.mount` follows too).
  */
-const MAX_NAME_LENGTH = 64;
-const VALID = /^[A-Za-z0-9_.-]{1,64}$/;
+export const defaultQualify: QualifyName = qualifyName;
 
-/** The default: `server__name`, other characters replaced by `_`, long names shortened with a hash. */
-export const defaultQualify: QualifyName = (server, name) => fit(`${clean(server)}__${clean(name)}`);
-
-const clean = (part: string): string => part.replace(/[^A-Za-z0-9_.-]/g, '_');
-
-/** True when `name` follows the tool-name rules (and the 64-character cap above). */
+/** True when `name` follows the tool-name rules (and the 64-character cap of core/namespace.ts). */
 export function isValidName(name: string): boolean {
-  return VALID.test(name);
-}
-
-/** Shortens `name` to the cap, keeping it unique with a hash of the whole. */
-function fit(name: string): string {
-  if (name.length <= MAX_NAME_LENGTH) return name;
-  let hash = 2166136261;
-  for (let i = 0; i < name.length; i++) hash = Math.imul(hash ^ name.charCodeAt(i), 16777619) >>> 0;
-  const suffix = `-${hash.toString(36)}`;
-  return name.slice(0, MAX_NAME_LENGTH - suffix.length) + suffix;
+  return isQualifiedNameValid(name);
 }
 
 /** Per-server include/exclude lists; `*` matches any run of characters. */

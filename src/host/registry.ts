@@ -6,6 +6,7 @@
  */
 import { compileUriTemplate, type UriTemplate } from '../server/index.js';
 import { resourceUriKey } from '../server/runtime.js';
+import { URI_SEPARATOR, qualifyUri, unqualifyUri } from '../core/runtime.js';
 import type { Prompt, Resource, ResourceTemplate, Tool } from '../core/index.js';
 import type { ServerLists } from './lists.js';
 import { isValidName, passes, type NameFilter, type QualifyName } from './names.js';
@@ -129,7 +130,7 @@ export class Registry {
     const owners = countOwners(sources, (l) => l.resources.map((r) => r.uri));
     for (const { name: server, lists } of sources)
       for (const resource of lists.resources) {
-        const uri = (owners.get(resource.uri) ?? 0) > 1 ? `${server}+${resource.uri}` : resource.uri;
+        const uri = (owners.get(resource.uri) ?? 0) > 1 ? qualifyUri(server, resource.uri) : resource.uri;
         const entry = { uri, server, originalUri: resource.uri, definition: { ...resource, uri } };
         this.resources.set(uri, entry);
         this.#resourceKeys.set(resourceUriKey(uri), entry);
@@ -141,7 +142,7 @@ export class Registry {
     for (const { name: server, lists } of sources)
       for (const template of lists.templates) {
         const shared = (owners.get(template.uriTemplate) ?? 0) > 1;
-        const uriTemplate = shared ? `${server}+${template.uriTemplate}` : template.uriTemplate;
+        const uriTemplate = shared ? qualifyUri(server, template.uriTemplate) : template.uriTemplate;
         let matcher: UriTemplate;
         try {
           matcher = compileUriTemplate(template.uriTemplate);
@@ -168,9 +169,10 @@ export class Registry {
   route(uri: string, servers: readonly string[]): { server: string; uri: string } | undefined {
     const listed = this.resources.get(uri) ?? this.#resourceKeys.get(resourceUriKey(uri));
     if (listed) return { server: listed.server, uri: listed.originalUri };
-    const plus = uri.indexOf('+');
+    const plus = uri.indexOf(URI_SEPARATOR);
     const prefix = plus > 0 ? uri.slice(0, plus) : undefined;
-    if (prefix !== undefined && servers.includes(prefix)) return { server: prefix, uri: uri.slice(plus + 1) };
+    const own = prefix !== undefined && servers.includes(prefix) ? unqualifyUri(prefix, uri) : undefined;
+    if (own !== undefined) return { server: prefix!, uri: own };
     const template = this.templates.find((t) => t.matcher.match(uri) !== undefined);
     return template && { server: template.server, uri };
   }

@@ -49,10 +49,18 @@ import type { RequestScope } from './scope.js';
 import { ResourceSubscriptions } from './subscriptions.js';
 import { ServerTasks } from './tasks/methods.js';
 import { ToolRegistry } from './tools.js';
+import { ViewTracker } from './catalogue/views.js';
+import type { LegacySession } from './legacy/session.js';
+import { ServerCatalogue, type OwnRegistries } from './catalogue/catalogue.js';
+import { ServedPrompts, ServedResources, ServedTools } from './catalogue/served.js';
 
 /** Routes each request of one server to its era's handling and answers it. */
 export class ServerDispatcher {
   readonly eventBus: EventBus;
+  /** The server's own registrations. */
+  readonly own: OwnRegistries;
+  /** Its own registrations, mounted servers and transforms (catalogue/catalogue.ts). */
+  readonly catalogue: ServerCatalogue;
   readonly features: Features;
   /** The legacy revisions served; empty when legacy is off. */
   readonly legacy: readonly LegacyRevision[];
@@ -67,7 +75,7 @@ export class ServerDispatcher {
   readonly #info: Implementation;
   readonly #capabilities: () => ServerCapabilities;
   readonly #sealer: RequestStateSealer;
-  readonly #decorations: { plain: ModernDecoration; cacheable: ModernDecoration };
+  readonly #decorations: { plain: ModernDecoration; cacheable: ModernDecoration; perCaller: ModernDecoration };
   readonly #listenQuota: PrincipalQuota;
 
   /** `capabilities`: the server's current ones (recomputed after registrations). */
@@ -80,11 +88,17 @@ export class ServerDispatcher {
     this.legacy = eras.includes('legacy') ? LEGACY_REVISIONS : [];
     this.supportedVersions = [...this.modern, ...this.legacy];
     const limits = options.limits;
-    const tools = new ToolRegistry(limits?.schema);
-    this.features = {
-      tools,
+    this.own = {
+      tools: new ToolRegistry(limits?.schema),
       resources: new ResourceRegistry(),
       prompts: new PromptRegistry(limits?.schema),
+    };
+    this.catalogue = new ServerCatalogue(this.own);
+    const tools = new ServedTools(this.own, this.catalogue);
+    this.features = {
+      tools,
+      resources: new ServedResources(this.own, this.catalogue),
+      prompts: new ServedPrompts(this.own, this.catalogue),
       pageSize: options.pageSize ?? 100,
     };
     this.eventBus = options.eventBus ?? createMemoryEventBus();
@@ -110,6 +124,7 @@ export class ServerDispatcher {
     this.#decorations = {
       plain: modernDecoration(info, undefined),
       cacheable: modernDecoration(info, cache),
+      perCaller: modernDecoration(info, { ...cache, cacheScope: 'private' }),
     };
   }
 
@@ -142,6 +157,11 @@ export class ServerDispatcher {
       capabilities: this.#capabilities(),
       instructions: this.#options.instructions,
       legacyRevisions: this.legacy,
+      opened: (session: LegacySession) => {
+        if (!this.catalogue.composed) return;
+        const views = new ViewTracker(this.catalogue, { ...session, era: 'legacy' });
+        session.concerns = (event) => views.concerns(event);
+      },
     };
     return initialize(scope.request.params, scope, identity);
   }
@@ -152,7 +172,7 @@ export class ServerDispatcher {
     if (!MODERN_METHODS.has(method) && !this.tasks.handles(method)) throw this.#unknownModern(method);
     const meta = checkModernMeta(scope.request.params, this.supportedVersions);
     scope.enterModern(meta);
-    const base = CACHEABLE.has(method) ? this.#decorations.cacheable : this.#decorations.plain;
+    const base = this.#decorationOf(method);
     if (method === 'server/discover') return decorateModernResult(this.#discover(), base);
     if (method === 'subscriptions/listen') return decorateModernResult(await this.#listen(scope, meta), base);
     const tasked = this.tasks.route(scope, meta);
@@ -167,6 +187,13 @@ export class ServerDispatcher {
       running = Promise.reject(error as Error);
     }
     return decorateModernResult(await settleRound(round, running), base);
+  }
+
+  // A list that depends on the caller must not be cached for anyone else (cacheScope "private").
+  #decorationOf(method: string): ModernDecoration {
+    if (!CACHEABLE.has(method)) return this.#decorations.plain;
+    const perCaller = this.catalogue.composed && this.catalogue.compiled().perCaller;
+    return perCaller && method !== 'server/discover' ? this.#decorations.perCaller : this.#decorations.cacheable;
   }
 
   /**
@@ -212,6 +239,7 @@ export class ServerDispatcher {
         closing: scope.transportClosing,
         requested: params.notifications,
         tasks,
+        views: this.catalogue.composed ? new ViewTracker(this.catalogue, scope) : undefined,
       });
     } finally {
       release();

@@ -4,19 +4,17 @@
  * layer adds what its wire needs (`resultType`, cache fields, `_meta`).
  * Source: 2026-07-28 server/tools, server/resources, server/prompts, utilities/completion.
  */
-import { WireError, type Params, type Era, type ServerCapabilities } from '../core/index.js';
+import { WireError, type Params, type ServerCapabilities } from '../core/index.js';
 import { runCompleter } from './completion.js';
 import type { RequestContext } from './context.js';
 import { paginate } from './pagination.js';
-import type { PromptRegistry } from './prompts.js';
-import type { ResourceRegistry } from './resources.js';
-import type { ToolRegistry } from './tools.js';
+import type { ServedPrompts, ServedResources, ServedTools } from './catalogue/served.js';
 
-/** The registries and settings feature methods read. */
+/** What feature methods read: the server's catalogue (catalogue/served.ts) and its page size. */
 export interface Features {
-  readonly tools: ToolRegistry;
-  readonly resources: ResourceRegistry;
-  readonly prompts: PromptRegistry;
+  readonly tools: ServedTools;
+  readonly resources: ServedResources;
+  readonly prompts: ServedPrompts;
   readonly pageSize: number;
 }
 
@@ -49,17 +47,17 @@ export function copyResult(result: object): Params {
 
 /** The feature methods by name. */
 export const FEATURE_METHODS: Record<string, FeatureMethod> = {
-  'tools/list': (f, p, ctx) =>
-    page('tools', ctx.era === 'legacy' ? f.tools.legacyList() : f.tools.list(), p, f.pageSize, 'tools'),
+  'tools/list': (f, p, ctx) => page('tools', f.tools.list(ctx), p, f.pageSize, 'tools'),
   'tools/call': async (f, p, ctx) => {
     const result = copyResult(await f.tools.call(p.name, p.arguments, ctx));
     return ctx.era === 'legacy' ? f.tools.legacyResult(p.name, result) : result;
   },
-  'resources/list': (f, p) => page('resources', f.resources.listResources(), p, f.pageSize, 'resources'),
-  'resources/templates/list': (f, p) =>
-    page('templates', f.resources.listTemplates(), p, f.pageSize, 'resourceTemplates'),
+  'resources/list': (f, p, ctx) =>
+    page('resources', f.resources.listResources(ctx), p, f.pageSize, 'resources'),
+  'resources/templates/list': (f, p, ctx) =>
+    page('templates', f.resources.listTemplates(ctx), p, f.pageSize, 'resourceTemplates'),
   'resources/read': async (f, p, ctx) => copyResult(await f.resources.read(p.uri, ctx.era, ctx)),
-  'prompts/list': (f, p) => page('prompts', f.prompts.list(), p, f.pageSize, 'prompts'),
+  'prompts/list': (f, p, ctx) => page('prompts', f.prompts.list(ctx), p, f.pageSize, 'prompts'),
   'prompts/get': async (f, p, ctx) => copyResult(await f.prompts.get(p.name, p.arguments, ctx)),
   'completion/complete': complete,
 };
@@ -72,7 +70,7 @@ async function complete(f: Features, params: Params, ctx: RequestContext): Promi
   }
   const args = (params.context as { arguments?: Record<string, string> } | undefined)?.arguments ?? {};
   await f.resources.ready();
-  const completer = findCompleter(f, ref, argument.name, ctx.era);
+  const completer = findCompleter(f, ref, argument.name, ctx);
   return { completion: await runCompleter(completer, argument.value, { arguments: args, request: ctx }) };
 }
 
@@ -80,14 +78,15 @@ function findCompleter(
   f: Features,
   ref: { type?: unknown; name?: unknown; uri?: unknown } | undefined,
   arg: string,
-  era: Era,
+  ctx: RequestContext,
 ) {
+  const era = ctx.era;
   if (ref?.type === 'ref/prompt' && typeof ref.name === 'string') {
-    if (!f.prompts.has(ref.name)) throw WireError.of('InvalidParams', `Unknown prompt: ${ref.name}`);
+    if (!f.prompts.has(ref.name, ctx)) throw WireError.of('InvalidParams', `Unknown prompt: ${ref.name}`);
     return f.prompts.completer(ref.name, arg);
   }
   if (ref?.type === 'ref/resource' && typeof ref.uri === 'string') {
-    if (!f.resources.hasTemplate(ref.uri) && !f.resources.has(ref.uri)) {
+    if (!f.resources.hasTemplate(ref.uri, ctx) && !f.resources.has(ref.uri, ctx)) {
       throw WireError.of(
         'InvalidParams',
         `Unknown resource template: ${ref.uri}`,

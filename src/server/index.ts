@@ -2,7 +2,24 @@
  * `mcpkit/server`: define an MCP server once and serve it on both eras.
  * Source: MCP 2026-07-28 (modern) and 2025-11-25 (legacy).
  */
-export { createServer, McpServer, type ServerOptions } from './server.js';
+export { createServer, McpServer, type MountOptions, type ServerOptions } from './server.js';
+export type {
+  Caller,
+  Catalogue,
+  CatalogueEntry,
+  PromptEntry,
+  PromptRendering,
+  ReadResult,
+  ResourceEntry,
+  TemplateEntry,
+  ToolEntry,
+  Transform,
+  Visibility,
+} from './catalogue/types.js';
+export { isVisible } from './catalogue/types.js';
+export { renameTool, transformTool, type ArgumentChange, type ToolChange } from './catalogue/transform-tool.js';
+export { filter, filterByTags, visibleByTags, visibleTo, type TagFilter } from './catalogue/filters.js';
+export { promptsAsTools, resourcesAsTools } from './catalogue/as-tools.js';
 export type { ServerLimits } from './options.js';
 export type { PrincipalRateLimits } from './middleware/quotas.js';
 export type { ResourceSubscriptionHooks } from './subscriptions.js';

@@ -105,6 +105,8 @@ export function listen(init: {
   requested?: unknown;
   /** Task status notifications to carry (Tasks extension), and how to follow them. */
   tasks?: { ids: string[]; watch(ids: string[], emit: (task: Params) => void): () => void } | undefined;
+  /** Which list changes concern this caller's view (per-caller catalogues); absent: all. */
+  views?: { concerns(event: ServerEvent): boolean } | undefined;
 }): Promise<Params> {
   const { id, filter, bus, channel, tasks } = init;
   const tag = { [META.subscriptionId]: id };
@@ -112,6 +114,7 @@ export function listen(init: {
   channel.notify('notifications/subscriptions/acknowledged', { _meta: tag, notifications: acknowledged });
   const unsubscribe = bus.subscribe((event) => {
     const n = eventNotification(event, filter);
+    if (n && init.views && !init.views.concerns(event)) return;
     if (n && !channel.signal.aborted) channel.notify(n.method, { ...n.params, _meta: tag });
   });
   const unwatch = tasks?.watch(tasks.ids, (task) => {

@@ -20,6 +20,7 @@ import {
 } from '../validation/index.js';
 import type { Completer } from './completion.js';
 import type { RequestContext } from './context.js';
+import type { PromptEntry } from './catalogue/types.js';
 import { isInputRequired, type InputRequiredAnswer } from './mrtr.js';
 
 /** What a prompt handler returns: a full result or just the messages. */
@@ -38,6 +39,8 @@ export interface PromptDefinition<S extends SchemaInput | undefined = undefined>
   complete?: Record<string, Completer>;
   /** OAuth scopes a caller needs to get it over authorized HTTP (403 `insufficient_scope` otherwise). */
   scopes?: string[];
+  /** Server-side labels that transforms and per-caller rules filter on (never sent on the wire). */
+  tags?: string[];
 }
 
 /** The arguments a prompt handler receives: `argsSchema`'s output type, or strings by name. */
@@ -66,6 +69,7 @@ interface RegisteredPrompt {
   schema: CompiledSchema | undefined;
   complete: Record<string, Completer>;
   handler: BoundPromptHandler;
+  entry: PromptEntry;
 }
 
 /** Holds a server's prompts. */
@@ -78,6 +82,18 @@ export class PromptRegistry {
     this.#limits = limits;
   }
   #list: Prompt[] = [];
+  #entries: PromptEntry[] | undefined;
+  #revision = 0;
+
+  /** Counts prompt additions and removals: a cache of the list keys on it. */
+  get revision(): number {
+    return this.#revision;
+  }
+
+  /** The prompts as catalogue entries, in registration order (made once per change). */
+  entries(): readonly PromptEntry[] {
+    return (this.#entries ??= [...this.#prompts.values()].map((p) => p.entry));
+  }
 
   /** Registers a prompt. @throws LocalError `INVALID_DEFINITION` for duplicates or bad schemas. */
   add(
@@ -91,15 +107,28 @@ export class PromptRegistry {
         ? undefined
         : compileSchema(definition.argsSchema, this.#limits, `prompt '${name}' argsSchema`);
     const args = definition.arguments ?? (schema ? argumentsFromSchema(schema.jsonSchema) : undefined);
-    const { complete = {}, argsSchema: _s, arguments: _a, ...rest } = definition;
+    const { complete = {}, argsSchema: _s, arguments: _a, scopes, tags = [], ...rest } = definition;
     const wire: Prompt = { name, ...rest, ...(args ? { arguments: args } : {}) };
-    this.#prompts.set(name, { wire, schema, complete, handler });
+    const entry: PromptEntry = {
+      prompt: wire,
+      tags: [...tags],
+      scopes,
+      get: (a, ctx) => this.get(name, a, ctx),
+      completer: (argument) => this.completer(name, argument),
+    };
+    this.#prompts.set(name, { wire, schema, complete, handler, entry });
     this.#list = [...this.#list, wire];
+    this.#entries = undefined;
+    this.#revision++;
   }
 
   remove(name: string): boolean {
     const existed = this.#prompts.delete(name);
-    if (existed) this.#list = this.#list.filter((p) => p.name !== name);
+    if (existed) {
+      this.#list = this.#list.filter((p) => p.name !== name);
+      this.#entries = undefined;
+      this.#revision++;
+    }
     return existed;
   }
 

@@ -18,6 +18,7 @@ import type { RequestContext } from './context.js';
 import { compileUriTemplate, type UriTemplate } from './uri-template.js';
 import { resourceUriKey } from './resource-uri.js';
 import type { Completer } from './completion.js';
+import type { ResourceEntry, TemplateEntry } from './catalogue/types.js';
 import { isInputRequired, type InputRequiredAnswer } from './mrtr.js';
 
 /** Metadata of a resource or template, as listed. */
@@ -32,6 +33,8 @@ export interface ResourceMetadata {
   _meta?: Record<string, unknown>;
   /** OAuth scopes a caller needs to read it over authorized HTTP (fixed resources only). */
   scopes?: string[];
+  /** Server-side labels that transforms and per-caller rules filter on (never sent on the wire). */
+  tags?: string[];
 }
 
 /** What a read handler returns: a full result, or just the contents. */
@@ -60,14 +63,35 @@ interface RegisteredTemplate {
   template: UriTemplate;
   handler: TemplateHandler;
   complete: Record<string, Completer>;
+  entry: TemplateEntry;
 }
 
 /** Holds a server's resources and templates. */
 export class ResourceRegistry {
-  readonly #resources = new Map<string, { wire: Resource; handler: ResourceHandler }>();
+  readonly #resources = new Map<string, { wire: Resource; handler: ResourceHandler; entry: ResourceEntry }>();
   readonly #templates = new Map<string, RegisteredTemplate>();
   #resourceList: Resource[] = [];
   #templateList: ResourceTemplate[] = [];
+  #entries: { resources: ResourceEntry[]; templates: TemplateEntry[] } | undefined;
+  #revision = 0;
+
+  /** Counts resource and template additions and removals: a cache of the lists keys on it. */
+  get revision(): number {
+    return this.#revision;
+  }
+
+  /** The resources and templates as catalogue entries, in registration order (made once per change). */
+  entries(): { resources: readonly ResourceEntry[]; templates: readonly TemplateEntry[] } {
+    return (this.#entries ??= {
+      resources: [...this.#resources.values()].map((r) => r.entry),
+      templates: [...this.#templates.values()].map((t) => t.entry),
+    });
+  }
+
+  #changed(): void {
+    this.#entries = undefined;
+    this.#revision++;
+  }
 
   /**
    * Registers a fixed resource, found by either spelling of its URI (resource-uri.ts).
@@ -76,37 +100,59 @@ export class ResourceRegistry {
   addResource(uri: string, meta: ResourceMetadata, handler: ResourceHandler): void {
     const key = resourceUriKey(uri);
     if (this.#resources.has(key)) throw invalidDef(`resource '${uri}' is already registered`);
-    const wire: Resource = { ...meta, uri, name: meta.name ?? uri };
-    this.#resources.set(key, { wire, handler });
+    const { scopes, tags = [], ...listed } = meta;
+    const wire: Resource = { ...listed, uri, name: meta.name ?? uri };
+    const entry: ResourceEntry = {
+      resource: wire,
+      tags: [...tags],
+      scopes,
+      read: async (ctx) => normalise(await handler(wire.uri, ctx)),
+    };
+    this.#resources.set(key, { wire, handler, entry });
     this.#resourceList = [...this.#resourceList, wire];
+    this.#changed();
   }
 
   /** Registers a template. @throws LocalError `INVALID_DEFINITION` for a bad or duplicate template. */
   addTemplate(uriTemplate: string, options: TemplateOptions, handler: TemplateHandler): void {
     if (this.#templates.has(uriTemplate)) throw invalidDef(`template '${uriTemplate}' is already registered`);
-    const { complete = {}, ...meta } = options;
+    const { complete = {}, scopes: _scopes, tags = [], ...meta } = options;
     const template = compileUriTemplate(uriTemplate);
     for (const name of Object.keys(complete)) {
       if (!template.variables.includes(name))
         throw invalidDef(`template '${uriTemplate}' has no variable '${name}' to complete`);
     }
     const wire: ResourceTemplate = { ...meta, uriTemplate, name: meta.name ?? uriTemplate };
-    this.#templates.set(uriTemplate, { wire, template, handler, complete });
+    const entry: TemplateEntry = {
+      template: wire,
+      matcher: template,
+      tags: [...tags],
+      read: async (uri, variables, ctx) => normalise(await handler(uri, variables, ctx)),
+      completer: (variable) => (Object.hasOwn(complete, variable) ? complete[variable] : undefined),
+    };
+    this.#templates.set(uriTemplate, { wire, template, handler, complete, entry });
     this.#templateList = [...this.#templateList, wire];
+    this.#changed();
   }
 
   /** Removes a fixed resource; returns whether it existed. */
   removeResource(uri: string): boolean {
     const key = resourceUriKey(uri);
     const existed = this.#resources.delete(key);
-    if (existed) this.#resourceList = this.#resourceList.filter((r) => resourceUriKey(r.uri) !== key);
+    if (existed) {
+      this.#resourceList = this.#resourceList.filter((r) => resourceUriKey(r.uri) !== key);
+      this.#changed();
+    }
     return existed;
   }
 
   /** Removes a template; returns whether it existed. */
   removeTemplate(uriTemplate: string): boolean {
     const existed = this.#templates.delete(uriTemplate);
-    if (existed) this.#templateList = this.#templateList.filter((t) => t.uriTemplate !== uriTemplate);
+    if (existed) {
+      this.#templateList = this.#templateList.filter((t) => t.uriTemplate !== uriTemplate);
+      this.#changed();
+    }
     return existed;
   }
 
@@ -168,12 +214,13 @@ export class ResourceRegistry {
 }
 
 /** The not-found error of the era (modern -32602, legacy -32002), with `data.uri`. */
-function notFound(uri: string, era: Era): WireError {
+export function notFound(uri: string, era: Era): WireError {
   const code = era === 'modern' ? ERROR_TABLE.InvalidParams.code : ERROR_TABLE.ResourceNotFound.code;
   return new WireError(code, `Resource not found: ${uri}`, { data: { uri } });
 }
 
-function normalise(
+/** A read handler's return as a read result. @throws LocalError `INVALID_RESULT` without contents. */
+export function normalise(
   value: ReadReturn | InputRequiredAnswer,
 ): { contents: ResourceContents[]; _meta?: Record<string, unknown> } | InputRequiredAnswer {
   if (isInputRequired(value)) return value;

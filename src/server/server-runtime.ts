@@ -5,6 +5,7 @@
 import type { EventBus, JsonRpcNotification, JsonRpcRequest, Params } from '../core/index.js';
 import type { LegacySession } from './legacy/session.js';
 import type { ServerOptions } from './options.js';
+import type { ServerCatalogue } from './catalogue/catalogue.js';
 import type { HeaderReader, RequestScope, ScopeBinding, ScopeLine } from './scope.js';
 
 /** What a transport calls on a server definition. */
@@ -12,6 +13,8 @@ export interface ServerRuntime {
   readonly options: ServerOptions;
   /** The bus server events (list changes, resource updates) travel on. */
   readonly eventBus: EventBus;
+  /** What the server serves (own registrations, mounts, transforms); a mount reads it. */
+  readonly catalogue: ServerCatalogue;
   /** True when the server serves legacy sessions (`initialize`) as well as modern requests. */
   readonly servesLegacy: boolean;
   /**

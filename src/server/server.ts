@@ -33,10 +33,19 @@ import {
   type ToolHandler,
 } from './tool-types.js';
 import { MiddlewareChains } from './middleware.js';
+import { bridgeEvents, withMounted } from './catalogue/bridge.js';
+import { MountNames } from './catalogue/mount.js';
+import type { Transform } from './catalogue/types.js';
 import { principalQuotas } from './middleware/quotas.js';
 import { scopeCheck } from './middleware/scopes.js';
 
 let runtimeFor: (server: McpServer) => ServerRuntime;
+
+/** Options of {@link McpServer.mount}. */
+export interface MountOptions {
+  /** Applied to the mounted server's catalogue, in its own names, before the prefix. */
+  transforms?: readonly Transform[];
+}
 
 /** The events that announce a changed list. */
 type ListEvent = Exclude<ServerEvent['type'], 'resourceUpdated'>;
@@ -56,6 +65,8 @@ export class McpServer {
   readonly options: ServerOptions;
   readonly #parts: ServerDispatcher;
   #capabilities: ServerCapabilities | undefined;
+  #capabilitiesAt = -1;
+  readonly #mounted: McpServer[] = [];
   readonly #chains = new MiddlewareChains({
     request: (scope) => this.#parts.dispatch(scope),
     notification: (notification, session) => this.#notified(notification, session),
@@ -134,7 +145,7 @@ export class McpServer {
         : [definitionOrHandler, maybeHandler];
     if (handler === undefined) throw new LocalError('INVALID_DEFINITION', `tool '${name}' needs a handler`);
     const bound = bindTool(handler, definition.outputSchema !== undefined);
-    this.#parts.features.tools.add(name, definition, bound);
+    this.#parts.own.tools.add(name, definition, bound);
     this.#needScopes('tools/call', name, definition.scopes);
     this.#capabilities = undefined;
     this.#announce('toolsListChanged');
@@ -143,9 +154,8 @@ export class McpServer {
 
   /** Registers a fixed resource at `uri`. */
   resource(uri: string, metadata: ResourceMetadata, handler: ResourceHandler): this {
-    const { scopes, ...wire } = metadata;
-    this.#parts.features.resources.addResource(uri, wire, handler);
-    this.#needScopes('resources/read', uri, scopes);
+    this.#parts.own.resources.addResource(uri, metadata, handler);
+    this.#needScopes('resources/read', uri, metadata.scopes);
     this.#capabilities = undefined;
     this.#announce('resourcesListChanged');
     return this;
@@ -153,8 +163,7 @@ export class McpServer {
 
   /** Registers a resource template (`{var}` and `{+var}` expressions). */
   resourceTemplate(uriTemplate: string, options: TemplateOptions, handler: TemplateHandler): this {
-    const { scopes: _scopes, ...wire } = options;
-    this.#parts.features.resources.addTemplate(uriTemplate, wire, handler);
+    this.#parts.own.resources.addTemplate(uriTemplate, options, handler);
     this.#capabilities = undefined;
     this.#announce('resourcesListChanged');
     return this;
@@ -166,18 +175,60 @@ export class McpServer {
     definition: PromptDefinition<S>,
     handler: PromptHandler<S>,
   ): this {
-    const { scopes, ...wire } = definition;
-    this.#parts.features.prompts.add(name, wire as PromptDefinition<S>, bindPrompt(handler));
-    this.#needScopes('prompts/get', name, scopes);
+    this.#parts.own.prompts.add(name, definition, bindPrompt(handler));
+    this.#needScopes('prompts/get', name, definition.scopes);
     this.#capabilities = undefined;
     this.#announce('promptsListChanged');
     return this;
   }
 
+  /**
+   * Serves `server`'s tools, prompts, resources, templates and completions as this server's,
+   * in process (no extra hop), on both eras: names become `prefix__name` and URIs
+   * `prefix+uri`, the rule the host and the gateway follow ('' keeps them unchanged). Calls run
+   * the mounted server's handlers with this request's context (progress, cancellation,
+   * `ctx.elicit`, `ctx.sample`, tasks); its list changes and resource updates are announced
+   * here; this server's middleware applies, the mounted server's does not.
+   * @throws LocalError `INVALID_DEFINITION` for a bad prefix, a mount of itself (at any depth),
+   *   a name or URI that collides with one served here, or a transform that cannot apply.
+   */
+  mount(prefix: string, server: McpServer, options: MountOptions = {}): this {
+    const child = runtimeFor(server);
+    if (child.catalogue.reaches(this.#parts.catalogue))
+      throw new LocalError('INVALID_DEFINITION', `mount '${prefix}': a server cannot be mounted inside itself`);
+    const names = new MountNames(prefix);
+    this.#parts.catalogue.mount({ names, catalogue: child.catalogue, transforms: options.transforms ?? [] });
+    this.#mounted.push(server);
+    bridgeEvents(child.eventBus, this.#parts.eventBus, { names, lists: this.options.listChanged !== false });
+    this.#composed();
+    return this;
+  }
+
+  /**
+   * Reshapes what this server serves (its own registrations and its mounts) with
+   * `transforms`, applied in order after earlier ones; see catalogue/transforms.ts.
+   * @throws LocalError `INVALID_DEFINITION` for a transform that cannot apply (nothing changes then).
+   */
+  transform(...transforms: Transform[]): this {
+    this.#parts.catalogue.transform(transforms);
+    this.#composed();
+    return this;
+  }
+
+  #composed(): void {
+    this.#capabilities = undefined;
+    if (!this.#scopesChecked && this.#parts.catalogue.scoped) {
+      this.#scopesChecked = true;
+      this.#chains.builtIn(scopeCheck(this.#runtime));
+    }
+    for (const list of ['toolsListChanged', 'promptsListChanged', 'resourcesListChanged'] as const)
+      this.#announce(list);
+  }
+
   /** Removes a tool and announces the change. @throws LocalError `INVALID_ARGUMENT` with `listChanged: false`. */
   removeTool(name: string): boolean {
     this.#mayChange('removeTool');
-    const removed = this.#parts.features.tools.remove(name);
+    const removed = this.#parts.own.tools.remove(name);
     this.#capabilities = undefined;
     if (removed) this.notifyToolsChanged();
     return removed;
@@ -186,7 +237,7 @@ export class McpServer {
   /** Removes a prompt and announces the change. @throws LocalError `INVALID_ARGUMENT` with `listChanged: false`. */
   removePrompt(name: string): boolean {
     this.#mayChange('removePrompt');
-    const removed = this.#parts.features.prompts.remove(name);
+    const removed = this.#parts.own.prompts.remove(name);
     this.#capabilities = undefined;
     if (removed) this.notifyPromptsChanged();
     return removed;
@@ -195,7 +246,7 @@ export class McpServer {
   /** Removes a fixed resource or a resource template and announces the change. @throws LocalError `INVALID_ARGUMENT` with `listChanged: false`. */
   removeResource(uriOrTemplate: string): boolean {
     this.#mayChange('removeResource');
-    const { resources } = this.#parts.features;
+    const { resources } = this.#parts.own;
     const removed = resources.removeResource(uriOrTemplate) || resources.removeTemplate(uriOrTemplate);
     this.#capabilities = undefined;
     if (removed) this.notifyResourcesChanged();
@@ -259,6 +310,8 @@ export class McpServer {
 
   /** The capabilities declared in discover and initialize, from what is registered. */
   get capabilities(): ServerCapabilities {
+    const revision = this.#parts.catalogue.revision;
+    if (this.#capabilitiesAt !== revision) [this.#capabilities, this.#capabilitiesAt] = [undefined, revision];
     return (this.#capabilities ??= this.#computeCapabilities());
   }
 
@@ -274,7 +327,7 @@ export class McpServer {
   #computeCapabilities(): ServerCapabilities {
     const caps = capabilitiesOf(this.#parts.features, this.options.capabilities, this.options.listChanged);
     if (this.#parts.tasks.enabled) caps.extensions = { ...caps.extensions, [TASKS_EXTENSION]: {} };
-    return caps;
+    return withMounted(caps, this.#mounted.map((m) => m.capabilities));
   }
 
   #makeRuntime(): ServerRuntime {
@@ -284,7 +337,7 @@ export class McpServer {
       options: this.options,
       eventBus: parts.eventBus,
       servesLegacy: parts.legacy.length > 0,
-      toolsRevision: () => parts.features.tools.revision,
+      toolsRevision: () => parts.catalogue.revision,
       serve: (scope) => (chains.empty ? parts.dispatch(scope) : chains.request(scope)),
       handle: (request, channel) => this.#runtime.serve(new RequestScope(request, channel, channel)),
       handleNotification: (notification, session, headers) => {
@@ -293,7 +346,11 @@ export class McpServer {
       },
       sessionEnded: (session) => parts.subscriptions.releaseAll(session.subscriptions),
       syncSessionSubscriptions: (session, uris) => parts.subscriptions.sync(session.subscriptions, uris),
-      requiredScopes: (method, params) => this.#scopes.required(method, params),
+      requiredScopes: (method, params) =>
+        parts.catalogue.composed
+          ? parts.catalogue.requiredScopes(method, params)
+          : this.#scopes.required(method, params),
+      catalogue: parts.catalogue,
       idle: () => parts.tasks.runner.idle(),
     };
   }

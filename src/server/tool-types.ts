@@ -80,6 +80,8 @@ export interface ToolDefinition<
   _meta?: Record<string, unknown>;
   /** OAuth scopes a caller needs to call it over authorized HTTP (403 `insufficient_scope` otherwise). */
   scopes?: string[];
+  /** Server-side labels that transforms and per-caller rules filter on (never sent on the wire). */
+  tags?: string[];
   /**
    * Whether a call may run as a task (Tasks extension, `io.modelcontextprotocol/tasks`):
    * `forbidden` (default), `optional` (a task when the client negotiated the extension) or

@@ -15,6 +15,7 @@ import {
   type SchemaLimits,
 } from '../validation/index.js';
 import type { RequestContext } from './context.js';
+import type { ToolEntry } from './catalogue/types.js';
 import { isInputRequired, type InputRequiredAnswer } from './mrtr.js';
 import {
   isPassThrough,
@@ -31,6 +32,7 @@ interface RegisteredTool {
   output: CompiledSchema | undefined;
   handler: BoundToolHandler;
   task: TaskPolicy<SchemaInput | undefined> | undefined;
+  entry: ToolEntry;
 }
 
 // server/tools "Tool Names": 1–128 characters SHOULD be A-Z a-z 0-9 _ - . only; other
@@ -54,6 +56,7 @@ export class ToolRegistry {
   }
   #list: Tool[] = [];
   #legacyList: Tool[] | undefined;
+  #entries: ToolEntry[] | undefined;
   #revision = 0;
 
   /** Registers a tool. @throws LocalError `INVALID_DEFINITION` (bad name, duplicate, bad schema). */
@@ -82,9 +85,17 @@ export class ToolRegistry {
         : compileSchema(definition.outputSchema, this.#limits, `tool '${name}' outputSchema`);
     const wire = toWire(name, definition, { input, output });
     const task = typeof definition.task === 'string' ? { support: definition.task } : definition.task;
-    this.#tools.set(name, { wire, legacy: legacyTool(wire), input, output, handler, task });
+    const entry: ToolEntry = {
+      tool: wire,
+      tags: [...(definition.tags ?? [])],
+      task,
+      scopes: definition.scopes,
+      call: (args, ctx) => this.call(name, args, ctx),
+      checkArgs: (args) => this.checkArgs(name, args),
+    };
+    this.#tools.set(name, { wire, legacy: legacyTool(wire), input, output, handler, task, entry });
     this.#list = [...this.#list, wire];
-    this.#legacyList = undefined;
+    this.#legacyList = this.#entries = undefined;
     this.#revision++;
   }
 
@@ -93,7 +104,7 @@ export class ToolRegistry {
     const existed = this.#tools.delete(name);
     if (existed) {
       this.#list = this.#list.filter((t) => t.name !== name);
-      this.#legacyList = undefined;
+      this.#legacyList = this.#entries = undefined;
       this.#revision++;
     }
     return existed;
@@ -124,6 +135,11 @@ export class ToolRegistry {
   async checkArgs(name: string, args: unknown): Promise<{ value: unknown } | undefined> {
     const checked = await this.#tools.get(name)?.input.validate(args ?? {});
     return checked?.ok ? { value: checked.value } : undefined;
+  }
+
+  /** The tools as catalogue entries, in registration order (made once per change). */
+  entries(): readonly ToolEntry[] {
+    return (this.#entries ??= [...this.#tools.values()].map((t) => t.entry));
   }
 
   /** Tools in registration order (the array is replaced, never mutated, on change). */

@@ -25,6 +25,8 @@ export interface ServerIdentity {
   capabilities: ServerCapabilities;
   instructions: string | undefined;
   legacyRevisions: readonly LegacyRevision[];
+  /** Called with the session once opened (before the result is sent). */
+  opened?: (session: LegacySession) => void;
 }
 
 /**
@@ -51,6 +53,8 @@ export function initialize(
   });
   const capabilities = legacyServerCapabilities(identity.capabilities);
   session.serverCapabilities = capabilities;
+  session.auth = scope.auth;
+  identity.opened?.(session);
   const result: Params = { protocolVersion, capabilities, serverInfo: identity.serverInfo };
   if (identity.instructions !== undefined) result.instructions = identity.instructions;
   return result;

@@ -5,6 +5,7 @@
  * Source: 2025-11-25 basic/lifecycle, server/utilities/logging, server/resources.
  */
 import type {
+  AuthInfo,
   Params,
   RequestOptions,
   LegacyRevision,
@@ -46,6 +47,10 @@ export class LegacySession {
    * Undefined for a session restored without them: then nothing is held back.
    */
   serverCapabilities: ServerCapabilities | undefined;
+  /** Who opened the session (the `initialize` request's caller), for per-caller catalogues. */
+  auth: AuthInfo | undefined;
+  /** Tells whether a list change concerns this client's view (per-caller catalogues); absent: every one does. */
+  concerns: ((event: ServerEvent) => boolean) | undefined;
   #subscriptions: Set<string> | undefined;
 
   constructor(init: {
@@ -78,6 +83,7 @@ export function forwardEvent(event: ServerEvent, session: LegacySession): void {
   const method = EVENT_METHOD[event.type];
   const advertised = session.serverCapabilities;
   if (advertised && !declares(advertised, serverCapabilityNeeded(method))) return;
+  if (session.concerns && !session.concerns(event)) return;
   if (event.type !== 'resourceUpdated') session.link.notify(method);
   else if (session.subscriptions.has(event.uri)) session.link.notify(method, { uri: event.uri });
 }

@@ -27,7 +27,7 @@ import { checkInputAnswer, type AskedMethod } from '../answers.js';
 import type { RequestScope } from '../scope.js';
 import type { ModernMeta } from '../modern.js';
 import { openInputRound, settleRound } from '../mrtr.js';
-import type { ToolRegistry } from '../tools.js';
+import type { ServedTools } from '../catalogue/served.js';
 import { TaskRunner, type CallTool, type TaskOptions } from './runner.js';
 
 /** The task methods of the extension (`tasks/result` and `tasks/list` are not among them). */
@@ -40,7 +40,7 @@ const MAX_LISTEN_TASKS = 1000;
 export class ServerTasks {
   readonly runner: TaskRunner;
   readonly #configured: boolean;
-  readonly #tools: ToolRegistry;
+  readonly #tools: ServedTools;
   readonly #sealer: RequestStateSealer;
 
   constructor(init: {
@@ -49,7 +49,7 @@ export class ServerTasks {
     maxPerPrincipal?: number | undefined;
     /** The server's `limits.schema`, which also bound elicitation `requestedSchema`s. */
     schemaLimits?: SchemaLimits | undefined;
-    tools: ToolRegistry;
+    tools: ServedTools;
     sealer: RequestStateSealer;
     callTool: CallTool;
   }) {
@@ -91,7 +91,7 @@ export class ServerTasks {
       return this.#taskMethod(request.method, params, principal);
     }
     if (request.method !== 'tools/call') return undefined;
-    const policy = this.#tools.taskPolicy(params.name);
+    const policy = this.#tools.taskPolicy(params.name, scope);
     if (!policy) return undefined;
     if (!negotiated(meta)) {
       if (policy.support === 'required') throw tasksRequired();

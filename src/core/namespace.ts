@@ -1,0 +1,53 @@
+/**
+ * The namespacing rule shared by in-process composition (`McpServer.mount`) and the host's
+ * merged registry (and so the gateway): a tool or prompt `name` of the server (or mount)
+ * `prefix` becomes `prefix__name`, other characters than A-Z a-z 0-9 _ - . replaced by `_`
+ * and a name over 64 characters shortened with a hash; a resource URI or template `uri`
+ * becomes `prefix+uri`.
+ * Source: 2026-07-28 server/tools "Tool Names" (1–128 of A-Z a-z 0-9 _ - .; aggregating
+ * proxies SHOULD disambiguate, e.g. by a server prefix).
+ */
+
+/** Between a prefix and a tool or prompt name. */
+export const NAME_SEPARATOR = '__';
+/** Between a prefix and a resource URI or URI template. */
+export const URI_SEPARATOR = '+';
+
+/**
+ * Longest qualified name. The spec allows 128 characters; 64 is what many model APIs
+ * accept for function names, so every qualified name can be offered to a model.
+ */
+const MAX_NAME_LENGTH = 64;
+const VALID = /^[A-Za-z0-9_.-]{1,64}$/;
+
+const clean = (part: string): string => part.replace(/[^A-Za-z0-9_.-]/g, '_');
+
+/** `prefix__name` under the rule above (see the module comment). */
+export function qualifyName(prefix: string, name: string): string {
+  return fit(`${clean(prefix)}${NAME_SEPARATOR}${clean(name)}`);
+}
+
+/** `prefix+uri`: a resource URI or URI template under `prefix`. */
+export function qualifyUri(prefix: string, uri: string): string {
+  return `${prefix}${URI_SEPARATOR}${uri}`;
+}
+
+/** The URI under `prefix` that `uri` names (see {@link qualifyUri}); undefined when it has another prefix. */
+export function unqualifyUri(prefix: string, uri: string): string | undefined {
+  const head = `${prefix}${URI_SEPARATOR}`;
+  return uri.startsWith(head) ? uri.slice(head.length) : undefined;
+}
+
+/** True when `name` follows the tool-name rules (and the 64-character cap above). */
+export function isQualifiedNameValid(name: string): boolean {
+  return VALID.test(name);
+}
+
+/** Shortens `name` to the cap, keeping it unique with a hash of the whole. */
+function fit(name: string): string {
+  if (name.length <= MAX_NAME_LENGTH) return name;
+  let hash = 2166136261;
+  for (let i = 0; i < name.length; i++) hash = Math.imul(hash ^ name.charCodeAt(i), 16777619) >>> 0;
+  const suffix = `-${hash.toString(36)}`;
+  return name.slice(0, MAX_NAME_LENGTH - suffix.length) + suffix;
+}
