@@ -12,3 +12,4 @@ export {
   type ToolSource,
 } from './search.js';
 export { hostToolSource, installToolSearch, type HostLike } from './serve.js';
+export { toolSearch } from './transform.js';
