@@ -75,6 +75,17 @@ function tokenize(text: string): string[] {
     .filter((t) => t.length > 0);
 }
 
+/** Words too common to tell tools apart: a query "in a file" must not match every tool by "in" and "a". */
+const STOP_WORDS = new Set(
+  'a an and are as at be by for from in into is it its of on or that the this to with'.split(' '),
+);
+
+/** Lower-cases a word and drops stop words (applied to tools and queries alike). */
+function processTerm(term: string): string | null {
+  const word = term.toLowerCase();
+  return STOP_WORDS.has(word) ? null : word;
+}
+
 interface Indexed {
   tools: readonly SearchableTool[];
   byName: Map<string, SearchableTool>;
@@ -139,6 +150,7 @@ function build(tools: readonly SearchableTool[], own: readonly string[]): Indexe
     fields: ['name', 'title', 'description', 'args'],
     storeFields: ['name'],
     tokenize,
+    processTerm,
     searchOptions: {
       boost: { name: 3, title: 2, args: 0.5 },
       prefix: (term) => term.length > 2,
