@@ -57,14 +57,14 @@ function convert(schema: unknown, state: State, depth: number): unknown {
   const out: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(schema)) {
     if (DROPPED.has(key) || key.startsWith('x-')) continue;
-    out[key] = convertKeyword(key, value, state, depth);
+    out[key] = convertKeyword([key, value], state, depth);
   }
   state.path.pop();
   dropOneSided(out, state.direction);
   return state.dialect === '3.0' ? rewrite30(out) : out;
 }
 
-function convertKeyword(key: string, value: unknown, state: State, depth: number): unknown {
+function convertKeyword([key, value]: [string, unknown], state: State, depth: number): unknown {
   if (SCHEMA_MAPS.has(key) && isObject(value)) {
     const map: Record<string, unknown> = {};
     for (const [name, sub] of Object.entries(value)) map[name] = convert(sub, state, depth + 1);
