@@ -23,6 +23,8 @@ const layers = [
   { files: ['src/auth/**'], banned: ['integrations', 'cli', 'testing'], node: true },
   { files: ['src/host/**'], banned: ['cli', 'testing'], node: false },
   { files: ['src/otel/**'], banned: ['integrations', 'cli', 'testing'], node: true },
+  { files: ['src/openapi/**'], banned: ['client', 'host', 'integrations', 'cli', 'testing'], node: true },
+  { files: ['src/tool-search/**'], banned: ['client', 'host', 'integrations', 'cli', 'testing'], node: true },
 ];
 
 const layerRules = layers.map(({ files, banned, node }) => ({

@@ -23,6 +23,7 @@ import { PAYLOAD_IN_FLIGHT, payload } from './scenarios/payload.js';
 import { sessions } from './scenarios/sessions.js';
 import { startup } from './scenarios/startup.js';
 import { MODES, throughput } from './scenarios/throughput.js';
+import { toolSearchBench, toolSearchTable } from './scenarios/tool-search.js';
 
 interface Section {
   name: string;
@@ -43,6 +44,7 @@ const SECTIONS: Section[] = [
   { name: 'listen fan-out', tags: ['listen', 'http', 'modern'], run: listen },
   { name: 'gateway overhead', tags: ['gateway', 'stdio'], run: gateway },
   { name: 'middleware overhead', tags: ['middleware'], run: middleware },
+  { name: 'tool search', tags: ['tool-search'], run: toolSearchBench },
 ];
 
 function header(config: Config): string[] {
@@ -105,6 +107,14 @@ function report(config: Config, results: Results, seconds: number): string {
         '',
       ],
       middlewareTable(results),
+    ),
+    ...section(
+      'Tool search: a 5 000-tool catalogue, half of it hidden from the caller',
+      [
+        'In process (`ToolSearch.search`) and as a `search_tools` call over the in-memory pair (modern); heap after GC.',
+        '',
+      ],
+      toolSearchTable(results),
     ),
     '',
     ...(results.notes.length ? ['Notes:', '', ...results.notes.map((n) => `- ${n}`), ''] : []),

@@ -17,6 +17,7 @@ import {
   type RegistryJsonCommand,
 } from './card-args.js';
 import { CHECK_OPTIONS, checkFlags, type CheckFlags } from './check-args.js';
+import { isOpenApiServe, parseOpenApiServe, type OpenApiCommand } from './serve-openapi.js';
 
 /** Where the server is: a command to spawn, an HTTP endpoint, or the built-in everything server. */
 export type Target =
@@ -56,6 +57,7 @@ export type CheckCommand = { name: 'check' } & ClientFlags & CheckFlags;
 /** What the user asked for. */
 export type Command =
   | HostCommand
+  | OpenApiCommand
   | CheckCommand
   | AuthCommand
   | MigrateCommand
@@ -118,6 +120,7 @@ export function parseCommandLine(argv: readonly string[]): Command {
   if (first === 'migrate') return parseMigrateCommand(rest);
   if (first === 'card') return parseCardCommand(rest);
   if (first === 'registry-json') return parseRegistryJsonCommand(rest);
+  if (first === 'serve' && isOpenApiServe(rest) && !rest.includes('--help')) return parseOpenApiServe(rest);
   if (!isCommandName(first)) {
     const what = first.startsWith('-') ? 'option' : 'command';
     throw new CliError(`unknown ${what} \`${first}\`; run \`mcpkit --help\` for usage`);

@@ -51,6 +51,8 @@ async function execute(command: Exclude<Command, { name: 'check' }>): Promise<Ou
     case 'version':
       return { text: (await import('./session.js')).cliVersion(), failed: false };
     case 'serve': {
+      if (command.server === 'openapi')
+        return void (await (await import('./serve-openapi.js')).serveOpenApi(command));
       const { serveEverything } = await import('./serve.js');
       await serveEverything(command);
       return undefined;

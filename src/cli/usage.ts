@@ -69,6 +69,8 @@ ${SERVER}
 
 ${CLIENT_FLAGS}`,
   serve: `Usage: mcpkit serve everything [--port N [--host HOST] [--auth-issuer URL]]
+       mcpkit serve --openapi SPEC --base-url URL [--header 'NAME: VALUE']...
+             [--token TOKEN | --token-env VAR] [--timeout MS] [--port N [--host HOST]]
 
 Serves the built-in everything server: on stdin/stdout by default, or over Streamable
 HTTP with --port (the endpoint URL is printed to stderr; its Server Card is at URL/server-card).
@@ -78,6 +80,11 @@ Stops on SIGINT or SIGTERM.
   --host HOST               interface to bind (default 127.0.0.1)
   --auth-issuer URL         protect the endpoint: require access tokens (JWTs) issued by
                             the authorization server URL for this endpoint (needs --port)
+  --openapi SPEC            serve an OpenAPI 3.0/3.1 document (JSON or YAML file, or URL)
+                            instead: one tool per operation, calls sent to --base-url URL
+  --header 'NAME: VALUE'    a header on every API request (repeatable)
+  --token / --token-env     the API's bearer token, or the environment variable holding it
+  --timeout MS              per-call timeout of API requests (default 30000)
   -h, --help                show this help`,
 };
 
@@ -91,6 +98,7 @@ Commands:
   prompt NAME [--args JSON] ...      get a prompt and print its messages
   check [URL] [-- COMMAND...]        check a server against the spec (--json, --strict, --call)
   serve everything [--port N]        serve the built-in everything server (stdio or HTTP)
+  serve --openapi SPEC --base-url URL  serve a REST API's operations as tools (stdio or HTTP)
   gateway --config FILE [--port N]   serve the servers of an mcpServers file as one server
   proxy [URL] [--port N] [-- CMD]    serve one server over the other transport, both eras
   login URL | logout URL             authorize with a protected server now / forget its tokens

@@ -25,7 +25,9 @@ import { forward, frontError, type ForwardSetup } from './forward.js';
 import { ParkedCalls } from './parked.js';
 import { RelayStates } from './relay.js';
 import { GatewaySubscriptions } from './subscriptions.js';
+import { SearchableTools } from './searchable.js';
 import { principalOf, TaskIds } from './task-ids.js';
+import { createToolSearch, installToolSearch, type ToolSearchOptions } from '../../tool-search/index.js';
 import { tasksMiddleware } from './tasks.js';
 
 /** Options of {@link createGateway}. */
@@ -54,6 +56,11 @@ export interface GatewayOptions {
   taskIdKey?: Uint8Array;
   /** Passed on to `createServer` (request-state keys for fleets, eras, instructions…). */
   server?: Omit<ServerOptions, 'name' | 'version'>;
+  /**
+   * Serve the backends' tools behind `search_tools` and `call_tool` (mcpkit/tool-search)
+   * instead of listing them all; `true` for the default search options.
+   */
+  toolSearch?: boolean | ToolSearchOptions;
 }
 
 /** A running gateway: its server definition (serve it with `serveStdio` or `serve`) and its bookkeeping. */
@@ -106,9 +113,14 @@ export function createGateway(host: Host, options: GatewayOptions = {}): Gateway
     eraOf: (name) => host.eraOf(name),
     parked,
     callTimeoutMs: options.callTimeoutMs ?? 600_000,
+    ...(options.toolSearch ? { searchable: new SearchableTools() } : {}),
   };
   const sync = new RegistrySync(host, server, setup);
   sync.all();
+  if (setup.searchable) {
+    const search = typeof options.toolSearch === 'object' ? options.toolSearch : {};
+    installToolSearch(server, createToolSearch(setup.searchable, search));
+  }
   const offs = [
     host.on('change', ({ kinds }) => sync.all(kinds)),
     host.on('status', ({ name, state }) => {
@@ -132,6 +144,8 @@ export function createGateway(host: Host, options: GatewayOptions = {}): Gateway
 /** What forwarded calls share, and the ids relayed tasks reach the client under. */
 interface GatewaySetup extends ForwardSetup {
   readonly taskIds: TaskIds;
+  /** Set when the tools are served behind tool search. */
+  readonly searchable?: SearchableTools;
 }
 
 /** Keeps the server's features equal to the host's registry. */
@@ -162,7 +176,11 @@ class RegistrySync {
     const tools = this.#apply(
       'tools',
       host.tools().map((t) => [t.name, t.definition, t.server] as const),
-      { add: (n, d, s) => this.#addTool(n, d as Tool, s), remove: (n) => this.#server.removeTool(n) },
+      {
+        add: (n, d, s) => this.#addTool(n, d as Tool, s),
+        remove: (n) =>
+          this.#setup.searchable ? this.#setup.searchable.delete(n) : void this.#server.removeTool(n),
+      },
     );
     if (tools || kinds.includes('tools')) this.#server.notifyToolsChanged();
     const prompts = this.#apply(
@@ -226,29 +244,27 @@ class RegistrySync {
       inputSchema: asDeclared(inputSchema),
       ...(outputSchema ? { outputSchema: asDeclared(outputSchema) } : {}),
     };
-    this.#server.tool(
-      name,
-      definition as never,
-      async (args: Record<string, unknown>, ctx: RequestContext) => {
-        // A front host without the UI extension has no app: its model must not call an app-only tool.
-        if (appOnly && !negotiatesUi(ctx.clientCapabilities))
-          throw WireError.of('InvalidParams', `Tool ${name} is callable only from its app`);
-        const signature = JSON.stringify(['tools/call', name, args]);
-        let result: Params;
-        try {
-          result = await forward(this.#setup, { ctx, server, signature }, (o) =>
-            this.#host.callTool(name, args, o),
-          );
-        } catch (error) {
-          // A backend's wire error keeps its code; a local failure is a tool error naming the server.
-          if (error instanceof WireError) throw error;
-          return errorResult(frontError(server, error).message);
-        }
-        // A task (the client declared the Tasks extension): sent as it is, under the gateway's id.
-        if (result.resultType === 'task') return this.#createdTask(server, result, ctx);
-        return result as never;
-      },
-    );
+    const handler = async (args: Record<string, unknown>, ctx: RequestContext) => {
+      // A front host without the UI extension has no app: its model must not call an app-only tool.
+      if (appOnly && !negotiatesUi(ctx.clientCapabilities))
+        throw WireError.of('InvalidParams', `Tool ${name} is callable only from its app`);
+      const signature = JSON.stringify(['tools/call', name, args]);
+      let result: Params;
+      try {
+        result = await forward(this.#setup, { ctx, server, signature }, (o) =>
+          this.#host.callTool(name, args, o),
+        );
+      } catch (error) {
+        // A backend's wire error keeps its code; a local failure is a tool error naming the server.
+        if (error instanceof WireError) throw error;
+        return errorResult(frontError(server, error).message);
+      }
+      // A task (the client declared the Tasks extension): sent as it is, under the gateway's id.
+      if (result.resultType === 'task') return this.#createdTask(server, result, ctx);
+      return result as never;
+    };
+    if (this.#setup.searchable) return this.#setup.searchable.set({ ...tool, name }, handler);
+    this.#server.tool(name, definition as never, handler);
   }
 
   /** A backend's task as the client's result: under a gateway task id, passed through as it is. */
