@@ -402,8 +402,8 @@ async function workersClientSmoke(url) {
         ['2026-07-28', 'modern'],
         ['2025-11-25', 'legacy'],
       ]) {
-        const query = new URLSearchParams({ url, era });
-        const r = await fetch(`http://127.0.0.1:${port}/?${query}`).catch((e) => ({
+        const query = new globalThis.URLSearchParams({ url, era });
+        const r = await globalThis.fetch(`http://127.0.0.1:${port}/?${query}`).catch((e) => ({
           status: 0,
           text: () => String(e),
         }));

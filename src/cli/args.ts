@@ -9,15 +9,8 @@ import type { ElicitResult } from '../core/index.js';
 import { CliError } from './errors.js';
 import { isHostCommand, parseHostCommand, refuseCredentials, type HostCommand } from './host-args.js';
 import { isAuthCommand, parseAuthCommand, type AuthCommand } from './auth-commands.js';
-import { parseMigrateCommand, type MigrateCommand } from './migrate.js';
-import {
-  parseCardCommand,
-  parseRegistryJsonCommand,
-  type CardCommand,
-  type RegistryJsonCommand,
-} from './card-args.js';
 import { CHECK_OPTIONS, checkFlags, type CheckFlags } from './check-args.js';
-import { isOpenApiServe, parseOpenApiServe, type OpenApiCommand } from './serve-openapi.js';
+import { parseMoreCommand, type MoreCommand } from './more-commands.js';
 
 /** Where the server is: a command to spawn, an HTTP endpoint, or the built-in everything server. */
 export type Target =
@@ -57,12 +50,9 @@ export type CheckCommand = { name: 'check' } & ClientFlags & CheckFlags;
 /** What the user asked for. */
 export type Command =
   | HostCommand
-  | OpenApiCommand
+  | MoreCommand
   | CheckCommand
   | AuthCommand
-  | MigrateCommand
-  | CardCommand
-  | RegistryJsonCommand
   | { name: 'help'; topic?: CommandName }
   | { name: 'version' }
   | ({ name: 'inspect'; ui?: boolean } & ClientFlags)
@@ -117,10 +107,8 @@ export function parseCommandLine(argv: readonly string[]): Command {
   if (first === undefined) throw new CliError('missing command; run `mcpkit --help` for usage');
   if (isHostCommand(first)) return parseHostCommand(first, rest);
   if (isAuthCommand(first)) return parseAuthCommand(first, rest);
-  if (first === 'migrate') return parseMigrateCommand(rest);
-  if (first === 'card') return parseCardCommand(rest);
-  if (first === 'registry-json') return parseRegistryJsonCommand(rest);
-  if (first === 'serve' && isOpenApiServe(rest) && !rest.includes('--help')) return parseOpenApiServe(rest);
+  const more = parseMoreCommand(first, rest);
+  if (more) return more;
   if (!isCommandName(first)) {
     const what = first.startsWith('-') ? 'option' : 'command';
     throw new CliError(`unknown ${what} \`${first}\`; run \`mcpkit --help\` for usage`);

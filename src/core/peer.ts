@@ -101,7 +101,8 @@ export class Peer {
       id,
       method,
       timeoutMs: options.timeoutMs ?? this.#timeoutMs,
-      timeoutOption: options.timeoutOption ?? (options.timeoutMs === undefined ? this.#timeoutOption : 'timeoutMs'),
+      timeoutOption:
+        options.timeoutOption ?? (options.timeoutMs === undefined ? this.#timeoutOption : 'timeoutMs'),
       options,
       cancel: (reason) => this.#cancelOutgoing(id, method, reason),
     });

@@ -165,7 +165,10 @@ describe('the official v2 client, pinned to 2026-07-28, against our everything s
     ]);
     for (const { uri } of resources) checkResource(uri, (await client.readResource({ uri })).contents);
     const { resourceTemplates } = await client.listResourceTemplates();
-    expect(resourceTemplates.map((t) => t.uriTemplate)).toEqual(['test://template/{id}/data', 'skill://{+path}']);
+    expect(resourceTemplates.map((t) => t.uriTemplate)).toEqual([
+      'test://template/{id}/data',
+      'skill://{+path}',
+    ]);
     const read = await client.readResource({ uri: 'test://template/123/data' });
     expect(read.contents).toEqual([
       {

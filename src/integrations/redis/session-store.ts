@@ -86,16 +86,9 @@ export function createRedisSessionStore(
   const timeoutMs = options.commandTimeoutMs ?? 2000;
   const maxRecord = options.maxRecordBytes ?? 64 * 1024;
   const maxMessage = options.maxMessageBytes ?? 4 * 1024 * 1024;
-  const keys = (id: string): [string, string, string, string] => [
-    `${prefix}session:${id}`,
-    `${prefix}session:${id}:subs`,
-    `${prefix}session-channel:${id}`,
-    `${prefix}session:${id}:answers`,
-  ];
+  const keys = (id: string): SessionKeys => keysOf(prefix, id);
   const within = <T>(what: string, promise: Promise<T>): Promise<T> => deadline(what, promise, timeoutMs);
-  // What was published while the subscriber was away: the kept answers, delivered again.
-  const missed = async (id: string): Promise<string[]> => Object.values(await redis.hgetall(keys(id)[3]));
-  const channels = new SessionChannels(subscriberOf(redis), { prefix: `${prefix}session-channel:`, missed });
+  const channels = channelsOf(redis, prefix);
   const encode = (message: SessionMessage): string => bounded(JSON.stringify(message), maxMessage, 'message');
   return {
     ttlMs,
@@ -130,21 +123,33 @@ export function createRedisSessionStore(
     async publish(id, message) {
       const text = encode(message);
       const answerTo = message.type === 'response' ? message.message.id : undefined;
-      if (answerTo === undefined || answerTo === null) {
-        await within('reach another instance', redis.publish(keys(id)[2], text));
-        return;
-      }
-      const kept = redis.eval(ANSWER, 4, ...keys(id), String(answerTo), text, ttlMs);
-      await within('reach another instance', kept);
+      const kept = answerTo === undefined || answerTo === null ? undefined : String(answerTo);
+      const sent = kept
+        ? redis.eval(ANSWER, 4, ...keys(id), kept, text, ttlMs)
+        : redis.publish(keys(id)[2], text);
+      await within('reach another instance', sent);
     },
     async answered(id, requestId) {
       await within('forget a delivered answer', redis.hdel(keys(id)[3], String(requestId)));
     },
     subscribe: (id, listener) => within('subscribe to a session', channels.add(id, listener)),
-    async close() {
-      channels.close();
-    },
+    close: async () => channels.close(),
   };
+}
+
+/** The subscriber's channels; once back after a drop, what it missed is the kept answers. */
+function channelsOf(redis: Redis, prefix: string): SessionChannels {
+  const missed = async (id: string): Promise<string[]> =>
+    Object.values(await redis.hgetall(keysOf(prefix, id)[3]));
+  return new SessionChannels(subscriberOf(redis), { prefix: `${prefix}session-channel:`, missed });
+}
+
+/** A session's hash, subscription set, channel and kept answers. */
+type SessionKeys = [string, string, string, string];
+
+function keysOf(prefix: string, id: string): SessionKeys {
+  const key = `${prefix}session:${id}`;
+  return [key, `${key}:subs`, `${prefix}session-channel:${id}`, `${key}:answers`];
 }
 
 /** The CHANGE script's operation and its two arguments for `change`. */
