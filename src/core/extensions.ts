@@ -5,15 +5,27 @@
  * (per-request `clientCapabilities`); 2025-11-25 basic/lifecycle (per-session capabilities).
  */
 import type { Params } from './jsonrpc.js';
+import type {
+  GetSkillParams,
+  GetSkillResult,
+  ListSkillsParams,
+  ListSkillsResult,
+  ReadResourceDirectoryParams,
+  ReadResourceDirectoryResult,
+} from './types/skills.js';
 
 /**
  * Params and result of each extension method, by method name, so `client.request(method)`
- * is typed like a core method. Empty here: an extension adds its methods by declaration
- * merging, e.g. `declare module 'mcpkit' { interface ExtensionRequestMap { 'acme/echo':
- * { params: { text: string }; result: { text: string } } } }` (see {@link MethodsOf}).
+ * is typed like a core method. Here: the Skills extension that mcpkit ships (SEP-2640);
+ * another extension adds its methods by declaration merging, e.g. `declare module 'mcpkit'
+ * { interface ExtensionRequestMap { 'acme/echo': { params: { text: string }; result:
+ * { text: string } } } }` (see {@link MethodsOf}).
  */
-// eslint-disable-next-line @typescript-eslint/no-empty-object-type -- filled by declaration merging
-export interface ExtensionRequestMap {}
+export interface ExtensionRequestMap {
+  'skills/list': { params: ListSkillsParams; result: ListSkillsResult };
+  'skills/get': { params: GetSkillParams; result: GetSkillResult };
+  'resources/directory/read': { params: ReadResourceDirectoryParams; result: ReadResourceDirectoryResult };
+}
 
 /** The shape of one entry of {@link ExtensionRequestMap}. */
 export interface ExtensionMethodTypes {

@@ -72,11 +72,3 @@ export interface ReadResourceDirectoryResult {
   nextCursor?: string;
   resultType?: 'complete';
 }
-
-declare module '../extensions.js' {
-  interface ExtensionRequestMap {
-    'skills/list': { params: ListSkillsParams; result: ListSkillsResult };
-    'skills/get': { params: GetSkillParams; result: GetSkillResult };
-    'resources/directory/read': { params: ReadResourceDirectoryParams; result: ReadResourceDirectoryResult };
-  }
-}
