@@ -79,7 +79,7 @@ describe.each(CASES)('our client (era: $era) against our everything server', ({ 
     const resources = (await client.listResources()).map((r) => r.uri).sort();
     expect(resources).toEqual(['test://static-binary', 'test://static-text', 'test://watched-resource']);
     const templates = (await client.listResourceTemplates()).map((t) => t.uriTemplate);
-    expect(templates).toEqual(['test://template/{id}/data']);
+    expect(templates).toEqual(['test://template/{id}/data', 'skill://{+path}']);
     const prompts = (await client.listPrompts()).map((p) => p.name);
     expect(prompts).toEqual(expect.arrayContaining(['test_simple_prompt', 'test_prompt_with_arguments']));
   });

@@ -142,7 +142,13 @@ export function AppsView({ revision }: { revision: unknown }) {
   const [tools, setTools] = useState<AppTool[]>([]);
   const [selected, setSelected] = useState<string | undefined>();
   useEffect(() => {
-    void api<AppTool[]>('apps').then(setTools, () => setTools([]));
+    // A reload that changed nothing keeps the same objects, so an open form or view stays as it is.
+    const keep = (next: AppTool[]) => (prev: AppTool[]) =>
+      JSON.stringify(prev) === JSON.stringify(next) ? prev : next;
+    void api<AppTool[]>('apps').then(
+      (next) => setTools(keep(next)),
+      () => setTools([]),
+    );
   }, [revision]);
   const shown = tools.filter((t) => t.ui.visibility.includes('model'));
   const tool = shown.find((t) => t.name === selected);
