@@ -8,7 +8,6 @@
  * "Integrity and Verification", "Relative References", "Capability Negotiation".
  */
 import { isDeepStrictEqual } from './deep-equal.js';
-import { parse } from 'yaml';
 import {
   LocalError,
   SKILLS_EXTENSION,
@@ -111,7 +110,7 @@ export async function readSkillFile(
   const content = contents.find((c) => c.uri === uri) ?? contents[0];
   const bytes = bytesOf(content);
   if (listed) await verify(bytes, listed);
-  if (path === 'SKILL.md') checkFrontmatter(bytes, skill);
+  if (path === 'SKILL.md') await checkFrontmatter(bytes, skill);
   const read: SkillFile = { uri, path, bytes };
   if (typeof content?.mimeType === 'string') read.mimeType = content.mimeType;
   return read;
@@ -199,8 +198,10 @@ async function verify(bytes: Uint8Array, listed: SkillResource): Promise<void> {
     throw new LocalError('INVALID_RESULT', `${listed.uri}: the SHA-256 digest differs from the entry`);
 }
 
-function checkFrontmatter(bytes: Uint8Array, skill: Skill): void {
+async function checkFrontmatter(bytes: Uint8Array, skill: Skill): Promise<void> {
   const block = frontmatterBlock(new TextDecoder().decode(bytes));
+  // Loaded on first use: importing mcpkit/client loads no dependency.
+  const { parse } = await import('yaml');
   let fields: unknown;
   try {
     fields =

@@ -186,7 +186,7 @@ class Walker {
       const read = await this.#readAll(dir, paths);
       const skillMd = read.get('SKILL.md')!;
       const name = dir.slice(dir.lastIndexOf('/') + 1);
-      const frontmatter = frontmatterOf(skillMd, name);
+      const frontmatter = await frontmatterOf(skillMd, name);
       const resources = [];
       for (const [path, bytes] of read) {
         const uri = skillUri(`${dir}/${path}`);

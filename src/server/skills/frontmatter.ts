@@ -6,14 +6,15 @@
  * Source: ext-skills specification/stable/skills.mdx "Skill Format", "Frontmatter";
  * agentskills.io specification "name field", "description field".
  */
-import { parse } from 'yaml';
 import { frontmatterBlock, isSkillName, type SkillFrontmatter } from '../../core/index.js';
 
 /**
  * Parses the YAML of a frontmatter block into a plain JSON object (YAML 1.2 core schema,
  * aliases bounded). @throws Error for invalid YAML or a value that is not a mapping.
  */
-function parseFrontmatter(yaml: string): Record<string, unknown> {
+async function parseFrontmatter(yaml: string): Promise<Record<string, unknown>> {
+  // Loaded on first use: importing mcpkit/server loads no dependency.
+  const { parse } = await import('yaml');
   const value: unknown = parse(yaml, { maxAliasCount: 100, uniqueKeys: true });
   if (typeof value !== 'object' || value === null || Array.isArray(value))
     throw new Error('frontmatter is not a YAML mapping');
@@ -24,13 +25,13 @@ function parseFrontmatter(yaml: string): Record<string, unknown> {
  * The frontmatter of `skillMd`, for the skill whose directory is named `name`.
  * @throws Error naming the broken rule.
  */
-export function frontmatterOf(skillMd: Uint8Array, name: string): SkillFrontmatter {
+export async function frontmatterOf(skillMd: Uint8Array, name: string): Promise<SkillFrontmatter> {
   const text = new TextDecoder('utf-8', { fatal: true }).decode(skillMd);
   const block = frontmatterBlock(text);
   if (block === undefined) throw new SkillRuleError('SKILL.md does not begin with a --- frontmatter block');
   let fields: Record<string, unknown>;
   try {
-    fields = parseFrontmatter(block);
+    fields = await parseFrontmatter(block);
   } catch (error) {
     throw new SkillRuleError(`SKILL.md frontmatter is not valid: ${(error as Error).message}`);
   }
