@@ -168,7 +168,10 @@ describe('the official v1 client (legacy era) against our everything server', ()
     ]);
     for (const { uri } of resources) checkResource(uri, (await client.readResource({ uri })).contents);
     const { resourceTemplates } = await client.listResourceTemplates();
-    expect(resourceTemplates.map((t) => t.uriTemplate)).toEqual(['test://template/{id}/data', 'skill://{+path}']);
+    expect(resourceTemplates.map((t) => t.uriTemplate)).toEqual([
+      'test://template/{id}/data',
+      'skill://{+path}',
+    ]);
     const read = await client.readResource({ uri: 'test://template/123/data' });
     expect(JSON.parse(String((read.contents[0] as { text?: string } | undefined)?.text))).toEqual({
       id: '123',
