@@ -1,7 +1,10 @@
 import { Project, QuoteKind } from 'ts-morph';
 import * as tsMorph from 'ts-morph';
 import { describe, expect, it } from 'vitest';
-import { parseMigrateCommand } from './migrate.js';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseMigrateCommand, runMigrate } from './migrate.js';
 import { migrateSource } from './migrate-rules.js';
 
 /** The codemod's output for one in-memory file. */
@@ -84,5 +87,51 @@ describe('mcpkit migrate', () => {
       dryRun: true,
     });
     expect(() => parseMigrateCommand([])).toThrow(/one or more files/);
+  });
+});
+
+describe('mcpkit migrate refuses what it would corrupt', () => {
+  const V1 =
+    "import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';\nconst s = new McpServer({ name: 'a', version: '1' });\n";
+
+  function inTemp(files: Record<string, Uint8Array | string>): { dir: string; done: () => void } {
+    const dir = mkdtempSync(join(tmpdir(), 'mcpkit-migrate-'));
+    for (const [name, bytes] of Object.entries(files)) writeFileSync(join(dir, name), bytes);
+    return { dir, done: () => rmSync(dir, { recursive: true, force: true }) };
+  }
+
+  it('refuses a file that is not TypeScript or JavaScript, or not UTF-8, and writes no file at all', async () => {
+    const png = Uint8Array.from([0x89, 0x50, 0x4e, 0x47, 0x00, 0xff, 0xfe, 0x20]);
+    const { dir, done } = inTemp({
+      'image.png': png,
+      'latin1.ts': Uint8Array.from([0x2f, 0x2f, 0xe9, 0xff]),
+      'app.ts': V1,
+    });
+    try {
+      const run = (names: string[]) => runMigrate(parseMigrateCommand(names.map((n) => join(dir, n))));
+      await expect(run(['app.ts', 'image.png'])).rejects.toThrow(
+        /image\.png is not a TypeScript or JavaScript file/,
+      );
+      await expect(run(['app.ts', 'latin1.ts'])).rejects.toThrow(/latin1\.ts is not UTF-8 text/);
+      await expect(run(['.'])).rejects.toThrow(/is not a file/);
+      expect(readFileSync(join(dir, 'image.png'))).toEqual(Buffer.from(png));
+      expect(readFileSync(join(dir, 'app.ts'), 'utf8')).toBe(V1); // refused before anything was written
+    } finally {
+      done();
+    }
+  });
+
+  it('says unchanged, and writes nothing, for a file with no SDK v1 code', async () => {
+    const plain = 'export const answer = 42;\n';
+    const { dir, done } = inTemp({ 'plain.ts': plain, 'app.ts': V1 });
+    try {
+      const report = await runMigrate(parseMigrateCommand([join(dir, 'plain.ts'), join(dir, 'app.ts')]));
+      expect(report).toContain('plain.ts: unchanged');
+      expect(report).toMatch(/app\.ts: migrated/);
+      expect(readFileSync(join(dir, 'plain.ts'), 'utf8')).toBe(plain);
+      expect(readFileSync(join(dir, 'app.ts'), 'utf8')).toContain("from 'mcpkit/server'");
+    } finally {
+      done();
+    }
   });
 });

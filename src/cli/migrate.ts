@@ -3,6 +3,8 @@
  * place (or printed with `--dry-run`), on ts-morph's syntax tree (src/cli/migrate-rules.ts).
  * ts-morph is an optional dependency, loaded only by this command.
  */
+import { readFileSync, statSync } from 'node:fs';
+import { extname } from 'node:path';
 import { parseArgs } from 'node:util';
 import { CliError } from './errors.js';
 import type { TsMorph } from './migrate-core.js';
@@ -23,6 +25,29 @@ and each is printed. Needs ts-morph: npm install -D ts-morph
 
 Flags:
   --dry-run    print the rewritten files instead of writing them`;
+
+/** The files the codemod reads: TypeScript and JavaScript sources. */
+const SOURCE_EXTENSIONS = new Set(['.ts', '.tsx', '.mts', '.cts', '.js', '.jsx', '.mjs', '.cjs']);
+
+/**
+ * The text of `path` when it is a UTF-8 TypeScript or JavaScript source file.
+ * @throws CliError (usage) for a missing file, a directory, another extension, or bytes that
+ *   are not UTF-8 (rewriting such a file would corrupt it).
+ */
+function sourceText(path: string): string {
+  const stat = statSync(path, { throwIfNoEntry: false });
+  if (!stat) throw new CliError(`migrate: no file ${path}`);
+  if (!stat.isFile()) throw new CliError(`migrate: ${path} is not a file`);
+  if (!SOURCE_EXTENSIONS.has(extname(path).toLowerCase()))
+    throw new CliError(
+      `migrate: ${path} is not a TypeScript or JavaScript file (${[...SOURCE_EXTENSIONS].join(' ')})`,
+    );
+  try {
+    return new TextDecoder('utf-8', { fatal: true }).decode(readFileSync(path));
+  } catch {
+    throw new CliError(`migrate: ${path} is not UTF-8 text; left as it is`);
+  }
+}
 
 /** Parses the arguments after `migrate`. */
 export function parseMigrateCommand(argv: readonly string[]): MigrateCommand {
@@ -63,13 +88,16 @@ export async function runMigrate(command: MigrateCommand): Promise<string> {
     skipAddingFilesFromTsConfig: true,
   });
   const lines: string[] = [];
-  for (const path of command.files) {
-    const file = project.addSourceFileAtPathIfExists(path);
-    if (!file) throw new CliError(`migrate: no file ${path}`);
+  // Every file is checked before any is written: one refusal leaves all of them as they were.
+  const sources = command.files.map((path) => ({ path, text: sourceText(path) }));
+  for (const { path, text } of sources) {
+    const file = project.createSourceFile(path, text, { overwrite: true });
     const todos = migrateSource(file, ts);
+    const changed = file.getFullText() !== text;
     if (command.dryRun) lines.push(file.getFullText());
-    else await file.save();
-    lines.push(`${path}: migrated${todos.length > 0 ? `, ${todos.length} TODO(mcpkit)` : ''}`);
+    else if (changed) await file.save();
+    const outcome = changed ? 'migrated' : 'unchanged (nothing written for the SDK v1)';
+    lines.push(`${path}: ${outcome}${todos.length > 0 ? `, ${todos.length} TODO(mcpkit)` : ''}`);
     for (const todo of todos) lines.push(`  ${path}:${todo}`);
   }
   return lines.join('\n');
