@@ -47,6 +47,31 @@ export function mirroredHeaders(request: Json): Record<string, string> {
   return out;
 }
 
+/** What {@link bounded} rejects with when its time is up. */
+class TimeUp extends Error {}
+
+/**
+ * Runs `work` with a signal that aborts after `ms`, and gives up then even if `work` does
+ * not heed the signal. A plain timer, not `AbortSignal.timeout`: a timeout signal that only
+ * a `Request` refers to can be garbage-collected and never fire, and the probe would hang.
+ * @throws TimeUp once `ms` passed; else what `work` throws.
+ */
+export async function bounded<T>(ms: number, work: (signal: AbortSignal) => Promise<T>): Promise<T> {
+  const controller = new AbortController();
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => {
+      controller.abort(new TimeUp(`no answer within ${ms} ms`));
+      reject(new TimeUp(`no answer within ${ms} ms`));
+    }, ms);
+  });
+  try {
+    return await Promise.race([work(controller.signal), late]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
 /** POSTs `body` and reads the answer, bounded; never rejects. */
 export async function post(
   options: HttpChannelOptions,
@@ -54,27 +79,28 @@ export async function post(
   headers: Record<string, string>,
 ): Promise<Posted> {
   const limits = options.limits ?? DEFAULT_LIMITS;
-  const signal = AbortSignal.timeout(limits.timeoutMs);
   const wanted = (body as Json | undefined)?.id;
   try {
-    const response = await options.fetch(
-      new Request(options.url, {
-        method: 'POST',
-        headers: {
-          'content-type': 'application/json',
-          accept: 'application/json, text/event-stream',
-          ...options.headers,
-          ...headers,
-        },
-        body: JSON.stringify(body),
-        signal,
-      }),
-    );
-    const http = factsOf(response);
-    const messages = await readBody(response, http.contentType, wanted);
-    return { http, messages };
+    return await bounded(limits.timeoutMs, async (signal) => {
+      const response = await options.fetch(
+        new Request(options.url, {
+          method: 'POST',
+          headers: {
+            'content-type': 'application/json',
+            accept: 'application/json, text/event-stream',
+            ...options.headers,
+            ...headers,
+          },
+          body: JSON.stringify(body),
+          signal,
+        }),
+      );
+      const http = factsOf(response);
+      const messages = await readBody(response, http.contentType, wanted);
+      return { http, messages };
+    });
   } catch (error) {
-    const timedOut = signal.aborted;
+    const timedOut = error instanceof TimeUp || (error as { name?: string }).name === 'AbortError';
     return {
       messages: [],
       failure: timedOut ? `no answer within ${limits.timeoutMs} ms` : `HTTP request failed: ${String(error)}`,

@@ -6,7 +6,7 @@
  */
 import { LATEST_REVISION } from '../../core/index.js';
 import { DEFAULT_LIMITS } from './channel.js';
-import { factsOf, mirroredHeaders, post, type HttpChannelOptions } from './http-channel.js';
+import { bounded, factsOf, mirroredHeaders, post, type HttpChannelOptions } from './http-channel.js';
 import type { Answer, EraSeen, HttpProbeName, HttpSeen, Json } from './observations.js';
 import { NO_SUCH_TOOL, RequestMaker } from './requests.js';
 
@@ -84,10 +84,11 @@ export async function probeHttp(
 /** Ends the checker's legacy session (DELETE), so it leaves nothing behind; 405 is fine. */
 async function closeSession(options: HttpChannelOptions, sessionId: string, version: string): Promise<void> {
   const headers = { ...options.headers, 'mcp-session-id': sessionId, 'mcp-protocol-version': version };
-  const signal = AbortSignal.timeout((options.limits ?? DEFAULT_LIMITS).timeoutMs);
   try {
-    const response = await options.fetch(new Request(options.url, { method: 'DELETE', headers, signal }));
-    await response.body?.cancel();
+    await bounded((options.limits ?? DEFAULT_LIMITS).timeoutMs, async (signal) => {
+      const response = await options.fetch(new Request(options.url, { method: 'DELETE', headers, signal }));
+      await response.body?.cancel();
+    });
   } catch {
     // best effort
   }
@@ -130,16 +131,17 @@ async function getJson(
   options: HttpChannelOptions,
   url: string,
 ): Promise<{ metadata: unknown } | { failure: string }> {
-  const signal = AbortSignal.timeout((options.limits ?? DEFAULT_LIMITS).timeoutMs);
   try {
-    const response = await options.fetch(
-      new Request(url, { headers: { accept: 'application/json' }, signal }),
-    );
-    const facts = factsOf(response);
-    const text = await response.text();
-    if (facts.status !== 200) return { failure: `HTTP ${facts.status}` };
-    if (text.length > MAX_METADATA_BYTES) return { failure: 'larger than 256 KiB' };
-    return { metadata: JSON.parse(text) as unknown };
+    return await bounded((options.limits ?? DEFAULT_LIMITS).timeoutMs, async (signal) => {
+      const response = await options.fetch(
+        new Request(url, { headers: { accept: 'application/json' }, signal }),
+      );
+      const facts = factsOf(response);
+      const text = await response.text();
+      if (facts.status !== 200) return { failure: `HTTP ${facts.status}` };
+      if (text.length > MAX_METADATA_BYTES) return { failure: 'larger than 256 KiB' };
+      return { metadata: JSON.parse(text) as unknown };
+    });
   } catch (error) {
     return { failure: error instanceof Error ? error.message : String(error) };
   }
