@@ -41,7 +41,7 @@ function filesUnder(root: string, dir: string): string[] {
 }
 
 /** The files `npm pack` takes from package.json's `files` (folders, files, `dir/*.ext`). */
-function packedFiles(root: string): string[] {
+export function packedFiles(root: string): string[] {
   const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { files: string[] };
   const found = ['package.json', 'README.md'];
   for (const entry of pkg.files) {
