@@ -1,7 +1,8 @@
 // Checks the built site (docs/.vitepress/dist, from `npm run docs:build`): every internal
 // link and #anchor of every page resolves, the local search index and llms.txt/llms-full.txt
 // are there, and a headless chromium (Debian's, as test/browser uses) renders the home page
-// and a guide, kept as screenshots in test-artifacts/docs/. Exits 1 naming what is broken.
+// and a few pages, every image on them loaded, kept as screenshots in test-artifacts/docs/.
+// Exits 1 naming what is broken.
 /* global URL, document */
 import { existsSync, mkdirSync, readFileSync, readdirSync, statSync } from 'node:fs';
 import { createServer } from 'node:http';
@@ -134,6 +135,10 @@ async function screenshots(paths) {
       await page.goto(`http://127.0.0.1:${http.address().port}${path}`, { waitUntil: 'networkidle0' });
       const body = await page.evaluate(() => document.body.innerText);
       if (!body.includes(text)) problems.push(`${path} rendered without "${text}"`);
+      const unloaded = await page.evaluate(() =>
+        [...document.images].filter((img) => img.naturalWidth === 0).map((img) => img.src),
+      );
+      for (const src of unloaded) problems.push(`${path}: the image ${src} did not load`);
       await page.screenshot({ path: join(ARTIFACTS, `${name}.png`), fullPage: false });
     }
   } finally {
@@ -155,6 +160,8 @@ const problems = [
   ...(await screenshots([
     ['/', 'home', 'The Model Context Protocol in TypeScript'],
     ['/getting-started', 'getting-started', 'npm pkg set type=module'],
+    ['/concepts/eras', 'eras', 'How the client finds out'],
+    ['/guide/fleet', 'fleet', 'The fleet on Redis'],
   ])),
 ];
 for (const problem of problems) console.error(`docs-check: ${problem}`);

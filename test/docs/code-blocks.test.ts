@@ -15,10 +15,17 @@ import {
   freshProject,
   isChecked,
   markdownFiles,
-  packTarball,
   pageFolder,
   PROJECT_TSCONFIG,
 } from '../support/doc-blocks.js';
+import {
+  cachedTarball,
+  cleanBefore,
+  digestOf,
+  packDigest,
+  recordClean,
+  toolchainDigest,
+} from '../support/pack-cache.js';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const TSC = join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc');
@@ -97,16 +104,34 @@ const runnable = blocks.filter((block) => block.fence.attrs.includes('runnable')
 let project = '';
 let problems: string[] = [];
 
-beforeAll(() => {
-  const packs = join(ROOT, 'node_modules', '.cache', 'mcpkit-docs');
-  mkdirSync(packs, { recursive: true });
-  project = freshProject(ROOT, packTarball(ROOT, packs));
+/**
+ * Everything the type-check's verdict depends on: the packed files, the compiler and the
+ * locked dependencies, the prelude, the tsconfig, and every block's path and code.
+ */
+function checkKey(): string {
+  const prelude = readFileSync(join(ROOT, 'docs', '.vitepress', 'prelude.d.ts'));
+  const sources = blocks.flatMap((block) => [block.path, block.fence.code]);
+  return digestOf([
+    packDigest(ROOT),
+    toolchainDigest(ROOT),
+    prelude,
+    JSON.stringify(PROJECT_TSCONFIG),
+    ...sources,
+  ]);
+}
+
+beforeAll(async () => {
+  project = freshProject(ROOT, await cachedTarball(ROOT));
   copyFileSync(join(ROOT, 'docs', '.vitepress', 'prelude.d.ts'), join(project, 'prelude.d.ts'));
   for (const block of blocks) {
     mkdirSync(dirname(join(project, block.path)), { recursive: true });
     writeFileSync(join(project, block.path), `${block.fence.code}\nexport {};\n`);
   }
+  // Inputs checked clean before need no second tsc run: their emitted JavaScript is restored.
+  const key = checkKey();
+  if (cleanBefore(ROOT, 'blocks', key, join(project, 'out'))) return;
   problems = typeCheck(project, blocks);
+  if (problems.length === 0) recordClean(ROOT, 'blocks', key, join(project, 'out'));
 }, 180_000);
 
 afterAll(() => {

@@ -115,17 +115,6 @@ export function freshProject(root: string, tarball: string): string {
   return dir;
 }
 
-/** Packs the repository's built dist/ (`npm pack` without its prepack build: the suite's setup built it). */
-export function packTarball(root: string, into: string): string {
-  const out = execFileSync('npm', ['pack', '--silent', '--ignore-scripts', '--pack-destination', into], {
-    cwd: root,
-    encoding: 'utf8',
-    env: { ...process.env, npm_config_loglevel: 'error' },
-  });
-  const name = out.trim().split('\n').pop() ?? '';
-  return join(into, name);
-}
-
 /** `path` of a block file in the project, as `docs/guide/x.md:LINE` for messages. */
 export function describeBlock(fence: Fence, project: string, path: string): string {
   return `${fence.file}:${fence.line} (${relative(project, path)})`;
