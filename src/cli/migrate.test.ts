@@ -135,3 +135,46 @@ describe('mcpkit migrate refuses what it would corrupt', () => {
     }
   });
 });
+
+describe('mcpkit migrate refuses input it would mangle', () => {
+  const V1 =
+    "import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';\nconst s = new McpServer({ name: 'a', version: '1' });\n";
+
+  function inTemp(files: Record<string, string>): { dir: string; done: () => void } {
+    const dir = mkdtempSync(join(tmpdir(), 'mcpkit-migrate-'));
+    for (const [name, text] of Object.entries(files)) writeFileSync(join(dir, name), text);
+    return { dir, done: () => rmSync(dir, { recursive: true, force: true }) };
+  }
+
+  it.each([
+    ['broken.ts', `${V1}server.tool('x', {, async () => ({}));\n`, /broken\.ts:3:\d+: /],
+    ['typed.js', `${V1}const n: number = 1;\n`, /typed\.js:3:\d+: .*TypeScript files/],
+    ['unclosed.mjs', `${V1}const t = \`never closed;\n`, /unclosed\.mjs:4:1: Unterminated template literal/],
+  ])('reports the syntax error of %s as file:line:col and writes no file', async (name, text, error) => {
+    const { dir, done } = inTemp({ [name]: text, 'app.ts': V1 });
+    try {
+      const files = [join(dir, 'app.ts'), join(dir, name)];
+      await expect(runMigrate(parseMigrateCommand(files))).rejects.toThrow(error);
+      expect(readFileSync(join(dir, name), 'utf8')).toBe(text);
+      expect(readFileSync(join(dir, 'app.ts'), 'utf8')).toBe(V1);
+    } finally {
+      done();
+    }
+  });
+
+  it('keeps CRLF line endings and a byte order mark, and rewrites a file named twice once', async () => {
+    const crlf = `\uFEFF${V1.replaceAll('\n', '\r\n')}server.connect(x);\r\n`;
+    const { dir, done } = inTemp({ 'win.ts': crlf });
+    try {
+      const path = join(dir, 'win.ts');
+      const report = await runMigrate(parseMigrateCommand([path, join(dir, '.', 'win.ts')]));
+      expect(report.split('\n').filter((line) => line.startsWith(path))).toHaveLength(1);
+      const text = readFileSync(path, 'utf8');
+      expect(text.startsWith('\uFEFF')).toBe(true);
+      expect(text).toContain("from 'mcpkit/server'");
+      expect(text.replaceAll('\r\n', '')).not.toContain('\n');
+    } finally {
+      done();
+    }
+  });
+});
