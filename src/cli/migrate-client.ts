@@ -109,7 +109,6 @@ export function rewriteOnError(run: Run, node: Node): void {
   const statement = node.getParentIfKind(run.ts.SyntaxKind.ExpressionStatement);
   if (!statement) return;
   const message = 'no onerror in mcpkit: a failure rejects the call it belongs to; this handler was';
-  run.todos.push(`${statement.getStartLineNumber()}: ${message}`);
   const code = statement
     .getText()
     .split('\n')

@@ -75,9 +75,81 @@ describe('mcpkit migrate', () => {
         'await server.connect(new StreamableHTTPServerTransport({ sessionIdGenerator: undefined }));',
       ].join('\n'),
     );
-    expect(todos).toEqual([expect.stringMatching(/^4: serve over HTTP/)]);
+    expect(todos).toEqual([
+      expect.stringMatching(/^2: no rewrite for StreamableHTTPServerTransport/),
+      expect.stringMatching(/^5: serve over HTTP/),
+    ]);
     expect(text).toContain('// TODO(mcpkit): serve over HTTP');
     expect(text).toContain("from '@modelcontextprotocol/sdk/server/streamableHttp.js'");
+  });
+
+  it('mounts an Express route that builds a v1 transport as mcpExpress, and drops the other routes on its path', () => {
+    const { text, todos } = migrate(
+      [
+        "import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';",
+        "import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';",
+        "import { createMcpExpressApp } from '@modelcontextprotocol/sdk/server/express.js';",
+        "const getServer = () => new McpServer({ name: 's', version: '1' });",
+        'const app = createMcpExpressApp();',
+        "app.post('/mcp', async (req, res) => {",
+        '  const server = getServer();',
+        '  const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined });',
+        '  await server.connect(transport);',
+        '  await transport.handleRequest(req, res, req.body);',
+        '});',
+        "app.get('/mcp', (req, res) => res.writeHead(405).end());",
+        "app.get('/health', (req, res) => res.end('ok'));",
+      ].join('\n'),
+    );
+    expect(todos).toEqual([]);
+    expect(text).toContain("import { mcpExpress } from 'mcpkit/express';");
+    expect(text).toContain("import express from 'express';");
+    expect(text).toContain('const app = express().use(express.json());');
+    expect(text).toContain("app.all('/mcp', mcpExpress(getServer()));");
+    expect(text).not.toContain("app.get('/mcp'");
+    expect(text).toContain("app.get('/health'");
+  });
+
+  it('rewrites request(req, ResultSchema), log handlers, onerror and transport.close() of a v1 client', () => {
+    const { text, todos } = migrate(
+      [
+        "import { Client } from '@modelcontextprotocol/sdk/client/index.js';",
+        "import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';",
+        "import { CallToolResultSchema, ListToolsResultSchema, LoggingMessageNotificationSchema } from '@modelcontextprotocol/sdk/types.js';",
+        "const client = new Client({ name: 'app', version: '1' });",
+        'client.onerror = (error) => console.error(error);',
+        "const transport = new StreamableHTTPClientTransport(new URL('http://127.0.0.1:3000/mcp'));",
+        'await client.connect(transport);',
+        'client.setNotificationHandler(LoggingMessageNotificationSchema, (n) => console.log(n.params.data));',
+        "const listed = { method: 'tools/list', params: {} };",
+        'await client.request(listed, ListToolsResultSchema);',
+        "await client.request({ method: 'tools/call', params: { name: 'x', arguments: { a: 1 } } }, CallToolResultSchema);",
+        'await transport.close();',
+      ].join('\n'),
+    );
+    expect(todos).toEqual([expect.stringMatching(/^7: no onerror in mcpkit/)]);
+    expect(text).toContain('// client.onerror = (error) => console.error(error);');
+    expect(text).toMatch(
+      /onNotification: \(notification\) => \{\s+if \(notification\.method === 'notifications\/message'\)/,
+    );
+    expect(text).not.toContain('setNotificationHandler');
+    expect(text).toContain('await client.listToolsPage();');
+    expect(text).toContain("await client.callTool('x', { a: 1 });");
+    expect(text).toContain('await client.close();');
+    expect(text).not.toContain('@modelcontextprotocol/sdk');
+  });
+
+  it('leaves a TODO on a tool whose handler returns structuredContent: mcpkit types it by outputSchema, v1 did not', () => {
+    const { text, todos } = migrate(
+      [
+        "import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';",
+        "import { z } from 'zod';",
+        "const server = new McpServer({ name: 's', version: '1' });",
+        "server.registerTool('w', { outputSchema: { c: z.enum(['a', 'b']) } }, async () => ({ content: [], structuredContent: { c: 'a' } }));",
+      ].join('\n'),
+    );
+    expect(todos).toEqual([expect.stringMatching(/^4: mcpkit types structuredContent by outputSchema/)]);
+    expect(text).toContain("outputSchema: z.object({ c: z.enum(['a', 'b']) })");
   });
 
   it('parses its command line: files, --dry-run, and no files is a usage error', () => {

@@ -20,9 +20,11 @@ const MIGRATE_USAGE = `Usage: mcpkit migrate [--dry-run] FILE...
 Rewrites code written against @modelcontextprotocol/sdk v1 for mcpkit, in place: the
 imports, new McpServer, registerTool/tool, registerResource/resource with
 ResourceTemplate, registerPrompt/prompt, the stdio server transport and server.connect,
-the client's Client, its stdio and Streamable HTTP transports, and callTool, readResource,
-getPrompt and the list calls. What it cannot rewrite safely gets a TODO(mcpkit) comment,
-and each is printed. Needs ts-morph: npm install -D ts-morph
+Express routes with the Streamable HTTP server transport (as mcpExpress), the client's
+Client, its stdio and Streamable HTTP transports, and callTool, readResource, getPrompt,
+request(..., ResultSchema) and the list calls. What it cannot rewrite safely gets a
+TODO(mcpkit) comment, and each is printed. A file with a syntax error stops the run and no
+file is written. Needs ts-morph: npm install -D ts-morph
 
 Flags:
   --dry-run    print the rewritten files instead of writing them`;
