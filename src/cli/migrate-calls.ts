@@ -42,15 +42,34 @@ function progressCall(run: Run, call: CallExpression, ctx: string): boolean {
 }
 
 /**
+ * `server.sendLoggingMessage({ level, data }, sessionId)` on a v1 server, as the arguments
+ * of `ctx.log(level, data)` (mcpkit sends it on the stream of the request being handled).
+ */
+function logCall(run: Run, call: CallExpression): string | undefined {
+  const match = /^([\w$]+)\.sendLoggingMessage$/.exec(call.getExpression().getText());
+  const [message] = call.getArguments();
+  if (!match?.[1] || !run.servers.has(match[1]) || !message) return undefined;
+  if (!run.ts.Node.isObjectLiteralExpression(message)) return undefined;
+  const level = prop(run, message, 'level');
+  const data = prop(run, message, 'data');
+  const logger = prop(run, message, 'logger');
+  if (level === undefined || data === undefined) return undefined;
+  return [level, data, logger].filter((part) => part !== undefined).join(', ');
+}
+
+/**
  * Rewrites a v1 tool or prompt callback for mcpkit: `extra._meta` is `ctx.meta`,
- * `extra.authInfo` is `ctx.auth`, a progress notification is `ctx.progress`, and
+ * `extra.authInfo` is `ctx.auth`, a progress notification is `ctx.progress`, a log message
+ * is `ctx.log`, and
  * `server.server.createMessage`/`elicitInput` are `ctx.sample`/`ctx.elicit`.
  */
 export function rewriteHandler(run: Run, handler: Node): void {
   const { Node, SyntaxKind } = run.ts;
   const calls = handler.getDescendantsOfKind(SyntaxKind.CallExpression).reverse();
-  const asks = calls.filter((call) =>
-    /\.server\.(createMessage|elicitInput|listRoots)$/.test(call.getExpression().getText()),
+  const asks = calls.filter(
+    (call) =>
+      /\.server\.(createMessage|elicitInput|listRoots)$/.test(call.getExpression().getText()) ||
+      logCall(run, call) !== undefined,
   );
   const params =
     Node.isArrowFunction(handler) || Node.isFunctionExpression(handler) ? handler.getParameters() : [];
@@ -61,7 +80,9 @@ export function rewriteHandler(run: Run, handler: Node): void {
     const text = call.getExpression().getText();
     const ask = /\.server\.(createMessage|elicitInput|listRoots)$/.exec(text)?.[1];
     const args = call.getArguments().map((arg) => arg.getText());
-    if (ask) {
+    const log = logCall(run, call);
+    if (log) call.replaceWithText(`${ctx}.log(${log})`);
+    else if (ask) {
       const method = { createMessage: 'sample', elicitInput: 'elicit', listRoots: 'listRoots' }[ask];
       const replaced = call.replaceWithText(`${ctx}.${method}(${args[0] ?? ''})`);
       if (ask === 'createMessage') firstBlock(run, handler, replaced);

@@ -7,11 +7,10 @@ import type { CallExpression, Node, SourceFile } from 'ts-morph';
 /** ts-morph's runtime, loaded by the command (ts-morph is an optional dependency). */
 export type TsMorph = typeof import('ts-morph');
 
-/** One rewrite run over a file: what it changed and the TODOs it left. */
+/** One rewrite run over a file (its TODOs are read back from the comments it leaves). */
 export interface Run {
   readonly file: SourceFile;
   readonly ts: TsMorph;
-  readonly todos: string[];
   /** Variables holding a v1 `McpServer`. */
   readonly servers: Set<string>;
   /** The zod namespace in scope (`z`), added as an import when a shape needs it. */
@@ -23,8 +22,6 @@ export function todo(run: Run, node: Node, message: string): void {
   const statement =
     node.getParentWhile((parent) => !run.ts.Node.isSourceFile(parent) && !run.ts.Node.isBlock(parent)) ??
     node;
-  const line = statement.getStartLineNumber();
-  run.todos.push(`${line}: ${message}`);
   const text = `// TODO(mcpkit): ${message}`;
   if (!statement.getFullText().includes(text)) statement.replaceWithText(`${text}\n${statement.getText()}`);
 }

@@ -6,32 +6,59 @@
 import type { CallExpression, ImportDeclaration, Node, SourceFile } from 'ts-morph';
 import { rewriteClientCall, rewriteHandler, rewriteResource } from './migrate-calls.js';
 import { asSchema, receiverOf, todo, type Run, type TsMorph } from './migrate-core.js';
+import {
+  rewriteNotificationHandler,
+  rewriteOnError,
+  rewriteRequest,
+  rewriteTransportClose,
+} from './migrate-client.js';
+import { rewriteExpress, stillUsed } from './migrate-http.js';
 
-/** The v1 modules rewritten, by the end of their specifier, with what each import becomes. */
+/**
+ * The v1 modules rewritten, by the end of their specifier, with what each import becomes
+ * (`default` is a default import; `undefined`, nothing: the rewrites leave no use of it).
+ */
 const MODULES: Record<string, Record<string, readonly [string, string] | undefined>> = {
   'server/mcp': { McpServer: ['mcpkit/server', 'createServer'], ResourceTemplate: undefined },
   'server/stdio': { StdioServerTransport: ['mcpkit/stdio', 'serveStdio'] },
+  'server/streamableHttp': { StreamableHTTPServerTransport: ['mcpkit/express', 'mcpExpress'] },
+  'server/express': { createMcpExpressApp: ['express', 'default'] },
   'client/index': { Client: ['mcpkit/client', 'createClient'] },
   'client/stdio': { StdioClientTransport: ['mcpkit/stdio', 'spawnStdio'] },
   'client/streamableHttp': { StreamableHTTPClientTransport: ['mcpkit/client', 'streamableHttp'] },
+  types: {},
 };
 
 const V1_MODULE =
-  /^(?:@modelcontextprotocol\/sdk\/|(?:\.\.?\/)+)(server\/mcp|server\/stdio|client\/index|client\/stdio|client\/streamableHttp)(?:\.js)?$/;
+  /^(?:@modelcontextprotocol\/sdk\/|(?:\.\.?\/)+(?=[sc])|\.\.\/\.\.\/(?=types))(server\/(?:mcp|stdio|streamableHttp|express)|client\/(?:index|stdio|streamableHttp)|types)(?:\.js)?$/;
 
 /** Rewrites one file in place; returns the TODOs left in it (`line: what to do`). */
 export function migrateSource(file: SourceFile, ts: TsMorph): string[] {
-  const run: Run = { file, ts, todos: [], servers: new Set(), zod: zodName(file) };
-  if (!rewriteImports(run)) return [];
+  const run: Run = { file, ts, servers: new Set(), zod: zodName(file) };
+  const v1 = file.getImportDeclarations().some((decl) => V1_MODULE.test(decl.getModuleSpecifierValue()));
+  if (!v1) return [];
+  rewriteExpress(run);
   for (const node of descendants(run, ts.SyntaxKind.NewExpression))
     if (!node.wasForgotten()) rewriteNew(run, node);
   for (const node of descendants(run, ts.SyntaxKind.CallExpression))
     if (!node.wasForgotten()) rewriteCall(run, node);
+  for (const node of descendants(run, ts.SyntaxKind.BinaryExpression))
+    if (!node.wasForgotten()) rewriteOnError(run, node);
+  rewriteTransportClose(run);
+  rewriteImports(run);
   if (run.zod === '__mcpkit_z') {
     file.addImportDeclaration({ moduleSpecifier: 'zod', namedImports: ['z'] });
     file.replaceWithText(file.getFullText().replaceAll('__mcpkit_z.', 'z.'));
   }
-  return run.todos;
+  return todoLines(file.getFullText());
+}
+
+/** The `TODO(mcpkit)` comments of the rewritten text, as `line: message` (lines from 1). */
+function todoLines(text: string): string[] {
+  return text.split('\n').flatMap((line, index) => {
+    const message = /\/\/ TODO\(mcpkit\): (.*?):?\r?$/.exec(line)?.[1];
+    return message === undefined ? [] : [`${index + 1}: ${message}`];
+  });
 }
 
 /** Nodes of one kind, deepest first, so a rewrite never invalidates a node still to visit. */
@@ -50,25 +77,35 @@ function zodName(file: SourceFile): string | undefined {
   return undefined;
 }
 
-/** Replaces the v1 imports by mcpkit's, where the first stood; false when there is none. */
-function rewriteImports(run: Run): boolean {
+/** An import statement for `names` from `from` (`default` is the default import). */
+function importText(from: string, names: Set<string>): string {
+  const named = [...names].filter((name) => name !== 'default').sort();
+  const parts = [names.has('default') ? from : '', named.length > 0 ? `{ ${named.join(', ')} }` : ''];
+  return `import ${parts.filter(Boolean).join(', ')} from '${from}';`;
+}
+
+/**
+ * Replaces the v1 imports by mcpkit's, where the first stood, once the code is rewritten: a
+ * v1 name the rewrites left in use keeps its import, with a TODO.
+ */
+function rewriteImports(run: Run): void {
   const wanted = new Map<string, Set<string>>();
   const done: ImportDeclaration[] = [];
+  const present = new Set(run.file.getImportDeclarations().map((decl) => decl.getModuleSpecifierValue()));
   for (const decl of run.file.getImportDeclarations()) {
     const which = V1_MODULE.exec(decl.getModuleSpecifierValue())?.[1];
     if (!which) continue;
     const map = MODULES[which] ?? {};
-    const unknown = decl.getNamedImports().filter((n) => !(n.getName() in map));
+    const used = decl.getNamedImports().filter((n) => stillUsed(run, n.getName()));
     for (const named of decl.getNamedImports()) {
       const target = map[named.getName()];
-      if (target) (wanted.get(target[0]) ?? wanted.set(target[0], new Set()).get(target[0]))?.add(target[1]);
+      if (target && !used.includes(named) && !(target[1] === 'default' && present.has(target[0])))
+        (wanted.get(target[0]) ?? wanted.set(target[0], new Set()).get(target[0]))?.add(target[1]);
     }
-    if (unknown.length > 0) todo(run, decl, `no rewrite for ${unknown.map((n) => n.getName()).join(', ')}`);
+    if (used.length > 0) todo(run, decl, `no rewrite for ${used.map((n) => n.getName()).join(', ')}`);
     else done.push(decl);
   }
-  const text = [...wanted].map(
-    ([from, names]) => `import { ${[...names].sort().join(', ')} } from '${from}';`,
-  );
+  const text = [...wanted].map(([from, names]) => importText(from, names));
   // The first keeps its leading comments (a shebang, the file's doc comment); the rest go.
   done.slice(1).forEach((decl) => decl.remove());
   const first = done[0];
@@ -76,7 +113,6 @@ function rewriteImports(run: Run): boolean {
   const doc = first ? run.file.getFullText().slice(first.getStart(true), first.getStart()) : '';
   if (first) first.replaceWithText(doc + text.join('\n'));
   else if (text.length > 0) run.file.insertStatements(0, text.join('\n'));
-  return done.length > 0 || wanted.size > 0;
 }
 
 /** `new McpServer(info, options)`, `new Client(...)`, the transports. */
@@ -134,6 +170,8 @@ function rewriteCall(run: Run, node: Node): void {
   const receiver = callee.getExpression().getText();
   const method = callee.getName();
   if (run.servers.has(receiver)) rewriteServerCall(run, node, method);
+  else if (method === 'request') rewriteRequest(run, node, receiver);
+  else if (method === 'setNotificationHandler') rewriteNotificationHandler(run, node, receiver);
   else if (
     [
       'callTool',
@@ -217,6 +255,8 @@ function rewriteTool(run: Run, call: CallExpression, method: string): void {
       : legacyDefinition(run, args.slice(1, -1), 'inputSchema');
   const receiver = receiverOf(call);
   const handlerText = call.getArguments().at(-1)?.getText() ?? '';
+  // v1 types structuredContent as any object; mcpkit infers it from the outputSchema, and a
+  // v1 handler may not meet it (a string where the schema says an enum): a human must look.
   const typed = /\boutputSchema\s*:/.test(definition) && /\bstructuredContent\b/.test(handlerText);
   const replaced = call.replaceWithText(
     args.length === 2

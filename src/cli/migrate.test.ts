@@ -75,9 +75,81 @@ describe('mcpkit migrate', () => {
         'await server.connect(new StreamableHTTPServerTransport({ sessionIdGenerator: undefined }));',
       ].join('\n'),
     );
-    expect(todos).toEqual([expect.stringMatching(/^4: serve over HTTP/)]);
+    expect(todos).toEqual([
+      expect.stringMatching(/^2: no rewrite for StreamableHTTPServerTransport/),
+      expect.stringMatching(/^5: serve over HTTP/),
+    ]);
     expect(text).toContain('// TODO(mcpkit): serve over HTTP');
     expect(text).toContain("from '@modelcontextprotocol/sdk/server/streamableHttp.js'");
+  });
+
+  it('mounts an Express route that builds a v1 transport as mcpExpress, and drops the other routes on its path', () => {
+    const { text, todos } = migrate(
+      [
+        "import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';",
+        "import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';",
+        "import { createMcpExpressApp } from '@modelcontextprotocol/sdk/server/express.js';",
+        "const getServer = () => new McpServer({ name: 's', version: '1' });",
+        'const app = createMcpExpressApp();',
+        "app.post('/mcp', async (req, res) => {",
+        '  const server = getServer();',
+        '  const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined });',
+        '  await server.connect(transport);',
+        '  await transport.handleRequest(req, res, req.body);',
+        '});',
+        "app.get('/mcp', (req, res) => res.writeHead(405).end());",
+        "app.get('/health', (req, res) => res.end('ok'));",
+      ].join('\n'),
+    );
+    expect(todos).toEqual([]);
+    expect(text).toContain("import { mcpExpress } from 'mcpkit/express';");
+    expect(text).toContain("import express from 'express';");
+    expect(text).toContain('const app = express().use(express.json());');
+    expect(text).toContain("app.all('/mcp', mcpExpress(getServer()));");
+    expect(text).not.toContain("app.get('/mcp'");
+    expect(text).toContain("app.get('/health'");
+  });
+
+  it('rewrites request(req, ResultSchema), log handlers, onerror and transport.close() of a v1 client', () => {
+    const { text, todos } = migrate(
+      [
+        "import { Client } from '@modelcontextprotocol/sdk/client/index.js';",
+        "import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';",
+        "import { CallToolResultSchema, ListToolsResultSchema, LoggingMessageNotificationSchema } from '@modelcontextprotocol/sdk/types.js';",
+        "const client = new Client({ name: 'app', version: '1' });",
+        'client.onerror = (error) => console.error(error);',
+        "const transport = new StreamableHTTPClientTransport(new URL('http://127.0.0.1:3000/mcp'));",
+        'await client.connect(transport);',
+        'client.setNotificationHandler(LoggingMessageNotificationSchema, (n) => console.log(n.params.data));',
+        "const listed = { method: 'tools/list', params: {} };",
+        'await client.request(listed, ListToolsResultSchema);',
+        "await client.request({ method: 'tools/call', params: { name: 'x', arguments: { a: 1 } } }, CallToolResultSchema);",
+        'await transport.close();',
+      ].join('\n'),
+    );
+    expect(todos).toEqual([expect.stringMatching(/^7: no onerror in mcpkit/)]);
+    expect(text).toContain('// client.onerror = (error) => console.error(error);');
+    expect(text).toMatch(
+      /onNotification: \(notification\) => \{\s+if \(notification\.method === 'notifications\/message'\)/,
+    );
+    expect(text).not.toContain('setNotificationHandler');
+    expect(text).toContain('await client.listToolsPage();');
+    expect(text).toContain("await client.callTool('x', { a: 1 });");
+    expect(text).toContain('await client.close();');
+    expect(text).not.toContain('@modelcontextprotocol/sdk');
+  });
+
+  it('leaves a TODO on a tool whose handler returns structuredContent: mcpkit types it by outputSchema, v1 did not', () => {
+    const { text, todos } = migrate(
+      [
+        "import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';",
+        "import { z } from 'zod';",
+        "const server = new McpServer({ name: 's', version: '1' });",
+        "server.registerTool('w', { outputSchema: { c: z.enum(['a', 'b']) } }, async () => ({ content: [], structuredContent: { c: 'a' } }));",
+      ].join('\n'),
+    );
+    expect(todos).toEqual([expect.stringMatching(/^4: mcpkit types structuredContent by outputSchema/)]);
+    expect(text).toContain("outputSchema: z.object({ c: z.enum(['a', 'b']) })");
   });
 
   it('parses its command line: files, --dry-run, and no files is a usage error', () => {
@@ -130,6 +202,49 @@ describe('mcpkit migrate refuses what it would corrupt', () => {
       expect(report).toMatch(/app\.ts: migrated/);
       expect(readFileSync(join(dir, 'plain.ts'), 'utf8')).toBe(plain);
       expect(readFileSync(join(dir, 'app.ts'), 'utf8')).toContain("from 'mcpkit/server'");
+    } finally {
+      done();
+    }
+  });
+});
+
+describe('mcpkit migrate refuses input it would mangle', () => {
+  const V1 =
+    "import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';\nconst s = new McpServer({ name: 'a', version: '1' });\n";
+
+  function inTemp(files: Record<string, string>): { dir: string; done: () => void } {
+    const dir = mkdtempSync(join(tmpdir(), 'mcpkit-migrate-'));
+    for (const [name, text] of Object.entries(files)) writeFileSync(join(dir, name), text);
+    return { dir, done: () => rmSync(dir, { recursive: true, force: true }) };
+  }
+
+  it.each([
+    ['broken.ts', `${V1}server.tool('x', {, async () => ({}));\n`, /broken\.ts:3:\d+: /],
+    ['typed.js', `${V1}const n: number = 1;\n`, /typed\.js:3:\d+: .*TypeScript files/],
+    ['unclosed.mjs', `${V1}const t = \`never closed;\n`, /unclosed\.mjs:4:1: Unterminated template literal/],
+  ])('reports the syntax error of %s as file:line:col and writes no file', async (name, text, error) => {
+    const { dir, done } = inTemp({ [name]: text, 'app.ts': V1 });
+    try {
+      const files = [join(dir, 'app.ts'), join(dir, name)];
+      await expect(runMigrate(parseMigrateCommand(files))).rejects.toThrow(error);
+      expect(readFileSync(join(dir, name), 'utf8')).toBe(text);
+      expect(readFileSync(join(dir, 'app.ts'), 'utf8')).toBe(V1);
+    } finally {
+      done();
+    }
+  });
+
+  it('keeps CRLF line endings and a byte order mark, and rewrites a file named twice once', async () => {
+    const crlf = `\uFEFF${V1.replaceAll('\n', '\r\n')}server.connect(x);\r\n`;
+    const { dir, done } = inTemp({ 'win.ts': crlf });
+    try {
+      const path = join(dir, 'win.ts');
+      const report = await runMigrate(parseMigrateCommand([path, join(dir, '.', 'win.ts')]));
+      expect(report.split('\n').filter((line) => line.startsWith(path))).toHaveLength(1);
+      const text = readFileSync(path, 'utf8');
+      expect(text.startsWith('\uFEFF')).toBe(true);
+      expect(text).toContain("from 'mcpkit/server'");
+      expect(text.replaceAll('\r\n', '')).not.toContain('\n');
     } finally {
       done();
     }

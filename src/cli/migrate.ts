@@ -3,10 +3,11 @@
  * place (or printed with `--dry-run`), on ts-morph's syntax tree (src/cli/migrate-rules.ts).
  * ts-morph is an optional dependency, loaded only by this command.
  */
-import { readFileSync, statSync } from 'node:fs';
-import { extname } from 'node:path';
+import { readFileSync, statSync, writeFileSync } from 'node:fs';
+import { extname, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { CliError } from './errors.js';
+import type { Project, SourceFile } from 'ts-morph';
 import type { TsMorph } from './migrate-core.js';
 
 /** A parsed `migrate` command line. */
@@ -19,9 +20,11 @@ const MIGRATE_USAGE = `Usage: mcpkit migrate [--dry-run] FILE...
 Rewrites code written against @modelcontextprotocol/sdk v1 for mcpkit, in place: the
 imports, new McpServer, registerTool/tool, registerResource/resource with
 ResourceTemplate, registerPrompt/prompt, the stdio server transport and server.connect,
-the client's Client, its stdio and Streamable HTTP transports, and callTool, readResource,
-getPrompt and the list calls. What it cannot rewrite safely gets a TODO(mcpkit) comment,
-and each is printed. Needs ts-morph: npm install -D ts-morph
+Express routes with the Streamable HTTP server transport (as mcpExpress), the client's
+Client, its stdio and Streamable HTTP transports, and callTool, readResource, getPrompt,
+request(..., ResultSchema) and the list calls. What it cannot rewrite safely gets a
+TODO(mcpkit) comment, and each is printed. A file with a syntax error stops the run and no
+file is written. Needs ts-morph: npm install -D ts-morph
 
 Flags:
   --dry-run    print the rewritten files instead of writing them`;
@@ -43,7 +46,7 @@ function sourceText(path: string): string {
       `migrate: ${path} is not a TypeScript or JavaScript file (${[...SOURCE_EXTENSIONS].join(' ')})`,
     );
   try {
-    return new TextDecoder('utf-8', { fatal: true }).decode(readFileSync(path));
+    return new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(readFileSync(path));
   } catch {
     throw new CliError(`migrate: ${path} is not UTF-8 text; left as it is`);
   }
@@ -77,7 +80,27 @@ async function loadTsMorph(): Promise<TsMorph> {
   }
 }
 
-/** Runs the codemod; resolves with the report (each file, and its TODOs). */
+/** The first syntax error of `file` as `path:line:col: message`, if it has one. */
+function syntaxError(project: Project, file: SourceFile, path: string): string | undefined {
+  const [first] = project.getProgram().getSyntacticDiagnostics(file);
+  if (!first) return undefined;
+  const { line, column } = file.getLineAndColumnAtPos(first.getStart() ?? 0);
+  const message = first.getMessageText();
+  return `${path}:${line}:${column}: ${typeof message === 'string' ? message : message.getMessageText()}`;
+}
+
+/** `text` with the line endings of `original`: a CRLF file stays CRLF after the rewrite. */
+function sameLineEndings(original: string, text: string): string {
+  return original.includes('\r\n') ? text.replace(/\r?\n/g, '\r\n') : text;
+}
+
+/**
+ * Runs the codemod; resolves with the report (each file, and its TODOs). Every file is read
+ * and parsed before any is written, and every rewrite parsed again, so one refusal leaves
+ * all of them as they were.
+ * @throws CliError (usage) naming `file:line:col` of a syntax error in an input, and
+ *   (failure) when a rewrite would not parse.
+ */
 export async function runMigrate(command: MigrateCommand): Promise<string> {
   if ('help' in command) return MIGRATE_USAGE;
   const ts = await loadTsMorph();
@@ -87,15 +110,30 @@ export async function runMigrate(command: MigrateCommand): Promise<string> {
     manipulationSettings: { quoteKind: ts.QuoteKind.Single },
     skipAddingFilesFromTsConfig: true,
   });
-  const lines: string[] = [];
-  // Every file is checked before any is written: one refusal leaves all of them as they were.
-  const sources = command.files.map((path) => ({ path, text: sourceText(path) }));
-  for (const { path, text } of sources) {
-    const file = project.createSourceFile(path, text, { overwrite: true });
+  // A file named twice (or by two spellings) is rewritten once.
+  const seen = new Set<string>();
+  const given = command.files.filter((path) => !seen.has(resolve(path)) && seen.add(resolve(path)));
+  const sources = given.map((path) => {
+    const text = sourceText(path);
+    const file = project.createSourceFile(resolve(path), text, { overwrite: true });
+    const error = syntaxError(project, file, path);
+    if (error) throw new CliError(`migrate: syntax error at ${error}; no file was changed`);
+    return { path, text, file };
+  });
+  const results = sources.map(({ path, text, file }) => {
     const todos = migrateSource(file, ts);
-    const changed = file.getFullText() !== text;
-    if (command.dryRun) lines.push(file.getFullText());
-    else if (changed) await file.save();
+    const error = syntaxError(project, file, path);
+    if (error)
+      throw new CliError(`migrate: the rewrite of ${path} does not parse (${error}); no file was changed`, {
+        kind: 'failure',
+      });
+    return { path, todos, before: text, after: sameLineEndings(text, file.getFullText()) };
+  });
+  const lines: string[] = [];
+  for (const { path, todos, before, after } of results) {
+    const changed = after !== before;
+    if (command.dryRun) lines.push(after);
+    else if (changed) writeFileSync(path, after);
     const outcome = changed ? 'migrated' : 'unchanged (nothing written for the SDK v1)';
     lines.push(`${path}: ${outcome}${todos.length > 0 ? `, ${todos.length} TODO(mcpkit)` : ''}`);
     for (const todo of todos) lines.push(`  ${path}:${todo}`);
