@@ -304,11 +304,7 @@ class StreamableHttpTransport implements Transport {
     return this.#related.take(id);
   }
 
-  /**
-   * Runs one POST of a notification or response (`work`, given the fetch's signal) within
-   * {@link POST_TIMEOUT_MS}, headers and body together; aborted on close.
-   * @throws LocalError `TIMEOUT` naming the URL and the bound.
-   */
+  /** One POST (`work`) within {@link POST_TIMEOUT_MS}, headers and body; aborted on close. @throws LocalError `TIMEOUT` */
   #bounded<T>(work: (signal: AbortSignal) => Promise<T>): Promise<T> {
     return withDeadline({ url: this.#url, ms: POST_TIMEOUT_MS, signal: this.#posts.signal }, work);
   }
