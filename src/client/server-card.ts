@@ -16,6 +16,7 @@ import {
   type ServerCard,
 } from '../core/index.js';
 import { compileJsonSchema, type JsonSchemaValidator } from '../validation/index.js';
+import { withDeadline } from '../core/runtime.js';
 
 /** Options of {@link fetchServerCard}. */
 export interface FetchServerCardOptions {
@@ -73,28 +74,35 @@ export async function fetchServerCard(
   const href = new URL(url).href;
   if (!/^https?:$/.test(new URL(href).protocol))
     throw new LocalError('INVALID_ARGUMENT', `server card URL must be http(s): ${href}`);
-  const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
-  const timeout = AbortSignal.timeout(timeoutMs);
-  const signal = options.signal ? AbortSignal.any([options.signal, timeout]) : timeout;
+  const ms = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   try {
-    const response = await (options.fetch ?? fetch)(href, { headers: requestHeaders(options), signal });
-    const etag = response.headers.get('etag') ?? undefined;
-    if (response.status === 304 && options.etag !== undefined) {
-      await response.body?.cancel();
-      return { status: 'not-modified', url: href, etag: etag ?? options.etag };
-    }
-    if (response.status !== 200) {
-      await response.body?.cancel();
-      throw new LocalError('CONNECTION_CLOSED', `server card ${href}: HTTP ${response.status}`);
-    }
-    const card = await validCard(href, await boundedText(response, options.maxBytes ?? DEFAULT_MAX_BYTES));
-    return etag === undefined ? { status: 'ok', url: href, card } : { status: 'ok', url: href, card, etag };
+    return await withDeadline({ url: href, ms, signal: options.signal }, (signal) =>
+      readCard(href, options, signal),
+    );
   } catch (error) {
-    if (timeout.aborted && !(error instanceof LocalError))
-      throw new LocalError('TIMEOUT', `server card ${href}: no answer within ${timeoutMs} ms`);
     if (error instanceof LocalError || options.signal?.aborted) throw error;
     throw new LocalError('CONNECTION_CLOSED', `server card ${href}: ${String(error)}`, { cause: error });
   }
+}
+
+/** One fetch of the card and its body; the caller bounds it in time. */
+async function readCard(
+  href: string,
+  options: FetchServerCardOptions,
+  signal: AbortSignal,
+): Promise<FetchedServerCard> {
+  const response = await (options.fetch ?? fetch)(href, { headers: requestHeaders(options), signal });
+  const etag = response.headers.get('etag') ?? undefined;
+  if (response.status === 304 && options.etag !== undefined) {
+    await response.body?.cancel();
+    return { status: 'not-modified', url: href, etag: etag ?? options.etag };
+  }
+  if (response.status !== 200) {
+    await response.body?.cancel();
+    throw new LocalError('CONNECTION_CLOSED', `server card ${href}: HTTP ${response.status}`);
+  }
+  const card = await validCard(href, await boundedText(response, options.maxBytes ?? DEFAULT_MAX_BYTES));
+  return etag === undefined ? { status: 'ok', url: href, card } : { status: 'ok', url: href, card, etag };
 }
 
 function requestHeaders(options: FetchServerCardOptions): Record<string, string> {

@@ -5,6 +5,7 @@
  */
 export { Peer, type IncomingContext, type PeerHandlers, type PeerOptions } from './peer.js';
 export { setTimer, timerDelay } from './timer.js';
+export { type Deadline, bufferedResponse, fetchWhole, shownUrl, withDeadline } from './deadline.js';
 export { LOOPBACK_HOSTS, isLoopbackHost } from './loopback.js';
 export { type EraMessage, eraOf, revisionOf } from './era.js';
 export { isServerErrorCode } from './errors.js';

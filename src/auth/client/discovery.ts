@@ -7,6 +7,7 @@
  * Source: 2026-07-28 basic/authorization/authorization-server-discovery.
  */
 import * as oauth from 'oauth4webapi';
+import { fetchWhole, withDeadline } from '../../core/runtime.js';
 import { AuthError, describe } from '../errors.js';
 import type { AuthChallenge } from './challenge.js';
 
@@ -26,8 +27,24 @@ export interface DiscoveryHttp {
   insecureOk(url: URL): boolean;
 }
 
-/** Largest metadata document read, in bytes. */
+/** Largest metadata document read, in bytes; also the bound on token and introspection answers. */
 const MAX_DOCUMENT = 256 * 1024;
+
+/** Longest wait, in milliseconds, for one metadata document: headers and body. */
+const DOCUMENT_TIMEOUT_MS = 30_000;
+
+/**
+ * `fetcher` with each exchange bounded as a whole (headers and body) by `ms` and the body
+ * read into memory, at most {@link MAX_DOCUMENT} bytes: for oauth4webapi and jose, which
+ * read the body whole. The request's own signal still cancels it.
+ * @throws LocalError `TIMEOUT` or `LIMIT_EXCEEDED` naming the URL.
+ */
+export function boundedFetch(fetcher: typeof fetch, ms: number): typeof fetch {
+  return (input, init) => {
+    const url = input instanceof Request ? input.url : input;
+    return fetchWhole(fetcher, { url, init }, { ms, maxBytes: MAX_DOCUMENT });
+  };
+}
 
 /** Reads a JSON object body of at most {@link MAX_DOCUMENT} bytes, or undefined. */
 export async function readJson(response: Response): Promise<Record<string, unknown> | undefined> {
@@ -60,34 +77,49 @@ async function boundedText(response: Response, max: number): Promise<string | un
   return text + decoder.decode();
 }
 
-/** Each of `urls`, in order, that answers 200 with a JSON object (others are skipped). */
+/**
+ * Each of `urls`, in order, that answers 200 with a JSON object (others are skipped). Each
+ * exchange, headers and body, is bounded by {@link DOCUMENT_TIMEOUT_MS}.
+ * @throws AuthError `DISCOVERY_FAILED` when a URL does not answer within the bound: a
+ *   stalled server is a failure, not a server without metadata.
+ */
 async function* documentsAt(
   http: DiscoveryHttp,
   urls: readonly URL[],
 ): AsyncGenerator<{ url: URL; doc: Record<string, unknown> }> {
   for (const url of urls) {
-    const response = await get(http, url);
-    if (!response) continue;
-    if (response.status !== 200) {
-      await response.body?.cancel();
-      continue;
-    }
-    const doc = await readJson(response);
+    if (url.protocol !== 'https:' && !http.insecureOk(url)) continue;
+    const doc = await withDeadline({ url, ms: DOCUMENT_TIMEOUT_MS }, (signal) =>
+      documentAt(http, url, signal),
+    ).catch((error: unknown) => {
+      if ((error as { code?: unknown }).code !== 'TIMEOUT') return undefined;
+      throw new AuthError('DISCOVERY_FAILED', describe(error), { cause: error });
+    });
     if (doc) yield { url, doc };
   }
 }
 
-async function get(http: DiscoveryHttp, url: URL): Promise<Response | undefined> {
-  if (url.protocol !== 'https:' && !http.insecureOk(url)) return undefined;
+/** The JSON object at `url` when it answers 200; undefined otherwise (unreachable included). */
+async function documentAt(
+  http: DiscoveryHttp,
+  url: URL,
+  signal: AbortSignal,
+): Promise<Record<string, unknown> | undefined> {
+  let response: Response;
   try {
-    return await http.fetch(url.href, {
+    response = await http.fetch(url.href, {
       headers: { accept: 'application/json' },
       redirect: 'manual',
-      signal: AbortSignal.timeout(30_000),
+      signal,
     });
   } catch {
     return undefined;
   }
+  if (response.status !== 200) {
+    await response.body?.cancel().catch(() => undefined);
+    return undefined;
+  }
+  return readJson(response);
 }
 
 /** The canonical URI of an MCP endpoint (RFC 8707 §2): no fragment, no query. */

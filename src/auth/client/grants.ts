@@ -8,6 +8,7 @@
 import * as oauth from 'oauth4webapi';
 import { AuthError, describe } from '../errors.js';
 import { splitScope } from './challenge.js';
+import { boundedFetch } from './discovery.js';
 import type { ClientIdentity } from './identity.js';
 import type { StoredTokens } from './store.js';
 
@@ -22,6 +23,9 @@ export interface GrantContext {
   dpop?: oauth.DPoPHandle | undefined;
 }
 
+/** Longest wait, in milliseconds, for a token endpoint's answer: headers and body. */
+const TOKEN_TIMEOUT_MS = 30_000;
+
 /** Token types we accept besides bearer and DPoP (`N_A` of RFC 8693 ID-JAG answers). */
 const EXTRA_TOKEN_TYPES: oauth.RecognizedTokenTypes = { n_a: () => undefined };
 
@@ -29,9 +33,8 @@ function requestOptions(ctx: GrantContext, withResource = true): oauth.TokenEndp
   return {
     ...(withResource ? { additionalParameters: { resource: ctx.resource } } : {}),
     ...(ctx.dpop ? { DPoP: ctx.dpop } : {}),
-    [oauth.customFetch]: ctx.fetch,
+    [oauth.customFetch]: boundedFetch(ctx.fetch, TOKEN_TIMEOUT_MS),
     [oauth.allowInsecureRequests]: ctx.insecure,
-    signal: AbortSignal.timeout(30_000),
   };
 }
 

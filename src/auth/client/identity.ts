@@ -10,7 +10,7 @@ import { importPKCS8 } from 'jose';
 import * as oauth from 'oauth4webapi';
 import { AuthError, describe } from '../errors.js';
 import { isLoopbackHost } from '../../core/runtime.js';
-import { readJson } from './discovery.js';
+import { boundedFetch, readJson } from './discovery.js';
 import { clientKey, loadClient, type AuthStore, type StoredClient } from './store.js';
 
 /** Credentials registered with an authorization server beforehand. */
@@ -113,6 +113,9 @@ async function preRegistered(as: oauth.AuthorizationServer, c: ClientCredentials
   return { client: { client_id: c.clientId }, auth };
 }
 
+/** Longest wait, in milliseconds, for a registration answer: headers and body. */
+const REGISTRATION_TIMEOUT_MS = 30_000;
+
 /**
  * Reads a registration answer (RFC 7591 §3.2.1): 201 (or 200) with a JSON `client_id`.
  * More lenient than oauth4webapi, which refuses answers without `client_secret_expires_at`
@@ -144,7 +147,7 @@ async function register(as: oauth.AuthorizationServer, o: IdentityOptions): Prom
   try {
     const response = await oauth.dynamicClientRegistrationRequest(as, metadata, {
       ...(o.initialAccessToken ? { initialAccessToken: o.initialAccessToken } : {}),
-      [oauth.customFetch]: o.http.fetch,
+      [oauth.customFetch]: boundedFetch(o.http.fetch, REGISTRATION_TIMEOUT_MS),
       [oauth.allowInsecureRequests]: o.http.insecure,
     });
     const client = await registrationOf(response);

@@ -11,8 +11,11 @@ import * as oauth from 'oauth4webapi';
 import type { AuthInfo } from '../../server/index.js';
 import { AuthError, describe } from '../errors.js';
 import { splitScope } from '../client/challenge.js';
-import { discoverIssuer } from '../client/discovery.js';
+import { boundedFetch, discoverIssuer } from '../client/discovery.js';
 import { insecureAllowed } from '../client/options.js';
+
+/** Longest wait, in milliseconds, for the key set or an introspection answer: headers and body. */
+const VERIFIER_TIMEOUT_MS = 5000;
 
 /**
  * Verifies an access token and says who it belongs to.
@@ -93,9 +96,9 @@ export function jwtVerifier(options: JwtVerifierOptions): TokenVerifier {
     const uri = options.jwksUri ?? (await metadataOf(options.issuer, fetcher)).jwks_uri;
     if (!uri) throw new AuthError('VERIFIER_UNAVAILABLE', `${options.issuer} publishes no jwks_uri`);
     return createRemoteJWKSet(new URL(uri), {
-      timeoutDuration: 5000,
+      timeoutDuration: VERIFIER_TIMEOUT_MS,
       cooldownDuration: 30_000,
-      [customFetch]: (url: string, init: RequestInit) => fetcher(url, init),
+      [customFetch]: boundedFetch(fetcher, VERIFIER_TIMEOUT_MS),
     });
   };
   return async (token) => {
@@ -190,9 +193,8 @@ async function introspect(
       oauth.ClientSecretBasic(o.clientSecret),
       token,
       {
-        [oauth.customFetch]: fetcher,
+        [oauth.customFetch]: boundedFetch(fetcher, VERIFIER_TIMEOUT_MS),
         [oauth.allowInsecureRequests]: insecureAllowed(new URL(as.introspection_endpoint ?? o.issuer), false),
-        signal: AbortSignal.timeout(5000),
       },
     );
     answer = await oauth.processIntrospectionResponse(as, client, response);

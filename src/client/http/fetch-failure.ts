@@ -6,7 +6,7 @@
  */
 
 import { LocalError } from '../../core/index.js';
-import { setTimer } from '../../core/runtime.js';
+import { setTimer, shownUrl } from '../../core/runtime.js';
 
 /**
  * The error (`CONNECTION_CLOSED`) for a URL where fetch could not reach an HTTP server
@@ -22,7 +22,7 @@ export function unreachable(url: URL, error: TypeError): LocalError {
       : typeof cause?.message === 'string'
         ? cause.message
         : error.message;
-  const shown = withoutCredentials(url);
+  const shown = shownUrl(url);
   return new LocalError(
     'CONNECTION_CLOSED',
     `could not reach ${shown}: ${detail.replaceAll(url.href, shown)}${corsHint(url)}`,
@@ -41,15 +41,6 @@ function corsHint(url: URL): string {
   const origin = scope.location?.origin;
   if (!browser || typeof origin !== 'string' || origin === url.origin) return '';
   return ` (possibly blocked by CORS: the server must allow the origin ${origin})`;
-}
-
-/** `url` without `user:password@`, for messages (a password in the URL must not be echoed). */
-function withoutCredentials(url: URL): string {
-  if (!url.username && !url.password) return url.href;
-  const bare = new URL(url.href);
-  bare.username = '';
-  bare.password = '';
-  return bare.href;
 }
 
 /** Resolves when `promise` does or after `ms`, whichever is first. */

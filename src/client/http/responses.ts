@@ -55,7 +55,7 @@ export class ResponseReader {
 
   /** An HTTP error: its JSON-RPC body if it has one, else a synthesized error response. */
   async refused(response: Response, exchange: Exchange, body?: string): Promise<void> {
-    const text = body ?? (await response.text().catch(() => ''));
+    const text = body ?? (await readBoundedText(response, this.#host.maxMessageBytes).catch(() => ''));
     if (isResponseObject(parseObject(text))) this.deliver(text, exchange);
     if (!exchange.answered) this.deliver(statusFrame(exchange.id, response, text), exchange);
   }

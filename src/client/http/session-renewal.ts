@@ -18,8 +18,11 @@ import { newCursor, readBoundedText, readSse } from './sse.js';
 /** What a renewal needs from its transport. */
 export interface RenewalHost {
   readonly session: LegacySession;
-  /** POSTs `message` with the session's current headers (and the caller's own). */
-  post(message: JsonRpcMessage): Promise<Response>;
+  /**
+   * POSTs `message` with the session's current headers (and the caller's own) and hands the
+   * response to `read`; the transport bounds the whole exchange, `read` included, in time.
+   */
+  post<T>(message: JsonRpcMessage, read: (response: Response) => Promise<T>): Promise<T>;
   /** Opens the standalone GET stream of the new session. */
   openStream(): Promise<void>;
   warn(message: string): void;
@@ -94,8 +97,9 @@ export class SessionRenewal {
     if (!result) return false;
     const version = result.protocolVersion;
     this.#host.session.version = typeof version === 'string' ? version : undefined;
-    const initialized = await this.#host.post({ jsonrpc: '2.0', method: 'notifications/initialized' });
-    await initialized.body?.cancel().catch(() => undefined);
+    await this.#host.post({ jsonrpc: '2.0', method: 'notifications/initialized' }, async (response) => {
+      await response.body?.cancel().catch(() => undefined);
+    });
     this.#untried = true;
     void this.#host.openStream();
     await this.#replay();
@@ -113,9 +117,10 @@ export class SessionRenewal {
   /** Sends one request of the renewal and returns its result, or undefined (warned) on failure. */
   async #ask(message: JsonRpcRequest, adopt = false): Promise<Params | undefined> {
     try {
-      const response = await this.#host.post(message);
-      if (adopt && response.ok) this.#host.session.adopt(response);
-      const answer = await this.#answerTo(message.id, response);
+      const { response, answer } = await this.#host.post(message, async (response) => {
+        if (adopt && response.ok) this.#host.session.adopt(response);
+        return { response, answer: await this.#answerTo(message.id, response) };
+      });
       if (isObject(answer?.result)) return answer.result;
       this.#host.warn(`${message.method} on the new session failed: ${describe(response, answer)}`);
     } catch (error) {

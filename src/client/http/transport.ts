@@ -29,6 +29,7 @@ import { modernHeaders } from './request-headers.js';
 import { ResponseReader } from './responses.js';
 import { legacySseFallback, type SseTransport } from '../legacy/sse-transport.js';
 import { DEFAULT_MAX_MESSAGE_BYTES } from './sse.js';
+import { withDeadline } from '../../core/runtime.js';
 
 export type { FetchWrapper, HeaderSource, ReconnectOptions, StreamableHttpOptions } from './options.js';
 export type { RetryOptions } from './retry.js';
@@ -68,6 +69,7 @@ class StreamableHttpTransport implements Transport {
     this.#fetch = options.auth ? options.auth.wrapFetch(base, url) : base;
     this.#options = options.auth ? { ...options, fetch: this.#fetch } : options;
     this.#session = new LegacySession({
+      url,
       fetch: (method, headers, signal) =>
         this.#http(headers, signal === undefined ? { method } : { method, signal }),
       deliver: (text, exchange) => this.#responses.deliver(text, exchange),
@@ -86,11 +88,10 @@ class StreamableHttpTransport implements Transport {
     });
     this.#renewal = new SessionRenewal({
       session: this.#session,
-      post: (message) =>
-        this.#http(this.#postHeaders(), {
-          method: 'POST',
-          body: JSON.stringify(message),
-          signal: this.#postSignal(),
+      post: (message, read) =>
+        this.#bounded(async (signal) => {
+          const init = { method: 'POST', body: JSON.stringify(message), signal };
+          return read(await this.#http(this.#postHeaders(), init));
         }),
       openStream: () => within(this.#session.openStream(), STREAM_WAIT_MS),
       warn: (message) => this.#warn(message),
@@ -252,13 +253,14 @@ class StreamableHttpTransport implements Transport {
   ): Promise<PostFailure | undefined> {
     try {
       if (label !== 'notifications/initialized') await this.#initialized;
-      const headers = this.#legacyHeaders();
-      headers.set('Accept', ACCEPT);
-      const init = { method: 'POST', body: JSON.stringify(message), signal: this.#postSignal() };
-      const response = await this.#http(headers, init);
-      await response.body?.cancel().catch(() => undefined);
-      if (response.ok) return undefined;
-      return { reason: `the server answered HTTP ${response.status}`, retry: response.status >= 500 };
+      const status = await this.#bounded(async (signal) => {
+        const init = { method: 'POST', body: JSON.stringify(message), signal };
+        const response = await this.#http(this.#postHeaders(), init);
+        await response.body?.cancel().catch(() => undefined);
+        return response.status;
+      });
+      if (status >= 200 && status < 300) return undefined;
+      return { reason: `the server answered HTTP ${status}`, retry: status >= 500 };
     } catch (error) {
       if (error instanceof TypeError) return { reason: unreachable(this.#url, error).message, retry: true };
       return { reason: error instanceof Error ? error.message : String(error), retry: false };
@@ -302,9 +304,9 @@ class StreamableHttpTransport implements Transport {
     return this.#related.take(id);
   }
 
-  /** Notifications and responses we POST: aborted on close, and after {@link POST_TIMEOUT_MS}. */
-  #postSignal(): AbortSignal {
-    return AbortSignal.any([this.#posts.signal, AbortSignal.timeout(POST_TIMEOUT_MS)]);
+  /** One POST (`work`) within {@link POST_TIMEOUT_MS}, headers and body; aborted on close. @throws LocalError `TIMEOUT` */
+  #bounded<T>(work: (signal: AbortSignal) => Promise<T>): Promise<T> {
+    return withDeadline({ url: this.#url, ms: POST_TIMEOUT_MS, signal: this.#posts.signal }, work);
   }
 
   /**

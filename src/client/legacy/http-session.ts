@@ -8,7 +8,7 @@
  */
 import { mediaTypeOf } from '../http/frames.js';
 import { newCursor, readSse, type SseCursor } from '../http/sse.js';
-import { timerDelay } from '../../core/runtime.js';
+import { timerDelay, withDeadline } from '../../core/runtime.js';
 
 /** One request in flight, as the transport tracks it. */
 export interface Exchange {
@@ -23,6 +23,8 @@ export interface Exchange {
 
 /** What a session needs from its transport. */
 export interface SessionHost {
+  /** The MCP endpoint, for errors. */
+  readonly url: URL;
   /** Sends a bodiless request to the endpoint (the caller's own headers are added). */
   fetch(method: 'GET' | 'DELETE', headers: Headers, signal: AbortSignal): Promise<Response>;
   /** Hands one frame to the client; `exchange` is the request the stream belongs to. */
@@ -45,6 +47,9 @@ interface FollowedStream {
 }
 
 type Outcome = 'stop' | 'again';
+
+/** Longest wait, in milliseconds, for the server to answer the DELETE that ends a session. */
+const DELETE_TIMEOUT_MS = 5000;
 
 function sleep(ms: number, signal: AbortSignal): Promise<void> {
   return new Promise((resolve) => {
@@ -149,7 +154,10 @@ export class LegacySession {
     this.reset();
     if (!hadId) return;
     try {
-      discard(await this.#host.fetch('DELETE', headers, AbortSignal.timeout(5000)));
+      const ms = DELETE_TIMEOUT_MS;
+      await withDeadline({ url: this.#host.url, ms }, async (signal) =>
+        discard(await this.#host.fetch('DELETE', headers, signal)),
+      );
     } catch {
       // The server may be gone already; the session ends with it.
     }

@@ -18,6 +18,8 @@ import {
 import { failureFrame, isResponseObject, mediaTypeOf, parseObject, statusFrame } from '../http/frames.js';
 import { sendRetrying, type RetryOptions } from '../http/retry.js';
 import { unreachable } from '../http/fetch-failure.js';
+import { DEFAULT_MAX_MESSAGE_BYTES, readBoundedText } from '../http/sse.js';
+import { withDeadline } from '../../core/runtime.js';
 import type { HeaderSource } from '../http/options.js';
 
 /** Options of {@link sseTransport}. */
@@ -35,9 +37,9 @@ export interface SseTransportOptions {
   retry?: RetryOptions;
 }
 
-/** Longest wait, in milliseconds, for the `endpoint` event once the GET was answered. */
+/** Longest wait, in milliseconds, for the GET's answer and its `endpoint` event together. */
 const ENDPOINT_TIMEOUT_MS = 10_000;
-/** Longest wait, in milliseconds, for the server to accept one POST. */
+/** Longest wait, in milliseconds, for the server to accept one POST: headers and body. */
 const POST_TIMEOUT_MS = 10_000;
 
 const errorOf = (error: unknown): Error => (error instanceof Error ? error : new Error(String(error)));
@@ -103,7 +105,19 @@ export class SseTransport implements Transport {
     this.#sink?.closed();
   }
 
+  /**
+   * The GET and its `endpoint` event, within {@link ENDPOINT_TIMEOUT_MS} together (a server
+   * that never answers the GET is given up on too); the stream is aborted on failure.
+   */
   async #open(): Promise<URL> {
+    const bound = { url: this.#url, ms: ENDPOINT_TIMEOUT_MS };
+    return withDeadline(bound, () => this.#get()).catch((error: unknown) => {
+      this.#stream.abort();
+      throw error;
+    });
+  }
+
+  async #get(): Promise<URL> {
     const headers = await this.#headers();
     headers.set('Accept', 'text/event-stream');
     const signal = this.#stream.signal;
@@ -129,19 +143,9 @@ export class SseTransport implements Transport {
   #read(body: ReadableStream<Uint8Array>): Promise<URL> {
     return new Promise((resolve, reject) => {
       let endpoint: URL | undefined;
-      const timer = setTimeout(() => {
-        reject(
-          new LocalError(
-            'TIMEOUT',
-            `no endpoint event within ${ENDPOINT_TIMEOUT_MS} ms (the HTTP+SSE transport's fixed wait)`,
-          ),
-        );
-        this.#stream.abort();
-      }, ENDPOINT_TIMEOUT_MS);
       const parser = createParser({
         onEvent: (event) => {
           if (event.event === 'endpoint' && endpoint === undefined) {
-            clearTimeout(timer);
             try {
               endpoint = this.#resolve(event.data);
               resolve(endpoint);
@@ -155,7 +159,6 @@ export class SseTransport implements Transport {
         },
       });
       void this.#pump(body, (text) => parser.feed(text)).then((error) => {
-        clearTimeout(timer);
         const reason = error ? `: ${error.message}` : '';
         if (!endpoint)
           reject(
@@ -203,12 +206,12 @@ export class SseTransport implements Transport {
       const endpoint = await this.connect();
       const headers = await this.#headers();
       headers.set('Content-Type', 'application/json');
-      const attempt = (): Promise<Response> => {
-        const signal = AbortSignal.any([this.#posts.signal, AbortSignal.timeout(POST_TIMEOUT_MS)]);
-        return this.#fetch(endpoint, { method: 'POST', headers, body, signal });
-      };
-      const response = await this.#retrying(attempt, this.#posts.signal);
-      const text = await response.text().catch(() => '');
+      const bound = { url: endpoint, ms: POST_TIMEOUT_MS, signal: this.#posts.signal };
+      const { response, text } = await withDeadline(bound, async (signal) => {
+        const attempt = () => this.#fetch(endpoint, { method: 'POST', headers, body, signal });
+        const response = await this.#retrying(attempt, signal);
+        return { response, text: await readBoundedText(response, DEFAULT_MAX_MESSAGE_BYTES).catch(() => '') };
+      });
       if (!response.ok) this.#refused(message, response, text);
     } catch (error) {
       if (this.#closed) return;
@@ -278,7 +281,7 @@ export async function legacySseFallback(
   signal: AbortSignal,
 ): Promise<{ transport: SseTransport } | { body: string }> {
   const { url, options } = target;
-  const body = await refused.text().catch(() => '');
+  const body = await readBoundedText(refused, DEFAULT_MAX_MESSAGE_BYTES).catch(() => '');
   if (options.legacySseFallback === false || ![400, 404, 405].includes(refused.status)) return { body };
   if (isResponseObject(parseObject(body))) return { body };
   const transport = new SseTransport(url, options);

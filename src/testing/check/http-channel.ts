@@ -8,6 +8,7 @@
 import { createParser } from 'eventsource-parser';
 import { DEFAULT_LIMITS, isResponse, keepJunk, record, type Channel, type ChannelLimits } from './channel.js';
 import type { Answer, HttpFacts, Json, WireRecord } from './observations.js';
+import { withDeadline } from '../../core/runtime.js';
 
 /** How the checker reaches an HTTP endpoint: the global fetch, or a handler in process. */
 export type FetchLike = (request: Request) => Promise<Response>;
@@ -47,31 +48,6 @@ export function mirroredHeaders(request: Json): Record<string, string> {
   return out;
 }
 
-/** What {@link bounded} rejects with when its time is up. */
-class TimeUp extends Error {}
-
-/**
- * Runs `work` with a signal that aborts after `ms`, and gives up then even if `work` does
- * not heed the signal. A plain timer, not `AbortSignal.timeout`: a timeout signal that only
- * a `Request` refers to can be garbage-collected and never fire, and the probe would hang.
- * @throws TimeUp once `ms` passed; else what `work` throws.
- */
-export async function bounded<T>(ms: number, work: (signal: AbortSignal) => Promise<T>): Promise<T> {
-  const controller = new AbortController();
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const late = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => {
-      controller.abort(new TimeUp(`no answer within ${ms} ms`));
-      reject(new TimeUp(`no answer within ${ms} ms`));
-    }, ms);
-  });
-  try {
-    return await Promise.race([work(controller.signal), late]);
-  } finally {
-    clearTimeout(timer);
-  }
-}
-
 /** POSTs `body` and reads the answer, bounded; never rejects. */
 export async function post(
   options: HttpChannelOptions,
@@ -81,7 +57,7 @@ export async function post(
   const limits = options.limits ?? DEFAULT_LIMITS;
   const wanted = (body as Json | undefined)?.id;
   try {
-    return await bounded(limits.timeoutMs, async (signal) => {
+    return await withDeadline({ url: options.url, ms: limits.timeoutMs }, async (signal) => {
       const response = await options.fetch(
         new Request(options.url, {
           method: 'POST',
@@ -100,7 +76,8 @@ export async function post(
       return { http, messages };
     });
   } catch (error) {
-    const timedOut = error instanceof TimeUp || (error as { name?: string }).name === 'AbortError';
+    const code = (error as { code?: unknown; name?: unknown }).code;
+    const timedOut = code === 'TIMEOUT' || (error as { name?: string }).name === 'AbortError';
     return {
       messages: [],
       failure: timedOut ? `no answer within ${limits.timeoutMs} ms` : `HTTP request failed: ${String(error)}`,

@@ -5,8 +5,9 @@
  * has), each bounded in time and size.
  */
 import { LATEST_REVISION } from '../../core/index.js';
+import { bufferedResponse, withDeadline } from '../../core/runtime.js';
 import { DEFAULT_LIMITS } from './channel.js';
-import { bounded, factsOf, mirroredHeaders, post, type HttpChannelOptions } from './http-channel.js';
+import { factsOf, mirroredHeaders, post, type HttpChannelOptions } from './http-channel.js';
 import type { Answer, EraSeen, HttpProbeName, HttpSeen, Json } from './observations.js';
 import { NO_SUCH_TOOL, RequestMaker } from './requests.js';
 
@@ -85,7 +86,8 @@ export async function probeHttp(
 async function closeSession(options: HttpChannelOptions, sessionId: string, version: string): Promise<void> {
   const headers = { ...options.headers, 'mcp-session-id': sessionId, 'mcp-protocol-version': version };
   try {
-    await bounded((options.limits ?? DEFAULT_LIMITS).timeoutMs, async (signal) => {
+    const ms = (options.limits ?? DEFAULT_LIMITS).timeoutMs;
+    await withDeadline({ url: options.url, ms }, async (signal) => {
       const response = await options.fetch(new Request(options.url, { method: 'DELETE', headers, signal }));
       await response.body?.cancel();
     });
@@ -132,15 +134,18 @@ async function getJson(
   url: string,
 ): Promise<{ metadata: unknown } | { failure: string }> {
   try {
-    return await bounded((options.limits ?? DEFAULT_LIMITS).timeoutMs, async (signal) => {
+    const ms = (options.limits ?? DEFAULT_LIMITS).timeoutMs;
+    return await withDeadline({ url, ms }, async (signal) => {
       const response = await options.fetch(
         new Request(url, { headers: { accept: 'application/json' }, signal }),
       );
       const facts = factsOf(response);
-      const text = await response.text();
-      if (facts.status !== 200) return { failure: `HTTP ${facts.status}` };
-      if (text.length > MAX_METADATA_BYTES) return { failure: 'larger than 256 KiB' };
-      return { metadata: JSON.parse(text) as unknown };
+      if (facts.status !== 200) {
+        await response.body?.cancel().catch(() => undefined);
+        return { failure: `HTTP ${facts.status}` };
+      }
+      const whole = await bufferedResponse(response, MAX_METADATA_BYTES, url);
+      return { metadata: JSON.parse(await whole.text()) as unknown };
     });
   } catch (error) {
     return { failure: error instanceof Error ? error.message : String(error) };
