@@ -12,10 +12,10 @@ import {
   LocalError,
   WireError,
   extensionSettings,
-  isExtensionIdentifier,
   type Era,
   type Params,
 } from '../core/index.js';
+import { extensionDefinitionProblem } from '../core/runtime.js';
 import type { RequestContext } from './context.js';
 import type { ResourceHandler, ResourceMetadata, TemplateHandler, TemplateOptions } from './resources.js';
 
@@ -106,28 +106,6 @@ export type MethodsOf<E> =
       }
     : never;
 
-const CORE_PREFIXES = [
-  'initialize',
-  'ping',
-  'server/',
-  'tools/',
-  'prompts/',
-  'completion/',
-  'logging/',
-  'subscriptions/',
-  'notifications/',
-  'sampling/',
-  'elicitation/',
-  'roots/',
-];
-const CORE_RESOURCE_METHODS = new Set([
-  'resources/list',
-  'resources/read',
-  'resources/templates/list',
-  'resources/subscribe',
-  'resources/unsubscribe',
-]);
-
 /**
  * Checks and freezes an extension definition; its method types are kept for {@link MethodsOf}.
  * @throws LocalError `INVALID_DEFINITION` for a malformed identifier or a method name the
@@ -137,15 +115,8 @@ export function defineExtension<
   const M extends Readonly<Record<string, ExtensionHandler<never, object>>>,
   S extends object = Params,
 >(definition: ServerExtension<S, M>): ServerExtension<S, M> {
-  if (!isExtensionIdentifier(definition.id))
-    throw new LocalError(
-      'INVALID_DEFINITION',
-      `extension id '${definition.id}' is not {vendor-prefix}/{name}`,
-    );
-  for (const method of Object.keys(definition.methods ?? {})) {
-    if (CORE_RESOURCE_METHODS.has(method) || CORE_PREFIXES.some((p) => method.startsWith(p)))
-      throw new LocalError('INVALID_DEFINITION', `extension method '${method}' is a core method name`);
-  }
+  const problem = extensionDefinitionProblem(definition.id, Object.keys(definition.methods ?? {}));
+  if (problem) throw new LocalError('INVALID_DEFINITION', problem);
   return Object.freeze({ ...definition });
 }
 
