@@ -82,6 +82,14 @@ export interface ServerExtension<
    * negotiated the extension (graceful degradation is the extension's own rule).
    */
   readonly intercept?: (request: ExtensionRequest, ctx: RequestContext) => Promise<Params> | undefined;
+  /**
+   * Takes a request for a method that neither the core protocol nor any extension defines
+   * (any era), which the server would otherwise answer with -32601: a promise of the
+   * result takes it, undefined leaves it unknown. For a proxy that relays extensions it
+   * does not know itself (the gateway). Runs on the extension's eras even when its
+   * settings are undefined (a relay declares nothing of its own).
+   */
+  readonly relay?: (request: ExtensionRequest, ctx: RequestContext) => Promise<Params> | undefined;
   /** `_meta` entries added to each result of a client that negotiated the extension. */
   readonly resultMeta?: (method: string, result: Params, ctx: RequestContext) => Params | undefined;
   /**
