@@ -144,12 +144,21 @@ function relayUnknown(
     { method: request.method, params: withoutProtocolMeta(request.params) },
     {
       signal: ctx.signal,
-      relayInputRequired: ctx.era === 'modern',
+      relayInputRequired: true,
       clientCapabilities: { extensions } as never,
       onRequestId: (id) => void ids.add(id),
       onprogress: (u) => ctx.progress(u.progress, u.total === undefined ? {} : { total: u.total }),
     },
   )
+    .then((result) => {
+      // A modern caller answers and retries through the gateway; a legacy one cannot.
+      if (ctx.era === 'legacy' && result.resultType === 'input_required')
+        throw WireError.of(
+          'InternalError',
+          `server '${route.server}' asked for input, which the gateway does not bridge for ${request.method}`,
+        );
+      return result;
+    })
     .catch((error: unknown) => {
       if (error instanceof WireError) throw error;
       throw WireError.of('InternalError', `server '${route.server}': ${(error as Error).message}`);
