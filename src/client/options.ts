@@ -8,7 +8,6 @@ import type { SchemaLimits } from '../validation/index.js';
 import type { ClientExtension } from './extension.js';
 import type {
   JsonRpcNotification,
-  Params,
   RequestId,
   Middleware,
   Era,

@@ -61,7 +61,10 @@ export class Host {
           if (notification.method === 'notifications/message')
             this.#inputs.notify(server.name, notification.params ?? {}, related);
           const event = { server: server.name, notification };
-          this.#events.emit('notification', related === undefined ? event : { ...event, relatedRequestId: related });
+          this.#events.emit(
+            'notification',
+            related === undefined ? event : { ...event, relatedRequestId: related },
+          );
         },
       });
       this.#links.set(server.name, link);

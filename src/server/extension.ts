@@ -8,13 +8,7 @@
  * method, unless the extension names its own error.
  * Source: SEP-2133 "Negotiation", "Graceful Degradation"; 2026-07-28 basic/index "_meta".
  */
-import {
-  LocalError,
-  WireError,
-  extensionSettings,
-  type Era,
-  type Params,
-} from '../core/index.js';
+import { LocalError, WireError, extensionSettings, type Era, type Params } from '../core/index.js';
 import { extensionDefinitionProblem } from '../core/runtime.js';
 import type { RequestContext } from './context.js';
 import type { ResourceHandler, ResourceMetadata, TemplateHandler, TemplateOptions } from './resources.js';
