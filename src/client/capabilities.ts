@@ -35,6 +35,7 @@ export function declareCapabilities(options: ClientOptions): DeclaredCapabilitie
   const legacy: LegacyClientCapabilities = { ...shared };
   if (roots) legacy.roots = handlers.roots ? { listChanged: true } : {};
   for (const extension of options.extensions ?? []) {
+    if (extension.advertise === 'on-use') continue;
     const eras = extension.eras ?? ['modern', 'legacy'];
     const settings = { ...extension.settings } as never;
     if (eras.includes('modern')) modern.extensions = { ...modern.extensions, [extension.id]: settings };

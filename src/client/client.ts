@@ -31,7 +31,8 @@ import type { ParamsFor, ResultFor, ResultOf, SharedMethod } from './request-typ
 import type { Subscription } from './subscription.js';
 import type { ListsPort } from './listen-recovery.js';
 import { TaskHandle, type TaskPort, type TaskReference } from './tasks.js';
-import { TASKS, ToolCalls, type ToolCallOptions } from './tools.js';
+import { ToolCalls, type ToolCallOptions } from './tools.js';
+import { declaration, methodOwners, tasksExtension, type ClientExtension } from './extension.js';
 
 let liveOf: (client: Client) => Connection;
 
@@ -63,11 +64,16 @@ export class Client {
   };
   readonly #gate: NotificationGate;
   readonly #tasks: TaskPort;
+  /** The extension each extension method belongs to (the built-in Tasks one unless replaced). */
+  readonly #owners: Map<string, ClientExtension>;
   #connection: Connection | undefined;
   #connecting = false;
 
   constructor(options: ClientOptions) {
     this.#maxPages = options.maxListPages ?? 1000;
+    const extensions = options.extensions ?? [];
+    const builtIn = extensions.some((e) => e.id === tasksExtension.id) ? [] : [tasksExtension];
+    this.#owners = methodOwners([...extensions, ...builtIn]);
     this.#setup = {
       options,
       capabilities: declareCapabilities(options),
@@ -84,7 +90,7 @@ export class Client {
       maxLogMessagesPerSecond === undefined ? {} : { maxLogMessagesPerSecond },
     );
     this.#tasks = {
-      request: (method, params) => this.#live().roundTrip(method, params, { extensions: TASKS }),
+      request: (method, params) => this.#extensionRequest(method, params as Params) as never,
       answerInputs: (label, requests, signal) => this.#live().answerInputs(label, requests, signal),
       listen: (taskId) => this.listen({ taskIds: [taskId] }),
       checkResult: (name, result) => this.#tools.checkResult(this.#live(), name, result),
@@ -180,6 +186,8 @@ export class Client {
   /**
    * Sends any request and returns its complete result. On modern, `_meta` gets the
    * per-request protocol fields (caller `_meta` is kept); on legacy, params go as given.
+   * It declares the extensions advertised always, not those advertised on use (a task
+   * handle's own requests declare Tasks; send those through the handle).
    * An `input_required` result (modern tools/call, resources/read, prompts/get) is answered
    * with the `handlers` and the request retried, with a new id, until it completes
    * (basic/patterns/mrtr); `options.signal` also aborts the handlers.
@@ -384,6 +392,16 @@ export class Client {
     const connection = this.#connection;
     if (connection?.isClosed === false) return connection;
     throw Connection.notLive(connection);
+  }
+
+  /**
+   * A request the client makes for one of its extensions' methods: the owning extension is
+   * declared in its capabilities when it is advertised on use (modern; see `ClientExtension`).
+   */
+  #extensionRequest(method: string, params: Params): Promise<Params> {
+    const owner = this.#owners.get(method);
+    const options = owner?.advertise === 'on-use' ? { extensions: declaration(owner) } : undefined;
+    return this.#live().roundTrip(method, params, options);
   }
 
   /** Sends one request of list `kind` with `params` (a cursor, or none) on the live connection. */

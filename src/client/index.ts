@@ -6,8 +6,15 @@
 export { Client, createClient } from './client.js';
 export type { ToolCallOptions } from './tools.js';
 export { TaskHandle, type TaskReference, type TaskResultOptions } from './tasks.js';
+export {
+  defineExtension,
+  method,
+  tasksExtension,
+  type ClientExtension,
+  type MethodType,
+  type MethodsOf,
+} from './extension.js';
 export type {
-  ClientExtension,
   ClientHandlers,
   ClientLimits,
   ClientOptions,

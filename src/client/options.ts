@@ -5,9 +5,9 @@
  * client/sampling, client/elicitation, client/roots.
  */
 import type { SchemaLimits } from '../validation/index.js';
+import type { ClientExtension } from './extension.js';
 import type {
   JsonRpcNotification,
-  Params,
   RequestId,
   Middleware,
   Era,
@@ -78,13 +78,6 @@ export type EraPreference = 'auto' | Era;
  */
 export type EraCache = Map<string, Era>;
 
-/** An extension the client supports: its identifier, its settings (`{}` when none), and the eras it is advertised on (default both). */
-export interface ClientExtension {
-  readonly id: string;
-  readonly settings?: Params;
-  readonly eras?: readonly Era[];
-}
-
 /** Options of {@link createClient}. */
 export interface ClientOptions {
   /** `clientInfo.name`. */
@@ -96,8 +89,10 @@ export interface ClientOptions {
   /** Declared capabilities; `handlers` add sampling, elicitation and roots to these. */
   capabilities?: ClientCapabilities;
   /**
-   * Extensions this client supports, advertised in `capabilities.extensions` (in every
-   * modern request's `_meta`, and in legacy `initialize`) with their settings.
+   * Extensions this client supports (build them with `defineExtension`), advertised in
+   * `capabilities.extensions` with their settings: in every modern request's `_meta` and in
+   * legacy `initialize`, or, for `advertise: 'on-use'`, only in the requests for their own
+   * methods. The Tasks extension is built in (on use); one given here with its id replaces it.
    */
   extensions?: readonly ClientExtension[];
   /** Which era to speak; default `'auto'` (probe with `server/discover`). */

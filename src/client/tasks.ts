@@ -4,10 +4,19 @@
  * server's `pollIntervalMs` or by riding `notifications/tasks` on a listen stream,
  * answers mid-task input requests with the same handlers as MRTR (`tasks/update`), and
  * cancels it (`tasks/cancel`). Its {@link TaskReference} is plain JSON, to resume later.
+ * The methods are those of the client's Tasks extension (`tasksExtension` in extension.ts),
+ * sent through `client.request`, so the seam declares the extension on each of them.
  * Source: SEP-2663 "Task Polling", "Task Update Requests", "Task Cancellation",
  * "Task Status Notifications".
  */
-import { WireError, LocalError, type Params, type JsonRpcNotification } from '../core/index.js';
+import {
+  WireError,
+  LocalError,
+  type ExtensionRequestMap,
+  type JsonRpcNotification,
+  type Params,
+  type TaskView,
+} from '../core/index.js';
 import { isObject, timerDelay } from '../core/runtime.js';
 import type { Subscription } from './subscription.js';
 
@@ -34,8 +43,11 @@ export function taskReferenceOf(toolName: string, created: Params): TaskReferenc
 
 /** What a handle needs from its client. */
 export interface TaskPort {
-  /** Sends a task method with the Tasks extension declared. */
-  request(method: 'tasks/get' | 'tasks/update' | 'tasks/cancel', params: Params): Promise<Params>;
+  /** Sends a task method (the client's Tasks extension declares itself on it). */
+  request<M extends 'tasks/get' | 'tasks/update' | 'tasks/cancel'>(
+    method: M,
+    params: ExtensionRequestMap[M]['params'],
+  ): Promise<ExtensionRequestMap[M]['result']>;
   /** Answers input requests with the client's handlers; undefined when there are none. */
   answerInputs(
     label: string,
@@ -80,7 +92,7 @@ export class TaskHandle {
   }
 
   /** The task as the server shows it now (`tasks/get`: status, message, result or error). */
-  async status(): Promise<Params> {
+  async status(): Promise<TaskView> {
     const task = await this.#port.request('tasks/get', { taskId: this.taskId });
     if (typeof task.pollIntervalMs === 'number') this.#reference.pollIntervalMs = task.pollIntervalMs;
     return task;
@@ -98,7 +110,7 @@ export class TaskHandle {
     try {
       // Listening before the first read, so no change between the two is missed.
       if (listen) await listen.acknowledged;
-      let task = await this.status();
+      let task: Params = await this.status();
       for (;;) {
         const done = await this.#step(task, options.signal);
         if (done) return done;

@@ -6,7 +6,8 @@
  * Source: 2026-07-28 server/tools "Output schema" (clients SHOULD validate structured
  * results against the output schema); the Tasks extension (SEP-2663).
  */
-import { LocalError, type Params, type RequestOptions, TASKS_EXTENSION, type Tool } from '../core/index.js';
+import { LocalError, type Params, type RequestOptions, type Tool } from '../core/index.js';
+import { declaration, tasksExtension } from './extension.js';
 import { compileJsonSchema, type JsonSchemaValidator, type SchemaLimits } from '../validation/index.js';
 import type { Connection } from './connection.js';
 import { listAll } from './lists.js';
@@ -19,8 +20,8 @@ export interface ToolCallOptions extends RequestOptions {
   task?: 'allow' | 'never';
 }
 
-/** The Tasks extension as a request declares it in its client capabilities. */
-export const TASKS: Record<string, Params> = { [TASKS_EXTENSION]: {} };
+/** The Tasks extension as a call that allows a task declares it in its client capabilities. */
+const TASKS = declaration(tasksExtension);
 
 /** The params of one `tools/call`. */
 export interface ToolCallParams extends Params {

@@ -1,6 +1,7 @@
 /**
  * The parts of the extension seam both sides share: the identifier rule, the typed map
- * of extension methods (augmented by each extension), and the one negotiation check.
+ * of extension methods (augmented by each extension), the definition rules both sides'
+ * `defineExtension` apply, and the one negotiation check.
  * Source: SEP-2133 "Extension Identifiers", "Negotiation"; 2026-07-28 basic/index "_meta"
  * (per-request `clientCapabilities`); 2025-11-25 basic/lifecycle (per-session capabilities).
  */
@@ -13,6 +14,7 @@ import type {
   ReadResourceDirectoryParams,
   ReadResourceDirectoryResult,
 } from './types/skills.js';
+import type { TaskView, UpdateTaskParams } from './tasks.js';
 
 /**
  * Params and result of each extension method, by method name, so `client.request(method)`
@@ -25,6 +27,10 @@ export interface ExtensionRequestMap {
   'skills/list': { params: ListSkillsParams; result: ListSkillsResult };
   'skills/get': { params: GetSkillParams; result: GetSkillResult };
   'resources/directory/read': { params: ReadResourceDirectoryParams; result: ReadResourceDirectoryResult };
+  // The Tasks extension (SEP-2663); it has no tasks/list and no tasks/result.
+  'tasks/get': { params: { taskId: string }; result: TaskView };
+  'tasks/update': { params: UpdateTaskParams; result: Params };
+  'tasks/cancel': { params: { taskId: string }; result: Params };
 }
 
 /** The shape of one entry of {@link ExtensionRequestMap}. */
@@ -39,6 +45,43 @@ export interface ExtensionMethodTypes {
  */
 const IDENTIFIER =
   /^[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)+\/[A-Za-z0-9]([A-Za-z0-9._-]*[A-Za-z0-9])?$/;
+
+const CORE_PREFIXES = [
+  'initialize',
+  'ping',
+  'server/',
+  'tools/',
+  'prompts/',
+  'completion/',
+  'logging/',
+  'subscriptions/',
+  'notifications/',
+  'sampling/',
+  'elicitation/',
+  'roots/',
+];
+const CORE_RESOURCE_METHODS = new Set([
+  'resources/list',
+  'resources/read',
+  'resources/templates/list',
+  'resources/subscribe',
+  'resources/unsubscribe',
+]);
+
+/** True when `method` is a method name the core protocol defines (or reserves, by prefix). */
+export function isCoreMethod(method: string): boolean {
+  return CORE_RESOURCE_METHODS.has(method) || CORE_PREFIXES.some((p) => method.startsWith(p));
+}
+
+/**
+ * What is wrong with an extension definition of identifier `id` adding `methods`, or
+ * undefined: a malformed identifier, or a method name the core protocol defines.
+ */
+export function extensionDefinitionProblem(id: string, methods: readonly string[]): string | undefined {
+  if (!isExtensionIdentifier(id)) return `extension id '${id}' is not {vendor-prefix}/{name}`;
+  const core = methods.find(isCoreMethod);
+  return core === undefined ? undefined : `extension method '${core}' is a core method name`;
+}
 
 /** True when `id` is a well-formed extension identifier (`com.example/my-extension`). */
 export function isExtensionIdentifier(id: string): boolean {

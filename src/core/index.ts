@@ -74,6 +74,8 @@ export {
   type TaskState,
   type TaskStatus,
   type TaskStore,
+  type TaskView,
+  type UpdateTaskParams,
 } from './tasks.js';
 export { createMemoryTaskStore, type MemoryTaskStoreOptions } from './task-store.js';
 export {

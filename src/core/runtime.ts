@@ -56,3 +56,4 @@ export {
   serverCapabilityNeeded,
 } from './capabilities.js';
 export { URI_SEPARATOR, isQualifiedNameValid, qualifyName, qualifyUri, unqualifyUri } from './namespace.js';
+export { extensionDefinitionProblem, isCoreMethod } from './extensions.js';

@@ -191,3 +191,23 @@ export function addInputRequest(
 export function expiresAt(task: TaskState): number {
   return task.ttlMs === null ? Infinity : Date.parse(task.createdAt) + task.ttlMs;
 }
+
+/** A task as `tasks/get` and `notifications/tasks` show it on the wire (SEP-2663 "Task Polling"). */
+export interface TaskView extends Params {
+  taskId: string;
+  status: TaskStatus;
+  statusMessage?: string;
+  pollIntervalMs?: number;
+  /** The tool result, when `completed`. */
+  result?: Params;
+  /** The JSON-RPC error object, when `failed`. */
+  error?: Params;
+  /** The input the task waits for, by key, when `input_required`. */
+  inputRequests?: Params;
+}
+
+/** The params of `tasks/update` (SEP-2663 "Task Update Requests"). */
+export interface UpdateTaskParams {
+  taskId: string;
+  inputResponses: Params;
+}

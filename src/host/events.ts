@@ -1,5 +1,5 @@
 /** The host's events and a small typed listener list. */
-import type { JsonRpcNotification } from '../core/index.js';
+import type { JsonRpcNotification, RequestId } from '../core/index.js';
 import type { ServerStatus } from './link.js';
 import type { ListKind } from './lists.js';
 
@@ -9,8 +9,11 @@ export interface HostEvents {
   status: ServerStatus;
   /** The merged registry changed because `server`'s lists of `kinds` changed (or it came or went). */
   change: { server: string; kinds: ListKind[] };
-  /** Any notification a server sent (progress included), with the server's name. */
-  notification: { server: string; notification: JsonRpcNotification };
+  /**
+   * Any notification a server sent (progress included), with the server's name and, when
+   * the transport tells (Streamable HTTP), the id of the host's request whose stream carried it.
+   */
+  notification: { server: string; notification: JsonRpcNotification; relatedRequestId?: RequestId };
   /** Advice about a server worth logging, e.g. that it needs pinning to the legacy era. */
   warning: { server: string; message: string };
 }

@@ -60,7 +60,11 @@ export class Host {
         onNotification: (notification, related) => {
           if (notification.method === 'notifications/message')
             this.#inputs.notify(server.name, notification.params ?? {}, related);
-          this.#events.emit('notification', { server: server.name, notification });
+          const event = { server: server.name, notification };
+          this.#events.emit(
+            'notification',
+            related === undefined ? event : { ...event, relatedRequestId: related },
+          );
         },
       });
       this.#links.set(server.name, link);

@@ -18,6 +18,7 @@ import type {
   Implementation,
   ListRootsResult,
   LoggingLevel,
+  Params,
 } from '../core/index.js';
 import type { InferOutput, StandardJsonSchema } from '../validation/index.js';
 import type { SchemaElicitParams, SchemaElicitResult } from './schema-elicit.js';
@@ -68,6 +69,11 @@ export interface RequestContext {
   readonly inputResponses: Readonly<Record<string, unknown>>;
   /** Reports progress; a no-op unless the request carried a `progressToken`. Progress must increase. */
   progress(progress: number, options?: ProgressOptions): void;
+  /**
+   * Sends a notification tied to this request (on its stream): an extension's own
+   * notifications. Progress and log messages have {@link progress} and {@link log}.
+   */
+  notify(method: string, params: Params): void;
   /** Sends a log message to the client when `level` is at or above the client's threshold. */
   log(level: LoggingLevel, data: unknown, logger?: string): void;
   /**

@@ -178,11 +178,13 @@ export class ServerDispatcher {
     const { method } = scope.request;
     if (this.modern.length === 0) throw methodNotFound(method);
     const extended = this.extensions.handles(method, 'modern');
-    if (!MODERN_METHODS.has(method) && !extended) throw this.#unknownModern(method);
+    const relayed = !MODERN_METHODS.has(method) && !extended && this.extensions.relays(method, 'modern');
+    if (!MODERN_METHODS.has(method) && !extended && !relayed) throw this.#unknownModern(method);
     const meta = checkModernMeta(scope.request.params, this.supportedVersions);
     scope.enterModern(meta);
     const base = this.#decorationOf(method, extended);
     if (extended) return decorateModernResult(await this.extensions.call(scope), base);
+    if (relayed) return decorateModernResult(await this.extensions.relay(scope), base);
     if (method === 'server/discover') return decorateModernResult(this.#discover(), base);
     if (method === 'subscriptions/listen') return decorateModernResult(await this.#listen(scope), base);
     const taken = this.extensions.intercept(scope);
@@ -288,6 +290,7 @@ export class ServerDispatcher {
     }
     scope.enterLegacy();
     if (this.extensions.handles(method, 'legacy')) return this.extensions.call(scope);
+    if (this.extensions.relays(method, 'legacy')) return this.extensions.relay(scope);
     const taken = this.extensions.intercept(scope);
     if (taken) return taken;
     if (!INPUT_METHODS.has(method)) return this.#runFeatureDecorated(scope);

@@ -8,14 +8,8 @@
  * method, unless the extension names its own error.
  * Source: SEP-2133 "Negotiation", "Graceful Degradation"; 2026-07-28 basic/index "_meta".
  */
-import {
-  LocalError,
-  WireError,
-  extensionSettings,
-  isExtensionIdentifier,
-  type Era,
-  type Params,
-} from '../core/index.js';
+import { LocalError, WireError, extensionSettings, type Era, type Params } from '../core/index.js';
+import { extensionDefinitionProblem } from '../core/runtime.js';
 import type { RequestContext } from './context.js';
 import type { ResourceHandler, ResourceMetadata, TemplateHandler, TemplateOptions } from './resources.js';
 
@@ -82,6 +76,14 @@ export interface ServerExtension<
    * negotiated the extension (graceful degradation is the extension's own rule).
    */
   readonly intercept?: (request: ExtensionRequest, ctx: RequestContext) => Promise<Params> | undefined;
+  /**
+   * Takes a request for a method that neither the core protocol nor any extension defines
+   * (any era), which the server would otherwise answer with -32601: a promise of the
+   * result takes it, undefined leaves it unknown. For a proxy that relays extensions it
+   * does not know itself (the gateway). Runs on the extension's eras even when its
+   * settings are undefined (a relay declares nothing of its own).
+   */
+  readonly relay?: (request: ExtensionRequest, ctx: RequestContext) => Promise<Params> | undefined;
   /** `_meta` entries added to each result of a client that negotiated the extension. */
   readonly resultMeta?: (method: string, result: Params, ctx: RequestContext) => Params | undefined;
   /**
@@ -106,28 +108,6 @@ export type MethodsOf<E> =
       }
     : never;
 
-const CORE_PREFIXES = [
-  'initialize',
-  'ping',
-  'server/',
-  'tools/',
-  'prompts/',
-  'completion/',
-  'logging/',
-  'subscriptions/',
-  'notifications/',
-  'sampling/',
-  'elicitation/',
-  'roots/',
-];
-const CORE_RESOURCE_METHODS = new Set([
-  'resources/list',
-  'resources/read',
-  'resources/templates/list',
-  'resources/subscribe',
-  'resources/unsubscribe',
-]);
-
 /**
  * Checks and freezes an extension definition; its method types are kept for {@link MethodsOf}.
  * @throws LocalError `INVALID_DEFINITION` for a malformed identifier or a method name the
@@ -137,15 +117,8 @@ export function defineExtension<
   const M extends Readonly<Record<string, ExtensionHandler<never, object>>>,
   S extends object = Params,
 >(definition: ServerExtension<S, M>): ServerExtension<S, M> {
-  if (!isExtensionIdentifier(definition.id))
-    throw new LocalError(
-      'INVALID_DEFINITION',
-      `extension id '${definition.id}' is not {vendor-prefix}/{name}`,
-    );
-  for (const method of Object.keys(definition.methods ?? {})) {
-    if (CORE_RESOURCE_METHODS.has(method) || CORE_PREFIXES.some((p) => method.startsWith(p)))
-      throw new LocalError('INVALID_DEFINITION', `extension method '${method}' is a core method name`);
-  }
+  const problem = extensionDefinitionProblem(definition.id, Object.keys(definition.methods ?? {}));
+  if (problem) throw new LocalError('INVALID_DEFINITION', problem);
   return Object.freeze({ ...definition });
 }
 

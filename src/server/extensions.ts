@@ -4,7 +4,8 @@
  * streams). Built once per server; `use()` adds more before serving.
  * Source: SEP-2133 "Negotiation"; 2026-07-28 basic/index "_meta".
  */
-import { LocalError, type Era, type Params, type ServerCapabilities } from '../core/index.js';
+import { LocalError, WireError, type Era, type Params, type ServerCapabilities } from '../core/index.js';
+import { isCoreMethod } from '../core/runtime.js';
 import type { RequestContext } from './context.js';
 import type { RequestScope } from './scope.js';
 import {
@@ -74,6 +75,26 @@ export class ServerExtensions {
     if (extension.requiresNegotiation !== false && !negotiated(ctx, extension))
       throw notNegotiatedError(extension, method, ctx);
     return this.decorate(method, { ...(await handler(params, ctx)) } as Params, ctx);
+  }
+
+  /** True when some extension may relay `method` on `era` (not a core or extension method). */
+  relays(method: string, era: Era): boolean {
+    if (isCoreMethod(method) || this.#methods.has(method)) return false;
+    return this.#list.some((e) => e.relay !== undefined && (e.eras?.includes(era) ?? true));
+  }
+
+  /**
+   * The first relay's result for an unknown method (the caller checked {@link relays}).
+   * @throws WireError -32601 when no relay takes it; whatever the relay throws.
+   */
+  relay(ctx: RequestScope): Promise<Params> {
+    const request = { method: ctx.request.method, params: ctx.request.params ?? {} };
+    for (const extension of this.#list) {
+      if (!extension.relay || !(extension.eras?.includes(ctx.era) ?? true)) continue;
+      const taken = extension.relay(request, ctx);
+      if (taken) return taken;
+    }
+    return Promise.reject(WireError.of('MethodNotFound', `Method not found: ${request.method}`));
   }
 
   /** The first extension's takeover of a core method, or undefined (see `ServerExtension.intercept`). */

@@ -29,6 +29,7 @@ import { SearchableTools } from './searchable.js';
 import { principalOf, TaskIds } from './task-ids.js';
 import { createToolSearch, installToolSearch, type ToolSearchOptions } from '../../tool-search/index.js';
 import { tasksMiddleware } from './tasks.js';
+import { advertiseRelayed, relayExtension } from './extension-relay.js';
 
 /** Options of {@link createGateway}. */
 export interface GatewayOptions {
@@ -102,6 +103,7 @@ export function createGateway(host: Host, options: GatewayOptions = {}): Gateway
   });
   const taskIds = new TaskIds(options.taskIdKey);
   server.use(tasksMiddleware(host, taskIds));
+  server.use(advertiseRelayed(host)).use(relayExtension(host));
   const parked = new ParkedCalls({
     parkTimeoutMs: options.parkTimeoutMs ?? 120_000,
     maxParkedCalls: options.maxParkedCalls,
