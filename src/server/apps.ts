@@ -17,8 +17,13 @@ import {
   type AppResourceUi,
   type AppVisibility,
 } from '../core/index.js';
-import { visibleTo } from './catalogue/filters.js';
-import type { CatalogueEntry, ToolEntry, Transform } from './catalogue/types.js';
+import {
+  isVisible,
+  type Caller,
+  type CatalogueEntry,
+  type ToolEntry,
+  type Transform,
+} from './catalogue/types.js';
 import type { RequestContext } from './context.js';
 import { defineExtension, type ServerExtension } from './extension.js';
 import type { McpServer } from './server.js';
@@ -148,9 +153,15 @@ export function serveApps(server: McpServer): McpServer {
 function uiExtension(): ServerExtension {
   // The app-only tool names of the catalogue last built, for the clearer refusal below.
   let appOnly = new Set<string>();
-  const hide = visibleTo(
-    (entry, caller) => !isAppOnlyEntry(entry) || negotiatesUi(caller.clientCapabilities),
-  );
+  // Only app-only tools become per-caller: other lists stay shared (and announced to all).
+  const made = new WeakMap<ToolEntry, ToolEntry>();
+  const restrict = (e: ToolEntry): ToolEntry => {
+    let out = made.get(e);
+    const visible = (caller: Caller) => isVisible(e, caller) && negotiatesUi(caller.clientCapabilities);
+    if (!out) made.set(e, (out = { ...e, visible }));
+    return out;
+  };
+  const hide: Transform = (c) => ({ ...c, tools: c.tools.map((e) => (isAppOnlyEntry(e) ? restrict(e) : e)) });
   const track: Transform = (catalogue) => {
     appOnly = new Set(catalogue.tools.filter(isAppOnlyEntry).map((e) => e.tool.name));
     return catalogue;
