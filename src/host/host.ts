@@ -20,6 +20,7 @@ import {
 import { Listeners, type HostEvents } from './events.js';
 import type { HostCallOptions, HostOptions } from './options.js';
 import { relay, relayed } from './gateway/front-relay.js';
+import { isAppOnly } from './apps.js';
 import { compileUriTemplate } from '../server/index.js';
 
 export type { HostCallOptions, HostOptions, RelayFields } from './options.js';
@@ -102,8 +103,17 @@ export class Host {
     return this.#events.on(event, listener);
   }
 
+  /** Every tool of the registry, app-only ones included (a gateway or an app host needs them). */
   tools(): HostTool[] {
     return [...this.#registry.tools.values()];
+  }
+  /**
+   * The tools to offer a model: {@link tools} without the app-only ones (`_meta.ui.visibility`
+   * without `"model"`), which only their server's app calls, through {@link callTool}.
+   * Source: ext-apps specification 2026-01-26 "Visibility".
+   */
+  modelTools(): HostTool[] {
+    return this.tools().filter((t) => !isAppOnly(t.definition));
   }
   prompts(): HostPrompt[] {
     return [...this.#registry.prompts.values()];

@@ -9,7 +9,7 @@ import { createClient, type Client } from '../client/index.js';
 import { APP_MIME_TYPE, LocalError, uiClientExtension } from '../core/index.js';
 import { createLinkedPair } from '../testing/index.js';
 import { validateWire } from '../testing/wire-tap.js';
-import { appResource, appTool, connect, createServer } from './index.js';
+import { appResource, appTool, connect, createServer, serveApps } from './index.js';
 
 const VIEW = 'ui://demo/view.html';
 const clients: Client[] = [];
@@ -37,9 +37,9 @@ function server() {
   return s;
 }
 
-async function client(era: 'modern' | 'legacy', ui: boolean): Promise<Client> {
+async function client(era: 'modern' | 'legacy', ui: boolean, served = server()): Promise<Client> {
   const [a, b] = createLinkedPair();
-  await connect(server(), b);
+  await connect(served, b);
   const c = createClient({
     name: 'host',
     version: '1',
@@ -102,5 +102,61 @@ describe('MCP Apps definitions', () => {
     expect(() =>
       appTool(s, 't', { resourceUri: VIEW, visibility: ['agent' as never], handler: () => '' }),
     ).toThrow(/visibility/);
+  });
+});
+
+describe.each(['modern', 'legacy'] as const)('app-only tools and the model, %s', (era) => {
+  it('leaves app-only tools out of the tools/list of a host without the UI extension only', async () => {
+    const tools = async (ui: boolean) => (await (await client(era, ui)).listTools()).map((t) => t.name);
+    expect(await tools(true)).toEqual(['show', 'refresh']);
+    expect(await tools(false)).toEqual(['show']);
+  });
+
+  it('answers concurrent hosts of one server, with and without UI, each with its own list and calls', async () => {
+    const shared = server();
+    const [ui, plain, ui2, plain2] = await Promise.all([
+      client(era, true, shared),
+      client(era, false, shared),
+      client(era, true, shared),
+      client(era, false, shared),
+    ]);
+    const rounds = Array.from({ length: 10 }, () =>
+      Promise.all([
+        ui!.listTools(),
+        plain!.listTools(),
+        ui2!.callTool('refresh', {}),
+        plain2!.callTool('refresh', {}).then(
+          () => 'called',
+          (e: { code?: number }) => e.code,
+        ),
+      ]),
+    );
+    for (const [withUi, without, called, refused] of await Promise.all(rounds)) {
+      expect(withUi.map((t) => t.name)).toEqual(['show', 'refresh']);
+      expect(without.map((t) => t.name)).toEqual(['show']);
+      expect(called.content).toEqual([{ type: 'text', text: 'refreshed' }]);
+      expect(refused).toBe(-32602);
+    }
+  });
+
+  it('hides an app-only tool however it was registered or mounted, once serveApps serves the extension', async () => {
+    const inner = createServer({ name: 'inner', version: '1' });
+    const meta = { ui: { resourceUri: VIEW, visibility: ['app'] } };
+    inner.tool('poll', { _meta: meta }, () => 'polled');
+    const outer = serveApps(createServer({ name: 'outer', version: '1' }));
+    outer.tool('hand_made', { _meta: meta }, () => 'made');
+    outer.tool('plain', () => 'plain');
+    outer.mount('inner', inner);
+    const names = async (ui: boolean) =>
+      (await (await client(era, ui, outer)).listTools()).map((t) => t.name).sort();
+    expect(await names(true)).toEqual(['hand_made', 'inner__poll', 'plain']);
+    expect(await names(false)).toEqual(['plain']);
+    const plain = await client(era, false, outer);
+    await expect(plain.callTool('inner__poll', {})).rejects.toMatchObject({ code: -32602 });
+    await expect(plain.callTool('hand_made', {})).rejects.toMatchObject({
+      message: expect.stringMatching(/only from its app/),
+    });
+    const withUi = await client(era, true, outer);
+    expect((await withUi.callTool('inner__poll', {})).content).toEqual([{ type: 'text', text: 'polled' }]);
   });
 });

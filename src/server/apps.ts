@@ -13,9 +13,17 @@ import {
   UI_EXTENSION,
   WireError,
   negotiatesUi,
+  toolUiOf,
   type AppResourceUi,
   type AppVisibility,
 } from '../core/index.js';
+import {
+  isVisible,
+  type Caller,
+  type CatalogueEntry,
+  type ToolEntry,
+  type Transform,
+} from './catalogue/types.js';
 import type { RequestContext } from './context.js';
 import { defineExtension, type ServerExtension } from './extension.js';
 import type { McpServer } from './server.js';
@@ -95,7 +103,7 @@ export function appTool<
   if (visibility && (visibility.length === 0 || visibility.some((v) => v !== 'model' && v !== 'app')))
     throw new LocalError('INVALID_DEFINITION', `tool '${name}': visibility must list "model" and/or "app"`);
   const ui = { resourceUri, ...(visibility ? { visibility: [...new Set(visibility)] } : {}) };
-  if (visibility && !visibility.includes('model')) appOnlyTools(server).add(name);
+  if (visibility && !visibility.includes('model')) serveApps(server);
   const withUi = { ...tool, _meta: { ...tool._meta, ui, [FLAT_RESOURCE_URI_KEY]: resourceUri } };
   const structured = tool.outputSchema !== undefined;
   const run = async (args: ToolArgs<In>, ctx: RequestContext) => {
@@ -123,27 +131,44 @@ function textFallback(
   return { ...result, content: [{ type: 'text', text: options.text(result) }] };
 }
 
-const APP_ONLY = new WeakMap<McpServer, Set<string>>();
+const SERVED = new WeakSet<McpServer>();
 
 /**
- * The server's app-only tools, created with the UI extension served on it: the extension
- * declares `io.modelcontextprotocol/ui` and refuses a `tools/call` of an app-only tool
- * from a client that did not negotiate it (that host has no app, so the model is calling).
+ * Serves the UI extension on `server` (once; {@link appTool} does it for its tools):
+ * declares `io.modelcontextprotocol/ui` and keeps every app-only tool (`_meta.ui.visibility`
+ * without `"model"`, whoever registered or mounted it) away from a client that did not
+ * negotiate the extension: left out of its `tools/list` (per request on modern, per session
+ * on legacy; lists carry `cacheScope: "private"`) and its `tools/call` refused with -32602.
+ * Such a host has no app, so only its model could be asking. The spec puts the rule on the
+ * host ("Visibility"); a server may offer different tools by host capabilities ("Graceful
+ * Degradation"), and this one does. Returns the server.
  */
-function appOnlyTools(server: McpServer): Set<string> {
-  let names = APP_ONLY.get(server);
-  if (!names) {
-    names = new Set();
-    APP_ONLY.set(server, names);
-    server.use(uiExtension(names));
-  }
-  return names;
+export function serveApps(server: McpServer): McpServer {
+  if (SERVED.has(server)) return server;
+  SERVED.add(server);
+  return server.use(uiExtension());
 }
 
-/** The UI extension on the seam: declared, no methods of its own, one rule on `tools/call`. */
-function uiExtension(appOnly: ReadonlySet<string>): ServerExtension {
+/** The UI extension on the seam: declared, no methods of its own, app-only tools per caller. */
+function uiExtension(): ServerExtension {
+  // The app-only tool names of the catalogue last built, for the clearer refusal below.
+  let appOnly = new Set<string>();
+  // Only app-only tools become per-caller: other lists stay shared (and announced to all).
+  const made = new WeakMap<ToolEntry, ToolEntry>();
+  const restrict = (e: ToolEntry): ToolEntry => {
+    let out = made.get(e);
+    const visible = (caller: Caller) => isVisible(e, caller) && negotiatesUi(caller.clientCapabilities);
+    if (!out) made.set(e, (out = { ...e, visible }));
+    return out;
+  };
+  const hide: Transform = (c) => ({ ...c, tools: c.tools.map((e) => (isAppOnlyEntry(e) ? restrict(e) : e)) });
+  const track: Transform = (catalogue) => {
+    appOnly = new Set(catalogue.tools.filter(isAppOnlyEntry).map((e) => e.tool.name));
+    return catalogue;
+  };
   return defineExtension({
     id: UI_EXTENSION,
+    setup: (server) => void server.transform(track, hide),
     intercept: ({ method, params }, ctx) => {
       if (method !== 'tools/call' || typeof params.name !== 'string' || !appOnly.has(params.name))
         return undefined;
@@ -152,4 +177,8 @@ function uiExtension(appOnly: ReadonlySet<string>): ServerExtension {
       return Promise.reject(WireError.of('InvalidParams', why));
     },
   });
+}
+
+function isAppOnlyEntry(entry: CatalogueEntry): entry is ToolEntry {
+  return 'tool' in entry && !toolUiOf(entry.tool).visibility.includes('model');
 }

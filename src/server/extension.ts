@@ -11,12 +11,19 @@
 import { LocalError, WireError, extensionSettings, type Era, type Params } from '../core/index.js';
 import { extensionDefinitionProblem } from '../core/runtime.js';
 import type { RequestContext } from './context.js';
+import type { Transform } from './catalogue/types.js';
 import type { ResourceHandler, ResourceMetadata, TemplateHandler, TemplateOptions } from './resources.js';
 
-/** The registrations an extension's `setup` may make on the server that serves it. */
+/**
+ * The registrations an extension's `setup` may make on the server that serves it: what it
+ * serves through core features, and catalogue transforms — `visibleTo` among them, which
+ * filters the core lists (`tools/list`…) per caller, on both eras, and answers a call of an
+ * entry the caller may not see as for an unknown name.
+ */
 export interface ExtensionServer {
   resource(uri: string, metadata: ResourceMetadata, handler: ResourceHandler): unknown;
   resourceTemplate(uriTemplate: string, options: TemplateOptions, handler: TemplateHandler): unknown;
+  transform(...transforms: Transform[]): unknown;
 }
 
 /** One method an extension adds: the request's params (as sent: check them) and context in, its result out. */

@@ -84,7 +84,7 @@ export {
   type SealerOptions,
   type StateKey,
 } from '../core/runtime.js';
-export { appResource, appTool, type AppResourceOptions, type AppToolDefinition } from './apps.js';
+export { appResource, appTool, serveApps, type AppResourceOptions, type AppToolDefinition } from './apps.js';
 export {
   SkillCatalogue,
   type SkillCatalogueOptions,

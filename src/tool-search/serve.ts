@@ -2,7 +2,7 @@
  * Putting a tool search to work: on a server definition ({@link installToolSearch}) and over
  * a host's merged registry ({@link hostToolSource}), so one search covers every backend.
  */
-import type { Tool } from '../core/index.js';
+import { toolUiOf, type Tool } from '../core/index.js';
 import type { McpServer, RequestContext, ToolResult } from '../server/index.js';
 import type { SearchableTool, ToolSearch, ToolSource } from './search.js';
 
@@ -31,8 +31,9 @@ export interface HostLike {
 }
 
 /**
- * Every tool of a host's registry (all its connected servers, under their qualified names),
- * called through the host with the request's cancellation.
+ * Every tool of a host's registry that a model may see (all its connected servers, under
+ * their qualified names; app-only tools left out), called through the host with the
+ * request's cancellation.
  */
 export function hostToolSource(host: HostLike): ToolSource {
   let tools: SearchableTool[] | undefined;
@@ -44,11 +45,18 @@ export function hostToolSource(host: HostLike): ToolSource {
   });
   return {
     tools: () =>
-      (tools ??= host.tools().map(({ name, definition }) => ({
-        tool: definition,
-        call: (args: unknown, ctx: RequestContext) =>
-          host.callTool(name, (args ?? {}) as Record<string, unknown>, { signal: ctx.signal }),
-      }))),
+      (tools ??= host.tools().flatMap(({ name, definition }) =>
+        // An app-only tool is for its app, never for the model that searches.
+        toolUiOf(definition).visibility.includes('model')
+          ? [
+              {
+                tool: definition,
+                call: (args: unknown, ctx: RequestContext) =>
+                  host.callTool(name, (args ?? {}) as Record<string, unknown>, { signal: ctx.signal }),
+              },
+            ]
+          : [],
+      )),
     onChange: (listener) => {
       listeners.add(listener);
       return () => listeners.delete(listener);

@@ -45,6 +45,9 @@ function useView(opened: Opened | undefined) {
   useEffect(() => {
     setLog([]);
     if (!opened) return;
+    // One relay at a time, so the CLI receives the view's messages in the order posted
+    // (concurrent requests could overtake each other: a stale size-changed applied last).
+    let relayed = Promise.resolve();
     const onMessage = (event: MessageEvent) => {
       if (event.source !== frame.current?.contentWindow || event.origin !== origin) return;
       const data = event.data as { method?: unknown } | null;
@@ -58,7 +61,13 @@ function useView(opened: Opened | undefined) {
         const ready = { jsonrpc: '2.0', method: 'ui/notifications/sandbox-resource-ready', params };
         return frame.current?.contentWindow?.postMessage(ready, origin);
       }
-      void api('app-message', { viewId: opened.viewId, message: event.data }).catch(() => undefined);
+      const message = { viewId: opened.viewId, message: event.data };
+      relayed = relayed
+        .then(() => api('app-message', message))
+        .then(
+          () => undefined,
+          () => undefined,
+        );
     };
     window.addEventListener('message', onMessage);
     return () => window.removeEventListener('message', onMessage);

@@ -114,6 +114,30 @@ async function openApp(page: Page, tool: string, fields: Record<string, string> 
 const textOf = (frame: Frame, id: string, text: string) =>
   frame.waitForFunction((i, t) => document.getElementById(i)?.textContent?.includes(t), {}, id, text);
 
+/**
+ * Clicks `selector` in the view the way a person would: scrolled into sight, then pressed
+ * once the page has applied the size the view asks for. The App measures itself in a
+ * `requestAnimationFrame`, which chromium does not run in a cross-origin frame out of
+ * sight; the view opens below the fold of the scrolled panel, so it asks for its size
+ * (`ui/notifications/size-changed`; the page makes the frame that height plus 16 px, at
+ * least 80) only once it is scrolled into sight. Clicking at once let that resize (320 →
+ * 223 px) land between puppeteer's scroll and its mouse press: the shorter frame shortened
+ * the panel, its scroll was clamped, and the press hit the chart 97 px above the button.
+ */
+async function clickSettled(view: Frame, selector: string): Promise<void> {
+  const target = await view.waitForSelector(selector);
+  await target?.scrollIntoView();
+  await view.waitForFunction(() => {
+    const html = document.documentElement;
+    const before = html.style.height;
+    html.style.height = 'max-content';
+    const asked = Math.ceil(html.getBoundingClientRect().height);
+    html.style.height = before;
+    return window.innerHeight === Math.max(80, asked + 16);
+  });
+  await target?.click();
+}
+
 const logHas = (page: Page, text: string) =>
   page.waitForFunction(
     (t) => document.querySelector('[data-test=app-log]')?.textContent?.includes(t),
@@ -137,12 +161,12 @@ describe('the inspector renders MCP Apps (chromium)', () => {
     const view = await openApp(page, 'show_chart', { series: 'sales' });
     await textOf(view, 'title', 'sales · round 0');
     expect(await page.$eval('[data-test=app-csp]', (el) => el.textContent)).toBe(appCspHeader(undefined));
-    await view.click('#refresh');
+    await clickSettled(view, '#refresh');
     await textOf(view, 'title', 'sales · round 1');
     expect(Number(await refreshes())).toBe(before + 1);
-    await view.click('#ask');
+    await clickSettled(view, '#ask');
     await logHas(page, 'ui/message');
-    await view.click('#remember');
+    await clickSettled(view, '#remember');
     await logHas(page, 'ui/update-model-context');
     const history = await page.$eval('[data-test=history]', (el) => el.textContent ?? '');
     expect(history).toMatch(/app ←.*ui\/initialize/s);
@@ -170,7 +194,7 @@ describe('MCP Apps through the gateway (chromium)', () => {
     expect(await page.$eval('[data-test=app-view] code', (el) => el.textContent)).toBe(
       'ui://chart/chart/view.html',
     );
-    await view.click('#refresh');
+    await clickSettled(view, '#refresh');
     await textOf(view, 'title', 'gw · round 1');
     expect(Number(await refreshes())).toBe(before + 1);
   }, 60_000);

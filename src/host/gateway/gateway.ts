@@ -14,6 +14,7 @@ import {
   type McpServer,
   type RequestContext,
   type ServerOptions,
+  serveApps,
 } from '../../server/index.js';
 import { WireError, negotiatesUi, type Params, type ResourceTemplate, type Tool } from '../../core/index.js';
 import { isAppOnly } from '../apps.js';
@@ -101,6 +102,8 @@ export function createGateway(host: Host, options: GatewayOptions = {}): Gateway
     capabilities: { ...FRONT_LISTS, ...options.server?.capabilities },
     resourceSubscriptions: subscriptions,
   });
+  // App-only tools reach only front clients that negotiated the UI extension (their apps).
+  serveApps(server);
   const taskIds = new TaskIds(options.taskIdKey);
   server.use(tasksMiddleware(host, taskIds));
   server.use(advertiseRelayed(host)).use(relayExtension(host));
@@ -180,8 +183,10 @@ class RegistrySync {
       host.tools().map((t) => [t.name, t.definition, t.server] as const),
       {
         add: (n, d, s) => this.#addTool(n, d as Tool, s),
-        remove: (n) =>
-          this.#setup.searchable ? this.#setup.searchable.delete(n) : void this.#server.removeTool(n),
+        remove: (n) => {
+          this.#setup.searchable?.delete(n);
+          this.#server.removeTool(n);
+        },
       },
     );
     if (tools || kinds.includes('tools')) this.#server.notifyToolsChanged();
@@ -265,7 +270,8 @@ class RegistrySync {
       if (result.resultType === 'task') return this.#createdTask(server, result, ctx);
       return result as never;
     };
-    if (this.#setup.searchable) return this.#setup.searchable.set({ ...tool, name }, handler);
+    // An app-only tool is listed to apps' hosts, never offered to a model's search.
+    if (this.#setup.searchable && !appOnly) return this.#setup.searchable.set({ ...tool, name }, handler);
     this.#server.tool(name, definition as never, handler);
   }
 

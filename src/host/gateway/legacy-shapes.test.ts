@@ -106,7 +106,10 @@ describe('the gateway between eras', () => {
       clientInfo: { name: 'front', version: '1' },
     });
     peer.notify('notifications/initialized');
-    expect(init.capabilities).not.toHaveProperty('extensions');
+    // Tasks are a modern-only extension; MCP Apps are negotiated on legacy sessions too.
+    expect(Object.keys((init.capabilities as Params).extensions ?? {})).toEqual([
+      'io.modelcontextprotocol/ui',
+    ]);
     const tools = (await peer.request('tools/list', {})).tools as { name: string; outputSchema?: Params }[];
     const letters = tools.find((t) => t.name.endsWith('letters'))!;
     expect(letters.outputSchema).toMatchObject({ type: 'object', required: ['result'] });

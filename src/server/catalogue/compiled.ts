@@ -39,6 +39,7 @@ export class CompiledCatalogue {
   /** True when some entry is seen by some callers only. */
   readonly perCaller: boolean;
   readonly hasTaskTools: boolean;
+  readonly #perCallerKinds: Readonly<Record<ListKind, boolean>>;
   #everyone: { tools: Tool[]; legacy: Tool[]; prompts: Prompt[]; resources: Resource[] } | undefined;
   #templateList: ResourceTemplate[] | undefined;
 
@@ -71,6 +72,12 @@ export class CompiledCatalogue {
       ...this.catalogue.templates,
     ];
     this.perCaller = all.some((e) => e.visible !== undefined);
+    const some = (entries: readonly CatalogueEntry[]) => entries.some((e) => e.visible !== undefined);
+    this.#perCallerKinds = {
+      tools: some(this.catalogue.tools),
+      prompts: some(this.catalogue.prompts),
+      resources: some(this.catalogue.resources) || some(this.catalogue.templates),
+    };
     this.hasTaskTools = this.catalogue.tools.some((t) => t.task && t.task.support !== 'forbidden');
   }
 
@@ -78,6 +85,11 @@ export class CompiledCatalogue {
     if (!taken.has(key)) return true;
     this.collisions.push(`${what} is offered twice`);
     return false;
+  }
+
+  /** True when some entry of the list of `kind` is seen by some callers only. */
+  perCallerOf(kind: ListKind): boolean {
+    return this.#perCallerKinds[kind];
   }
 
   /** The tool list `caller` sees (modern form, or its legacy projection). */
