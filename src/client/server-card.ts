@@ -16,6 +16,7 @@ import {
   type ServerCard,
 } from '../core/index.js';
 import { compileJsonSchema, type JsonSchemaValidator } from '../validation/index.js';
+import { unreachable } from './http/fetch-failure.js';
 
 /** Options of {@link fetchServerCard}. */
 export interface FetchServerCardOptions {
@@ -87,12 +88,18 @@ export async function fetchServerCard(
       await response.body?.cancel();
       throw new LocalError('CONNECTION_CLOSED', `server card ${href}: HTTP ${response.status}`);
     }
-    const card = await validCard(href, await boundedText(response, options.maxBytes ?? DEFAULT_MAX_BYTES));
+    const text = await boundedText(response, { href, maxBytes: options.maxBytes ?? DEFAULT_MAX_BYTES });
+    const card = await validCard(href, text);
     return etag === undefined ? { status: 'ok', url: href, card } : { status: 'ok', url: href, card, etag };
   } catch (error) {
     if (timeout.aborted && !(error instanceof LocalError))
       throw new LocalError('TIMEOUT', `server card ${href}: no answer within ${timeoutMs} ms`);
     if (error instanceof LocalError || options.signal?.aborted) throw error;
+    // fetch says only "fetch failed"; its cause says why (refused, a redirect loop, DNS, TLS).
+    if (error instanceof TypeError) {
+      const why = unreachable(new URL(href), error);
+      throw new LocalError('CONNECTION_CLOSED', `server card ${why.message}`, { cause: error });
+    }
     throw new LocalError('CONNECTION_CLOSED', `server card ${href}: ${String(error)}`, { cause: error });
   }
 }
@@ -104,11 +111,14 @@ function requestHeaders(options: FetchServerCardOptions): Record<string, string>
 }
 
 /** The body as text, refusing more than `maxBytes` (the rest is not read). */
-async function boundedText(response: Response, maxBytes: number): Promise<string> {
+async function boundedText(
+  response: Response,
+  { href, maxBytes }: { href: string; maxBytes: number },
+): Promise<string> {
   const declared = Number(response.headers.get('content-length'));
   if (declared > maxBytes) {
     await response.body?.cancel();
-    throw tooLarge(maxBytes);
+    throw tooLarge(href, maxBytes);
   }
   if (!response.body) return '';
   const reader = response.body.getReader();
@@ -120,7 +130,7 @@ async function boundedText(response: Response, maxBytes: number): Promise<string
     size += value.byteLength;
     if (size > maxBytes) {
       await reader.cancel();
-      throw tooLarge(maxBytes);
+      throw tooLarge(href, maxBytes);
     }
     chunks.push(value);
   }
@@ -130,8 +140,8 @@ async function boundedText(response: Response, maxBytes: number): Promise<string
   return new TextDecoder().decode(bytes);
 }
 
-function tooLarge(maxBytes: number): LocalError {
-  return new LocalError('LIMIT_EXCEEDED', `server card larger than ${maxBytes} bytes`);
+function tooLarge(href: string, maxBytes: number): LocalError {
+  return new LocalError('LIMIT_EXCEEDED', `server card ${href} is larger than ${maxBytes} bytes (maxBytes)`);
 }
 
 let validator: JsonSchemaValidator | undefined;

@@ -103,9 +103,22 @@ export async function post(
     const timedOut = error instanceof TimeUp || (error as { name?: string }).name === 'AbortError';
     return {
       messages: [],
-      failure: timedOut ? `no answer within ${limits.timeoutMs} ms` : `HTTP request failed: ${String(error)}`,
+      failure: timedOut
+        ? `no answer within ${limits.timeoutMs} ms`
+        : `HTTP request failed: ${withCauses(error)}`,
     };
   }
+}
+
+/** An error's message and its causes' (fetch says only "fetch failed"; the cause says why). */
+export function withCauses(error: unknown): string {
+  const parts: string[] = [];
+  for (let e: unknown = error; e !== undefined && parts.length < 4; e = (e as { cause?: unknown }).cause) {
+    const text = e instanceof Error ? e.message : String(e);
+    if (text !== '' && !parts.includes(text)) parts.push(text);
+    if (!(e instanceof Error)) break;
+  }
+  return parts.join(': ');
 }
 
 /** The HTTP facts of a response. */
