@@ -123,6 +123,10 @@ async function observeHttp(
     fetch: target.fetch ?? ((request) => fetch(request)),
     limits: plan.limits,
     ...(target.headers ? { headers: target.headers } : {}),
+    // In process, the handler reads Host from the Request; over the network only node:http sends it.
+    ...(isLoopback(target.url)
+      ? { hostFetch: target.fetch ?? (await import('./host-fetch.js')).hostFetch }
+      : {}),
   };
   const exchanges: Answer[] = [];
   let legacy: LegacyOpened | undefined;

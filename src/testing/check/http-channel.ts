@@ -22,6 +22,8 @@ export interface HttpChannelOptions {
   /** Headers on every POST (`--header`, `--token`). */
   headers?: Record<string, string>;
   limits?: ChannelLimits;
+  /** A fetch that sends a given `Host` header (the DNS-rebinding probe); none: no such probe. */
+  hostFetch?: FetchLike;
 }
 
 /** One POST and what came back: the facts, and the JSON-RPC messages of its body. */
