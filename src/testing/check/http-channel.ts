@@ -113,7 +113,7 @@ export async function post(
 }
 
 /** An error's message and its causes' (fetch says only "fetch failed"; the cause says why). */
-export function withCauses(error: unknown): string {
+function withCauses(error: unknown): string {
   const parts: string[] = [];
   for (let e: unknown = error; e !== undefined && parts.length < 4; e = (e as { cause?: unknown }).cause) {
     const text = e instanceof Error ? e.message : String(e);

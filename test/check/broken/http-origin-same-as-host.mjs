@@ -6,6 +6,8 @@
  * bound to 127.0.0.1 on a free port; prints its URL on stdout and runs until killed.
  */
 import { createServer } from 'node:http';
+import process from 'node:process';
+import { URL } from 'node:url';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
