@@ -28,6 +28,9 @@ async function driftingServer(): Promise<Server> {
     const origin = `http://127.0.0.1:${address.port}`;
     if (req.url === '/mcp/server-card') return void res.end(JSON.stringify(cardOf(origin)));
     if (req.url === '/bad/server-card') return void res.end(JSON.stringify({ name: 'x', version: '1' }));
+    if (req.url === '/loop/server-card')
+      return void res.writeHead(302, { location: '/loop/server-card' }).end();
+    if (req.url === '/big/server-card') return void res.end(JSON.stringify({ pad: 'x'.repeat(70_000) }));
     if (req.url === '/mcp') return mcp(req, res);
     if (req.url === '/locked') return void res.writeHead(401, { 'www-authenticate': 'Bearer' }).end();
     res.writeHead(404).end();
@@ -107,9 +110,21 @@ describe('mcpkit card', () => {
     expect(invalid.stderr).toMatch(/not valid/);
     const none = await runCli(['card', `${base}/nothing`]);
     expect(none.code).toBe(3);
+    expect(none.stderr).toContain(`${base}/nothing`);
     expect(() => parseCardCommand([])).toThrow(CliError);
     expect(() => parseCardCommand(['ftp://x'])).toThrow(/not an http/);
     expect(() => parseCardCommand(['http://x', '--var', 'bad name'])).toThrow(/--var/);
     expect(parseCardCommand(['--help'])).toEqual({ name: 'card', help: true });
+  });
+
+  it('names the URL and the cause for a redirect loop, and the URL for a card over the size bound', async () => {
+    const loop = await runCli(['card', '--check', `${base}/loop/server-card`]);
+    expect(loop.code).toBe(3);
+    expect(loop.stderr).toContain(`could not reach ${base}/loop/server-card`);
+    expect(loop.stderr).toMatch(/redirect/);
+    expect(loop.stderr).not.toMatch(/: fetch failed\s*$/);
+    const big = await runCli(['card', '--check', `${base}/big/server-card`]);
+    expect(big.code).not.toBe(0);
+    expect(big.stderr).toContain(`server card ${base}/big/server-card is larger than 65536 bytes`);
   });
 });

@@ -1,4 +1,5 @@
 import { fileURLToPath } from 'node:url';
+import { createServer as createNetServer, type AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../../test/support/cli.js';
 import { parseCommandLine } from './args.js';
@@ -72,4 +73,33 @@ describe('mcpkit check: output and exit codes', () => {
       expect(strict.code).toBe(1);
     },
   );
+});
+
+/** A loopback port nothing listens on (bound, then closed). */
+async function closedPort(): Promise<number> {
+  const server = createNetServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}
+
+describe('mcpkit check: a server that cannot be reached is no finding', () => {
+  it('exits 3 naming a command that cannot start, and reports no spec violation', SLOW, async () => {
+    const run = await runCli(['check', '--', '/nonexistent/mcp-server']);
+    expect(run.code).toBe(3);
+    expect(run.stdout).toBe('');
+    expect(run.stderr).toContain('could not reach /nonexistent/mcp-server');
+    expect(run.stderr).toContain('ENOENT');
+    expect(run.stderr).not.toContain('handshake');
+  });
+
+  it('exits 3 naming a URL nothing listens on, with the cause', SLOW, async () => {
+    const url = `http://127.0.0.1:${await closedPort()}/mcp`;
+    const run = await runCli(['check', url]);
+    expect(run.code).toBe(3);
+    expect(run.stdout).toBe('');
+    expect(run.stderr).toContain(`could not reach ${url}`);
+    expect(run.stderr).toContain('ECONNREFUSED');
+  });
 });

@@ -4,7 +4,9 @@
  * finding is at `--fail-on` or worse (default error; `--strict` means warning).
  */
 import type { CheckReport } from '../testing/index.js';
+import { LocalError } from '../core/index.js';
 import type { CheckCommand } from './args.js';
+import { CliError } from './errors.js';
 
 /** Runs the check and prints the report; resolves with the exit code. */
 export async function runCheck(command: CheckCommand): Promise<number> {
@@ -13,12 +15,20 @@ export async function runCheck(command: CheckCommand): Promise<number> {
     import('./check-target.js'),
     import('./check-format.js'),
   ]);
-  const report: CheckReport = await checkServer(checkTarget(command), {
-    era: command.era,
-    calls: command.calls,
-    ...(command.timeoutMs === undefined ? {} : { timeoutMs: command.timeoutMs }),
-    ...(command.connectTimeoutMs === undefined ? {} : { openTimeoutMs: command.connectTimeoutMs }),
-  });
+  const target = checkTarget(command);
+  let report: CheckReport;
+  try {
+    report = await checkServer(target, {
+      era: command.era,
+      calls: command.calls,
+      ...(command.timeoutMs === undefined ? {} : { timeoutMs: command.timeoutMs }),
+      ...(command.connectTimeoutMs === undefined ? {} : { openTimeoutMs: command.connectTimeoutMs }),
+    });
+  } catch (error) {
+    // Nothing was reached, so there is nothing to report on: a connection failure (exit 3).
+    if (!(error instanceof LocalError)) throw error;
+    throw new CliError(error.message, { kind: 'connection', cause: error });
+  }
   const colour = process.stdout.isTTY === true && !process.env.NO_COLOR;
   process.stdout.write(command.json ? `${JSON.stringify(report, null, 2)}\n` : formatReport(report, colour));
   return failsAt(report, command.failOn) ? 1 : 0;
@@ -47,4 +57,5 @@ Each finding has a severity, a rule id and the spec section it rests on.
   --json                    print the report as JSON
   -h, --help                show this help
 
-Exit codes: 0 no finding at the fail level, 1 findings at the fail level, 2 usage.`;
+Exit codes: 0 no finding at the fail level, 1 findings at the fail level, 2 usage,
+3 the server could not be started or reached (nothing was checked).`;

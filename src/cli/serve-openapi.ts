@@ -102,6 +102,14 @@ export async function serveOpenApi(command: OpenApiCommand): Promise<void> {
     process.stderr.write(
       `mcpkit: not served: ${issue.operation}${issue.operationId ? ` (${issue.operationId})` : ''}: ${issue.message}\n`,
     );
+  // A server with nothing to offer from a document that has operations is a mistake, not a start.
+  if (served.tools.length === 0 && served.resources.length === 0)
+    throw new CliError(
+      served.issues.length > 0
+        ? `serve --openapi: none of the ${served.issues.length} operations of ${command.spec} can be served (reasons above)`
+        : `serve --openapi: ${command.spec} has no operations to serve`,
+      { kind: 'failure' },
+    );
   if (command.port === undefined) {
     await serveStdio(served.server);
     return;

@@ -136,6 +136,35 @@ describe('structuredContent validation against outputSchema', () => {
     });
   });
 
+  it('refuses an outputSchema with a network $ref, naming the tool and the reference, on every call', async () => {
+    const hostile = { ...weather, outputSchema: { $ref: 'https://example.com/x.json' } };
+    const fake = await connectFake(
+      modern({
+        'tools/list': () => ({ resultType: 'complete', tools: [hostile], ...cacheHints }),
+        'tools/call': () => ({ resultType: 'complete', content: [], structuredContent: { celsius: 1 } }),
+      }),
+    );
+    for (let i = 0; i < 2; i++)
+      await expect(fake.client.callTool('weather')).rejects.toMatchObject({
+        code: 'INVALID_DEFINITION',
+        message: expect.stringMatching(/^tool weather outputSchema: .*"https:\/\/example.com\/x.json"/),
+      });
+  });
+
+  it('refuses an outputSchema that only fails on first use, naming the tool', async () => {
+    const hostile = { ...weather, outputSchema: { type: 'object', properties: { a: { minLength: 'x' } } } };
+    const fake = await connectFake(
+      modern({
+        'tools/list': () => ({ resultType: 'complete', tools: [hostile], ...cacheHints }),
+        'tools/call': () => ({ resultType: 'complete', content: [], structuredContent: { a: 'y' } }),
+      }),
+    );
+    await expect(fake.client.callTool('weather')).rejects.toMatchObject({
+      code: 'INVALID_DEFINITION',
+      message: expect.stringMatching(/^tool weather outputSchema: .*minLength/),
+    });
+  });
+
   it('lists the tools again after tools/list_changed', async () => {
     let changed = false;
     const fake = await connectFake(serve({ structuredContent: { celsius: 1 } }), {

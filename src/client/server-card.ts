@@ -17,6 +17,7 @@ import {
 } from '../core/index.js';
 import { compileJsonSchema, type JsonSchemaValidator } from '../validation/index.js';
 import { withDeadline } from '../core/runtime.js';
+import { unreachable } from './http/fetch-failure.js';
 
 /** Options of {@link fetchServerCard}. */
 export interface FetchServerCardOptions {
@@ -81,6 +82,11 @@ export async function fetchServerCard(
     );
   } catch (error) {
     if (error instanceof LocalError || options.signal?.aborted) throw error;
+    // fetch says only "fetch failed"; its cause says why (refused, a redirect loop, DNS, TLS).
+    if (error instanceof TypeError) {
+      const why = unreachable(new URL(href), error);
+      throw new LocalError('CONNECTION_CLOSED', `server card ${why.message}`, { cause: error });
+    }
     throw new LocalError('CONNECTION_CLOSED', `server card ${href}: ${String(error)}`, { cause: error });
   }
 }
@@ -101,7 +107,10 @@ async function readCard(
     await response.body?.cancel();
     throw new LocalError('CONNECTION_CLOSED', `server card ${href}: HTTP ${response.status}`);
   }
-  const card = await validCard(href, await boundedText(response, options.maxBytes ?? DEFAULT_MAX_BYTES));
+  const card = await validCard(
+    href,
+    await boundedText(response, { href, maxBytes: options.maxBytes ?? DEFAULT_MAX_BYTES }),
+  );
   return etag === undefined ? { status: 'ok', url: href, card } : { status: 'ok', url: href, card, etag };
 }
 
@@ -112,11 +121,14 @@ function requestHeaders(options: FetchServerCardOptions): Record<string, string>
 }
 
 /** The body as text, refusing more than `maxBytes` (the rest is not read). */
-async function boundedText(response: Response, maxBytes: number): Promise<string> {
+async function boundedText(
+  response: Response,
+  { href, maxBytes }: { href: string; maxBytes: number },
+): Promise<string> {
   const declared = Number(response.headers.get('content-length'));
   if (declared > maxBytes) {
     await response.body?.cancel();
-    throw tooLarge(maxBytes);
+    throw tooLarge(href, maxBytes);
   }
   if (!response.body) return '';
   const reader = response.body.getReader();
@@ -128,7 +140,7 @@ async function boundedText(response: Response, maxBytes: number): Promise<string
     size += value.byteLength;
     if (size > maxBytes) {
       await reader.cancel();
-      throw tooLarge(maxBytes);
+      throw tooLarge(href, maxBytes);
     }
     chunks.push(value);
   }
@@ -138,8 +150,8 @@ async function boundedText(response: Response, maxBytes: number): Promise<string
   return new TextDecoder().decode(bytes);
 }
 
-function tooLarge(maxBytes: number): LocalError {
-  return new LocalError('LIMIT_EXCEEDED', `server card larger than ${maxBytes} bytes`);
+function tooLarge(href: string, maxBytes: number): LocalError {
+  return new LocalError('LIMIT_EXCEEDED', `server card ${href} is larger than ${maxBytes} bytes (maxBytes)`);
 }
 
 let validator: JsonSchemaValidator | undefined;

@@ -155,10 +155,33 @@ export class ToolCalls {
     }
   }
 
+  /** The tool's outputSchema validator; a schema that cannot compile fails every call, naming the tool. */
   #validator(tool: Tool): JsonSchemaValidator {
     let validate = this.#compiled.get(tool);
     if (!validate) {
-      validate = compileJsonSchema(tool.outputSchema as object, this.#limits);
+      const named = (error: unknown): LocalError =>
+        new LocalError(
+          'INVALID_DEFINITION',
+          `tool ${tool.name} outputSchema: ${error instanceof Error ? error.message : String(error)}`,
+          { cause: error },
+        );
+      try {
+        const compiled = compileJsonSchema(tool.outputSchema as object, this.#limits);
+        validate = (value) => {
+          let outcome: ReturnType<JsonSchemaValidator>;
+          try {
+            outcome = compiled(value);
+          } catch (error) {
+            throw named(error);
+          }
+          return outcome instanceof Promise
+            ? outcome.catch((error: unknown) => Promise.reject(named(error)))
+            : outcome;
+        };
+      } catch (error) {
+        const refusal = named(error);
+        validate = () => Promise.reject(refusal);
+      }
       this.#compiled.set(tool, validate);
     }
     return validate;

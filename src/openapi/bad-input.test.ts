@@ -36,7 +36,6 @@ describe('an OpenAPI document with bad operations', () => {
     const { served } = await serve('modern');
     const reasons = Object.fromEntries(served.issues.map((i) => [i.operation, i.message]));
     expect(reasons).toEqual({
-      'GET /edge/tree': expect.stringMatching(/recursive schema/),
       'GET /edge/missing': expect.stringMatching(/Missing \$ref pointer "#\/components\/schemas\/Nowhere"/),
       'GET /edge/external': expect.stringMatching(/external \$ref .* not fetched/),
       'GET /edge/unnamed': expect.stringMatching(/no usable tool name/),
@@ -51,7 +50,30 @@ describe('an OpenAPI document with bad operations', () => {
       'hang',
       'big',
       'shapeOf',
+      'tree',
     ]);
+  });
+
+  it('keeps a recursive schema (a tree of trees) as $defs and $ref, and validates through it', async () => {
+    const { client } = await serve('modern');
+    const tree = (await client.listTools()).find((t) => t.name === 'tree');
+    expect(tree?.outputSchema).toMatchObject({
+      type: 'object',
+      properties: { children: { items: { $ref: '#/$defs/Node' } } },
+      $defs: { Node: { properties: { children: { items: { $ref: '#/$defs/Node' } } } } },
+    });
+    const result = await client.callTool('tree');
+    expect(result.isError).not.toBe(true);
+    expect(result.structuredContent).toEqual({ name: 'root', children: [{ name: 'leaf', children: [] }] });
+  });
+
+  it('says what it read and what it expected for a plain-text document', async () => {
+    const read = fromOpenApi('test/support/fixtures/openapi/plain.txt', { baseUrl: 'http://x' });
+    await expect(read).rejects.toMatchObject({ code: 'INVALID_ARGUMENT' });
+    await expect(read).rejects.toThrow(
+      /plain\.txt: it parses \(as JSON or YAML\) to a plain value, not an object; expected an OpenAPI 3\.0 or 3\.1 document/,
+    );
+    await expect(read).rejects.not.toThrow(/JSON Schema/);
   });
 
   it('refuses Swagger 2.0, an unknown version and a base URL that is not http(s) or carries credentials', async () => {

@@ -36,9 +36,7 @@ export async function loadDocument(spec: string | object): Promise<LoadedDocumen
   try {
     parsed = await SwaggerParser.parse(input as string);
   } catch (error) {
-    throw new LocalError('INVALID_ARGUMENT', `cannot read the OpenAPI document: ${messageOf(error)}`, {
-      cause: error,
-    });
+    throw new LocalError('INVALID_ARGUMENT', unreadable(spec, error), { cause: error });
   }
   const dialect = dialectOf(parsed);
   const refErrors: LoadedDocument['refErrors'] = [];
@@ -71,6 +69,18 @@ function dialectOf(parsed: unknown): Dialect {
       ? 'Swagger 2.0 documents are not supported: convert the document to OpenAPI 3 first'
       : `unsupported OpenAPI version ${JSON.stringify(version)}: 3.0.x and 3.1.x are supported`,
   );
+}
+
+/**
+ * Why the document could not be read. swagger-parser calls anything that parses but is no
+ * object (plain text reads as a YAML string) "not a valid JSON Schema", which misleads.
+ */
+function unreadable(spec: string | object, error: unknown): string {
+  const name = typeof spec === 'string' ? spec : 'the document object';
+  const message = messageOf(error);
+  if (!/is not a valid JSON Schema/.test(message))
+    return `cannot read the OpenAPI document ${name}: ${message}`;
+  return `cannot read the OpenAPI document ${name}: it parses (as JSON or YAML) to a plain value, not an object; expected an OpenAPI 3.0 or 3.1 document, a JSON or YAML object with "openapi", "info" and "paths"`;
 }
 
 function wrap(error: unknown): LocalError {

@@ -7,7 +7,7 @@
  * §4.8.12 "Parameter Object", §4.8.13 "Request Body Object"; MCP 2026-07-28 server/tools (tool names).
  */
 import { isObject } from '../core/runtime.js';
-import { SchemaProblem, toJsonSchema, type Dialect } from './schema.js';
+import { SchemaProblem, toJsonSchema, type ConvertOptions, type Dialect } from './schema.js';
 
 const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'] as const;
 /** MCP tool names: 1–128 of these characters (server/tools "Tool Names"). */
@@ -81,7 +81,7 @@ export function describeOperations(
         continue;
       }
       try {
-        const spec = describe({ path, method, item, operation, dialect: options.dialect });
+        const spec = describe({ path, method, item, operation, dialect: options.dialect, document });
         if (names.has(spec.name))
           throw new SchemaProblem(`tool name '${spec.name}' is already taken by another operation`);
         names.add(spec.name);
@@ -101,18 +101,23 @@ interface Source {
   item: Record<string, unknown>;
   operation: Record<string, unknown>;
   dialect: Dialect;
+  document: Record<string, unknown>;
 }
 
+/** How one tool schema converts: the document, and the `$defs` its recursive schemas go to. */
+type Context = Omit<ConvertOptions, 'direction'> & { defs: Record<string, unknown> };
+
 function describe(source: Source): OperationSpec {
-  const { path, method, operation, dialect } = source;
+  const { path, method, operation, dialect, document } = source;
+  const input: Context = { dialect, document, defs: {} };
   const parameters = parametersOf(source);
   const properties: Record<string, unknown> = {};
   const required: string[] = [];
   for (const p of parameters) {
-    properties[p.spec.argument] = parameterSchema(p.raw, dialect);
+    properties[p.spec.argument] = parameterSchema(p.raw, input);
     if (p.spec.required) required.push(p.spec.argument);
   }
-  const body = bodyOf(operation.requestBody, dialect);
+  const body = bodyOf(operation.requestBody, input);
   if (body) {
     if ('body' in properties)
       throw new SchemaProblem("a parameter named 'body' collides with the request body");
@@ -124,7 +129,7 @@ function describe(source: Source): OperationSpec {
     typeof operation.description === 'string' && operation.description !== ''
       ? operation.description
       : summary;
-  const outputSchema = outputOf(operation.responses, dialect);
+  const outputSchema = outputOf(operation.responses, { dialect, document, defs: {} });
   return {
     key: `${method.toUpperCase()} ${path}`,
     method: method.toUpperCase(),
@@ -143,6 +148,7 @@ function describe(source: Source): OperationSpec {
       properties,
       ...(required.length ? { required } : {}),
       additionalProperties: false,
+      ...(Object.keys(input.defs).length ? { $defs: input.defs } : {}),
     },
     ...(outputSchema ? { outputSchema } : {}),
     deprecated: operation.deprecated === true,
@@ -206,11 +212,11 @@ function isLocation(value: unknown): value is ParameterLocation {
   return value === 'path' || value === 'query' || value === 'header' || value === 'cookie';
 }
 
-function parameterSchema(raw: Record<string, unknown>, dialect: Dialect): unknown {
+function parameterSchema(raw: Record<string, unknown>, context: Context): unknown {
   let schema: unknown = raw.schema;
   if (schema === undefined && isObject(raw.content))
     schema = Object.values(raw.content).find(isObject)?.schema;
-  const converted = toJsonSchema(schema ?? {}, { dialect, direction: 'request' });
+  const converted = toJsonSchema(schema ?? {}, { ...context, direction: 'request' });
   if (typeof raw.description !== 'string' || !isObject(converted) || 'description' in converted)
     return converted;
   return { ...converted, description: raw.description };
@@ -219,7 +225,7 @@ function parameterSchema(raw: Record<string, unknown>, dialect: Dialect): unknow
 /** JSON first, then form-encoded, then text; other media types cannot be sent from tool arguments. */
 function bodyOf(
   raw: unknown,
-  dialect: Dialect,
+  context: Context,
 ): { mediaType: string; required: boolean; schema: unknown } | undefined {
   if (!isObject(raw) || !isObject(raw.content)) return undefined;
   const types = Object.keys(raw.content);
@@ -232,7 +238,10 @@ function bodyOf(
       `request body media type ${types.join(', ') || '(none)'} is not supported (JSON, form or text)`,
     );
   const media = raw.content[mediaType];
-  const schema = toJsonSchema(isObject(media) ? (media.schema ?? {}) : {}, { dialect, direction: 'request' });
+  const schema = toJsonSchema(isObject(media) ? (media.schema ?? {}) : {}, {
+    ...context,
+    direction: 'request',
+  });
   const described =
     typeof raw.description === 'string' && isObject(schema) && !('description' in schema)
       ? { ...schema, description: raw.description }
@@ -241,7 +250,7 @@ function bodyOf(
 }
 
 /** The schema of the first 2xx response (by status code) with a JSON body. */
-function outputOf(responses: unknown, dialect: Dialect): Record<string, unknown> | undefined {
+function outputOf(responses: unknown, context: Context): Record<string, unknown> | undefined {
   if (!isObject(responses)) return undefined;
   const codes = Object.keys(responses)
     .filter((c) => /^2(\d\d|XX)$/i.test(c))
@@ -252,10 +261,23 @@ function outputOf(responses: unknown, dialect: Dialect): Record<string, unknown>
     const json = Object.keys(response.content).find(isJson);
     const media = json === undefined ? undefined : response.content[json];
     if (!isObject(media) || media.schema === undefined) continue;
-    const schema = toJsonSchema(media.schema, { dialect, direction: 'response' });
-    return isObject(schema) ? schema : undefined;
+    const schema = toJsonSchema(media.schema, { ...context, direction: 'response' });
+    return isObject(schema) ? withDefs(schema, context.defs) : undefined;
   }
   return undefined;
+}
+
+/**
+ * An output schema with the `$defs` its recursive `$ref`s name. A root that is only a
+ * `$ref` takes its target's keywords, so the root still says `type: "object"`.
+ */
+function withDefs(schema: Record<string, unknown>, defs: Record<string, unknown>): Record<string, unknown> {
+  if (Object.keys(defs).length === 0) return schema;
+  const ref = typeof schema.$ref === 'string' ? /^#\/\$defs\/(.+)$/.exec(schema.$ref)?.[1] : undefined;
+  const target = ref === undefined ? undefined : defs[ref];
+  const { $ref: _ref, ...rest } = schema;
+  const root = isObject(target) ? { ...target, ...rest } : schema;
+  return { ...root, $defs: defs };
 }
 
 /** `application/json`, or any `+json` media type (RFC 6839). */

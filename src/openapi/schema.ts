@@ -28,22 +28,72 @@ const SCHEMA_MAPS = new Set(['properties', 'patternProperties', '$defs', 'defini
 /** Keywords whose value is a list of schemas. */
 const SCHEMA_LISTS = new Set(['allOf', 'anyOf', 'oneOf', 'prefixItems']);
 
+/** What a conversion needs: the dialect, the side, and for recursive schemas the document. */
+export interface ConvertOptions {
+  dialect: Dialect;
+  direction: Direction;
+  /** The whole document, to follow the local `$ref`s dereferencing left (recursive ones). */
+  document?: Record<string, unknown>;
+  /** Where the schemas those `$ref`s name are gathered, by name: the tool root's `$defs`. */
+  defs?: Record<string, unknown>;
+}
+
 /**
- * Converts one dereferenced OpenAPI schema.
- * @throws SchemaProblem for a `$ref` left in place (unresolvable, external or recursive), or
- *   a schema deeper than 64 levels or larger than 20 000 nodes.
+ * Converts one dereferenced OpenAPI schema. A local `$ref` left in place (dereferencing
+ * leaves recursive ones, such as a tree whose children are trees) is kept as a `$ref` to
+ * `#/$defs/{name}`, and the schema it names is converted once into `options.defs`: the
+ * caller puts those under the tool schema's `$defs`, so validation follows the recursion.
+ * @throws SchemaProblem for an external or unresolvable `$ref` (or a local one without
+ *   `options.document`), or a schema deeper than 64 levels or larger than 20 000 nodes.
  */
-export function toJsonSchema(schema: unknown, options: { dialect: Dialect; direction: Direction }): unknown {
-  const state = { ...options, nodes: 0, path: [] as object[] };
+export function toJsonSchema(schema: unknown, options: ConvertOptions): unknown {
+  const state: State = { ...options, nodes: 0, path: [], names: new Map() };
   return convert(schema, state, 0);
 }
 
-interface State {
-  dialect: Dialect;
-  direction: Direction;
+interface State extends ConvertOptions {
   nodes: number;
   /** The objects on the way down: a schema met again on its own path is recursive. */
   path: object[];
+  /** Pointer → the name its schema has in `defs`. */
+  names: Map<string, string>;
+}
+
+/** The `$defs` name for a local pointer: its last segment, made unique. */
+function defName(pointer: string, state: State): string {
+  const known = state.names.get(pointer);
+  if (known !== undefined) return known;
+  const last = (pointer.split('/').pop() ?? 'schema').replace(/~1/g, '/').replace(/~0/g, '~');
+  const base = last.replace(/[^A-Za-z0-9_.-]/g, '_') || 'schema';
+  let name = base;
+  for (let i = 2; state.defs && Object.hasOwn(state.defs, name); i++) name = `${base}_${i}`;
+  state.names.set(pointer, name);
+  return name;
+}
+
+/** A local `$ref` kept: its target converted once into `defs`, the ref pointed there. */
+function keptRef(ref: string, state: State): string {
+  if (!ref.startsWith('#/') || !state.document || !state.defs) throw new SchemaProblem(refProblem(ref));
+  const known = state.names.get(ref);
+  if (known !== undefined) return `#/$defs/${known}`;
+  let target: unknown = state.document;
+  for (const raw of ref.slice(2).split('/')) {
+    let key: string;
+    try {
+      key = decodeURIComponent(raw).replace(/~1/g, '/').replace(/~0/g, '~');
+    } catch {
+      throw new SchemaProblem(`unresolvable $ref ${JSON.stringify(ref)}`);
+    }
+    target = isObject(target) && Object.hasOwn(target, key) ? target[key] : undefined;
+  }
+  if (target === undefined) throw new SchemaProblem(`unresolvable $ref ${JSON.stringify(ref)}`);
+  const name = defName(ref, state);
+  state.defs[name] = true; // taken before converting, so a ref back to it ends here
+  const outer = state.path;
+  state.path = [];
+  state.defs[name] = convert(target, state, 0);
+  state.path = outer;
+  return `#/$defs/${name}`;
 }
 
 function convert(schema: unknown, state: State, depth: number): unknown {
@@ -52,12 +102,12 @@ function convert(schema: unknown, state: State, depth: number): unknown {
   if (depth > MAX_DEPTH) throw new SchemaProblem(`schema nests deeper than ${MAX_DEPTH} levels`);
   if (++state.nodes > MAX_NODES) throw new SchemaProblem(`schema has more than ${MAX_NODES} nodes`);
   if (state.path.includes(schema)) throw new SchemaProblem('recursive schema');
-  if (typeof schema.$ref === 'string') throw new SchemaProblem(refProblem(schema.$ref));
   state.path.push(schema);
   const out: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(schema)) {
     if (DROPPED.has(key) || key.startsWith('x-')) continue;
-    out[key] = convertKeyword([key, value], state, depth);
+    if (key === '$ref' && typeof value === 'string') out.$ref = keptRef(value, state);
+    else out[key] = convertKeyword([key, value], state, depth);
   }
   state.path.pop();
   dropOneSided(out, state.direction);
@@ -85,7 +135,7 @@ function convertKeyword([key, value]: [string, unknown], state: State, depth: nu
 function refProblem(ref: string): string {
   if (!ref.startsWith('#'))
     return `external $ref ${JSON.stringify(ref)} (external documents are not fetched)`;
-  return `recursive schema (through $ref ${JSON.stringify(ref)})`;
+  return `unresolvable $ref ${JSON.stringify(ref)}`;
 }
 
 /** Leaves out the properties the other side owns (OpenAPI readOnly/writeOnly). */

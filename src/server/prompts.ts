@@ -22,6 +22,7 @@ import type { Completer } from './completion.js';
 import type { RequestContext } from './context.js';
 import type { PromptEntry } from './catalogue/types.js';
 import { isInputRequired, type InputRequiredAnswer } from './mrtr.js';
+import { validateOwn } from './tools.js';
 
 /** What a prompt handler returns: a full result or just the messages. */
 export type PromptReturn =
@@ -177,7 +178,7 @@ async function checkArguments(prompt: RegisteredPrompt, args: unknown): Promise<
     );
   }
   if (!prompt.schema) return args;
-  const checked = await prompt.schema.validate(args);
+  const checked = await validateOwn(prompt.schema, `prompt '${prompt.wire.name}' argsSchema`, args);
   if (!checked.ok)
     throw WireError.of(
       'InvalidParams',

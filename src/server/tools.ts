@@ -13,6 +13,7 @@ import {
   type CompiledSchema,
   type SchemaInput,
   type SchemaLimits,
+  type ValidationOutcome,
 } from '../validation/index.js';
 import type { RequestContext } from './context.js';
 import type { ToolEntry } from './catalogue/types.js';
@@ -175,7 +176,7 @@ export class ToolRegistry {
     if (args !== undefined && (typeof args !== 'object' || args === null || Array.isArray(args))) {
       throw WireError.of('InvalidParams', 'arguments must be an object');
     }
-    const pending = tool.input.validate(args ?? {});
+    const pending = validateOwn(tool.input, `tool '${name}' inputSchema`, args ?? {});
     const checked = pending instanceof Promise ? await pending : pending;
     if (!checked.ok)
       return errorResult(`Invalid arguments for tool ${tool.wire.name}: ${checked.issues.join('; ')}`);
@@ -198,6 +199,29 @@ function handlerFailed(tool: RegisteredTool, error: unknown): ToolResult {
   );
 }
 
+/**
+ * Validates with a schema of the server's own (`owner`: e.g. `tool 'add' inputSchema`).
+ * What only ajv finds in a schema (a keyword the meta-schema refuses) surfaces on first
+ * use: the request then fails with -32603 naming the owner and the fault, not a bare
+ * internal error.
+ */
+export function validateOwn(
+  schema: CompiledSchema,
+  owner: string,
+  value: unknown,
+): ValidationOutcome | Promise<ValidationOutcome> {
+  const refused = (error: unknown): never => {
+    if (!(error instanceof LocalError) || error.code !== 'INVALID_DEFINITION') throw error;
+    throw WireError.of('InternalError', `${owner}: ${error.message}`);
+  };
+  try {
+    const pending = schema.validate(value);
+    return pending instanceof Promise ? pending.catch(refused) : pending;
+  } catch (error) {
+    return refused(error);
+  }
+}
+
 async function checkOutput(tool: RegisteredTool, result: ToolResult): Promise<ToolResult> {
   if (result.structuredContent === undefined) {
     throw new LocalError(
@@ -205,7 +229,8 @@ async function checkOutput(tool: RegisteredTool, result: ToolResult): Promise<To
       `Tool ${tool.wire.name} has an outputSchema but returned no structuredContent`,
     );
   }
-  const checked = await tool.output!.validate(result.structuredContent);
+  const owner = `tool '${tool.wire.name}' outputSchema`;
+  const checked = await validateOwn(tool.output!, owner, result.structuredContent);
   if (!checked.ok) {
     throw new LocalError(
       'INVALID_RESULT',

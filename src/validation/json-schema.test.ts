@@ -57,11 +57,58 @@ describe('compileJsonSchema', () => {
     });
   });
 
-  it('never fetches a network $ref: validation fails with INVALID_DEFINITION instead', async () => {
-    const validate = compileJsonSchema({ $ref: 'https://example.com/schema.json' });
-    await expect(Promise.resolve().then(() => validate({}))).rejects.toMatchObject({
-      code: 'INVALID_DEFINITION',
-    });
+  it('refuses a network $ref at once, naming it and where it sits (it is never fetched)', () => {
+    const schema = { type: 'object', properties: { a: { $ref: 'https://example.com/x.json' } } };
+    expect(() => compileJsonSchema(schema)).toThrow(
+      expect.objectContaining({
+        code: 'INVALID_DEFINITION',
+        message: expect.stringContaining(
+          '$ref "https://example.com/x.json" at /properties/a names a document outside the schema',
+        ),
+      }),
+    );
+  });
+
+  it.each([
+    ['a relative document', { $ref: 'other.json' }, /"other.json" at \/ names a document outside/],
+    ['a missing $defs entry', { $ref: '#/$defs/none' }, /"#\/\$defs\/none" at \/ points at nothing/],
+    [
+      'a missing anchor',
+      { $defs: { a: { $anchor: 'a' } }, $ref: '#b' },
+      /names an anchor the schema does not have/,
+    ],
+    ['a malformed fragment', { $ref: '#/%E0%A4%A' }, /not valid percent-encoding/],
+  ])('refuses a $ref to %s at once', (_what, schema, message) => {
+    expect(() => compileJsonSchema(schema)).toThrow(message);
+  });
+
+  it.each([
+    ['the root', { type: 'object', properties: { child: { $ref: '#' } } }],
+    [
+      'an embedded resource by its $id',
+      { $defs: { n: { $id: 'https://x.test/n.json', type: 'string' } }, $ref: 'https://x.test/n.json' },
+    ],
+    [
+      'a pointer inside an embedded resource',
+      { $id: 'https://x.test/root.json', $defs: { n: { type: 'string' } }, $ref: 'root.json#/$defs/n' },
+    ],
+    ['a pointer with escapes', { $defs: { 'a/b': { type: 'string' } }, $ref: '#/$defs/a~1b' }],
+    ['the meta-schema', { $ref: 'https://json-schema.org/draft/2020-12/schema' }],
+    [
+      'a draft-07 anchor',
+      {
+        $schema: 'http://json-schema.org/draft-07/schema#',
+        definitions: { n: { $id: '#n', type: 'string' } },
+        $ref: '#n',
+      },
+    ],
+  ])('accepts a $ref to %s', (_what, schema) => {
+    expect(() => compileJsonSchema(schema)).not.toThrow();
+  });
+
+  it('reads a "$ref" inside const or enum as data, not as a reference', async () => {
+    const validate = compileJsonSchema({ const: { $ref: 'https://example.com/x.json' } });
+    expect((await validate({ $ref: 'https://example.com/x.json' })).ok).toBe(true);
   });
 
   it('resolves local $defs and $anchor references', async () => {

@@ -3,14 +3,15 @@
  *
  * Dialects: 2020-12 (the default when `$schema` is absent), 2019-09 and draft-07.
  * Anything else is refused with a clear error, as the spec asks. References to network
- * URIs are never fetched: a `$ref` that ajv cannot resolve locally fails compilation.
+ * URIs are never fetched: a `$ref` that names nothing inside the schema (refs.ts) is
+ * refused at once, before anything is compiled.
  * Depth and subschema-count bounds keep a hostile schema from tying up the validator.
  *
  * ajv is loaded on the first validation, not at import: a server that only lists its
  * tools, or validates with a Standard Schema library, never pays for it. Most 2020-12
  * schemas start on an interpreter and move to ajv once hot (interpreted.ts), so a spawned
- * server answers its first call without loading ajv. The dialect and the bounds are
- * checked at once; what only ajv can find (an unresolvable `$ref`, a malformed keyword)
+ * server answers its first call without loading ajv. The dialect, the bounds
+ * and the references are checked at once; what only ajv can find (a malformed keyword)
  * surfaces on first use.
  * Source: 2026-07-28 basic/index "JSON Schema Usage".
  */
@@ -21,6 +22,7 @@ import { hybridValidator, interpretable } from './interpreted.js';
 import { checkSchemaPatterns, withPatternLimits, type PatternLimits } from './patterns.js';
 import { resolvedEngine, type SchemaEngine } from './engine.js';
 import { interpretedValidator } from './no-codegen.js';
+import { unresolvableRef } from './refs.js';
 
 /**
  * Bounds applied to every schema before it is compiled, and to its regular expressions
@@ -187,9 +189,10 @@ function run(
  * and kept, or, where code generation is unavailable (`limits.engine`), prepared for the
  * interpreter (no-codegen.ts) on first use.
  * @throws LocalError `INVALID_DEFINITION` now for an unsupported dialect, a schema over
- *   the bounds, or a pattern RE2 cannot express (lookahead, backreferences) or over
- *   `maxPatternLength`; the validator rejects with it for an unresolvable (e.g. network)
- *   `$ref`, an RE2 program over `maxPatternProgram`, or a schema ajv refuses.
+ *   the bounds, a `$ref` that names nothing inside the schema (a network URI is never
+ *   fetched), or a pattern RE2 cannot express (lookahead, backreferences) or over
+ *   `maxPatternLength`; the validator rejects with it for an RE2 program over
+ *   `maxPatternProgram`, or a schema ajv refuses.
  */
 export function compileJsonSchema(schema: object, limits?: SchemaLimits): JsonSchemaValidator {
   checkSchemaBounds(schema, limits);
@@ -198,6 +201,8 @@ export function compileJsonSchema(schema: object, limits?: SchemaLimits): JsonSc
   const maxBytes = limits?.maxBytes ?? 1024 * 1024;
   if (text.length > maxBytes) throw invalid(`larger than ${maxBytes} bytes`);
   checkSchemaPatterns(schema, limits);
+  const dangling = unresolvableRef(schema);
+  if (dangling !== undefined) throw invalid(dangling);
   const compiling = { dialect, schema, key: `${dialect}\n${patternLimitsKey(limits)}\n${text}`, limits };
   const engine = resolvedEngine(limits?.engine);
   if (engine === 'interpreted') return interpretedValidator(compiling);

@@ -154,6 +154,8 @@ function edge(path: string, x: Exchange): void {
       key: x.req.headers['x-api-key'] ?? null,
     });
   if (path === '/edge/wrong') return send(x.res, 200, { id: 'not-a-number' });
+  if (path === '/edge/tree')
+    return send(x.res, 200, { name: 'root', children: [{ name: 'leaf', children: [] }] });
   if (path === '/edge/hang') return; // never answers: the caller's timeout decides
   if (path.startsWith('/edge/shape/')) return send(x.res, 200, JSON.parse(x.body || 'null'));
   if (path === '/edge/big') return send(x.res, 200, { blob: 'x'.repeat(64 * 1024) });

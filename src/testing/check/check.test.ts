@@ -90,6 +90,11 @@ describe('a hostile server', () => {
     );
     expect(rules(report)).toEqual(['handshake.no-era', 'wire.not-json-rpc']);
     expect(Date.now() - started).toBeLessThan(5000);
+    // The same junk on both eras' connections is one finding, cited from the stdio page.
+    const junkFindings = report.findings.filter((f) => f.rule === 'wire.not-json-rpc');
+    expect(junkFindings).toHaveLength(1);
+    expect(junkFindings[0]?.message).toMatch(/^not a JSON-RPC message \(\d+ times\): Starting server/);
+    expect(junkFindings[0]?.section).toBe('2026-07-28 basic/transports/stdio');
   });
 
   it('that closes the connection at once gets a finding, not a crash', async () => {
@@ -116,6 +121,21 @@ describe('Streamable HTTP rules', () => {
       return next(withHeaders(request, (h) => h.delete('origin'), body));
     });
     expect(rules(report)).toEqual(['http.origin']);
+  });
+
+  it('report a body that is not JSON-RPC once, citing the Streamable HTTP page', SLOW, async () => {
+    const report = await overHttp((next) => async (request) => {
+      if (request.headers.get('mcp-method') !== 'prompts/list') return next(request);
+      return new Response('upstream timed out', {
+        status: 200,
+        headers: { 'content-type': 'application/json' },
+      });
+    });
+    const junk = report.findings.filter((f) => f.rule === 'wire.not-json-rpc');
+    expect(junk.map((f) => f.section)).toEqual([
+      '2026-07-28 basic/transports/streamable-http "Sending Messages"',
+    ]);
+    expect(junk[0]?.message).toMatch(/^not a JSON-RPC message \(\d+ times\): upstream timed out$/);
   });
 
   it('report a server that does not check the mirrored headers against the body', SLOW, async () => {

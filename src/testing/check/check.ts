@@ -4,7 +4,7 @@
  * bounded in time, every list in pages, every body in bytes; a server that hangs, lies or
  * dies produces findings, never a hang or a crash of the checker.
  */
-import type { Era, Transport } from '../../core/index.js';
+import { LocalError, type Era, type Transport } from '../../core/index.js';
 import { DEFAULT_LIMITS, transportChannel, type Channel, type ChannelLimits } from './channel.js';
 import { seeEra, type SafeCall } from './collect.js';
 import { httpChannel, type FetchLike, type HttpChannelOptions, type HttpEraHeaders } from './http-channel.js';
@@ -35,7 +35,12 @@ export interface CheckOptions {
   rules?: readonly Rule[];
 }
 
-/** Checks `target`; resolves with the report, never rejects for anything the server does. */
+/**
+ * Checks `target`; resolves with the report, never rejects for anything the server does.
+ * @throws LocalError `SPAWN_FAILED` when the transport could not start at all (a command
+ *   that does not exist), `CONNECTION_CLOSED` when no HTTP request reached a server (a
+ *   refused connection, an unknown host): there is nothing to judge, so no findings.
+ */
 export async function checkServer(target: CheckTarget, options: CheckOptions = {}): Promise<CheckReport> {
   const started = Date.now();
   const limits: ChannelLimits = {
@@ -52,6 +57,9 @@ export async function checkServer(target: CheckTarget, options: CheckOptions = {
     calls: options.calls ?? [],
     maxPages: options.maxPages ?? 50,
   });
+  const unreachable = unreachableWhy(seen);
+  if (unreachable !== undefined)
+    throw new LocalError(unreachable.code, `could not reach ${target.label}: ${unreachable.why}`);
   const findings = await judge(seen, options.rules ?? RULES);
   return {
     target: target.label,
@@ -115,6 +123,10 @@ async function observeHttp(
     fetch: target.fetch ?? ((request) => fetch(request)),
     limits: plan.limits,
     ...(target.headers ? { headers: target.headers } : {}),
+    // In process, the handler reads Host from the Request; over the network only node:http sends it.
+    ...(isLoopback(target.url)
+      ? { hostFetch: target.fetch ?? (await import('./host-fetch.js')).hostFetch }
+      : {}),
   };
   const exchanges: Answer[] = [];
   let legacy: LegacyOpened | undefined;
@@ -150,6 +162,24 @@ async function observeHttp(
   return seen;
 }
 
+/**
+ * Why no era could even be tried: the transport could not start, or no HTTP request got
+ * any HTTP answer. A server that answered anything at all (junk, an error, a close) is judged.
+ */
+function unreachableWhy(
+  seen: Observations,
+): { code: 'SPAWN_FAILED' | 'CONNECTION_CLOSED'; why: string } | undefined {
+  if (seen.eras.length > 0 || seen.refused.length === 0 || seen.junk.length > 0) return undefined;
+  const answers = seen.refused.map((r) => r.answer);
+  if (answers.some((a) => a.response !== undefined || a.http !== undefined)) return undefined;
+  const failures = answers.map((a) => a.failure ?? '');
+  if (failures.every((f) => f.startsWith('could not start: ')))
+    return { code: 'SPAWN_FAILED', why: (failures[0] ?? '').slice('could not start: '.length) };
+  if (failures.every((f) => f.startsWith('HTTP request failed: ')))
+    return { code: 'CONNECTION_CLOSED', why: (failures[0] ?? '').slice('HTTP request failed: '.length) };
+  return undefined;
+}
+
 /** Runs every rule; a rule that throws becomes an info finding instead of ending the check. */
 async function judge(seen: Observations, rules: readonly Rule[]): Promise<Finding[]> {
   const findings: Finding[] = [];
@@ -169,8 +199,8 @@ async function judge(seen: Observations, rules: readonly Rule[]): Promise<Findin
       const finding: Finding = {
         rule: rule.id,
         severity: hit.severity ?? rule.severity,
-        section: sectionFor(rule.section, hit.era),
-        requirement: rule.requirement,
+        section: sectionFor(hit.section ?? rule.section, hit.era),
+        requirement: hit.requirement ?? rule.requirement,
         message: hit.message,
       };
       if (hit.era) finding.era = hit.era;

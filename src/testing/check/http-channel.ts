@@ -23,6 +23,8 @@ export interface HttpChannelOptions {
   /** Headers on every POST (`--header`, `--token`). */
   headers?: Record<string, string>;
   limits?: ChannelLimits;
+  /** A fetch that sends a given `Host` header (the DNS-rebinding probe); none: no such probe. */
+  hostFetch?: FetchLike;
 }
 
 /** One POST and what came back: the facts, and the JSON-RPC messages of its body. */
@@ -80,9 +82,22 @@ export async function post(
     const timedOut = code === 'TIMEOUT' || (error as { name?: string }).name === 'AbortError';
     return {
       messages: [],
-      failure: timedOut ? `no answer within ${limits.timeoutMs} ms` : `HTTP request failed: ${String(error)}`,
+      failure: timedOut
+        ? `no answer within ${limits.timeoutMs} ms`
+        : `HTTP request failed: ${withCauses(error)}`,
     };
   }
+}
+
+/** An error's message and its causes' (fetch says only "fetch failed"; the cause says why). */
+function withCauses(error: unknown): string {
+  const parts: string[] = [];
+  for (let e: unknown = error; e !== undefined && parts.length < 4; e = (e as { cause?: unknown }).cause) {
+    const text = e instanceof Error ? e.message : String(e);
+    if (text !== '' && !parts.includes(text)) parts.push(text);
+    if (!(e instanceof Error)) break;
+  }
+  return parts.join(': ');
 }
 
 /** The HTTP facts of a response. */

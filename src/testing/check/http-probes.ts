@@ -12,6 +12,7 @@ import type { Answer, EraSeen, HttpProbeName, HttpSeen, Json } from './observati
 import { NO_SUCH_TOOL, RequestMaker } from './requests.js';
 
 const BAD_ORIGIN = 'http://mcpkit-check.invalid';
+const REBINDING_HOST = 'rebinding.mcpkit-check.invalid';
 const MAX_METADATA_BYTES = 256 * 1024;
 
 /** True for a URL whose host is a loopback address or `localhost`. */
@@ -38,6 +39,20 @@ async function ask(
   return answer;
 }
 
+/**
+ * The request a DNS-rebinding page makes once its name resolves to the loopback server: a
+ * foreign `Host` and the matching `Origin` (a browser sends `Origin` on every POST). Only
+ * with a fetch that can send `Host` (undefined otherwise).
+ */
+function rebindingHeaders(
+  options: HttpChannelOptions,
+): { options: HttpChannelOptions; headers: Record<string, string> } | undefined {
+  if (!options.hostFetch) return undefined;
+  const port = new URL(options.url).port;
+  const host = `${REBINDING_HOST}${port === '' ? '' : `:${port}`}`;
+  return { options: { ...options, fetch: options.hostFetch }, headers: { host, origin: `http://${host}` } };
+}
+
 /** What a legacy session left for the session probes. */
 export interface LegacyOpened {
   version: string;
@@ -61,6 +76,16 @@ export async function probeHttp(
         ...extra,
       });
     probes.badOrigin = await modern(maker.make('server/discover'), { origin: BAD_ORIGIN });
+    const discover = maker.make('server/discover');
+    const rebinding = rebindingHeaders(options);
+    if (rebinding) {
+      const headers = {
+        'mcp-protocol-version': LATEST_REVISION,
+        ...mirroredHeaders(discover),
+        ...rebinding.headers,
+      };
+      probes.rebinding = await ask(rebinding.options, discover, headers);
+    }
     probes.methodHeaderMismatch = await modern(maker.make('tools/list'), { 'mcp-method': 'prompts/list' });
     const unnamed = maker.make('tools/list');
     probes.missingMethodHeader = await ask(options, unnamed, { 'mcp-protocol-version': LATEST_REVISION });
@@ -70,6 +95,9 @@ export async function probeHttp(
   if (legacy) {
     const maker = new RequestMaker('legacy');
     if (!probes.badOrigin) probes.badOrigin = await ask(options, maker.initialize(), { origin: BAD_ORIGIN });
+    const rebinding = rebindingHeaders(options);
+    if (!probes.rebinding && rebinding)
+      probes.rebinding = await ask(rebinding.options, maker.initialize(), rebinding.headers);
     if (legacy.initialized) probes.initializedNotification = legacy.initialized;
     if (legacy.sessionId !== undefined) {
       const version = { 'mcp-protocol-version': legacy.version };

@@ -97,6 +97,7 @@ export interface HttpSeen {
 /** The HTTP probes by name. */
 export type HttpProbeName =
   | 'badOrigin'
+  | 'rebinding'
   | 'methodHeaderMismatch'
   | 'missingMethodHeader'
   | 'nameHeaderMismatch'

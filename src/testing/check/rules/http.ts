@@ -130,6 +130,27 @@ const origin: Rule = {
   }),
 };
 
+const rebinding: Rule = {
+  id: 'http.host',
+  severity: 'error',
+  section: { modern: `${HTTP.modern} "Security & Endpoint"`, legacy: `${HTTP.legacy} "Security Warning"` },
+  requirement:
+    'Servers MUST validate the Origin header on all incoming connections to prevent DNS rebinding attacks (a local server refuses a request naming a foreign Host and its matching Origin).',
+  check: httpOnly((http) => {
+    const answer = http.probes.rebinding;
+    // Only on loopback, and only when a foreign Origin alone is refused (else http.origin says it).
+    if (!http.loopback || !answer?.http || http.probes.badOrigin?.http?.status !== 403) return [];
+    const { status } = answer.http;
+    if (status >= 400 && status < 500) return [];
+    return [
+      {
+        message: `a DNS-rebinding request (Host rebinding.mcpkit-check.invalid, Origin to match) got HTTP ${status} and ${described(answer)}, not 403: the Origin is checked against the Host, not against the hosts the server is for`,
+        era: eraOf(answer),
+      },
+    ];
+  }),
+};
+
 /** The HTTP status an era probe got, checked against the one its error must carry. */
 function eraStatusRule(
   rule: Omit<Rule, 'check'>,
@@ -254,6 +275,7 @@ export const HTTP_RULES: readonly Rule[] = [
   missingHeader,
   nameHeader,
   origin,
+  rebinding,
   unknownMethodStatus,
   versionStatus,
   notification,

@@ -16,6 +16,10 @@ export interface Hit {
   offending?: unknown;
   /** A milder or harsher severity than the rule's own, when the rule says why. */
   severity?: Severity;
+  /** Another section than the rule's own, when the transport decides (stdio or HTTP). */
+  section?: Section;
+  /** The sentence of that section. */
+  requirement?: string;
 }
 
 /** A spec section: one for both eras, or one per era when the pages differ. */

@@ -66,12 +66,36 @@ const wireNoSchema: Rule = {
     ),
 };
 
+/** What the server sent that was not JSON-RPC, each text once, with how often it came. */
+function junkHits(junk: readonly string[], over: Pick<Hit, 'section' | 'requirement'>): Hit[] {
+  const counts = new Map<string, number>();
+  for (const text of junk) counts.set(text, (counts.get(text) ?? 0) + 1);
+  return [...counts].map(([text, count]) => ({
+    message: `not a JSON-RPC message${count > 1 ? ` (${count} times)` : ''}: ${text}`,
+    offending: text,
+    ...over,
+  }));
+}
+
 const wireJunk: Rule = {
   id: 'wire.not-json-rpc',
   severity: 'error',
   section: 'basic/transports/stdio',
   requirement: 'The server MUST NOT write anything to its stdout that is not a valid MCP message.',
-  check: (seen) => seen.junk.map((text) => ({ message: `not a JSON-RPC message: ${text}`, offending: text })),
+  check: (seen) =>
+    junkHits(
+      seen.junk,
+      seen.http
+        ? {
+            section: {
+              modern: 'basic/transports/streamable-http "Sending Messages"',
+              legacy: 'basic/transports "Streamable HTTP" "Sending Messages to the Server"',
+            },
+            requirement:
+              'If the body is a JSON-RPC request, the server MUST return either Content-Type: application/json (a single JSON object) or Content-Type: text/event-stream (an SSE response stream).',
+          }
+        : {},
+    ),
 };
 
 const noEra: Rule = {
