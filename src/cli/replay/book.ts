@@ -34,6 +34,10 @@ const VOLATILE_META = new Set([
   'tracestate',
   'baggage',
 ]);
+/** Longest params text shown in an unknown request's error (message and data). */
+const MAX_SHOWN_CHARS = 300;
+/** Longest method name shown in that error. */
+const MAX_SHOWN_METHOD = 100;
 /** Longest key text compared for the nearest recorded request. */
 const MAX_COMPARED_CHARS = 4000;
 
@@ -167,15 +171,27 @@ export class ReplayBook {
       if (score < best) [best, nearest] = [score, entry];
     }
     const shown = nearest
-      ? `${nearest.method} ${canonical(matchingParams(nearest.method, nearest.params)).slice(0, 300)}`
+      ? `${nearest.method} ${clipped(canonical(matchingParams(nearest.method, nearest.params)))}`
       : 'none';
     const known = [...this.#entries.values()].some((e) => e.method === request.method);
-    const message = `replay: no recorded ${request.method} matches these params; nearest recorded: ${shown}`;
-    const data = nearest
-      ? { nearest: { method: nearest.method, params: matchingParams(nearest.method, nearest.params) } }
-      : undefined;
+    const message = `replay: no recorded ${clipped(request.method, MAX_SHOWN_METHOD)} matches these params; nearest recorded: ${shown}`;
+    const data = nearest ? { nearest: nearestData(nearest) } : undefined;
     return WireError.of(known ? 'InvalidParams' : 'MethodNotFound', message, data);
   }
+}
+
+/** The nearest entry for an error's data: its params as they are when short, else clipped text. */
+function nearestData(entry: Entry): Json {
+  const params = matchingParams(entry.method, entry.params);
+  const text = canonical(params);
+  return text.length <= MAX_SHOWN_CHARS
+    ? { method: entry.method, params }
+    : { method: entry.method, paramsText: clipped(text) };
+}
+
+/** `text` cut to `max` characters, with an ellipsis and the full length when cut. */
+function clipped(text: string, max = MAX_SHOWN_CHARS): string {
+  return text.length <= max ? text : `${text.slice(0, max)}… (${text.length} characters)`;
 }
 
 /** What a request is about: the tool or prompt name, or the resource URI. */

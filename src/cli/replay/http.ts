@@ -10,6 +10,7 @@ import type { AddressInfo } from 'node:net';
 import { WireError } from '../../core/index.js';
 import { CliError } from '../errors.js';
 import type { Front } from '../host-args.js';
+import { parseBoundedJson } from '../json-file.js';
 import { type ReplayBook } from './book.js';
 import { Asks, messagesOf, play } from './play.js';
 
@@ -68,13 +69,12 @@ function refusal(req: IncomingMessage, self: string): string | undefined {
 function answer(body: string, res: ServerResponse, on: { book: ReplayBook; asks: Asks }): void {
   let parsed: unknown;
   try {
-    parsed = JSON.parse(body);
-  } catch {
+    parsed = parseBoundedJson(body);
+  } catch (error) {
+    const refusal = WireError.of('ParseError', `replay: the body is ${(error as Error).message}`);
     return void res
       .writeHead(400, { 'content-type': 'application/json' })
-      .end(
-        JSON.stringify({ jsonrpc: '2.0', id: null, error: WireError.of('ParseError', 'not JSON').toJSON() }),
-      );
+      .end(JSON.stringify({ jsonrpc: '2.0', id: null, error: refusal.toJSON() }));
   }
   const request = messagesOf(parsed).find((m) => typeof m.method === 'string' && m.id !== undefined);
   for (const m of messagesOf(parsed)) on.asks.answered(m);
