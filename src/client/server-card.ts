@@ -15,6 +15,7 @@ import {
   type Implementation,
   type ServerCard,
 } from '../core/index.js';
+import { DEFAULT_MAX_JSON_DEPTH, nestedDeeperThan } from '../core/runtime.js';
 import { compileJsonSchema, type JsonSchemaValidator } from '../validation/index.js';
 
 /** Options of {@link fetchServerCard}. */
@@ -144,6 +145,11 @@ async function validCard(url: string, text: string): Promise<ServerCard> {
   } catch {
     throw new LocalError('INVALID_RESULT', `server card ${url}: not JSON`);
   }
+  if (nestedDeeperThan(text, DEFAULT_MAX_JSON_DEPTH))
+    throw new LocalError(
+      'INVALID_RESULT',
+      `server card ${url}: nested deeper than ${DEFAULT_MAX_JSON_DEPTH} levels`,
+    );
   validator ??= compileJsonSchema(SERVER_CARD_JSON_SCHEMA);
   const outcome = await validator(value);
   if (outcome.ok) return value as ServerCard;
