@@ -7,14 +7,30 @@ import { distance } from 'fastest-levenshtein';
 import { WireError } from '../../core/index.js';
 import { redact, type RecordedMessage } from '../record/format.js';
 
-/** One thing to send for a request, in order. An `ask` waits for the client's answer. */
-export type Step = { kind: 'notify' | 'ask' | 'reply'; message: Record<string, unknown> };
+/**
+ * One thing to send for a request, in order. An `ask` waits for the client's answer; an
+ * `after` is a notification the server sent once the answer was out and before the client's
+ * next request (legacy: on the GET stream or stdio, outside any request).
+ */
+export type Step = { kind: 'notify' | 'ask' | 'reply' | 'after'; message: Record<string, unknown> };
+
+const LISTEN = 'subscriptions/listen';
+const SUBSCRIPTION_ID = 'io.modelcontextprotocol/subscriptionId';
 
 /** A request as the replay sees it. */
 export interface Asked {
   id: unknown;
   method: string;
   params?: unknown;
+}
+
+/** A recorded request not answered yet, while the recording is read. */
+interface Open {
+  key: string;
+  method: string;
+  params: unknown;
+  token: unknown;
+  steps: Step[];
 }
 
 /** The recorded requests of one key, answered in order (the last one repeats). */
@@ -75,6 +91,10 @@ function keyOf(method: string, params: unknown): string {
   return canonical({ method, params: matchingParams(method, params) });
 }
 
+function subscriptionOf(params: unknown): unknown {
+  return isObject(params) && isObject(params._meta) ? params._meta[SUBSCRIPTION_ID] : undefined;
+}
+
 function progressTokenOf(params: unknown): unknown {
   return isObject(params) && isObject(params._meta) ? params._meta.progressToken : undefined;
 }
@@ -85,10 +105,7 @@ export class ReplayBook {
 
   /** Reads the recorded messages in order; a request never answered is left out. */
   constructor(messages: readonly RecordedMessage[]) {
-    const open = new Map<
-      string,
-      { key: string; method: string; params: unknown; token: unknown; steps: Step[] }
-    >();
+    const open = new Map<string, Open>();
     for (const { from, message } of messages) {
       for (const m of Array.isArray(message) ? message : [message]) {
         if (!isObject(m)) continue;
@@ -106,32 +123,47 @@ export class ReplayBook {
         this.#serverMessage(m, open);
       }
     }
+    // A listen stream the client closed has no answer: its notifications are its script.
+    for (const request of open.values()) if (request.method === LISTEN) this.#commit(request);
   }
 
-  #serverMessage(
-    m: Json,
-    open: Map<string, { key: string; method: string; params: unknown; token: unknown; steps: Step[] }>,
-  ): void {
+  #last: Step[] | undefined;
+
+  #commit(request: Open): void {
+    const entry = this.#entries.get(request.key) ?? {
+      method: request.method,
+      params: request.params,
+      scripts: [],
+      next: 0,
+    };
+    entry.scripts.push(request.steps);
+    this.#entries.set(request.key, entry);
+    this.#last = request.steps;
+  }
+
+  /**
+   * A server message: an answer closes its request; a message with the progress token or
+   * the subscription id of an open request belongs to it; another one belongs to the latest
+   * open request other than a listen, or, with none open, follows the latest answer.
+   */
+  #serverMessage(m: Json, open: Map<string, Open>): void {
     if (typeof m.method !== 'string') {
       const request = m.id === undefined ? undefined : open.get(canonical(m.id));
       if (!request) return;
       open.delete(canonical(m.id));
       request.steps.push({ kind: 'reply', message: m });
-      const entry = this.#entries.get(request.key) ?? {
-        method: request.method,
-        params: request.params,
-        scripts: [],
-        next: 0,
-      };
-      entry.scripts.push(request.steps);
-      this.#entries.set(request.key, entry);
-      return;
+      return this.#commit(request);
     }
     const token = progressTokenOf(m.params) ?? (isObject(m.params) ? m.params.progressToken : undefined);
+    const subscription = subscriptionOf(m.params);
     const all = [...open.values()];
     const owner =
-      all.find((r) => token !== undefined && canonical(r.token) === canonical(token)) ?? all.at(-1);
-    owner?.steps.push({ kind: m.id === undefined ? 'notify' : 'ask', message: m });
+      all.find((r) => token !== undefined && canonical(r.token) === canonical(token)) ??
+      (subscription === undefined ? undefined : open.get(canonical(subscription))) ??
+      all.filter((r) => r.method !== LISTEN).at(-1);
+    if (owner) owner.steps.push({ kind: m.id === undefined ? 'notify' : 'ask', message: m });
+    else if (m.id === undefined && subscription === undefined)
+      this.#last?.push({ kind: 'after', message: m });
   }
 
   /** How many distinct requests were recorded. */
@@ -202,6 +234,10 @@ function subjectOf(params: unknown): unknown {
 function rewrite(step: Step, to: { id: unknown; token: unknown }): Json {
   const message = { ...step.message };
   if (step.kind === 'reply') message.id = to.id;
+  if (step.kind === 'notify' && subscriptionOf(message.params) !== undefined) {
+    const params = message.params as Json;
+    message.params = { ...params, _meta: { ...(params._meta as Json), [SUBSCRIPTION_ID]: to.id } };
+  }
   if (
     step.kind === 'notify' &&
     to.token !== undefined &&
