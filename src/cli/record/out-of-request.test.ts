@@ -2,12 +2,20 @@
  * Notifications outside a request/response pair, recorded from the everything server and
  * replayed: a modern `subscriptions/listen` stream and legacy list_changed notifications
  * (stdio, and the GET stream on HTTP). The client must see the same notifications from the
- * replay as from the server.
+ * replay as from the server; the official SDK's client too, on the legacy recordings.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Client as OfficialClient } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { Transport as OfficialTransport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import {
+  PromptListChangedNotificationSchema,
+  ToolListChangedNotificationSchema,
+} from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createClient, streamableHttp } from '../../client/index.js';
 import type { Era, Transport } from '../../core/index.js';
@@ -96,6 +104,37 @@ describe.each(['modern', 'legacy'] as const)('notifications outside a request, %
     expect(recorded.streamed).toEqual(CHANGES);
     const replay = await serving([CLI, 'replay', file, '--port', '0']);
     expect(await session(era, streamableHttp(replay.url))).toEqual(recorded);
+    await stopped(replay.child);
+  }, 60_000);
+});
+
+/** The official SDK's legacy client on `transport`: calls both triggers, returns the list changes seen. */
+async function officialSession(transport: OfficialTransport): Promise<string[]> {
+  const seen: string[] = [];
+  const client = new OfficialClient({ name: 'official', version: '1' });
+  client.setNotificationHandler(ToolListChangedNotificationSchema, (n) => void seen.push(n.method));
+  client.setNotificationHandler(PromptListChangedNotificationSchema, (n) => void seen.push(n.method));
+  await client.connect(transport);
+  try {
+    await client.callTool({ name: 'test_trigger_tool_change', arguments: {} });
+    await client.callTool({ name: 'test_trigger_prompt_change', arguments: {} });
+    await until(() => seen.length >= 2);
+    return seen;
+  } finally {
+    await client.close();
+  }
+}
+
+// Replays the legacy recordings the tests above wrote (run the file as a whole).
+describe('the official SDK client on a legacy replay', () => {
+  it('sees the list changes in order on stdio and on HTTP', async () => {
+    const stdio = new StdioClientTransport({
+      command: process.execPath,
+      args: [CLI, 'replay', join(dir, 'stdio-legacy.jsonl')],
+    });
+    expect(await officialSession(stdio)).toEqual(CHANGES);
+    const replay = await serving([CLI, 'replay', join(dir, 'http-legacy.jsonl'), '--port', '0']);
+    expect(await officialSession(new StreamableHTTPClientTransport(new URL(replay.url)))).toEqual(CHANGES);
     await stopped(replay.child);
   }, 60_000);
 });
