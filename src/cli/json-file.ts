@@ -8,7 +8,7 @@ import { DEFAULT_MAX_JSON_DEPTH, nestedDeeperThan } from '../core/runtime.js';
 import { CliError } from './errors.js';
 
 /** Deepest nesting of arrays and objects accepted in a file the CLI reads. */
-export const MAX_FILE_JSON_DEPTH = DEFAULT_MAX_JSON_DEPTH;
+const MAX_FILE_JSON_DEPTH = DEFAULT_MAX_JSON_DEPTH;
 
 /**
  * Parses `text`, refusing nesting deeper than {@link MAX_FILE_JSON_DEPTH}.

@@ -12,7 +12,7 @@ import { connect, createServer, type SchemaEngine } from '../server/index.js';
 import { createHttpHandler } from '../server/http/index.js';
 import { compileJsonSchema } from './index.js';
 
-const json = (text: string): object => JSON.parse(text) as object;
+const json = (text: string): Record<string, unknown> => JSON.parse(text) as Record<string, unknown>;
 const ENGINES: SchemaEngine[] = ['compiled', 'interpreted'];
 /** [schema, value, valid] as JSON text. */
 const CASES: [string, string, boolean][] = [
@@ -56,7 +56,7 @@ describe.each(ENGINES)('a tool requiring __proto__ (%s engine)', (engine) => {
     const call = async (args: string) => {
       const response = await handler(modernPost('tools/call', { name: 'take', arguments: json(args) }));
       const [message] = await readAll(response, '2026-07-28');
-      return (message as { result: { isError?: boolean; content: { text: string }[] } }).result;
+      return (message as unknown as { result: { isError?: boolean; content: { text: string }[] } }).result;
     };
     const missing = await call('{}');
     expect(missing.isError).toBe(true);
@@ -74,7 +74,7 @@ describe.each(ENGINES)('a tool requiring __proto__ (%s engine)', (engine) => {
       const client = createClient({ name: 'c', version: '1', era });
       await client.connect(a);
       expect((await client.callTool('take', {})).isError).toBe(true);
-      const own = await client.callTool('take', json('{"__proto__":1}') as Record<string, unknown>);
+      const own = await client.callTool('take', json('{"__proto__":1}'));
       expect(own).toMatchObject({ content: [{ text: 'own 1' }] });
       await client.close();
     }

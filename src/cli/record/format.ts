@@ -96,7 +96,7 @@ export function recordedLine(entry: RecordedMessage): RecordedMessage {
 /** Most lines `parseRecording` reads. */
 const MAX_LINES = 1_000_000;
 /** Longest line `parseRecording` reads, in bytes (`mcpkit record` writes none longer). */
-export const MAX_RECORDING_LINE_BYTES = 64 * 1024 * 1024;
+const MAX_RECORDING_LINE_BYTES = 64 * 1024 * 1024;
 
 /**
  * Reads a recording's text. Blank lines are skipped; line numbers in errors count them.
