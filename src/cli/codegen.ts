@@ -24,24 +24,39 @@ export async function codegenCommand(flags: ClientFlags): Promise<string> {
     tools: await client.listTools({ signal }),
     server: client.serverInfo,
   }));
-  return generateTools(tools, server ? `${server.name} ${server.version}` : 'an MCP server');
+  const source = server ? `${server.name} ${server.version}` : 'an MCP server';
+  return generateTools(tools, source, (issue) => process.stderr.write(`mcpkit: codegen: ${issue}\n`));
 }
 
 /**
  * The module for `tools`: per tool `<Name>Arguments`, `<Name>Result` (with an `outputSchema`),
  * the `ToolTypes` map and `createTools`. `source` names the server in the header.
+ * A schema that cannot be typed (a local `$ref` that does not resolve, say) does not stop
+ * the others: its type is an open object (`unknown` for a result), with a comment saying
+ * why, and `onIssue` is told the tool, the schema and the reason.
  */
-export async function generateTools(tools: readonly Tool[], source: string): Promise<string> {
+export async function generateTools(
+  tools: readonly Tool[],
+  source: string,
+  onIssue: (issue: string) => void = () => undefined,
+): Promise<string> {
   const compile = await loadCompiler();
   const sorted = [...tools].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   const names = typeNames(sorted.map((t) => t.name));
   const parts: string[] = [];
   for (const tool of sorted) {
     const base = names.get(tool.name) ?? 'Tool';
-    parts.push(await typeOf(compile, { schema: tool.inputSchema, name: `${base}Arguments`, prefix: base }));
+    const typed = { compile, tool: tool.name, onIssue };
+    parts.push(
+      await typeOrFallback(typed, { schema: tool.inputSchema, name: `${base}Arguments`, prefix: base }),
+    );
     if (tool.outputSchema)
       parts.push(
-        await typeOf(compile, { schema: tool.outputSchema, name: `${base}Result`, prefix: `${base}Result` }),
+        await typeOrFallback(typed, {
+          schema: tool.outputSchema,
+          name: `${base}Result`,
+          prefix: `${base}Result`,
+        }),
       );
   }
   return [header(source), ...parts, toolTypes(sorted, names), proxy(sorted, names)].join('\n');
@@ -75,6 +90,22 @@ function typeNames(tools: readonly string[]): Map<string, string> {
     out.set(name, unique);
   }
   return out;
+}
+
+/** {@link typeOf}, or when the schema cannot be typed an open type with the reason in a comment. */
+async function typeOrFallback(
+  typed: { compile: Compile; tool: string; onIssue: (issue: string) => void },
+  what: { schema: unknown; name: string; prefix: string },
+): Promise<string> {
+  try {
+    return await typeOf(typed.compile, what);
+  } catch (error) {
+    const which = what.name.endsWith('Result') ? 'outputSchema' : 'inputSchema';
+    const reason = oneLine((error as Error).message ?? String(error)).slice(0, 300);
+    typed.onIssue(`tool ${JSON.stringify(typed.tool)}: its ${which} could not be typed: ${reason}`);
+    const open = which === 'inputSchema' ? '{ [key: string]: unknown }' : 'unknown';
+    return `/** Not typed: the ${which} of ${oneLine(JSON.stringify(typed.tool))}: ${reason} */\nexport type ${what.name} = ${open};\n`;
+  }
 }
 
 async function typeOf(
@@ -122,19 +153,21 @@ function cleaned(value: unknown, depth: number): unknown {
   if (Array.isArray(value)) return depth > MAX_DEPTH ? [] : value.map((v) => cleaned(v, depth + 1));
   if (value === null || typeof value !== 'object') return value;
   if (depth > MAX_DEPTH) return {};
-  const out: Record<string, unknown> = {};
+  // Entries, not assignment: a member named `__proto__` stays an own key.
+  const out: [string, unknown][] = [];
   for (const [key, v] of Object.entries(value)) {
     if (UNSAFE_KEYWORDS.has(key) || (key === 'title' && depth > 0)) continue;
     if (key === '$ref' && (typeof v !== 'string' || !v.startsWith('#'))) continue;
     if ((key === 'description' || key === 'title') && typeof v === 'string')
-      out[key] = v.replaceAll('*/', '*\\/');
+      out.push([key, v.replaceAll('*/', '*\\/')]);
     else if (key === 'properties' || key === '$defs' || key === 'definitions' || key === 'patternProperties')
-      out[key] = isRecord(v)
-        ? Object.fromEntries(Object.entries(v).map(([k, s]) => [k, cleaned(s, depth + 1)]))
-        : {};
-    else out[key] = cleaned(v, depth + 1);
+      out.push([
+        key,
+        isRecord(v) ? Object.fromEntries(Object.entries(v).map(([k, s]) => [k, cleaned(s, depth + 1)])) : {},
+      ]);
+    else out.push([key, cleaned(v, depth + 1)]);
   }
-  return out;
+  return Object.fromEntries(out);
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {
@@ -160,9 +193,17 @@ function doc(description: string | undefined, indent: string): string {
   return `${indent}/**\n${lines.map((l) => `${indent} * ${l}`.trimEnd()).join('\n')}\n${indent} */\n`;
 }
 
-/** A tool name as a property key: bare when it is an identifier, else quoted. */
+/** A tool name as a property key of a type: bare when it is an identifier, else quoted. */
 function key(name: string): string {
   return /^[A-Za-z_$][\w$]*$/.test(name) ? name : JSON.stringify(name);
+}
+
+/**
+ * A tool name as a key of an object literal: as {@link key}, but `__proto__` computed, since
+ * `{ __proto__: x }` and `{ "__proto__": x }` set the prototype instead of a property.
+ */
+function literalKey(name: string): string {
+  return name === '__proto__' ? `[${JSON.stringify(name)}]` : key(name);
 }
 
 function resultType(tool: Tool, names: Map<string, string>): string {
@@ -188,7 +229,7 @@ function proxy(tools: readonly Tool[], names: Map<string, string>): string {
   });
   const entries = tools.map((t) => {
     const then = t.outputSchema ? `.then((r) => r.structuredContent as ${resultType(t, names)})` : '';
-    return `    ${key(t.name)}: (args, options) => call(${JSON.stringify(t.name)}, args, options)${then},`;
+    return `    ${literalKey(t.name)}: (args, options) => call(${JSON.stringify(t.name)}, args, options)${then},`;
   });
   return `/** The server's tools as typed methods. */
 export interface Tools {

@@ -62,6 +62,34 @@ describe('mcpkit contract', () => {
     expect([level.code, level.stderr]).toEqual([2, expect.stringMatching(/--fail-on must be/)]);
   });
 
+  it('names the file and the problem for a JSON file that is not a contract, a deep one included', async () => {
+    const v1 = JSON.parse(await readFile(join(dir, 'v1.json'), 'utf8')) as { eras: Record<string, unknown> };
+    const cases: [string, string, RegExp][] = [
+      [
+        'array.json',
+        '[1, 2]',
+        /array\.json is not an mcpkit contract snapshot: it is an array, not an object/,
+      ],
+      ['null.json', 'null', /null\.json is not an mcpkit contract snapshot: it is null, not an object/],
+      ['eras.json', '{"mcpkitContract":1,"eras":[]}', /eras\.json .*"eras" is not an object/],
+      [
+        'tools.json',
+        JSON.stringify({ ...v1, eras: { modern: { ...(v1.eras.modern as object), tools: { x: 1 } } } }),
+        /tools\.json .*"eras\.modern\.tools\["x"\]" is not an object/,
+      ],
+      ['era.json', JSON.stringify({ ...v1, eras: { future: {} } }), /"eras\.future" is not an era/],
+      ['deep.json', '['.repeat(50_000) + ']'.repeat(50_000), /deep\.json is nested deeper than 256 levels/],
+      ['bad.json', '{"mcpkitContract":', /bad\.json is not JSON/],
+    ];
+    for (const [name, text] of cases) await writeFile(join(dir, name), text);
+    const runs = await Promise.all(
+      cases.map(([name]) => runCli(['contract', 'diff', join(dir, name), join(dir, 'v1.json')])),
+    );
+    runs.forEach((run, i) =>
+      expect([run.code, run.stderr]).toEqual([2, expect.stringMatching(cases[i]![2])]),
+    );
+  });
+
   it('prints --help', async () => {
     const help = await runCli(['contract', '--help']);
     expect([help.code, help.stdout]).toEqual([0, expect.stringContaining('Usage: mcpkit contract snapshot')]);

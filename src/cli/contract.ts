@@ -2,7 +2,6 @@
  * `mcpkit contract snapshot` (describe a server on each era it serves) and `mcpkit contract
  * diff` (classify the changes between two snapshots; exit 1 when one is at `--fail-on`).
  */
-import { readFile } from 'node:fs/promises';
 import type { Era } from '../core/index.js';
 import {
   atLeast,
@@ -16,6 +15,7 @@ import {
 } from '../testing/index.js';
 import type { ClientFlags } from './args.js';
 import { CliError, describeError } from './errors.js';
+import { readJsonFile } from './json-file.js';
 
 /** Largest snapshot file `contract diff` reads, in bytes. */
 const MAX_CONTRACT_BYTES = 32 * 1024 * 1024;
@@ -70,26 +70,50 @@ export async function diffCommand(
 }
 
 async function readContract(path: string): Promise<Contract> {
-  let text: string;
-  try {
-    text = await readFile(path, 'utf8');
-  } catch (error) {
-    throw new CliError(
-      `cannot read ${path}: ${(error as NodeJS.ErrnoException).code ?? describeError(error)}`,
-    );
-  }
-  if (text.length > MAX_CONTRACT_BYTES) throw new CliError(`${path} is over ${MAX_CONTRACT_BYTES} bytes`);
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(text);
-  } catch (error) {
-    throw new CliError(`${path} is not JSON: ${describeError(error)}`);
-  }
-  const value = parsed as Partial<Contract> | null;
-  if (value?.mcpkitContract !== 1 || typeof value.eras !== 'object' || value.eras === null)
-    throw new CliError(`${path} is not an mcpkit contract snapshot (no "mcpkitContract": 1)`);
-  if (typeof value.server !== 'object' || value.server === null) value.server = { name: '' };
+  const value = await readJsonFile(path, MAX_CONTRACT_BYTES);
+  const problem = contractProblem(value);
+  if (problem) throw new CliError(`${path} is not an mcpkit contract snapshot: ${problem}`);
   return value as Contract;
+}
+
+const SURFACE_MAPS = ['tools', 'resources', 'resourceTemplates', 'prompts'] as const;
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return value !== null && typeof value === 'object' && !Array.isArray(value);
+}
+
+/** What is wrong with `value` as a {@link Contract} (the first problem, with its JSON path), if anything. */
+function contractProblem(value: unknown): string | undefined {
+  if (!isRecord(value))
+    return `it is ${value === null ? 'null' : Array.isArray(value) ? 'an array' : `a ${typeof value}`}, not an object`;
+  if (value.mcpkitContract !== 1) return '"mcpkitContract" is not 1';
+  if (value.server === undefined) value.server = { name: '' };
+  if (!isRecord(value.server) || typeof value.server.name !== 'string')
+    return '"server" is not an object with a string "name"';
+  if (!isRecord(value.eras)) return '"eras" is not an object';
+  for (const [era, surface] of Object.entries(value.eras)) {
+    if (era !== 'modern' && era !== 'legacy') return `"eras.${era}" is not an era (modern or legacy)`;
+    const problem = surfaceProblem(surface);
+    if (problem) return `"eras.${era}${problem}`;
+  }
+  return undefined;
+}
+
+function surfaceProblem(surface: unknown): string | undefined {
+  if (!isRecord(surface)) return '" is not an object';
+  if (typeof surface.protocolVersion !== 'string') return '.protocolVersion" is not a string';
+  if (!isRecord(surface.capabilities)) return '.capabilities" is not an object';
+  if (surface.instructions !== undefined && typeof surface.instructions !== 'string')
+    return '.instructions" is not a string';
+  for (const map of SURFACE_MAPS) {
+    const entries = surface[map];
+    if (!isRecord(entries)) return `.${map}" is not an object`;
+    for (const [key, entry] of Object.entries(entries))
+      if (!isRecord(entry)) return `.${map}[${JSON.stringify(key)}]" is not an object`;
+  }
+  for (const [name, tool] of Object.entries(surface.tools as Record<string, Record<string, unknown>>))
+    if (!isRecord(tool.inputSchema)) return `.tools[${JSON.stringify(name)}].inputSchema" is not an object`;
+  return undefined;
 }
 
 /** `--fail-on` values. */

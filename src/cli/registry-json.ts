@@ -10,6 +10,7 @@ import { SERVER_CARD_NAME_PATTERN, type Implementation } from '../core/index.js'
 import type { ClientFlags } from './args.js';
 import type { RegistryJsonCommand } from './card-args.js';
 import { CliError } from './errors.js';
+import { parseBoundedJson } from './json-file.js';
 
 /** The `$schema` of the `server.json` written: the Registry's latest released schema. */
 const SERVER_JSON_SCHEMA = 'https://static.modelcontextprotocol.io/schemas/2025-12-11/server.schema.json';
@@ -39,7 +40,7 @@ export async function runRegistryJson(command: RegistryJsonCommand & { help?: fa
 
 function readPackage(file: string): PackageMetadata {
   try {
-    const parsed = JSON.parse(readFileSync(file, 'utf8')) as unknown;
+    const parsed = parseBoundedJson(readFileSync(file, 'utf8'));
     if (typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed))
       return parsed as PackageMetadata;
   } catch (error) {

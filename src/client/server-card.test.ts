@@ -80,6 +80,11 @@ describe('fetchServerCard', () => {
     await expect(failure).rejects.toThrow(/\$schema|name/);
     const notJson = await raw((res) => res.end('<html>'));
     await expect(fetchServerCard(notJson)).rejects.toMatchObject({ code: 'INVALID_RESULT' });
+    const deep = await raw((res) => res.end(`{"name":${'['.repeat(10_000)}${']'.repeat(10_000)}}`));
+    await expect(fetchServerCard(deep)).rejects.toMatchObject({
+      code: 'INVALID_RESULT',
+      message: expect.stringMatching(/nested deeper than 256 levels/),
+    });
   });
 
   it('bounds the size and the wait', async () => {

@@ -15,6 +15,7 @@ import {
   type Implementation,
   type ServerCard,
 } from '../core/index.js';
+import { DEFAULT_MAX_JSON_DEPTH, nestedDeeperThan } from '../core/runtime.js';
 import { compileJsonSchema, type JsonSchemaValidator } from '../validation/index.js';
 import { withDeadline } from '../core/runtime.js';
 import { unreachable } from './http/fetch-failure.js';
@@ -164,6 +165,11 @@ async function validCard(url: string, text: string): Promise<ServerCard> {
   } catch {
     throw new LocalError('INVALID_RESULT', `server card ${url}: not JSON`);
   }
+  if (nestedDeeperThan(text, DEFAULT_MAX_JSON_DEPTH))
+    throw new LocalError(
+      'INVALID_RESULT',
+      `server card ${url}: nested deeper than ${DEFAULT_MAX_JSON_DEPTH} levels`,
+    );
   validator ??= compileJsonSchema(SERVER_CARD_JSON_SCHEMA);
   const outcome = await validator(value);
   if (outcome.ok) return value as ServerCard;

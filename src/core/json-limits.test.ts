@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { nestedDeeperThan } from './json-limits.js';
+import { nestedDeeperThan, valueDeeperThan } from './json-limits.js';
 
 /** Nesting depth of a parsed JSON value (arrays and objects count one level each). */
 function depthOf(value: unknown): number {
@@ -25,6 +25,7 @@ describe('nestedDeeperThan', () => {
       fc.property(value, fc.integer({ min: 0, max: 6 }), (v, max) => {
         const text = JSON.stringify(v);
         expect(nestedDeeperThan(text, max)).toBe(depthOf(JSON.parse(text)) > max);
+        expect(valueDeeperThan(v, max)).toBe(depthOf(v) > max);
       }),
       { numRuns: 2000 },
     );
@@ -35,5 +36,13 @@ describe('nestedDeeperThan', () => {
     const text = JSON.stringify([long, [[[[1]]]]]);
     expect(nestedDeeperThan(text, 4)).toBe(true);
     expect(nestedDeeperThan(text, 5)).toBe(false);
+  });
+});
+
+describe('valueDeeperThan', () => {
+  it('walks a value 100 000 levels deep without overflowing the stack', () => {
+    const deep = JSON.parse('['.repeat(100_000) + ']'.repeat(100_000)) as unknown;
+    expect(valueDeeperThan(deep, 256)).toBe(true);
+    expect(valueDeeperThan({ a: [{ b: 1 }] }, 3)).toBe(false);
   });
 });

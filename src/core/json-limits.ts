@@ -49,3 +49,18 @@ function endOfString(text: string, start: number): number {
   }
   return text.length;
 }
+
+/**
+ * True when a parsed value nests arrays/objects deeper than `maxDepth` (for values that did
+ * not arrive as text, such as a YAML document). Iterative: it cannot overflow the stack.
+ */
+export function valueDeeperThan(value: unknown, maxDepth: number): boolean {
+  const stack: [unknown, number][] = [[value, 0]];
+  for (let top = stack.pop(); top !== undefined; top = stack.pop()) {
+    const [node, depth] = top;
+    if (node === null || typeof node !== 'object') continue;
+    if (depth + 1 > maxDepth) return true;
+    for (const child of Object.values(node)) stack.push([child, depth + 1]);
+  }
+  return false;
+}

@@ -12,7 +12,7 @@ export { isServerErrorCode } from './errors.js';
 export { EVENT_METHOD } from './event-bus.js';
 export { afterMicrotasks } from './frame-queue.js';
 export { neverAborted } from './middleware.js';
-export { DEFAULT_MAX_JSON_DEPTH } from './json-limits.js';
+export { DEFAULT_MAX_JSON_DEPTH, nestedDeeperThan, valueDeeperThan } from './json-limits.js';
 export { type Checked, type Decoded, isObject } from './jsonrpc.js';
 export { LineDecoder, type LineEvent, encodeFrame } from './line-framing.js';
 export { LIST_CHANGED, LIST_FEATURES, type ListFeature, listChangedFeature } from './list-changed.js';

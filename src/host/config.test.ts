@@ -89,6 +89,10 @@ describe('host configuration', () => {
   it('rejects unknown files with clear errors', async () => {
     await expect(loadHostConfig(join(dir, 'missing.json'))).rejects.toThrow('cannot read');
     await expect(loadHostConfig(file('junk.json', '{oops'))).rejects.toThrow('is not JSON');
+    const deep = `{"mcpServers":${'['.repeat(50_000)}${']'.repeat(50_000)}}`;
+    await expect(loadHostConfig(file('deep.json', deep))).rejects.toThrow(
+      /deep\.json is nested deeper than 256 levels/,
+    );
     await expect(loadHostConfig(file('other.json', { tools: [] }))).rejects.toThrow(
       'expected an object with "mcpServers"',
     );

@@ -8,6 +8,7 @@
 import { readFile } from 'node:fs/promises';
 import { z } from 'zod';
 import { LocalError } from '../core/index.js';
+import { DEFAULT_MAX_JSON_DEPTH, nestedDeeperThan } from '../core/runtime.js';
 
 const stringMap = z.record(z.string(), z.string());
 const decision = z.enum(['allow', 'deny']);
@@ -125,6 +126,11 @@ export async function loadHostConfig(path: string): Promise<ServersConfig> {
       cause: error,
     });
   }
+  if (nestedDeeperThan(text, DEFAULT_MAX_JSON_DEPTH))
+    throw new LocalError(
+      'INVALID_ARGUMENT',
+      `${path} is nested deeper than ${DEFAULT_MAX_JSON_DEPTH} levels`,
+    );
   const parsed = fileSchema.safeParse(json);
   if (!parsed.success) {
     const top = typeof json === 'object' && json !== null && ('mcpServers' in json || 'servers' in json);

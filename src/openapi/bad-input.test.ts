@@ -1,3 +1,6 @@
+import { rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createClient } from '../client/index.js';
 import { connect } from '../server/index.js';
@@ -93,6 +96,20 @@ describe('an OpenAPI document with bad operations', () => {
     await expect(
       fromOpenApi('test/support/fixtures/openapi/none.yaml', { baseUrl: 'http://x' }),
     ).rejects.toMatchObject({ code: 'INVALID_ARGUMENT' });
+  });
+
+  it('refuses a document nested 50 000 levels deep with a message, not a stack overflow', async () => {
+    const deep = `{"openapi":"3.1.0","info":{"title":"t","version":"1"},"paths":{"/a":${'['.repeat(50_000)}${']'.repeat(50_000)}}}`;
+    const path = join(tmpdir(), `mcpkit-deep-${process.pid}.json`);
+    writeFileSync(path, deep);
+    try {
+      await expect(fromOpenApi(path, { baseUrl: 'http://x' })).rejects.toMatchObject({
+        code: 'INVALID_ARGUMENT',
+        message: expect.stringMatching(/nested (too deep|deeper than 256 levels)/),
+      });
+    } finally {
+      rmSync(path);
+    }
   });
 });
 

@@ -6,7 +6,7 @@
  * Source: OpenAPI 3.0.3 and 3.1.0 §4.8 (document structure), §4.8.23 "Reference Object".
  */
 import { LocalError } from '../core/index.js';
-import { isObject } from '../core/runtime.js';
+import { DEFAULT_MAX_JSON_DEPTH, isObject, valueDeeperThan } from '../core/runtime.js';
 import type { Dialect } from './schema.js';
 
 /** A dereferenced OpenAPI 3.x document and the `$ref` failures found on the way. */
@@ -36,8 +36,20 @@ export async function loadDocument(spec: string | object): Promise<LoadedDocumen
   try {
     parsed = await SwaggerParser.parse(input as string);
   } catch (error) {
+    // The parsers recurse: a document nested thousands of levels deep overflows their stack.
+    if (error instanceof RangeError)
+      throw new LocalError(
+        'INVALID_ARGUMENT',
+        `cannot read the OpenAPI document: nested too deep (over ${DEFAULT_MAX_JSON_DEPTH} levels is refused)`,
+        { cause: error },
+      );
     throw new LocalError('INVALID_ARGUMENT', unreadable(spec, error), { cause: error });
   }
+  if (valueDeeperThan(parsed, DEFAULT_MAX_JSON_DEPTH))
+    throw new LocalError(
+      'INVALID_ARGUMENT',
+      `the OpenAPI document is nested deeper than ${DEFAULT_MAX_JSON_DEPTH} levels`,
+    );
   const dialect = dialectOf(parsed);
   const refErrors: LoadedDocument['refErrors'] = [];
   let document: unknown;

@@ -21,6 +21,7 @@ import type { ValidationOutcome } from './types.js';
 import { hybridValidator, interpretable } from './interpreted.js';
 import { checkSchemaPatterns, withPatternLimits, type PatternLimits } from './patterns.js';
 import { resolvedEngine, type SchemaEngine } from './engine.js';
+import { withProtoMembers } from './proto-keys.js';
 import { interpretedValidator } from './no-codegen.js';
 import { unresolvableRef } from './refs.js';
 
@@ -83,7 +84,14 @@ function loadAjv(): Promise<Map<string, AjvLike>> {
       import('./unique-items.js'),
     ]);
     // Patterns run on RE2 (linear time), never on V8's backtracking engine.
-    const options = { strict: false, allErrors: true, validateFormats: true, code: { regExp: safeRegExp } };
+    const options = {
+      strict: false,
+      allErrors: true,
+      validateFormats: true,
+      // `required: ["__proto__"]` must see an own key, not the inherited prototype.
+      ownProperties: true,
+      code: { regExp: safeRegExp },
+    };
     const addFormats = (ajv: AjvLike): void => {
       (formats.default as unknown as (ajv: AjvLike) => void)(ajv);
       useLinearFormats(ajv as never, formatTable.fullFormats);
@@ -158,7 +166,7 @@ function compileNow(
   const cached = compiledByText.get(key);
   if (cached) return cached;
   const ajv = ajvs.get(dialect) as AjvLike;
-  const own = stripId(schema);
+  const own = withProtoMembers(stripId(schema));
   let validate: ValidateFunction;
   try {
     validate = withPatternLimits(limits, () => ajv.compile(own));

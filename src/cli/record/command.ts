@@ -68,6 +68,8 @@ function recordStdio(command: string, args: string[], out: string): Promise<numb
     process.stdout.write(`${line}\n`);
   });
   child.stdin.on('error', () => undefined);
+  // The client went away (EPIPE): stop feeding the server, which then exits.
+  process.stdout.on('error', () => child.stdin.end());
   return new Promise((resolve) => {
     const done = (code: number): void => {
       process.off('SIGINT', onInt).off('SIGTERM', onTerm);

@@ -4,6 +4,8 @@
  * crossed (docs/guide/record-replay.md). Secrets are redacted before anything is written.
  */
 
+import { parseBoundedJson } from '../json-file.js';
+
 /** The first line of a recording. */
 export interface RecordingHeader {
   mcpkitRecording: 1;
@@ -93,39 +95,54 @@ export function recordedLine(entry: RecordedMessage): RecordedMessage {
 
 /** Most lines `parseRecording` reads. */
 const MAX_LINES = 1_000_000;
+/** Longest line `parseRecording` reads, in bytes (`mcpkit record` writes none longer). */
+const MAX_RECORDING_LINE_BYTES = 64 * 1024 * 1024;
 
 /**
- * Reads a recording's text.
- * @throws Error naming the line that is not JSON or not a recorded message, or a missing header.
+ * Reads a recording's text. Blank lines are skipped; line numbers in errors count them.
+ * @throws Error naming the line that is too long, not JSON, nested too deep or not a
+ *   recorded message, or saying the text is empty or has no header.
  */
 export function parseRecording(text: string): { header: RecordingHeader; messages: RecordedMessage[] } {
-  const lines = text.split('\n').filter((l) => l.trim() !== '');
+  const lines = text
+    .split('\n')
+    .map((line, i) => ({ line, n: i + 1 }))
+    .filter(({ line }) => line.trim() !== '');
   if (lines.length > MAX_LINES) throw new Error(`more than ${MAX_LINES} lines`);
-  const parse = (line: string, n: number): unknown => {
-    try {
-      return JSON.parse(line);
-    } catch {
-      throw new Error(`line ${n} is not JSON`);
-    }
-  };
-  const header = parse(lines[0] ?? '{}', 1) as Partial<RecordingHeader>;
-  if (header.mcpkitRecording !== 1)
-    throw new Error('line 1 is not a recording header ({"mcpkitRecording":1,…})');
-  const messages = lines.slice(1).map((line, i) => {
-    const entry = parse(line, i + 2) as Partial<RecordedMessage> | null;
-    if (
-      entry === null ||
-      (entry.from !== 'client' && entry.from !== 'server') ||
-      typeof entry.message !== 'object'
-    )
-      throw new Error(`line ${i + 2} is not a recorded message ({"from":"client"|"server","message":…})`);
-    const kept: RecordedMessage = {
-      at: typeof entry.at === 'number' ? entry.at : 0,
-      from: entry.from,
-      message: entry.message,
-    };
-    if (entry.http && typeof entry.http === 'object') kept.http = entry.http;
-    return kept;
-  });
+  const [first, ...rest] = lines;
+  if (!first)
+    throw new Error('the file is empty: a recording starts with a header line ({"mcpkitRecording":1,…})');
+  const header = parseLine(first.line, first.n) as Partial<RecordingHeader> | null;
+  if (header === null || typeof header !== 'object' || header.mcpkitRecording !== 1)
+    throw new Error(`line ${first.n} is not a recording header ({"mcpkitRecording":1,…})`);
+  const messages = rest.map(({ line, n }) => recordedMessage(parseLine(line, n), n));
   return { header: header as RecordingHeader, messages };
+}
+
+function parseLine(line: string, n: number): unknown {
+  if (Buffer.byteLength(line) > MAX_RECORDING_LINE_BYTES)
+    throw new Error(`line ${n} is over ${MAX_RECORDING_LINE_BYTES} bytes`);
+  try {
+    return parseBoundedJson(line);
+  } catch (error) {
+    throw new Error(`line ${n} is ${(error as Error).message}`);
+  }
+}
+
+function recordedMessage(value: unknown, n: number): RecordedMessage {
+  const entry = value as Partial<RecordedMessage> | null;
+  if (
+    entry === null ||
+    typeof entry !== 'object' ||
+    (entry.from !== 'client' && entry.from !== 'server') ||
+    typeof entry.message !== 'object'
+  )
+    throw new Error(`line ${n} is not a recorded message ({"from":"client"|"server","message":…})`);
+  const kept: RecordedMessage = {
+    at: typeof entry.at === 'number' ? entry.at : 0,
+    from: entry.from,
+    message: entry.message,
+  };
+  if (entry.http && typeof entry.http === 'object') kept.http = entry.http;
+  return kept;
 }

@@ -7,14 +7,30 @@ import { distance } from 'fastest-levenshtein';
 import { WireError } from '../../core/index.js';
 import { redact, type RecordedMessage } from '../record/format.js';
 
-/** One thing to send for a request, in order. An `ask` waits for the client's answer. */
-export type Step = { kind: 'notify' | 'ask' | 'reply'; message: Record<string, unknown> };
+/**
+ * One thing to send for a request, in order. An `ask` waits for the client's answer; an
+ * `after` is a notification the server sent once the answer was out and before the client's
+ * next request (legacy: on the GET stream or stdio, outside any request).
+ */
+export type Step = { kind: 'notify' | 'ask' | 'reply' | 'after'; message: Record<string, unknown> };
+
+const LISTEN = 'subscriptions/listen';
+const SUBSCRIPTION_ID = 'io.modelcontextprotocol/subscriptionId';
 
 /** A request as the replay sees it. */
 export interface Asked {
   id: unknown;
   method: string;
   params?: unknown;
+}
+
+/** A recorded request not answered yet, while the recording is read. */
+interface Open {
+  key: string;
+  method: string;
+  params: unknown;
+  token: unknown;
+  steps: Step[];
 }
 
 /** The recorded requests of one key, answered in order (the last one repeats). */
@@ -34,6 +50,10 @@ const VOLATILE_META = new Set([
   'tracestate',
   'baggage',
 ]);
+/** Longest params text shown in an unknown request's error (message and data). */
+const MAX_SHOWN_CHARS = 300;
+/** Longest method name shown in that error. */
+const MAX_SHOWN_METHOD = 100;
 /** Longest key text compared for the nearest recorded request. */
 const MAX_COMPARED_CHARS = 4000;
 
@@ -71,6 +91,10 @@ function keyOf(method: string, params: unknown): string {
   return canonical({ method, params: matchingParams(method, params) });
 }
 
+function subscriptionOf(params: unknown): unknown {
+  return isObject(params) && isObject(params._meta) ? params._meta[SUBSCRIPTION_ID] : undefined;
+}
+
 function progressTokenOf(params: unknown): unknown {
   return isObject(params) && isObject(params._meta) ? params._meta.progressToken : undefined;
 }
@@ -81,10 +105,7 @@ export class ReplayBook {
 
   /** Reads the recorded messages in order; a request never answered is left out. */
   constructor(messages: readonly RecordedMessage[]) {
-    const open = new Map<
-      string,
-      { key: string; method: string; params: unknown; token: unknown; steps: Step[] }
-    >();
+    const open = new Map<string, Open>();
     for (const { from, message } of messages) {
       for (const m of Array.isArray(message) ? message : [message]) {
         if (!isObject(m)) continue;
@@ -102,32 +123,47 @@ export class ReplayBook {
         this.#serverMessage(m, open);
       }
     }
+    // A listen stream the client closed has no answer: its notifications are its script.
+    for (const request of open.values()) if (request.method === LISTEN) this.#commit(request);
   }
 
-  #serverMessage(
-    m: Json,
-    open: Map<string, { key: string; method: string; params: unknown; token: unknown; steps: Step[] }>,
-  ): void {
+  #last: Step[] | undefined;
+
+  #commit(request: Open): void {
+    const entry = this.#entries.get(request.key) ?? {
+      method: request.method,
+      params: request.params,
+      scripts: [],
+      next: 0,
+    };
+    entry.scripts.push(request.steps);
+    this.#entries.set(request.key, entry);
+    this.#last = request.steps;
+  }
+
+  /**
+   * A server message: an answer closes its request; a message with the progress token or
+   * the subscription id of an open request belongs to it; another one belongs to the latest
+   * open request other than a listen, or, with none open, follows the latest answer.
+   */
+  #serverMessage(m: Json, open: Map<string, Open>): void {
     if (typeof m.method !== 'string') {
       const request = m.id === undefined ? undefined : open.get(canonical(m.id));
       if (!request) return;
       open.delete(canonical(m.id));
       request.steps.push({ kind: 'reply', message: m });
-      const entry = this.#entries.get(request.key) ?? {
-        method: request.method,
-        params: request.params,
-        scripts: [],
-        next: 0,
-      };
-      entry.scripts.push(request.steps);
-      this.#entries.set(request.key, entry);
-      return;
+      return this.#commit(request);
     }
     const token = progressTokenOf(m.params) ?? (isObject(m.params) ? m.params.progressToken : undefined);
+    const subscription = subscriptionOf(m.params);
     const all = [...open.values()];
     const owner =
-      all.find((r) => token !== undefined && canonical(r.token) === canonical(token)) ?? all.at(-1);
-    owner?.steps.push({ kind: m.id === undefined ? 'notify' : 'ask', message: m });
+      all.find((r) => token !== undefined && canonical(r.token) === canonical(token)) ??
+      (subscription === undefined ? undefined : open.get(canonical(subscription))) ??
+      all.filter((r) => r.method !== LISTEN).at(-1);
+    if (owner) owner.steps.push({ kind: m.id === undefined ? 'notify' : 'ask', message: m });
+    else if (m.id === undefined && subscription === undefined)
+      this.#last?.push({ kind: 'after', message: m });
   }
 
   /** How many distinct requests were recorded. */
@@ -167,15 +203,27 @@ export class ReplayBook {
       if (score < best) [best, nearest] = [score, entry];
     }
     const shown = nearest
-      ? `${nearest.method} ${canonical(matchingParams(nearest.method, nearest.params)).slice(0, 300)}`
+      ? `${nearest.method} ${clipped(canonical(matchingParams(nearest.method, nearest.params)))}`
       : 'none';
     const known = [...this.#entries.values()].some((e) => e.method === request.method);
-    const message = `replay: no recorded ${request.method} matches these params; nearest recorded: ${shown}`;
-    const data = nearest
-      ? { nearest: { method: nearest.method, params: matchingParams(nearest.method, nearest.params) } }
-      : undefined;
+    const message = `replay: no recorded ${clipped(request.method, MAX_SHOWN_METHOD)} matches these params; nearest recorded: ${shown}`;
+    const data = nearest ? { nearest: nearestData(nearest) } : undefined;
     return WireError.of(known ? 'InvalidParams' : 'MethodNotFound', message, data);
   }
+}
+
+/** The nearest entry for an error's data: its params as they are when short, else clipped text. */
+function nearestData(entry: Entry): Json {
+  const params = matchingParams(entry.method, entry.params);
+  const text = canonical(params);
+  return text.length <= MAX_SHOWN_CHARS
+    ? { method: entry.method, params }
+    : { method: entry.method, paramsText: clipped(text) };
+}
+
+/** `text` cut to `max` characters, with an ellipsis and the full length when cut. */
+function clipped(text: string, max = MAX_SHOWN_CHARS): string {
+  return text.length <= max ? text : `${text.slice(0, max)}… (${text.length} characters)`;
 }
 
 /** What a request is about: the tool or prompt name, or the resource URI. */
@@ -186,6 +234,10 @@ function subjectOf(params: unknown): unknown {
 function rewrite(step: Step, to: { id: unknown; token: unknown }): Json {
   const message = { ...step.message };
   if (step.kind === 'reply') message.id = to.id;
+  if (step.kind === 'notify' && subscriptionOf(message.params) !== undefined) {
+    const params = message.params as Json;
+    message.params = { ...params, _meta: { ...(params._meta as Json), [SUBSCRIPTION_ID]: to.id } };
+  }
   if (
     step.kind === 'notify' &&
     to.token !== undefined &&

@@ -3,11 +3,11 @@
  * on Streamable HTTP. Each request is answered from the {@link ReplayBook}; a recorded
  * server request is sent with a fresh id and the replay waits for the client's answer.
  */
-import { readFile } from 'node:fs/promises';
 import { WireError } from '../../core/index.js';
-import { LineDecoder } from '../../core/runtime.js';
+import { LineDecoder, type LineEvent } from '../../core/runtime.js';
 import { CliError } from '../errors.js';
 import type { Front } from '../host-args.js';
+import { parseBoundedJson, readTextFile } from '../json-file.js';
 import { parseRecording } from '../record/format.js';
 import { signalled } from '../signals.js';
 import { ReplayBook } from './book.js';
@@ -36,13 +36,7 @@ export async function replayRecording(file: string, front: Front): Promise<numbe
 }
 
 async function loadBook(file: string): Promise<ReplayBook> {
-  let text: string;
-  try {
-    text = await readFile(file, 'utf8');
-  } catch (error) {
-    throw new CliError(`cannot read ${file}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
-  }
-  if (text.length > MAX_RECORDING_BYTES) throw new CliError(`${file} is over ${MAX_RECORDING_BYTES} bytes`);
+  const text = await readTextFile(file, MAX_RECORDING_BYTES);
   try {
     return new ReplayBook(parseRecording(text).messages);
   } catch (error) {
@@ -50,18 +44,29 @@ async function loadBook(file: string): Promise<ReplayBook> {
   }
 }
 
+/**
+ * Answers each request line on stdin; ends when stdin ends and every answer is out, or
+ * when stdout is closed (the client went away: EPIPE). A line over {@link MAX_LINE_BYTES},
+ * not JSON or nested too deep gets a JSON-RPC error with `id: null` naming its line number.
+ */
 function serveReplayStdio(book: ReplayBook): Promise<void> {
   const asks = new Asks();
   const decoder = new LineDecoder({ maxLineBytes: MAX_LINE_BYTES });
-  const send = (message: Record<string, unknown>): void =>
-    void process.stdout.write(`${JSON.stringify(message)}\n`);
+  let gone = false;
+  const send = (message: Record<string, unknown>): void => {
+    if (!gone) process.stdout.write(`${JSON.stringify(message)}\n`);
+  };
+  const refuse = (code: 'ParseError' | 'InvalidRequest', text: string): void =>
+    send({ jsonrpc: '2.0', id: null, error: WireError.of(code, `replay: ${text}`).toJSON() });
   const inFlight = new Set<Promise<void>>();
+  const counter = { line: 1 };
+  let lineNumber = 0;
   const onLine = (line: string): void => {
     let parsed: unknown;
     try {
-      parsed = JSON.parse(line);
-    } catch {
-      return send({ jsonrpc: '2.0', id: null, error: WireError.of('ParseError', 'not JSON').toJSON() });
+      parsed = parseBoundedJson(line);
+    } catch (error) {
+      return refuse('ParseError', `line ${lineNumber} is ${(error as Error).message}`);
     }
     for (const message of messagesOf(parsed)) {
       if (asks.answered(message) || typeof message.method !== 'string' || message.id === undefined) continue;
@@ -75,9 +80,39 @@ function serveReplayStdio(book: ReplayBook): Promise<void> {
     }
   };
   return new Promise((resolve) => {
+    process.stdout.on('error', () => {
+      gone = true;
+      process.stdin.pause();
+      resolve();
+    });
     process.stdin.on('data', (chunk: Buffer) => {
-      for (const event of decoder.push(chunk)) if (event.kind === 'line') onLine(event.text);
+      for (const { event, line } of numberedEvents(decoder, chunk, counter)) {
+        lineNumber = line;
+        if (event.kind === 'line') onLine(event.text);
+        else refuse('InvalidRequest', `line ${line} is over ${event.maxLineBytes} bytes; dropped`);
+      }
     });
     process.stdin.once('end', () => void Promise.all(inFlight).then(() => resolve()));
   });
+}
+
+/**
+ * The decoder's events for `chunk`, each with the number of the stdin line it came from
+ * (blank lines counted): the chunk is fed one line at a time, `at.line` carried over.
+ */
+function numberedEvents(
+  decoder: LineDecoder,
+  chunk: Buffer,
+  at: { line: number },
+): { event: LineEvent; line: number }[] {
+  const out: { event: LineEvent; line: number }[] = [];
+  let start = 0;
+  while (start < chunk.length) {
+    const nl = chunk.indexOf(0x0a, start);
+    const end = nl === -1 ? chunk.length : nl + 1;
+    for (const event of decoder.push(chunk.subarray(start, end))) out.push({ event, line: at.line });
+    if (nl !== -1) at.line++;
+    start = end;
+  }
+  return out;
 }

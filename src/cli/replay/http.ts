@@ -10,7 +10,8 @@ import type { AddressInfo } from 'node:net';
 import { WireError } from '../../core/index.js';
 import { CliError } from '../errors.js';
 import type { Front } from '../host-args.js';
-import { type ReplayBook } from './book.js';
+import { parseBoundedJson } from '../json-file.js';
+import { type ReplayBook, type Step } from './book.js';
 import { Asks, messagesOf, play } from './play.js';
 
 /** Largest request body, in bytes. */
@@ -25,15 +26,17 @@ export interface ServedReplay {
 /** Listens on `front` (default 127.0.0.1, a random port) and answers from `book`. */
 export async function serveReplayHttp(book: ReplayBook, front: Front): Promise<ServedReplay> {
   const asks = new Asks();
+  const sessions = new Sessions();
   const host = front.host ?? '127.0.0.1';
   let self = '';
   const server = createServer((req, res) => {
     const refused = refusal(req, self);
     if (refused) return void res.writeHead(403, { 'content-type': 'text/plain' }).end(refused);
     if (req.method === 'DELETE') return void res.writeHead(204).end();
+    if (req.method === 'GET' && sessions.open(req, res)) return;
     if (req.method !== 'POST') return void res.writeHead(405, { allow: 'POST, DELETE' }).end();
     readBody(req).then(
-      (body) => answer(body, res, { book, asks }),
+      (body) => answer(body, { req, res }, { book, asks, sessions }),
       (error: unknown) =>
         void res.writeHead(413, { 'content-type': 'text/plain' }).end((error as Error).message),
     );
@@ -65,33 +68,95 @@ function refusal(req: IncomingMessage, self: string): string | undefined {
   return undefined;
 }
 
-function answer(body: string, res: ServerResponse, on: { book: ReplayBook; asks: Asks }): void {
+/** What {@link answer} answers with. */
+interface Answering {
+  book: ReplayBook;
+  asks: Asks;
+  sessions: Sessions;
+}
+
+function answer(body: string, http: { req: IncomingMessage; res: ServerResponse }, on: Answering): void {
+  const { res } = http;
   let parsed: unknown;
   try {
-    parsed = JSON.parse(body);
-  } catch {
+    parsed = parseBoundedJson(body);
+  } catch (error) {
+    const refusal = WireError.of('ParseError', `replay: the body is ${(error as Error).message}`);
     return void res
       .writeHead(400, { 'content-type': 'application/json' })
-      .end(
-        JSON.stringify({ jsonrpc: '2.0', id: null, error: WireError.of('ParseError', 'not JSON').toJSON() }),
-      );
+      .end(JSON.stringify({ jsonrpc: '2.0', id: null, error: refusal.toJSON() }));
   }
   const request = messagesOf(parsed).find((m) => typeof m.method === 'string' && m.id !== undefined);
   for (const m of messagesOf(parsed)) on.asks.answered(m);
   if (!request) return void res.writeHead(202).end();
-  const steps = on.book.answer({ id: request.id, method: request.method as string, params: request.params });
+  const all = on.book.answer({ id: request.id, method: request.method as string, params: request.params });
+  const steps = all.filter((step) => step.kind !== 'after');
+  const session = request.method === 'initialize' ? randomUUID() : header(http.req, 'mcp-session-id');
+  const after = (): void =>
+    on.sessions.deliver(
+      session,
+      all.filter((step) => step.kind === 'after'),
+    );
   const headers: Record<string, string> =
-    request.method === 'initialize' ? { 'mcp-session-id': randomUUID() } : {};
+    request.method === 'initialize' ? { 'mcp-session-id': session ?? '' } : {};
   if (steps.length === 1 && steps[0]?.kind === 'reply') {
     res
       .writeHead(200, { ...headers, 'content-type': 'application/json' })
       .end(JSON.stringify(steps[0].message));
-    return;
+    return after();
   }
   res.writeHead(200, { ...headers, 'content-type': 'text/event-stream', 'cache-control': 'no-store' });
   const send = (message: Record<string, unknown>): void =>
     void res.write(`event: message\ndata: ${JSON.stringify(message)}\n\n`);
-  void play(steps, send, on.asks).finally(() => res.end());
+  // A listen stream with no recorded answer stays open until the client closes it.
+  const answered = steps.some((step) => step.kind === 'reply');
+  void play(steps, send, on.asks).finally(() => {
+    if (!answered) return;
+    res.end();
+    after();
+  });
+}
+
+function header(req: IncomingMessage, name: string): string | undefined {
+  const value = req.headers[name];
+  return Array.isArray(value) ? value[0] : value;
+}
+
+/**
+ * Legacy sessions' GET streams: the notifications a recording has outside any request are
+ * written there, or kept until the client opens one.
+ */
+class Sessions {
+  readonly #streams = new Map<string, { stream?: ServerResponse; queue: Record<string, unknown>[] }>();
+
+  /** Opens the GET stream of a known session; false when `req` names none. */
+  open(req: IncomingMessage, res: ServerResponse): boolean {
+    const id = header(req, 'mcp-session-id');
+    const session = id === undefined ? undefined : this.#streams.get(id);
+    if (!session) return false;
+    res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-store' });
+    session.stream = res;
+    res.once('close', () => {
+      if (session.stream === res) delete session.stream;
+    });
+    for (const message of session.queue.splice(0)) write(res, message);
+    return true;
+  }
+
+  /** Sends `steps` on the session's GET stream, or keeps them for it. */
+  deliver(id: string | undefined, steps: readonly Step[]): void {
+    if (id === undefined) return;
+    const session = this.#streams.get(id) ?? { queue: [] };
+    this.#streams.set(id, session);
+    for (const { message } of steps) {
+      if (session.stream) write(session.stream, message);
+      else session.queue.push(message);
+    }
+  }
+}
+
+function write(res: ServerResponse, message: Record<string, unknown>): void {
+  res.write(`event: message\ndata: ${JSON.stringify(message)}\n\n`);
 }
 
 function readBody(req: IncomingMessage): Promise<string> {
