@@ -3,7 +3,7 @@
  * size and nesting bounded before anything walks the value, so a file of 50 000 nested
  * arrays is refused with a message instead of overflowing the stack somewhere later.
  */
-import { readFile } from 'node:fs/promises';
+import { open, type FileHandle } from 'node:fs/promises';
 import { DEFAULT_MAX_JSON_DEPTH, nestedDeeperThan } from '../core/runtime.js';
 import { CliError } from './errors.js';
 
@@ -39,14 +39,34 @@ export async function readJsonFile(path: string, maxBytes: number): Promise<unkn
   }
 }
 
-/** The text of `path`, at most `maxBytes`. @throws CliError naming the file. */
+/**
+ * The text of `path`, at most `maxBytes`: never more than `maxBytes + 1` bytes are read, so a
+ * huge file, a device such as /dev/zero or a FIFO that never ends costs no more than the bound.
+ * @throws CliError naming the file: unreadable, a directory, or over `maxBytes`.
+ */
 export async function readTextFile(path: string, maxBytes: number): Promise<string> {
-  let text: string;
+  let file: FileHandle;
   try {
-    text = await readFile(path, 'utf8');
+    file = await open(path, 'r');
   } catch (error) {
     throw new CliError(`cannot read ${path}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
   }
-  if (Buffer.byteLength(text) > maxBytes) throw new CliError(`${path} is over ${maxBytes} bytes`);
-  return text;
+  try {
+    const buffer = Buffer.alloc(Math.min(maxBytes + 1, 1 << 20));
+    const chunks: Buffer[] = [];
+    let total = 0;
+    for (;;) {
+      const { bytesRead } = await file.read(buffer, 0, buffer.length, null);
+      if (bytesRead === 0) break;
+      total += bytesRead;
+      if (total > maxBytes) throw new CliError(`${path} is over ${maxBytes} bytes`);
+      chunks.push(Buffer.from(buffer.subarray(0, bytesRead)));
+    }
+    return Buffer.concat(chunks).toString('utf8');
+  } catch (error) {
+    if (error instanceof CliError) throw error;
+    throw new CliError(`cannot read ${path}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
+  } finally {
+    await file.close();
+  }
 }

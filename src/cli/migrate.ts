@@ -86,7 +86,8 @@ function syntaxError(project: Project, file: SourceFile, path: string): string |
   if (!first) return undefined;
   const { line, column } = file.getLineAndColumnAtPos(first.getStart() ?? 0);
   const message = first.getMessageText();
-  return `${path}:${line}:${column}: ${typeof message === 'string' ? message : message.getMessageText()}`;
+  const text = typeof message === 'string' ? message : message.getMessageText();
+  return `${path}:${line}:${column}: ${text.replace(/\.$/, '')}`;
 }
 
 /** `text` with the line endings of `original`: a CRLF file stays CRLF after the rewrite. */

@@ -113,8 +113,12 @@ export function parseRecording(text: string): { header: RecordingHeader; message
   if (!first)
     throw new Error('the file is empty: a recording starts with a header line ({"mcpkitRecording":1,…})');
   const header = parseLine(first.line, first.n) as Partial<RecordingHeader> | null;
-  if (header === null || typeof header !== 'object' || header.mcpkitRecording !== 1)
+  if (header === null || typeof header !== 'object' || !('mcpkitRecording' in header))
     throw new Error(`line ${first.n} is not a recording header ({"mcpkitRecording":1,…})`);
+  if (header.mcpkitRecording !== 1)
+    throw new Error(
+      `line ${first.n}: recording format ${JSON.stringify(header.mcpkitRecording)} is not supported (this mcpkit reads format 1)`,
+    );
   const messages = rest.map(({ line, n }) => recordedMessage(parseLine(line, n), n));
   return { header: header as RecordingHeader, messages };
 }

@@ -11,7 +11,7 @@ import { parseBoundedJson, readTextFile } from '../json-file.js';
 import { parseRecording } from '../record/format.js';
 import { signalled } from '../signals.js';
 import { ReplayBook } from './book.js';
-import { Asks, messagesOf, play } from './play.js';
+import { Asks, frameOf, play } from './play.js';
 
 /** Largest recording read, in bytes. */
 const MAX_RECORDING_BYTES = 256 * 1024 * 1024;
@@ -47,7 +47,9 @@ async function loadBook(file: string): Promise<ReplayBook> {
 /**
  * Answers each request line on stdin; ends when stdin ends and every answer is out, or
  * when stdout is closed (the client went away: EPIPE). A line over {@link MAX_LINE_BYTES},
- * not JSON or nested too deep gets a JSON-RPC error with `id: null` naming its line number.
+ * not JSON or nested too deep gets a JSON-RPC error without an id (the schema's
+ * `JSONRPCErrorResponse` allows no `null` id) naming its line number; an invalid message gets
+ * the -32600 a real server sends.
  */
 function serveReplayStdio(book: ReplayBook): Promise<void> {
   const asks = new Asks();
@@ -57,7 +59,7 @@ function serveReplayStdio(book: ReplayBook): Promise<void> {
     if (!gone) process.stdout.write(`${JSON.stringify(message)}\n`);
   };
   const refuse = (code: 'ParseError' | 'InvalidRequest', text: string): void =>
-    send({ jsonrpc: '2.0', id: null, error: WireError.of(code, `replay: ${text}`).toJSON() });
+    send({ jsonrpc: '2.0', error: WireError.of(code, `replay: ${text}`).toJSON() });
   const inFlight = new Set<Promise<void>>();
   const counter = { line: 1 };
   let lineNumber = 0;
@@ -68,13 +70,10 @@ function serveReplayStdio(book: ReplayBook): Promise<void> {
     } catch (error) {
       return refuse('ParseError', `line ${lineNumber} is ${(error as Error).message}`);
     }
-    for (const message of messagesOf(parsed)) {
-      if (asks.answered(message) || typeof message.method !== 'string' || message.id === undefined) continue;
-      const run = play(
-        book.answer({ id: message.id, method: message.method, params: message.params }),
-        send,
-        asks,
-      );
+    const frame = frameOf(parsed, asks);
+    for (const refusal of frame.refusals) send(refusal);
+    for (const request of frame.requests) {
+      const run = play(book.answer(request), send, asks);
       inFlight.add(run);
       void run.finally(() => inFlight.delete(run));
     }

@@ -12,7 +12,7 @@ import { CliError } from '../errors.js';
 import type { Front } from '../host-args.js';
 import { parseBoundedJson } from '../json-file.js';
 import { type ReplayBook, type Step } from './book.js';
-import { Asks, messagesOf, play } from './play.js';
+import { Asks, frameOf, play } from './play.js';
 
 /** Largest request body, in bytes. */
 const MAX_BODY_BYTES = 4 * 1024 * 1024;
@@ -32,9 +32,17 @@ export async function serveReplayHttp(book: ReplayBook, front: Front): Promise<S
   const server = createServer((req, res) => {
     const refused = refusal(req, self);
     if (refused) return void res.writeHead(403, { 'content-type': 'text/plain' }).end(refused);
+    if (new URL(req.url ?? '/', 'http://replay').pathname !== '/mcp')
+      return void res
+        .writeHead(404, { 'content-type': 'text/plain' })
+        .end('Not found: the replay serves /mcp');
     if (req.method === 'DELETE') return void res.writeHead(204).end();
     if (req.method === 'GET' && sessions.open(req, res)) return;
-    if (req.method !== 'POST') return void res.writeHead(405, { allow: 'POST, DELETE' }).end();
+    if (req.method !== 'POST') return void res.writeHead(405, { allow: 'GET, POST, DELETE' }).end();
+    if (!/^application\/json\s*(;|$)/i.test(req.headers['content-type'] ?? ''))
+      return void res
+        .writeHead(415, { 'content-type': 'text/plain' })
+        .end('Unsupported Media Type: a POST body must be application/json');
     readBody(req).then(
       (body) => answer(body, { req, res }, { book, asks, sessions }),
       (error: unknown) =>
@@ -84,12 +92,16 @@ function answer(body: string, http: { req: IncomingMessage; res: ServerResponse 
     const refusal = WireError.of('ParseError', `replay: the body is ${(error as Error).message}`);
     return void res
       .writeHead(400, { 'content-type': 'application/json' })
-      .end(JSON.stringify({ jsonrpc: '2.0', id: null, error: refusal.toJSON() }));
+      .end(JSON.stringify({ jsonrpc: '2.0', error: refusal.toJSON() }));
   }
-  const request = messagesOf(parsed).find((m) => typeof m.method === 'string' && m.id !== undefined);
-  for (const m of messagesOf(parsed)) on.asks.answered(m);
+  const frame = frameOf(parsed, on.asks);
+  const request = frame.requests[0];
+  if (!request && frame.refusals.length > 0) {
+    const body = Array.isArray(parsed) ? frame.refusals : frame.refusals[0];
+    return void res.writeHead(400, { 'content-type': 'application/json' }).end(JSON.stringify(body));
+  }
   if (!request) return void res.writeHead(202).end();
-  const all = on.book.answer({ id: request.id, method: request.method as string, params: request.params });
+  const all = on.book.answer(request);
   const steps = all.filter((step) => step.kind !== 'after');
   const session = request.method === 'initialize' ? randomUUID() : header(http.req, 'mcp-session-id');
   const after = (): void =>

@@ -2,6 +2,7 @@
  * Playing a request's recorded steps: notifications and the answer are sent as they are; a
  * recorded server request is sent with a fresh id and waits for the client's answer.
  */
+import { checkEnvelope } from '../../core/runtime.js';
 import type { Step } from './book.js';
 
 /** How long a replayed server request waits for the client's answer, in ms. */
@@ -60,10 +61,28 @@ export async function play(
   }
 }
 
-/** Each message of a JSON-RPC frame (a batch is its members), objects only. */
-export function messagesOf(parsed: unknown): Record<string, unknown>[] {
-  const all = Array.isArray(parsed) ? parsed : [parsed];
-  return all.filter(
-    (m): m is Record<string, unknown> => m !== null && typeof m === 'object' && !Array.isArray(m),
-  );
+/** A frame from the client, sorted by what the replay does with each of its messages. */
+export interface Frame {
+  /** Requests to answer from the recording. */
+  requests: { id: string | number; method: string; params?: unknown }[];
+  /** Error responses for invalid messages that carry an id or are not notifications. */
+  refusals: Record<string, unknown>[];
+}
+
+/**
+ * Sorts a parsed frame (one message or a batch) with the JSON-RPC envelope rules mcpkit's
+ * servers apply (core `checkEnvelope`): a response settles a replayed server request, a
+ * notification is taken, an invalid message gets the -32600 a real server would send (never
+ * for a malformed notification). Source: JSON-RPC 2.0 §5, 2026-07-28 basic "Messages".
+ */
+export function frameOf(parsed: unknown, asks: Asks): Frame {
+  const frame: Frame = { requests: [], refusals: [] };
+  for (const value of Array.isArray(parsed) ? parsed : [parsed]) {
+    const checked = checkEnvelope(value);
+    if (checked.kind === 'invalid') {
+      if (!checked.notification) frame.refusals.push({ ...checked.error });
+    } else if (checked.kind === 'response') asks.answered({ ...checked.message });
+    else if (checked.kind === 'request') frame.requests.push(checked.message);
+  }
+  return frame;
 }

@@ -1,7 +1,8 @@
 /**
  * What a tester fed `mcpkit replay`: recordings that are empty, have blank lines before a
  * bad line, or nest too deep; stdin lines that are blank, too long, too deep or not JSON; a
- * request far from any recorded one; and a client that goes away (EPIPE).
+ * request far from any recorded one; messages that are JSON but not JSON-RPC (on stdio and
+ * HTTP, answered as mcpkit's servers answer them); and a client that goes away (EPIPE).
  */
 import { spawn } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
@@ -9,6 +10,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CLI, ROOT, runCli } from '../../../test/support/cli.js';
+import { parseRecording } from '../record/format.js';
+import { ReplayBook } from './book.js';
+import { serveReplayHttp } from './http.js';
 
 let dir: string;
 const HEADER = JSON.stringify({ mcpkitRecording: 1, transport: 'stdio', server: 'x', recordedAt: '' });
@@ -96,7 +100,6 @@ describe('replay on stdio', () => {
     expect(run.answers).toEqual([
       {
         jsonrpc: '2.0',
-        id: null,
         error: expect.objectContaining({
           code: -32700,
           message: expect.stringMatching(/^replay: line 2 is not JSON/),
@@ -104,7 +107,6 @@ describe('replay on stdio', () => {
       },
       {
         jsonrpc: '2.0',
-        id: null,
         error: expect.objectContaining({
           code: -32600,
           message: 'replay: line 3 is over 16777216 bytes; dropped',
@@ -112,7 +114,6 @@ describe('replay on stdio', () => {
       },
       {
         jsonrpc: '2.0',
-        id: null,
         error: expect.objectContaining({
           code: -32700,
           message: 'replay: line 4 is nested deeper than 256 levels',
@@ -120,6 +121,25 @@ describe('replay on stdio', () => {
       },
       LISTED,
     ]);
+  });
+
+  it('answers a message that is not JSON-RPC with -32600 (its id echoed when valid), never a malformed notification', async () => {
+    const lines = [
+      '[1]',
+      '"x"',
+      '{}',
+      '{"jsonrpc":"2.0","id":2,"method":5}',
+      '{"id":3,"method":"tools/list"}',
+      '{"jsonrpc":"2.0","method":"notifications/x","params":5}',
+      JSON.stringify(LIST),
+    ];
+    const run = await replayStdio(lines.join('\n') + '\n');
+    const invalid = (id?: number) => ({
+      jsonrpc: '2.0',
+      ...(id === undefined ? {} : { id }),
+      error: expect.objectContaining({ code: -32600, message: expect.stringMatching(/^Invalid request: /) }),
+    });
+    expect(run.answers).toEqual([invalid(), invalid(), invalid(), invalid(2), invalid(3), LISTED]);
   });
 
   it('keeps the nearest-request error short when the params are huge', async () => {
@@ -151,5 +171,36 @@ describe('replay on stdio', () => {
     for (let i = 0; i < 50; i++) child.stdin.write(`${JSON.stringify({ ...LIST, id: i })}\n`);
     const code = await new Promise<number | null>((resolve) => child.once('close', resolve));
     expect([code, stderr]).toEqual([0, '']);
+  });
+});
+
+describe('replay on HTTP', () => {
+  it('refuses a body that is not JSON-RPC (400), a body that is not JSON (415) and another path (404)', async () => {
+    const book = new ReplayBook(parseRecording(RECORDING).messages);
+    const served = await serveReplayHttp(book, {});
+    try {
+      const post = (body: string, type = 'application/json', path = '/mcp') =>
+        fetch(new URL(path, served.url), {
+          method: 'POST',
+          headers: { 'content-type': type, accept: 'application/json, text/event-stream' },
+          body,
+        });
+      for (const body of ['[1]', '"x"', '{}', '{"jsonrpc":"2.0","id":1,"method":5}']) {
+        const res = await post(body);
+        const answer = (await res.json()) as unknown;
+        const one = Array.isArray(answer) ? answer[0] : answer;
+        expect([body, res.status, (one as { error: { code: number } }).error.code]).toEqual([
+          body,
+          400,
+          -32600,
+        ]);
+      }
+      expect((await post(JSON.stringify(LIST), 'text/plain')).status).toBe(415);
+      expect((await post(JSON.stringify(LIST), 'application/json', '/zzz')).status).toBe(404);
+      const listed = await post(JSON.stringify(LIST));
+      expect([listed.status, await listed.json()]).toEqual([200, LISTED]);
+    } finally {
+      await served.close();
+    }
   });
 });
