@@ -181,8 +181,11 @@ describe('Streamable HTTP rules', () => {
     const report = await overHttp(
       (next) => async (request) => {
         const body = await request.text();
-        const drop = (h: Headers): void =>
-          [...h.keys()].filter((k) => k.startsWith('mcp-param-')).forEach((k) => h.delete(k));
+        const drop = (h: Headers): void => {
+          const names: string[] = [];
+          h.forEach((_value, name) => names.push(name));
+          for (const name of names) if (name.startsWith('mcp-param-')) h.delete(name);
+        };
         return next(withHeaders(request, drop, body));
       },
       custom,

@@ -5,6 +5,7 @@
  * body. `mcpkit check --era modern --call route='{"region":"us-west1","query":"q"}'` reports
  * `http.param-mirroring` and nothing else. Prints its URL; binds 127.0.0.1 on a free port.
  */
+import { Buffer } from 'node:buffer';
 import { createServer } from 'node:http';
 import process from 'node:process';
 
