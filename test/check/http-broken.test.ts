@@ -2,13 +2,17 @@
  * `mcpkit check` over real loopback HTTP: a server built with the official SDK v1 whose
  * one defect is an Origin check made against the request's own Host (a DNS-rebinding page
  * passes it) is reported by `http.host` and nothing else; mcpkit's everything server, served
- * by mcpkit/node, gets no finding from the same probe (it refuses the foreign Host).
+ * by mcpkit/node, gets no finding from the same probe (it refuses the foreign Host). A
+ * 2026-07-28 server on plain node:http that ignores an `Mcp-Param-*` header disagreeing with
+ * the body is reported by `http.param-mirroring` and nothing else; the everything server's
+ * `x-mcp-header` tool is called with its headers mirrored and gets no finding.
  */
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { serve } from '../../src/integrations/node/index.js';
+import { runCli } from '../support/cli.js';
 import { checkServer, type CheckReport, type SafeCall } from '../../src/testing/index.js';
 import { createEverythingServer } from '../../servers/everything/server.js';
 
@@ -73,6 +77,23 @@ describe('the Mcp-Param-* probe (http.param-mirroring)', () => {
       expect(finding?.message).toContain('Mcp-Param-Region disagreeing with the body got HTTP 200');
     },
   );
+
+  it('is what `mcpkit check --call route=… URL` prints, exiting 1 with --strict', SLOW, async () => {
+    const child = spawn(process.execPath, [`${DIR}http-param-mismatch.mjs`], {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    try {
+      const [chunk] = (await once(child.stdout, 'data')) as [Buffer];
+      const url = chunk.toString().trim();
+      const call = `route=${JSON.stringify(route.args)}`;
+      const run = await runCli(['check', '--era', 'modern', '--strict', '--json', '--call', call, url]);
+      expect(run.code).toBe(1);
+      const report = JSON.parse(run.stdout) as CheckReport;
+      expect(found(report)).toEqual(['error http.param-mirroring']);
+    } finally {
+      child.kill();
+    }
+  });
 
   it(
     "mirrors Mcp-Param-* on every call to mcpkit's everything server, which refuses the bad ones",
