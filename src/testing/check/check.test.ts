@@ -4,17 +4,28 @@ import { describe, expect, it } from 'vitest';
 import type { Transport, TransportSink } from '../../core/index.js';
 import { createHttpHandler } from '../../server/http/index.js';
 import { createEverythingServer } from '../../../servers/everything/server.js';
-import { checkServer, expectServerConforms, RULES, type CheckReport, type FetchLike } from '../index.js';
+import { encodeHeaderValue } from '../../core/runtime.js';
+import {
+  checkServer,
+  expectServerConforms,
+  RULES,
+  type CheckReport,
+  type FetchLike,
+  type SafeCall,
+} from '../index.js';
 
 const rules = (report: CheckReport): string[] => [...new Set(report.findings.map((f) => f.rule))].sort();
 const SLOW = { timeout: 60_000 };
 
 /** Checks the everything server over HTTP through `change`, a fetch that alters requests or answers. */
-async function overHttp(change: (handler: FetchLike) => FetchLike): Promise<CheckReport> {
+async function overHttp(
+  change: (handler: FetchLike) => FetchLike,
+  calls: readonly SafeCall[] = [],
+): Promise<CheckReport> {
   const handler = createHttpHandler(createEverythingServer());
   try {
     const fetch = change((request) => handler(request));
-    return await checkServer({ kind: 'http', label: 'test', url: 'http://127.0.0.1/mcp', fetch });
+    return await checkServer({ kind: 'http', label: 'test', url: 'http://127.0.0.1/mcp', fetch }, { calls });
   } finally {
     await handler.close();
   }
@@ -154,6 +165,56 @@ describe('Streamable HTTP rules', () => {
       );
     });
     expect(rules(report)).toEqual(['http.header-mismatch', 'http.header-missing', 'http.name-mismatch']);
+  });
+
+  const custom: SafeCall[] = [{ tool: 'test_custom_headers', args: { region: 'eu-west1', priority: 7 } }];
+  const paramFindings = (report: CheckReport): string[] =>
+    report.findings.filter((f) => f.rule === 'http.param-mirroring').map((f) => f.message);
+
+  it('accept the everything server, which checks its Mcp-Param-* headers', SLOW, async () => {
+    const report = await overHttp((next) => next, custom);
+    expect(rules(report)).toEqual([]);
+  });
+
+  it('report a server that refuses a call whose Mcp-Param-* headers are right', SLOW, async () => {
+    // In front of the server, something drops every Mcp-Param-* header.
+    const report = await overHttp(
+      (next) => async (request) => {
+        const body = await request.text();
+        const drop = (h: Headers): void => {
+          const names: string[] = [];
+          h.forEach((_value, name) => names.push(name));
+          for (const name of names) if (name.startsWith('mcp-param-')) h.delete(name);
+        };
+        return next(withHeaders(request, drop, body));
+      },
+      custom,
+    );
+    expect(rules(report)).toEqual(['http.param-mirroring']);
+    expect(paramFindings(report)).toEqual([
+      'tools/call test_custom_headers with every Mcp-Param-* header matching the body got HTTP 400 and error -32020 "Header mismatch: Mcp-Param-Region is missing"',
+    ]);
+  });
+
+  it('report a server that takes a missing Mcp-Param-* header from the body', SLOW, async () => {
+    // In front of the server, something fills in a missing Mcp-Param-Region from the body.
+    const report = await overHttp(
+      (next) => async (request) => {
+        const body = await request.text();
+        const fill = (h: Headers, parsed: Record<string, unknown>): void => {
+          const region = (parsed.params as { arguments?: { region?: unknown } } | undefined)?.arguments
+            ?.region;
+          if (typeof region === 'string' && !h.has('mcp-param-region'))
+            h.set('mcp-param-region', encodeHeaderValue(region));
+        };
+        return next(withHeaders(request, fill, body));
+      },
+      custom,
+    );
+    expect(rules(report)).toEqual(['http.param-mirroring']);
+    expect(paramFindings(report)).toEqual([
+      'tools/call test_custom_headers with Mcp-Param-Region missing while its argument is in the body got HTTP 200 and a result, not 400 with -32020',
+    ]);
   });
 
   it('report a 401 without protected-resource metadata, and accept one with it', async () => {

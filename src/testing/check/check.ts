@@ -9,6 +9,7 @@ import { DEFAULT_LIMITS, transportChannel, type Channel, type ChannelLimits } fr
 import { seeEra, type SafeCall } from './collect.js';
 import { httpChannel, type FetchLike, type HttpChannelOptions, type HttpEraHeaders } from './http-channel.js';
 import { isLoopback, probeHttp, probeUnauthorized, type LegacyOpened } from './http-probes.js';
+import { probeParams } from './param-probes.js';
 import type { Answer, EraRefused, EraSeen, Observations } from './observations.js';
 import { countFindings, SEVERITIES, type CheckReport, type Finding } from './report.js';
 import { RULES } from './rules/index.js';
@@ -158,7 +159,14 @@ async function observeHttp(
     if (initialized) legacy.initialized = initialized;
   }
   const probes = await probeHttp(options, seen.eras, legacy);
-  seen.http = { loopback: isLoopback(target.url), probes, exchanges };
+  const modern = seen.eras.find((e) => e.era === 'modern');
+  const params = modern ? await probeParams(options, modern) : [];
+  seen.http = {
+    loopback: isLoopback(target.url),
+    probes,
+    exchanges,
+    ...(params.length > 0 ? { params } : {}),
+  };
   return seen;
 }
 

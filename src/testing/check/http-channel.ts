@@ -8,7 +8,15 @@
 import { createParser } from 'eventsource-parser';
 import { DEFAULT_LIMITS, isResponse, keepJunk, record, type Channel, type ChannelLimits } from './channel.js';
 import type { Answer, HttpFacts, Json, WireRecord } from './observations.js';
-import { withDeadline } from '../../core/runtime.js';
+import {
+  checkToolHeaders,
+  encodeHeaderValue,
+  headerValueOf,
+  mcpNameOf,
+  valueAtPath,
+  withDeadline,
+  type HeaderAnnotation,
+} from '../../core/runtime.js';
 
 /** How the checker reaches an HTTP endpoint: the global fetch, or a handler in process. */
 export type FetchLike = (request: Request) => Promise<Response>;
@@ -34,20 +42,43 @@ export interface Posted {
   failure?: string;
 }
 
-/** The headers a modern request mirrors from its body (Mcp-Method, Mcp-Name). */
-export function mirroredHeaders(request: Json): Record<string, string> {
+/** The `x-mcp-header` annotations of the tools a modern `tools/list` listed, by tool name. */
+export type ToolAnnotations = ReadonlyMap<string, readonly HeaderAnnotation[]>;
+
+/**
+ * The headers a modern request mirrors from its body: Mcp-Method, Mcp-Name, and on a
+ * `tools/call` one `Mcp-Param-{Name}` per annotated argument present (names in lower case,
+ * values encoded as the spec says). Source: 2026-07-28 basic/transports/streamable-http
+ * "Standard Request Headers", "Custom Headers from Tool Parameters", "Value Encoding".
+ */
+export function mirroredHeaders(request: Json, tools?: ToolAnnotations): Record<string, string> {
   const out: Record<string, string> = {};
-  if (typeof request.method === 'string') out['mcp-method'] = request.method;
-  const params = request.params as Json | undefined;
-  const name = params?.name ?? params?.uri;
-  const named = ['tools/call', 'resources/read', 'prompts/get'].includes(String(request.method));
-  if (named && typeof name === 'string') {
-    out['mcp-name'] =
-      /^[\x20-\x7e]*$/.test(name) && name.trim() === name
-        ? name
-        : `=?base64?${Buffer.from(name, 'utf8').toString('base64')}?=`;
+  if (typeof request.method !== 'string') return out;
+  out['mcp-method'] = request.method;
+  const params = isJson(request.params) ? request.params : undefined;
+  const name = mcpNameOf(request.method, params);
+  if (typeof name === 'string') out['mcp-name'] = encodeHeaderValue(name);
+  if (request.method !== 'tools/call' || typeof name !== 'string') return out;
+  for (const { path, name: header } of tools?.get(name) ?? []) {
+    const text = headerValueOf(valueAtPath(params?.arguments, path));
+    if (text !== undefined) out[`mcp-param-${header.toLowerCase()}`] = text;
   }
   return out;
+}
+
+function isJson(value: unknown): value is Json {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** Remembers the valid annotations of each tool a `tools/list` result lists. */
+export function rememberAnnotations(tools: Map<string, readonly HeaderAnnotation[]>, result: unknown): void {
+  const listed = isJson(result) ? result.tools : undefined;
+  if (!Array.isArray(listed)) return;
+  for (const tool of listed) {
+    if (!isJson(tool) || typeof tool.name !== 'string') continue;
+    const check = checkToolHeaders(tool.inputSchema);
+    tools.set(tool.name, check.ok ? check.annotations : []);
+  }
 }
 
 /** POSTs `body` and reads the answer, bounded; never rejects. */
@@ -184,9 +215,10 @@ export function httpChannel(
   const wire: WireRecord[] = [];
   const junk: string[] = [];
   const exchanges: Answer[] = [];
+  const tools = new Map<string, readonly HeaderAnnotation[]>();
   const headersFor = (message: Json): Record<string, string> => {
     if (era.modern !== undefined)
-      return { 'mcp-protocol-version': versionOf(message) ?? era.modern, ...mirroredHeaders(message) };
+      return { 'mcp-protocol-version': versionOf(message) ?? era.modern, ...mirroredHeaders(message, tools) };
     const out: Record<string, string> = {};
     if (era.legacy?.version !== undefined) out['mcp-protocol-version'] = era.legacy.version;
     if (era.legacy?.sessionId !== undefined) out['mcp-session-id'] = era.legacy.sessionId;
@@ -206,6 +238,7 @@ export function httpChannel(
     }
     const answer: Answer = { request: message };
     if (response) answer.response = response;
+    if (response && message.method === 'tools/list') rememberAnnotations(tools, response.result);
     if (posted.http) answer.http = posted.http;
     if (posted.failure !== undefined) answer.failure = posted.failure;
     else if (!response && message.id !== undefined)

@@ -21,7 +21,8 @@ export function isLoopback(url: string): boolean {
   return host === 'localhost' || host === '::1' || /^127\./.test(host);
 }
 
-async function ask(
+/** POSTs `request` with exactly `headers` (besides the channel's own) and keeps the answer. */
+export async function ask(
   options: HttpChannelOptions,
   request: Json,
   headers: Record<string, string>,

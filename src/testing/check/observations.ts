@@ -90,8 +90,23 @@ export interface HttpSeen {
   probes: Partial<Record<HttpProbeName, Answer>>;
   /** The exchanges that carried a request of ours, for content-type and status rules. */
   exchanges: Answer[];
+  /** The `Mcp-Param-*` probes, one per `--call` tool with a mirrored argument. */
+  params?: ParamProbe[];
   /** The server answered 401: the challenge and the protected-resource metadata found. */
   unauthorized?: { challenge: string; metadataUrl?: string; metadata?: unknown; failure?: string };
+}
+
+/**
+ * The `Mcp-Param-*` probes of one `--call` tool: the call with every mirrored header right,
+ * then with one of them disagreeing with the body, then with that one left out.
+ */
+export interface ParamProbe {
+  tool: string;
+  /** The header the last two probes change, e.g. `Mcp-Param-Region`. */
+  header: string;
+  accepted: Answer;
+  mismatched: Answer;
+  missing: Answer;
 }
 
 /** The HTTP probes by name. */

@@ -6,6 +6,7 @@ import { ERROR_TABLE } from '../../../core/index.js';
 import type { Era } from '../../../core/index.js';
 import type { Answer, HttpProbeName, HttpSeen } from '../observations.js';
 import { codeOf, described, isObject, type Hit, type Rule } from './kit.js';
+import { paramMirroring } from './params.js';
 
 const HTTP = { modern: 'basic/transports/streamable-http', legacy: 'basic/transports "Streamable HTTP"' };
 
@@ -274,6 +275,7 @@ export const HTTP_RULES: readonly Rule[] = [
   methodHeader,
   missingHeader,
   nameHeader,
+  paramMirroring,
   origin,
   rebinding,
   unknownMethodStatus,
