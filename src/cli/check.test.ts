@@ -84,6 +84,26 @@ async function closedPort(): Promise<number> {
   return port;
 }
 
+describe('mcpkit check: a --call of a tool the server does not list', () => {
+  it('exits 2 naming the tool and what the server lists, instead of checking nothing', SLOW, async () => {
+    const run = await runCli([
+      'check',
+      '--era',
+      'legacy',
+      '--call',
+      'no_such_tool',
+      '--',
+      process.execPath,
+      BAD_NAME,
+    ]);
+    expect(run.code).toBe(2);
+    expect(run.stdout).toBe('');
+    expect(run.stderr).toContain(
+      '--call no_such_tool: the server lists no tool of that name on the legacy era (it lists echo, get weather!)',
+    );
+  });
+});
+
 describe('mcpkit check: a server that cannot be reached is no finding', () => {
   it('exits 3 naming a command that cannot start, and reports no spec violation', SLOW, async () => {
     const run = await runCli(['check', '--', '/nonexistent/mcp-server']);

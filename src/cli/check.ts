@@ -25,9 +25,11 @@ export async function runCheck(command: CheckCommand): Promise<number> {
       ...(command.connectTimeoutMs === undefined ? {} : { openTimeoutMs: command.connectTimeoutMs }),
     });
   } catch (error) {
-    // Nothing was reached, so there is nothing to report on: a connection failure (exit 3).
+    // Nothing was reached, so there is nothing to report on: a connection failure (exit 3);
+    // a --call of a tool the server does not list is a usage error (exit 2).
     if (!(error instanceof LocalError)) throw error;
-    throw new CliError(error.message, { kind: 'connection', cause: error });
+    const kind = error.code === 'INVALID_ARGUMENT' ? 'usage' : 'connection';
+    throw new CliError(error.message, { kind, cause: error });
   }
   const colour = process.stdout.isTTY === true && !process.env.NO_COLOR;
   process.stdout.write(command.json ? `${JSON.stringify(report, null, 2)}\n` : formatReport(report, colour));
@@ -57,5 +59,6 @@ Each finding has a severity, a rule id and the spec section it rests on.
   --json                    print the report as JSON
   -h, --help                show this help
 
-Exit codes: 0 no finding at the fail level, 1 findings at the fail level, 2 usage,
+Exit codes: 0 no finding at the fail level, 1 findings at the fail level, 2 usage (also a
+--call of a tool the server does not list),
 3 the server could not be started or reached (nothing was checked).`;

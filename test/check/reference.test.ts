@@ -35,7 +35,9 @@ describe.concurrent('mcpkit check on real servers', () => {
   it("finds nothing in mcpkit's everything server, on both eras, and exits 0", SLOW, async () => {
     const { code, report } = await checkJson([
       '--call',
-      'get-structured-content',
+      'test_simple_text',
+      '--call',
+      'test_custom_headers={"region":"Zürich","priority":2}',
       '--',
       process.execPath,
       OUR_EVERYTHING,

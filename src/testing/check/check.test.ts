@@ -57,12 +57,15 @@ describe('the rule table', () => {
 
 describe('expectServerConforms', () => {
   it(
-    'passes the everything server on both eras, in memory and over HTTP, with its structured tool called',
+    'passes the everything server on both eras, in memory and over HTTP, with two of its tools called',
     SLOW,
     async () => {
       const reports = await expectServerConforms(createEverythingServer(), {
         http: true,
-        calls: [{ tool: 'get-structured-content', args: {} }],
+        calls: [
+          { tool: 'test_simple_text', args: {} },
+          { tool: 'test_custom_headers', args: { region: 'Zürich', priority: 2 } },
+        ],
       });
       expect(reports.map((r) => r.eras.map((e) => e.era))).toEqual([
         ['modern', 'legacy'],

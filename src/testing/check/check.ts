@@ -40,7 +40,8 @@ export interface CheckOptions {
  * Checks `target`; resolves with the report, never rejects for anything the server does.
  * @throws LocalError `SPAWN_FAILED` when the transport could not start at all (a command
  *   that does not exist), `CONNECTION_CLOSED` when no HTTP request reached a server (a
- *   refused connection, an unknown host): there is nothing to judge, so no findings.
+ *   refused connection, an unknown host): there is nothing to judge, so no findings;
+ *   `INVALID_ARGUMENT` when a `calls` tool is not in the tools/list of an era it is checked on.
  */
 export async function checkServer(target: CheckTarget, options: CheckOptions = {}): Promise<CheckReport> {
   const started = Date.now();

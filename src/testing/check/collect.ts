@@ -4,7 +4,7 @@
  * tool, malformed params, invalid arguments, an unknown protocol version). What comes back
  * is kept as observations; no judgement is made here.
  */
-import { LATEST_REVISION, type Era } from '../../core/index.js';
+import { LATEST_REVISION, LocalError, type Era } from '../../core/index.js';
 import type { Channel } from './channel.js';
 import {
   LIST_METHODS,
@@ -49,6 +49,17 @@ export async function seeEra(plan: EraPlan): Promise<EraSeen | EraRefused> {
     seen.lists[method] = await walk(plan, maker, method);
     if (has(method.split('/')[0] ?? '')) seen.lists[method].again = await names(plan, maker, method);
   }
+  const listed = new Set(
+    (seen.lists['tools/list']?.items ?? []).flatMap((tool) =>
+      isObject(tool) && typeof tool.name === 'string' ? [tool.name] : [],
+    ),
+  );
+  const unlisted = plan.calls.find((call) => !listed.has(call.tool));
+  if (unlisted)
+    throw new LocalError(
+      'INVALID_ARGUMENT',
+      `--call ${unlisted.tool}: the server lists no tool of that name on the ${plan.era} era (it lists ${listedNames(listed)})`,
+    );
   for (const call of plan.calls) {
     const answer = await plan.channel.request(
       maker.make('tools/call', { name: call.tool, arguments: call.args }),
@@ -57,6 +68,13 @@ export async function seeEra(plan: EraPlan): Promise<EraSeen | EraRefused> {
   }
   await probe(plan, maker, seen);
   return seen;
+}
+
+/** Up to ten of the listed tool names, for an error message. */
+function listedNames(listed: ReadonlySet<string>): string {
+  if (listed.size === 0) return 'no tools';
+  const names = [...listed].slice(0, 10).join(', ');
+  return listed.size > 10 ? `${names}, … (${listed.size} tools)` : names;
 }
 
 async function open(plan: EraPlan, maker: RequestMaker): Promise<EraSeen | EraRefused> {
