@@ -27,10 +27,28 @@ describe('checkEnvelope', () => {
     ['a boolean id', { jsonrpc: '2.0', id: true, method: 'm' }, undefined],
     ['a non-string method', { jsonrpc: '2.0', id: 2, method: 7 }, 2],
     ['array params', { jsonrpc: '2.0', id: 'x', method: 'm', params: [1] }, 'x'],
-    ['result and error together', { jsonrpc: '2.0', id: 3, result: {}, error: { code: 1, message: 'm' } }, 3],
-    ['an error without a code', { jsonrpc: '2.0', id: 4, error: { message: 'm' } }, 4],
     ['neither call nor response', { jsonrpc: '2.0', id: 5 }, 5],
   ];
+  // A malformed response names a request of the side that would receive the error: the
+  // error never echoes that id (the other side would take it as its own request's answer).
+  const responses: [string, unknown, number][] = [
+    ['result and error together', { jsonrpc: '2.0', id: 3, result: {}, error: { code: 1, message: 'm' } }, 3],
+    ['an error without a code', { jsonrpc: '2.0', id: 4, error: { message: 'm' } }, 4],
+    ['a non-object result', { jsonrpc: '2.0', id: 6, result: 5 }, 6],
+    ['a response without jsonrpc', { id: 7, result: {} }, 7],
+  ];
+  it.each(responses)(
+    'rejects %s with -32600 naming the request it answers, echoing no id',
+    (_n, value, id) => {
+      const checked = checkEnvelope(value);
+      expect(checked.kind).toBe('invalid');
+      if (checked.kind !== 'invalid') return;
+      expect(checked.error.error.code).toBe(-32600);
+      expect(checked.error).not.toHaveProperty('id');
+      expect(checked.responseTo).toBe(id);
+    },
+  );
+
   it.each(invalid)('rejects %s with -32600, echoing a readable id', (_name, value, id) => {
     const checked = checkEnvelope(value);
     expect(checked.kind).toBe('invalid');

@@ -51,7 +51,13 @@ export type Checked =
   | { kind: 'request'; message: JsonRpcRequest }
   | { kind: 'notification'; message: JsonRpcNotification }
   | { kind: 'response'; message: JsonRpcResponse }
-  | { kind: 'invalid'; error: JsonRpcErrorResponse; notification?: true };
+  | {
+      kind: 'invalid';
+      error: JsonRpcErrorResponse;
+      notification?: true;
+      /** Set when the message was a malformed response to this request id (the error echoes no id). */
+      responseTo?: RequestId;
+    };
 
 /** The outcome of decoding one frame of text. */
 export type Decoded =
@@ -129,7 +135,10 @@ function invalid(id: unknown, message: string): Checked {
 /** Checks a decoded value against the JSON-RPC 2.0 envelope as MCP restricts it. */
 export function checkEnvelope(value: unknown): Checked {
   if (!isObject(value)) return invalid(undefined, 'a message must be a JSON object');
-  if (value.jsonrpc !== '2.0') return invalid(value.id, 'jsonrpc must be "2.0"');
+  if (value.jsonrpc !== '2.0') {
+    const isResponse = !('method' in value) && ('result' in value || 'error' in value);
+    return (isResponse ? badResponse : invalid)(value.id, 'jsonrpc must be "2.0"');
+  }
   if ('method' in value) return checkCall(value);
   if ('result' in value || 'error' in value) return checkResponse(value);
   return invalid(value.id, 'not a request, notification or response');
@@ -149,19 +158,28 @@ function checkCall(value: Record<string, unknown>): Checked {
 }
 
 function checkResponse(value: Record<string, unknown>): Checked {
-  if ('result' in value && 'error' in value) return invalid(value.id, 'both result and error');
+  if ('result' in value && 'error' in value) return badResponse(value.id, 'both result and error');
   if ('result' in value) {
-    if (!isRequestId(value.id) || !isObject(value.result)) return invalid(value.id, 'malformed result');
+    if (!isRequestId(value.id) || !isObject(value.result)) return badResponse(value.id, 'malformed result');
   } else {
     const e = value.error;
     if (!isObject(e) || !Number.isInteger(e.code) || typeof e.message !== 'string') {
-      return invalid(value.id, 'malformed error object');
+      return badResponse(value.id, 'malformed error object');
     }
     if (value.id !== undefined && value.id !== null && !isRequestId(value.id)) {
       return invalid(undefined, 'malformed error id');
     }
   }
   return { kind: 'response', message: value as unknown as JsonRpcResponse };
+}
+
+/**
+ * A malformed response: its error never echoes the id, which names a request of the side that
+ * receives the error (the peer would take it as the answer to its own request of that id).
+ */
+function badResponse(id: unknown, message: string): Checked {
+  const checked = invalid(undefined, message);
+  return isRequestId(id) && checked.kind === 'invalid' ? { ...checked, responseTo: id } : checked;
 }
 
 /** True when a response carries an error. */

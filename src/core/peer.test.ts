@@ -249,6 +249,26 @@ describe('Peer, malformed input', () => {
     expect(sent).toEqual([{ jsonrpc: '2.0', id: 2, error: expect.objectContaining({ code: -32600 }) }]);
   });
 
+  it('fails its own request on a malformed response to it, and never echoes a response id in an error', async () => {
+    const { peer, sent, feed } = await start();
+    const call = peer.request('a', {});
+    const id = (sent[0] as { id: number }).id;
+    sent.length = 0;
+    feed(JSON.stringify({ jsonrpc: '2.0', id, error: 'boom' }));
+    await expect(call).rejects.toMatchObject({
+      code: 'INVALID_RESULT',
+      message: expect.stringContaining(`answer to request ${id} is not a valid response`),
+    });
+    // Not ours: refused, but without the id, which would name a request of the other side.
+    feed(JSON.stringify({ jsonrpc: '2.0', id: 99, error: 'boom' }));
+    feed(JSON.stringify({ jsonrpc: '2.0', id: 98, result: 5 }));
+    await tick();
+    expect(sent).toEqual([
+      { jsonrpc: '2.0', error: expect.objectContaining({ code: -32600 }) },
+      { jsonrpc: '2.0', error: expect.objectContaining({ code: -32600 }) },
+    ]);
+  });
+
   it('hands non-JSON frames to a malformed handler instead of answering when one is given', async () => {
     const seen: string[] = [];
     const { feed, sent } = await start({ malformed: (text) => seen.push(text) });

@@ -186,6 +186,14 @@ export class Peer {
     if (checked.kind === 'request') return this.#onRequest(checked.message, reply);
     if (checked.kind === 'response') this.#onResponse(checked.message);
     else if (checked.kind === 'notification') this.#onNotification(checked.message, related);
+    else if (checked.responseTo !== undefined && this.#outgoing.has(checked.responseTo))
+      this.#onFailed(
+        checked.responseTo,
+        new LocalError(
+          'INVALID_RESULT',
+          `The peer's answer to request ${checked.responseTo} is not a valid response (${checked.error.error.message})`,
+        ),
+      );
     else if (!checked.notification) reply(checked.error);
     return undefined;
   }
