@@ -6,16 +6,13 @@
 /* global URL, document */
 import { existsSync, mkdirSync, readFileSync, readdirSync, statSync } from 'node:fs';
 import { createServer } from 'node:http';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { dirname, extname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import puppeteer from 'puppeteer-core';
+import { launchChromium } from './chromium.mjs';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 const SITE = join(ROOT, 'docs', '.vitepress', 'dist');
 const ARTIFACTS = join(ROOT, 'test-artifacts', 'docs');
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
 function filesOf(dir) {
   return readdirSync(dir).flatMap((name) => {
@@ -114,19 +111,7 @@ function serveSite() {
 async function screenshots(paths) {
   mkdirSync(ARTIFACTS, { recursive: true });
   const http = await serveSite();
-  const profile = mkdtempSync(join(tmpdir(), 'mcpkit-docs-chromium-'));
-  const browser = await puppeteer.launch({
-    executablePath: CHROMIUM,
-    headless: true,
-    userDataDir: profile,
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-sync',
-    ],
-  });
+  const { browser, close } = await launchChromium('mcpkit-docs-chromium-');
   const problems = [];
   try {
     const page = await browser.newPage();
@@ -142,8 +127,7 @@ async function screenshots(paths) {
       await page.screenshot({ path: join(ARTIFACTS, `${name}.png`), fullPage: false });
     }
   } finally {
-    await browser.close();
-    rmSync(profile, { recursive: true, force: true });
+    await close();
     http.close();
   }
   return problems;

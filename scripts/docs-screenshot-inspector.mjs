@@ -5,15 +5,13 @@
 // Usage: npm run build && node scripts/docs-screenshot-inspector.mjs [out.png]
 /* global document */
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import puppeteer from 'puppeteer-core';
+import { launchChromium } from './chromium.mjs';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 const CLI = join(ROOT, 'dist', 'src', 'cli', 'main.js');
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const OUT = process.argv[2] ?? join(ROOT, 'docs', 'inspector.png');
 const STEP_MS = 20_000;
 
@@ -68,25 +66,12 @@ if (!existsSync(join(ROOT, 'dist', 'ui', 'index.html'))) {
   process.exit(1);
 }
 const inspector = await startInspector();
-const profile = mkdtempSync(join(tmpdir(), 'mcpkit-screenshot-'));
-const browser = await puppeteer.launch({
-  executablePath: CHROMIUM,
-  headless: true,
-  userDataDir: profile,
-  args: [
-    '--no-sandbox',
-    '--disable-gpu',
-    '--no-first-run',
-    '--disable-background-networking',
-    '--disable-sync',
-  ],
-});
+const { browser, close } = await launchChromium('mcpkit-screenshot-');
 try {
   await shoot(await browser.newPage(), inspector.url);
   console.log(`docs-screenshot-inspector: wrote ${OUT}`);
 } finally {
-  await browser.close();
-  rmSync(profile, { recursive: true, force: true });
+  await close();
   const exited = new Promise((resolve) => inspector.child.once('exit', resolve));
   inspector.child.kill('SIGTERM');
   await exited;
