@@ -70,16 +70,24 @@ class FakeResponse {
   end(body?: string | Uint8Array): this {
     if (body !== undefined) this.write(body);
     this.writableFinished = true;
+    this.closed = true;
     this.#finish(this);
+    // Like node: 'finish' and 'close' fire after end(), in a later tick.
+    const listeners = this.#listeners;
+    this.#listeners = [];
+    if (listeners.length > 0) queueMicrotask(() => listeners.forEach((listener) => listener()));
     return this;
   }
-  on(): this {
+  #listeners: (() => void)[] = [];
+  on(event: string, listener: () => void): this {
+    if (event === 'close' || event === 'finish') this.#listeners.push(listener);
     return this;
   }
-  once(): this {
-    return this;
+  once(event: string, listener: () => void): this {
+    return this.on(event, listener);
   }
-  off(): this {
+  off(_event: string, listener: () => void): this {
+    this.#listeners = this.#listeners.filter((l) => l !== listener);
     return this;
   }
 }

@@ -6,7 +6,13 @@
  */
 export { runtimeOf } from './server.js';
 export type { ServerRuntime } from './server-runtime.js';
-export { PrincipalBudgets, type Admitted, type QuotaRefusal, noRelease } from './middleware/quotas.js';
+export {
+  PrincipalBudgets,
+  type AdmitOptions,
+  type Admitted,
+  type QuotaRefusal,
+  noRelease,
+} from './middleware/quotas.js';
 export { refusedScopes } from './middleware/scopes.js';
 export { methodNotFound } from './modern.js';
 export { passThrough } from './tool-types.js';

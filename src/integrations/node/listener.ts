@@ -46,21 +46,36 @@ export function toNodeListener(
     return Object.assign(listener, { close: () => Promise.resolve() });
   }
   const endpoint = createHttpEndpoint(target, options);
-  const writing = new Set<ServerResponse>();
+  const writes = new Writes();
   const close = async (): Promise<void> => {
     await endpoint.close();
-    await Promise.all([...writing].map(written));
+    await writes.drained();
   };
-  return Object.assign(endpointListener(endpoint, writing), { close });
+  return Object.assign(endpointListener(endpoint, writes), { close });
 }
 
-/** Settles once `res` has been written out or its connection went away. */
-function written(res: ServerResponse): Promise<void> {
-  if (res.writableFinished || res.destroyed) return Promise.resolve();
-  return new Promise((resolve) => {
-    res.once('finish', resolve);
-    res.once('close', resolve);
-  });
+/**
+ * Counts the responses started and not yet handed to node (a JSON body is handed over by one
+ * `end()`; a stream when its last event is written), so `close()` can wait for them. A counter,
+ * not a set of responses with a `close` listener each: nothing is allocated per request.
+ */
+class Writes {
+  #active = 0;
+  #idle: (() => void) | undefined;
+
+  start(): void {
+    this.#active++;
+  }
+
+  readonly done = (): void => {
+    if (--this.#active === 0) this.#idle?.();
+  };
+
+  /** Settles once every response started so far has been handed to node. */
+  drained(): Promise<void> {
+    if (this.#active === 0) return Promise.resolve();
+    return new Promise((resolve) => (this.#idle = resolve));
+  }
 }
 
 function failed(res: ServerResponse): void {
@@ -68,21 +83,26 @@ function failed(res: ServerResponse): void {
   res.end();
 }
 
-function endpointListener(endpoint: HttpEndpoint, writing: Set<ServerResponse>): NodeListener {
+function endpointListener(endpoint: HttpEndpoint, writes: Writes): NodeListener {
   return (req, res) => {
-    writing.add(res);
-    res.once('close', () => writing.delete(res));
+    writes.start();
     const request = new NodeRequest(req, res);
     endpoint.handle(request).then(
       (response) => {
         request.answered();
+        let streaming: Promise<void> | undefined;
         try {
-          writeResponse(response, res, request)?.catch(() => failed(res));
+          streaming = writeResponse(response, res, request);
         } catch {
           failed(res);
         }
+        if (streaming) streaming.catch(() => failed(res)).finally(writes.done);
+        else writes.done();
       },
-      () => failed(res),
+      () => {
+        failed(res);
+        writes.done();
+      },
     );
   };
 }

@@ -22,7 +22,7 @@ import type { AuthInfo, PrincipalRateLimits } from '../index.js';
 import type { HeaderReader, HttpRequest, HttpResponse } from './exchange.js';
 import { addressGroup } from './address-group.js';
 import { principalOf } from '../../core/runtime.js';
-import { PrincipalBudgets, noRelease, type Admitted, type QuotaRefusal } from '../runtime.js';
+import { PrincipalBudgets, noRelease, type AdmitOptions, type Admitted, type QuotaRefusal } from '../runtime.js';
 import { rpcError } from './responses.js';
 
 /** What a {@link PrincipalKey} function sees of a request. */
@@ -106,10 +106,11 @@ export class Admission {
   /**
    * Admits a request of `principal`: the release function to call when its response has
    * ended, or the 429 (400 for a too-long key) refusing it; a promise while it waits in the
-   * principal's queue (it leaves the queue when `signal` aborts).
+   * principal's queue (it leaves the queue when the request's `signal` aborts; the signal is
+   * read only then).
    */
-  admit(principal: string, signal?: AbortSignal): AdmissionOutcome | Promise<AdmissionOutcome> {
-    const admitted = this.#budgets.admit(principal, { signal });
+  admit(principal: string, request?: AdmitOptions): AdmissionOutcome | Promise<AdmissionOutcome> {
+    const admitted = this.#budgets.admit(principal, request);
     return admitted instanceof Promise ? admitted.then(outcomeOf) : outcomeOf(admitted);
   }
 

@@ -258,7 +258,7 @@ function scopeChallenge(guard: HttpAuthGuard, response: HttpResponse): HttpRespo
  */
 function admitted(ctx: Context, request: HttpRequest): Promise<HttpResponse> | HttpResponse {
   const principal = (request.principal = ctx.admission.principalOf(request));
-  const admission = ctx.admission.admit(principal, request.signal);
+  const admission = ctx.admission.admit(principal, request);
   if (admission instanceof Promise) return admission.then((queued) => answerAdmitted(ctx, request, queued));
   return answerAdmitted(ctx, request, admission);
 }

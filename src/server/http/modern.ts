@@ -120,14 +120,13 @@ class ModernExchange implements ScopeLine, ScopeBinding, Closable {
   readonly principal: string | undefined;
   readonly headers: HeaderReader;
   readonly reply: PostReply;
-  readonly ended: Promise<void>;
+  readonly #open: OpenRequests;
   readonly #request: HttpRequest;
   readonly #id: JsonRpcRequest['id'];
   #controller: AbortController | undefined;
   #closing: AbortController | undefined;
   #onAbort: (() => void) | undefined;
   #timer: ReturnType<typeof setTimeout> | undefined;
-  #ended!: () => void;
   #cancelled = false;
 
   constructor(ctx: ModernContext, request: HttpRequest, message: JsonRpcRequest) {
@@ -136,7 +135,7 @@ class ModernExchange implements ScopeLine, ScopeBinding, Closable {
     this.authInfo = request.auth;
     this.principal = request.principal;
     this.headers = request.headers;
-    this.ended = new Promise((resolve) => (this.#ended = resolve));
+    this.#open = ctx.open;
     this.reply = new PostReply(plainStream(ctx.keepAliveMs, () => this.#cancel(), ctx.maxBufferedBytes));
   }
 
@@ -196,6 +195,6 @@ class ModernExchange implements ScopeLine, ScopeBinding, Closable {
   #settle(response: Outcome['response'] | undefined, status: number): void {
     clearTimeout(this.#timer);
     this.reply.finish(response, status);
-    this.#ended();
+    this.#open.ended(this);
   }
 }

@@ -151,7 +151,7 @@ export function cardRoute(
     if (request.method === 'OPTIONS') return emptyResponse(204, { ...CORS, 'access-control-max-age': '600' });
     if (request.method !== 'GET' && request.method !== 'HEAD')
       return rpcError('MethodNotAllowed', `Method not allowed; use ${ALLOW}`, { headers: { allow: ALLOW } });
-    const admitted = admission.admit(admission.principalOf(request), request.signal);
+    const admitted = admission.admit(admission.principalOf(request), request);
     const answer = async (): Promise<HttpResponse> => {
       const outcome = await admitted;
       if ('response' in outcome) return outcome.response;

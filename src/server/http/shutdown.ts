@@ -29,30 +29,36 @@ export function streamLifetimes(options: {
   return { maxListenMs, closeTimeoutMs };
 }
 
-/** A request in progress as shutdown sees it. */
+/** A request in progress as shutdown sees it; it calls {@link OpenRequests.ended} when its reply ends. */
 export interface Closable {
   /** Asks the request to end gracefully (a listen sends its completion result). */
   close(): void;
   /** Gives up on the request: cancels its handler and answers it with an error. */
   abandon(): void;
-  /** Settles once the request's reply has ended. */
-  readonly ended: Promise<void>;
 }
 
-/** The set of requests in progress of one endpoint. */
+/**
+ * The set of requests in progress of one endpoint. A request leaves it by calling
+ * {@link ended}: no promise or callback is made per request, only when `close()` waits.
+ */
 export class OpenRequests {
   readonly #open = new Set<Closable>();
   #closed = false;
+  #drained: (() => void) | undefined;
 
   /** True once {@link close} was called: new requests are refused. */
   get closed(): boolean {
     return this.#closed;
   }
 
-  /** Tracks `request` until its reply ends. */
+  /** Tracks `request` until it calls {@link ended}. */
   add(request: Closable): void {
     this.#open.add(request);
-    void request.ended.then(() => this.#open.delete(request));
+  }
+
+  /** `request`'s reply has ended. */
+  ended(request: Closable): void {
+    if (this.#open.delete(request) && this.#open.size === 0) this.#drained?.();
   }
 
   /**
@@ -61,15 +67,20 @@ export class OpenRequests {
    */
   async close(timeoutMs: number): Promise<void> {
     this.#closed = true;
-    const open = [...this.#open];
-    for (const request of open) request.close();
-    const all = Promise.all(open.map((r) => r.ended));
+    for (const request of [...this.#open]) request.close();
+    const all = this.#allEnded();
     let timer: ReturnType<typeof setTimeout> | undefined;
     const late = new Promise<'late'>((resolve) => (timer = setTimer(() => resolve('late'), timeoutMs)));
     const outcome = await Promise.race([all, late]);
     clearTimeout(timer);
-    if (outcome !== 'late') return;
-    for (const request of this.#open) request.abandon();
-    await Promise.all([...this.#open].map((r) => r.ended));
+    if (outcome === 'late') {
+      for (const request of [...this.#open]) request.abandon();
+      await all;
+    }
+  }
+
+  #allEnded(): Promise<void> {
+    if (this.#open.size === 0) return Promise.resolve();
+    return new Promise((resolve) => (this.#drained = resolve));
   }
 }

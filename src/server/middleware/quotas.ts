@@ -71,12 +71,15 @@ interface Waiter {
   grant(): void;
 }
 
-/** How a request is admitted. */
+/**
+ * How a request is admitted. `signal` is read only when the request has to wait in the queue,
+ * so a lazily made signal (an HTTP request's, a scope's) is never made for one admitted at once.
+ */
 export interface AdmitOptions {
   /** Aborted when the caller goes away: a queued request leaves the queue. */
-  signal?: AbortSignal | undefined;
+  readonly signal?: AbortSignal | undefined;
   /** A long-lived stream held under its own bound: rate only, never a request in progress. */
-  stream?: boolean;
+  readonly stream?: boolean | undefined;
 }
 
 /** The release of an admitted request (idempotent), or why it was refused; a promise while it is queued. */
@@ -291,7 +294,12 @@ export function principalQuotas(limits: PrincipalRateLimits): Middleware {
     if (message.kind !== 'request' || ctx.direction !== 'incoming') return next(message, ctx);
     // A listen is a long-lived stream, bounded by limits.maxListenStreamsPerPrincipal.
     const stream = message.method === 'subscriptions/listen';
-    const admitted = budgets.admit(principalKey(ctx.auth, undefined), { signal: ctx.signal, stream });
+    const admitted = budgets.admit(principalKey(ctx.auth, undefined), {
+      get signal() {
+        return ctx.signal;
+      },
+      stream,
+    });
     const handle = () => next(message, ctx);
     return admitted instanceof Promise ? admitted.then((a) => run(a, handle)) : run(admitted, handle);
   };
