@@ -100,7 +100,7 @@ const built = (dir) =>
 function baseWorktree(commit, work) {
   const sha = git('rev-parse', '--verify', `${commit}^{commit}`);
   const dir = join(work, `base-${sha.slice(0, 10)}`);
-  run('git', ['worktree', 'add', '--detach', dir, sha], { cwd: root });
+  run('git', ['worktree', 'add', '--quiet', '--detach', dir, sha], { cwd: root });
   const remove = () => run('git', ['worktree', 'remove', '--force', dir], { cwd: root });
   try {
     const lock = (at) => readFileSync(join(at, 'package-lock.json'));
@@ -198,11 +198,12 @@ function preflight() {
 async function main() {
   const o = options();
   preflight();
-  const referee = writableReferee(findReferee(root, NAME), mkdtempSync(join(tmpdir(), 'mcpkit-compare-')));
-  const work = mkdtempSync(join(tmpdir(), 'mcpkit-compare-base-'));
+  const source = findReferee(root, NAME);
+  const work = mkdtempSync(join(tmpdir(), 'mcpkit-compare-'));
   const worktree = o.baseDir ? undefined : baseWorktree(o.commit, work);
   const base = o.baseDir ? resolve(o.baseDir) : worktree.dir;
   try {
+    const referee = writableReferee(source, work);
     if (!built(base)) fail(`${base} has no built dist/ (run npm run build there)`);
     run('npm', ['run', 'build', '--silent'], { cwd: root });
     const out = resolve(o.out ?? process.env.OUT ?? mkdtempSync(join(tmpdir(), 'mcpkit-compare-out-')));
@@ -217,11 +218,13 @@ async function main() {
     console.log(table);
     console.error(`${NAME}: runs, compare.md and referee-ratios.md in ${out}`);
   } finally {
-    if (worktree && !o.keep) {
-      worktree.remove();
-      rmSync(work, { recursive: true, force: true });
-    } else if (worktree)
+    if (worktree && o.keep) {
+      rmSync(join(work, 'referee'), { recursive: true, force: true });
       console.error(`${NAME}: base kept in ${worktree.dir} (reuse: --base-dir ${worktree.dir})`);
+    } else {
+      worktree?.remove();
+      rmSync(work, { recursive: true, force: true });
+    }
   }
 }
 

@@ -3,7 +3,14 @@
  * measured after forced GC. Run compiled, in a process of its own so that `--expose-gc`
  * and a clean heap belong to it alone (heap-budget.test.ts starts it; the budgets sit there):
  *
- *   node --expose-gc dist/test/perf/heap-probe.js [--root <checkout>] [--count 1000] [--rounds 3]
+ *   node --expose-gc --no-opt --no-maglev --no-sparkplug dist/test/perf/heap-probe.js \
+ *     [--root <checkout>] [--count 1000] [--rounds 3]
+ *
+ * The JIT tiers are off because their code and metadata land on the heap while the measured
+ * batch runs, at moments that vary from run to run: with them, rounds on one build read
+ * 1 085–1 303 B per legacy session (another build 335–964 B); without them 771–787 B. What a
+ * session keeps (its objects) is the same either way; the request path's compiled code is
+ * shared by all sessions.
  *
  * `--root` is the checkout whose built `dist/` is measured (default: the one this file was
  * built in), so an older commit's build can be measured with today's probe. The server is
