@@ -107,6 +107,9 @@ function baseWorktree(commit, work) {
     if (existsSync(join(root, 'node_modules')) && lock(dir).equals(lock(root))) {
       console.error(`${NAME}: same package-lock.json: node_modules hard-linked from ${root}`);
       run('cp', ['-al', join(root, 'node_modules'), join(dir, 'node_modules')]);
+      // Tool caches are rewritten in place; unlinked here, the base's build cannot write through to ours.
+      for (const cache of ['.cache', '.vite', '.vitest'])
+        rmSync(join(dir, 'node_modules', cache), { recursive: true, force: true });
     } else {
       run('npm', ['ci', '--no-audit', '--no-fund'], { cwd: dir });
     }
