@@ -16,32 +16,18 @@
  * From a clean clone: `npm ci && REFEREE=/path/to/referee npm run bench:referee` (the script builds dist/).
  */
 import { execFileSync } from 'node:child_process';
-import { cpSync, existsSync, mkdtempSync } from 'node:fs';
+import { existsSync, mkdtempSync } from 'node:fs';
 import { homedir, tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { findReferee, writableReferee } from './referee.mjs';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
-const candidates = process.env.REFEREE
-  ? [resolve(process.env.REFEREE)]
-  : [
-      join(root, '..', 'shared', 'referee'),
-      join(root, '..', '..', 'shared', 'referee'),
-      '/work/shared/referee',
-    ];
-const source = candidates.find((dir) => existsSync(join(dir, 'referee.sh')));
-if (!source) {
-  console.error(
-    `bench:referee: no referee at ${candidates.join(' or ')} (set REFEREE=<path to the referee folder>)`,
-  );
-  process.exit(2);
-}
+const source = findReferee(root, 'bench:referee');
 const run = (command, args, options = {}) => execFileSync(command, args, { stdio: 'inherit', ...options });
 
 const work = mkdtempSync(join(tmpdir(), 'mcpkit-referee-'));
-const copy = join(work, 'referee');
-cpSync(source, copy, { recursive: true });
-run('npm', ['ci', '--no-audit', '--no-fund', '--silent'], { cwd: copy });
+const copy = writableReferee(source, work);
 const anchors = process.env.ANCHORS ?? join(homedir(), '.cache', 'bench-anchors');
 if (!existsSync(join(anchors, 'node_modules', '@modelcontextprotocol', 'sdk'))) {
   run('bash', ['anchors/setup.sh', anchors], { cwd: copy });
