@@ -57,3 +57,17 @@ export {
 } from './capabilities.js';
 export { URI_SEPARATOR, isQualifiedNameValid, qualifyName, qualifyUri, unqualifyUri } from './namespace.js';
 export { extensionDefinitionProblem, isCoreMethod } from './extensions.js';
+export {
+  CACHEABLE_METHODS,
+  INPUT_METHODS,
+  METHODS,
+  MODERN_CORE_METHODS,
+  TASK_METHODS,
+  type MethodEras,
+  type MethodFacts,
+  type TargetField,
+  methodFacts,
+  targetOf,
+} from './methods.js';
+export { SCHEMA_MAP_KEYWORDS } from './schema-keywords.js';
+export { sleep } from './timer.js';

@@ -14,6 +14,9 @@ import {
   ownEntry,
   createStateSealer,
   type RequestStateSealer,
+  CACHEABLE_METHODS,
+  INPUT_METHODS,
+  MODERN_CORE_METHODS,
 } from '../core/runtime.js';
 import {
   WireError,
@@ -27,7 +30,7 @@ import {
   type Implementation,
   type ServerCapabilities,
 } from '../core/index.js';
-import { CACHEABLE, FEATURE_METHODS, copyResult, type Features } from './features.js';
+import { FEATURE_METHODS, copyResult, type Features } from './features.js';
 import { SESSION_METHODS, initialize } from './legacy/lifecycle.js';
 import { runWithLegacyInput } from './legacy/rounds.js';
 import { honouredFilter, listen } from './listen.js';
@@ -38,7 +41,7 @@ import {
   modernDecoration,
   type ModernDecoration,
 } from './modern.js';
-import { INPUT_METHODS, InputRound, openInputRound, settleRound } from './mrtr.js';
+import { InputRound, openInputRound, settleRound } from './mrtr.js';
 import type { ServerOptions } from './options.js';
 import { PromptRegistry } from './prompts.js';
 import { PrincipalQuota } from './middleware/quotas.js';
@@ -178,8 +181,8 @@ export class ServerDispatcher {
     const { method } = scope.request;
     if (this.modern.length === 0) throw methodNotFound(method);
     const extended = this.extensions.handles(method, 'modern');
-    const relayed = !MODERN_METHODS.has(method) && !extended && this.extensions.relays(method, 'modern');
-    if (!MODERN_METHODS.has(method) && !extended && !relayed) throw this.#unknownModern(method);
+    const relayed = !MODERN_CORE_METHODS.has(method) && !extended && this.extensions.relays(method, 'modern');
+    if (!MODERN_CORE_METHODS.has(method) && !extended && !relayed) throw this.#unknownModern(method);
     const meta = checkModernMeta(scope.request.params, this.supportedVersions);
     scope.enterModern(meta);
     const base = this.#decorationOf(method, extended);
@@ -203,7 +206,7 @@ export class ServerDispatcher {
 
   // A list that depends on the caller must not be cached for anyone else (cacheScope "private").
   #decorationOf(method: string, extended: boolean): ModernDecoration {
-    const cacheable = CACHEABLE.has(method) || (extended && this.extensions.cacheable(method));
+    const cacheable = CACHEABLE_METHODS.has(method) || (extended && this.extensions.cacheable(method));
     if (!cacheable) return this.#decorations.plain;
     const perCaller = this.catalogue.composed && this.catalogue.compiled().perCaller;
     return perCaller && method !== 'server/discover'
@@ -316,4 +319,3 @@ export class ServerDispatcher {
   }
 }
 
-const MODERN_METHODS = new Set([...Object.keys(FEATURE_METHODS), 'server/discover', 'subscriptions/listen']);

@@ -20,9 +20,6 @@ import { checkInputAnswer, checkInputRequests, type AskedQuestion } from './answ
 import type { SchemaLimits } from '../validation/index.js';
 import type { RequestScope } from './scope.js';
 
-/** Methods whose handlers may answer `input_required`. */
-export const INPUT_METHODS: ReadonlySet<string> = new Set(['tools/call', 'resources/read', 'prompts/get']);
-
 /** The request methods a server may put in `inputRequests`. */
 export type InputMethod = 'elicitation/create' | 'sampling/createMessage' | 'roots/list';
 

@@ -6,7 +6,7 @@
  * Source: RFC 6585 §4; RFC 9110 §10.2.3.
  */
 
-import { timerDelay } from '../../core/runtime.js';
+import { sleep } from '../../core/runtime.js';
 
 /** How the transport answers 429 (`streamableHttp(url, { retry })`). */
 export interface RetryOptions {
@@ -46,18 +46,3 @@ export async function sendRetrying(
   }
 }
 
-function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal?.aborted) return reject(signal.reason as Error);
-    const timer = setTimeout(done, timerDelay(ms));
-    function done(): void {
-      signal?.removeEventListener('abort', aborted);
-      resolve();
-    }
-    function aborted(): void {
-      clearTimeout(timer);
-      reject(signal?.reason as Error);
-    }
-    signal?.addEventListener('abort', aborted, { once: true });
-  });
-}
