@@ -18,6 +18,8 @@
  * is an own enumerable accessor, so a request's AbortSignal is made only when read.
  * With no middleware the server never comes here; with some, a message costs one ctx and
  * one message object, and the chain is composed once (see bench/scenarios/middleware.ts).
+ * The incoming terminal dispatches a request's scope once: a second `next` for it rejects
+ * (core/middleware.ts, `nextCalledTwice`).
  */
 import {
   LocalError,
@@ -30,7 +32,7 @@ import {
   type Middleware,
   type MiddlewareContext,
 } from '../core/index.js';
-import { eraOf, neverAborted, revisionOf, setOwn } from '../core/runtime.js';
+import { eraOf, neverAborted, nextCalledTwice, revisionOf, setOwn } from '../core/runtime.js';
 import type { LegacySession, SessionLink } from './legacy/session.js';
 import type { HeaderReader, RequestScope } from './scope.js';
 
@@ -193,6 +195,7 @@ export class MiddlewareChains {
     }
     const scope = destination as RequestScope | undefined;
     if (scope === undefined) return Promise.reject(lostDestination());
+    if (scope.chainCtx !== undefined) return Promise.reject(nextCalledTwice(message.method));
     scope.rewrite(asRequest(message, scope.request as JsonRpcRequest));
     scope.chained(ctx, this);
     return this.#dispatch.request(scope);
