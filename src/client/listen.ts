@@ -263,4 +263,3 @@ function firstAbort(signals: AbortSignal[]): Promise<void> {
     for (const s of signals) s.addEventListener('abort', done);
   });
 }
-

@@ -45,4 +45,3 @@ export async function sendRetrying(
     await sleep(delay, signal);
   }
 }
-

@@ -51,7 +51,6 @@ type Outcome = 'stop' | 'again';
 /** Longest wait, in milliseconds, for the server to answer the DELETE that ends a session. */
 const DELETE_TIMEOUT_MS = 5000;
 
-
 function discard(response: Response): void {
   response.body?.cancel().catch(() => undefined);
 }
