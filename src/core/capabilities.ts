@@ -11,12 +11,9 @@
  * server/tools, server/prompts, utilities/completion, server/utilities/logging;
  * 2026-07-28 basic/patterns/mrtr "Server Requirements" (no undeclared `inputRequests`).
  */
-import { methodFacts } from './methods.js';
+import { methodFacts, type CapabilityNeed } from './methods.js';
 
-/** A capability requirement: nested names whose leaves are `{}`, e.g. `{ sampling: { tools: {} } }`. */
-export interface CapabilityNeed {
-  [name: string]: CapabilityNeed;
-}
+export type { CapabilityNeed } from './methods.js';
 
 const LEAF: CapabilityNeed = Object.freeze({}) as CapabilityNeed;
 

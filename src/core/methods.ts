@@ -11,8 +11,12 @@
  * utilities/completion, basic/patterns/mrtr "Supported Requests", basic/transports/
  * streamable-http "Request Metadata"; 2025-11-25 schema (ClientRequest); SEP-2663 (Tasks).
  */
-import type { CapabilityNeed } from './capabilities.js';
 import { TASKS_EXTENSION } from './tasks.js';
+
+/** A capability requirement: nested names whose leaves are `{}`, e.g. `{ sampling: { tools: {} } }`. */
+export interface CapabilityNeed {
+  [name: string]: CapabilityNeed;
+}
 
 /** The eras a method exists in: `both`, or only the `modern` (2026-07-28) or `legacy` (2025-11-25) wire. */
 export type MethodEras = 'both' | 'modern' | 'legacy';

@@ -60,12 +60,9 @@ export { extensionDefinitionProblem, isCoreMethod } from './extensions.js';
 export {
   CACHEABLE_METHODS,
   INPUT_METHODS,
-  METHODS,
   MODERN_CORE_METHODS,
   TASK_METHODS,
-  type MethodEras,
   type MethodFacts,
-  type TargetField,
   methodFacts,
   targetOf,
 } from './methods.js';
