@@ -14,7 +14,6 @@ import {
   composeMiddleware,
   type MessageHandler,
   type McpMessage,
-  type Middleware,
   type MiddlewareContext,
   type RequestId,
   type RequestOptions,
@@ -22,7 +21,6 @@ import {
   LATEST_REVISION,
   type Era,
   type Transport,
-  type ClientCapabilities,
   type DiscoverResult,
   type Implementation,
 } from '../core/index.js';
@@ -35,7 +33,8 @@ import {
   type ServerDescription,
 } from './era.js';
 import { explainJunk, guardFirstFrame } from './junk-guard.js';
-import { notificationOf, peerOptions, requestOf, retryVersion, ToolHeaders } from './middleware.js';
+import { notificationOf, once, peerOptions, requestOf, retryVersion, ToolHeaders } from './middleware.js';
+import { PASSAGE, type CallOptions, type Passage } from './middleware.js';
 import { answerInputRequests, retryAfterInput, type InputLoop } from './mrtr.js';
 import type { ClientOptions } from './options.js';
 import { resultKind } from './results.js';
@@ -50,20 +49,6 @@ export interface ConnectionSetup {
   onNotification(notification: JsonRpcNotification, related?: RequestId): void;
 }
 
-/** Per-call options of {@link Connection.roundTrip}: the Peer's, plus what the client and the host add. */
-export interface CallOptions extends RequestOptions {
-  /** Extensions declared in this request's client capabilities only (modern), e.g. Tasks. */
-  extensions?: Record<string, Params> | undefined;
-  /** Return a `resultType: "task"` result as it is (the caller negotiated the Tasks extension). */
-  acceptTask?: boolean | undefined;
-  /** Return an `input_required` result as it is instead of answering it (MRTR relayed to the caller's client). */
-  relayInputRequired?: boolean | undefined;
-  /** Modern: the capabilities to declare in this request's `_meta` instead of this client's own. */
-  clientCapabilities?: ClientCapabilities | undefined;
-  /** A request sent before the era is settled that is modern all the same (the `server/discover` probe). */
-  modernVersion?: string | undefined;
-}
-
 const NO_OPTIONS: CallOptions = {};
 
 /** A started transport with its era settled. Create with {@link Connection.open}. */
@@ -71,28 +56,32 @@ export class Connection {
   readonly #peer: Peer;
   readonly #setup: ConnectionSetup;
   readonly #answering: InputAnswering;
-  readonly #middleware: readonly Middleware[];
   readonly #toolHeaders: ToolHeaders;
   readonly #closed = new AbortController();
   readonly #in: MessageHandler;
+  readonly #out: MessageHandler;
   #junk: string | undefined;
   #server: ServerDescription | undefined;
 
   private constructor(transport: Transport, setup: ConnectionSetup) {
     const { timeoutMs, handlers = {}, fillElicitationDefaults = true, middleware = [] } = setup.options;
     this.#setup = setup;
-    this.#middleware = middleware;
     this.#answering = { handlers, fillElicitationDefaults, declared: setup.capabilities.modern };
     this.#toolHeaders = new ToolHeaders((message) => setup.options.onWarning?.(message));
     this.#in = composeMiddleware(middleware, this.#incoming(transport));
+    this.#out = composeMiddleware(
+      middleware,
+      once((message, ctx, call) => this.#wire(message, ctx, call)),
+    );
     this.#peer = new Peer(
       guardFirstFrame(transport),
       {
-        request: (request, incoming) =>
-          this.#in(
-            { kind: 'request', method: request.method, params: request.params, id: request.id },
-            this.#ctx('incoming', incoming.signal),
-          ) as Promise<Params>,
+        request: (request, incoming) => {
+          const passage = { options: NO_OPTIONS, reached: false };
+          const { method, params, id } = request;
+          const message = { kind: 'request', method, params, id, [PASSAGE]: passage } as const;
+          return this.#in(message, this.#ctx('incoming', incoming.signal, passage)) as Promise<Params>;
+        },
         notification: (n, related) =>
           void this.#in(
             { kind: 'notification', method: n.method, params: n.params },
@@ -163,10 +152,9 @@ export class Connection {
 
   /** Sends a notification through the outgoing chain. */
   notify(method: string, params?: Params): void {
-    const chain = this.#outgoing(NO_OPTIONS);
-    void chain({ kind: 'notification', method, params }, this.#ctx('outgoing', neverAborted())).catch(
-      () => undefined,
-    );
+    const passage = { options: NO_OPTIONS, reached: false };
+    const message = { kind: 'notification', method, params, [PASSAGE]: passage } as const;
+    void this.#out(message, this.#ctx('outgoing', neverAborted(), passage)).catch(() => undefined);
   }
 
   /**
@@ -238,22 +226,15 @@ export class Connection {
     });
   }
 
-  /** Sends one request through the outgoing chain built for this call. */
+  /** Sends one request through the outgoing chain, its options carried to the terminal. */
   #request(method: string, params: Params | undefined, options: CallOptions): Promise<Params> {
-    const ctx = this.#ctx('outgoing', options.signal ?? neverAborted(), options.headers);
-    return this.#outgoing(options)({ kind: 'request', method, params }, ctx).then((result) => result ?? {});
+    const passage = { options, reached: false };
+    const ctx = this.#ctx('outgoing', options.signal ?? neverAborted(), passage);
+    const message = { kind: 'request', method, params, [PASSAGE]: passage } as const;
+    return this.#out(message, ctx).then((result) => result ?? {});
   }
 
-  /** The caller's middleware around a terminal that holds this call's options. */
-  #outgoing(call: CallOptions): MessageHandler {
-    return composeMiddleware(this.#middleware, (message, ctx) => this.#wire(message, ctx, call));
-  }
-
-  #ctx(
-    direction: 'incoming' | 'outgoing',
-    signal: AbortSignal,
-    headers?: Readonly<Record<string, string>>,
-  ): MiddlewareContext {
+  #ctx(direction: 'incoming' | 'outgoing', signal: AbortSignal, passage?: Passage): MiddlewareContext {
     const server = this.#server;
     return {
       side: 'client',
@@ -261,8 +242,9 @@ export class Connection {
       era: server?.era,
       protocolVersion: server?.protocolVersion,
       signal,
-      headers,
-    };
+      headers: passage?.options.headers,
+      [PASSAGE]: passage,
+    } as MiddlewareContext;
   }
 
   /** The terminal: a notification as is; a request with the modern steps when modern, then a -32022 retry. */
@@ -314,12 +296,13 @@ export class Connection {
       () => this.era,
       (id) => transport.relatedRequest?.(id),
     );
+    const request = once((message, ctx) =>
+      answer(requestOf(message), { signal: ctx.signal, notify: () => undefined }),
+    );
     return (message, ctx) => {
-      if (message.kind === 'notification') {
-        this.#setup.onNotification(notificationOf(message), ctx.relatedRequestId);
-        return Promise.resolve(undefined);
-      }
-      return answer(requestOf(message), { signal: ctx.signal, notify: () => undefined });
+      if (message.kind === 'request') return request(message, ctx);
+      this.#setup.onNotification(notificationOf(message), ctx.relatedRequestId);
+      return Promise.resolve(undefined);
     };
   }
 

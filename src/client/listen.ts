@@ -23,7 +23,7 @@ import {
 import type { Connection } from './connection.js';
 import { LegacyResourceSubscriptions, legacyFilter, passesFilter } from './legacy/listen.js';
 import { SubscriptionStream, type Subscription } from './subscription.js';
-import { MAX_TIMER_MS, timerDelay } from '../core/runtime.js';
+import { MAX_TIMER_MS, sleep } from '../core/runtime.js';
 import { recoverLists, type ListsPort } from './listen-recovery.js';
 
 /** Options of `client.listen()`. */
@@ -161,7 +161,7 @@ async function runSubscription(ctx: ListenContext): Promise<void> {
 
 /** Waits `delay` (or until `signal` aborts) and returns the next delay. */
 async function backoff(delay: number, signal: AbortSignal): Promise<number> {
-  await sleep(delay, signal);
+  await sleep(delay, signal).catch(() => undefined); // closing: the loop sees the stream end
   return Math.min(delay * 2, LAST_RETRY_MS);
 }
 
@@ -261,12 +261,5 @@ function firstAbort(signals: AbortSignal[]): Promise<void> {
     };
     if (signals.some((s) => s.aborted)) return resolve();
     for (const s of signals) s.addEventListener('abort', done);
-  });
-}
-
-function sleep(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    const timer = setTimeout(resolve, timerDelay(ms));
-    signal.addEventListener('abort', () => (clearTimeout(timer), resolve()), { once: true });
   });
 }

@@ -88,3 +88,50 @@ describe('client middleware', () => {
     expect(caps.extensions).toEqual({ [TASKS_EXTENSION]: {} });
   });
 });
+
+describe('one composition rule: a chain is built once, and next runs at most once per message', () => {
+  it('sends a request once when a middleware calls next twice; the second next rejects with a clear LocalError', async () => {
+    let second: unknown;
+    const twice: Middleware = (next) => async (message, ctx) => {
+      const first = await next(message, ctx);
+      if (message.kind === 'request') second = await next(message, ctx).catch((e: unknown) => e);
+      return first;
+    };
+    const fake = await connectFake(modern({ 'tools/list': () => ({ tools: [] }) }), { middleware: [twice] });
+    await fake.client.listTools();
+    expect(fake.received.filter((r) => r.method === 'tools/list')).toHaveLength(1);
+    expect(second).toMatchObject({ name: 'LocalError', code: 'INVALID_ARGUMENT' });
+    expect((second as Error).message).toMatch(/next twice.*tools\/list/);
+  });
+
+  it('runs a legacy server’s request handler once when a middleware calls next twice', async () => {
+    let asked = 0;
+    const twice: Middleware = (next) => async (message, ctx) => {
+      if (message.kind !== 'request' || ctx.direction !== 'incoming') return next(message, ctx);
+      const first = await next(message, ctx);
+      await expect(next(message, ctx)).rejects.toMatchObject({ code: 'INVALID_ARGUMENT' });
+      return first;
+    };
+    const fake = await connectFake(
+      legacy(),
+      { era: 'legacy', middleware: [twice], handlers: { roots: async () => (asked++, { roots: [] }) } },
+      '2025-11-25',
+    );
+    expect(await fake.server.request('roots/list', {})).toEqual({ roots: [] });
+    expect(asked).toBe(1);
+  });
+
+  it('builds the outgoing chain once per connection, not per request', async () => {
+    let built = 0;
+    const counting: Middleware = (next) => (built++, next);
+    const fake = await connectFake(
+      modern({ 'tools/list': () => ({ tools: [] }), 'tools/call': () => ({ content: [] }) }),
+      { middleware: [counting] },
+    );
+    const before = built;
+    await fake.client.callTool('a');
+    await fake.client.callTool('b');
+    expect(fake.received.filter((r) => r.method === 'tools/call')).toHaveLength(2);
+    expect(built).toBe(before);
+  });
+});

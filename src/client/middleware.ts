@@ -2,9 +2,10 @@
  * What happens to a client's message between the caller's middleware
  * (`createClient({ middleware: [...] })`) and the wire. Outgoing, from the outside in:
  *
- * 1. the caller's middleware, in array order, composed with `composeMiddleware` over a
- *    terminal that holds the call's own options (timeouts, progress, Tasks, relay), so
- *    a middleware may pass `next` a ctx it built itself;
+ * 1. the caller's middleware, in array order, composed once per connection with
+ *    `composeMiddleware`; the call's own options (timeouts, progress, Tasks, relay) travel
+ *    to the terminal with the message and its ctx, so a middleware may rebuild either one
+ *    (not both), and a second `next` for one message is refused (core/middleware.ts);
  * 2. modern `_meta`: on a modern request, the per-request protocol fields are added to
  *    `_meta` (the caller's own `_meta` keys kept), and a -32022 naming a version the
  *    client speaks is retried once with it (basic/versioning, {@link retryVersion});
@@ -24,12 +25,15 @@
  */
 import {
   ERROR_TABLE,
+  LocalError,
   WireError,
   type JsonRpcNotification,
   type JsonRpcRequest,
   type Params,
   type McpMessage,
+  type MessageHandler,
   type MiddlewareContext,
+  type ClientCapabilities,
   type RequestOptions,
   type SendOptions,
 } from '../core/index.js';
@@ -38,6 +42,7 @@ import {
   type HeaderAnnotation,
   headerValueOf,
   neverAborted,
+  nextCalledTwice,
   valueAtPath,
 } from '../core/runtime.js';
 import { pickVersion } from './era.js';
@@ -135,4 +140,61 @@ export function notificationOf(message: McpMessage): JsonRpcNotification {
   return message.params === undefined
     ? { jsonrpc: '2.0', method: message.method }
     : { jsonrpc: '2.0', method: message.method, params: message.params };
+}
+
+/** Per-call options of `Connection.roundTrip`: the Peer's, plus what the client and the host add. */
+export interface CallOptions extends RequestOptions {
+  /** Extensions declared in this request's client capabilities only (modern), e.g. Tasks. */
+  extensions?: Record<string, Params> | undefined;
+  /** Return a `resultType: "task"` result as it is (the caller negotiated the Tasks extension). */
+  acceptTask?: boolean | undefined;
+  /** Return an `input_required` result as it is instead of answering it (MRTR relayed to the caller's client). */
+  relayInputRequired?: boolean | undefined;
+  /** Modern: the capabilities to declare in this request's `_meta` instead of this client's own. */
+  clientCapabilities?: ClientCapabilities | undefined;
+  /** A request sent before the era is settled that is modern all the same (the `server/discover` probe). */
+  modernVersion?: string | undefined;
+}
+
+/**
+ * One message on its way through the client's chains, carried on the message and the ctx
+ * under a module-private symbol (a spread copy of either keeps it): the call's options the
+ * terminal sends with, and whether the terminal was reached, so a second `next` fails
+ * (core/middleware.ts).
+ */
+export interface Passage {
+  readonly options: CallOptions;
+  reached: boolean;
+}
+export const PASSAGE = Symbol('mcpkit.passage');
+type Carrier = { readonly [PASSAGE]?: Passage | undefined };
+
+/**
+ * The message's passage the first time its terminal is reached; else the LocalError
+ * `INVALID_ARGUMENT` to reject with (a second `next`, or a message and ctx both rebuilt).
+ */
+function pass(message: McpMessage, ctx: MiddlewareContext): Passage | LocalError {
+  const passage = (message as Carrier)[PASSAGE] ?? (ctx as Carrier)[PASSAGE];
+  if (passage === undefined)
+    return new LocalError(
+      'INVALID_ARGUMENT',
+      'a middleware passed on neither the message nor the ctx the client gave it (or a spread copy)',
+    );
+  if (passage.reached) return nextCalledTwice(message.method);
+  passage.reached = true;
+  return passage;
+}
+
+/**
+ * A chain's terminal that runs at most once per message, with the options its passage
+ * carries: a second `next`, or a message and ctx both rebuilt, rejects with LocalError
+ * `INVALID_ARGUMENT` instead.
+ */
+export function once(
+  terminal: (message: McpMessage, ctx: MiddlewareContext, call: CallOptions) => Promise<Params | undefined>,
+): MessageHandler {
+  return (message, ctx) => {
+    const passage = pass(message, ctx);
+    return passage instanceof LocalError ? Promise.reject(passage) : terminal(message, ctx, passage.options);
+  };
 }

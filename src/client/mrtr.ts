@@ -7,11 +7,8 @@
  * Source: 2026-07-28 basic/patterns/mrtr "Client Requirements (Basic Workflow)".
  */
 import { LocalError, type Params } from '../core/index.js';
-import { isObject, ownEntry, setOwn } from '../core/runtime.js';
+import { INPUT_METHODS, isObject, ownEntry, setOwn } from '../core/runtime.js';
 import { answerInput, HANDLER_FOR, undeclaredCapability, type InputAnswering } from './server-requests.js';
-
-/** Methods on which a server may answer `input_required` (basic/patterns/mrtr "Supported Requests"). */
-const INPUT_METHODS: ReadonlySet<string> = new Set(['tools/call', 'resources/read', 'prompts/get']);
 
 /** What one call's input rounds need. */
 export interface InputLoop {

@@ -17,7 +17,7 @@ import {
   type Params,
   type TaskView,
 } from '../core/index.js';
-import { isObject, timerDelay } from '../core/runtime.js';
+import { isObject, sleep } from '../core/runtime.js';
 import type { Subscription } from './subscription.js';
 
 /** What is needed to pick a task up again (after a restart, in another process). */
@@ -164,10 +164,10 @@ export class TaskHandle {
   ): Promise<Params> {
     const interval = this.#reference.pollIntervalMs ?? 1000;
     if (!updates) {
-      await delay(interval, signal);
+      await sleep(interval, signal);
       return this.status();
     }
-    const timer = delay(Math.max(interval, BACKSTOP_MS), signal).then(() => undefined);
+    const timer = sleep(Math.max(interval, BACKSTOP_MS), signal).then(() => undefined);
     for (;;) {
       const next = await Promise.race([updates.next(), timer]);
       if (next === undefined || next.done) return this.status();
@@ -175,20 +175,4 @@ export class TaskHandle {
       if (next.value.method === 'notifications/tasks' && params?.taskId === this.taskId) return params;
     }
   }
-}
-
-/** Waits `ms` milliseconds. @throws LocalError `ABORTED` when `signal` aborts first. */
-function delay(ms: number, signal: AbortSignal | undefined): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const abort = (): void => {
-      clearTimeout(timer);
-      reject(new LocalError('ABORTED', 'Waiting for the task was aborted', { cause: signal?.reason }));
-    };
-    const timer = setTimeout(() => {
-      signal?.removeEventListener('abort', abort);
-      resolve();
-    }, timerDelay(ms));
-    if (signal?.aborted) abort();
-    else signal?.addEventListener('abort', abort, { once: true });
-  });
 }

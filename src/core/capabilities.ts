@@ -11,27 +11,11 @@
  * server/tools, server/prompts, utilities/completion, server/utilities/logging;
  * 2026-07-28 basic/patterns/mrtr "Server Requirements" (no undeclared `inputRequests`).
  */
-import { TASKS_EXTENSION } from './tasks.js';
+import { methodFacts, type CapabilityNeed } from './methods.js';
 
-/** A capability requirement: nested names whose leaves are `{}`, e.g. `{ sampling: { tools: {} } }`. */
-export interface CapabilityNeed {
-  [name: string]: CapabilityNeed;
-}
+export type { CapabilityNeed } from './methods.js';
 
 const LEAF: CapabilityNeed = Object.freeze({}) as CapabilityNeed;
-
-/** The top-level server capability each client request needs. */
-const SERVER_FEATURE: Readonly<Record<string, string>> = {
-  'tools/list': 'tools',
-  'tools/call': 'tools',
-  'resources/list': 'resources',
-  'resources/templates/list': 'resources',
-  'resources/read': 'resources',
-  'prompts/list': 'prompts',
-  'prompts/get': 'prompts',
-  'completion/complete': 'completions',
-  'logging/setLevel': 'logging',
-};
 
 /** Server notifications and the server capability whose flag allows each. */
 const SERVER_NOTIFICATION: Readonly<Record<string, CapabilityNeed>> = {
@@ -41,8 +25,6 @@ const SERVER_NOTIFICATION: Readonly<Record<string, CapabilityNeed>> = {
   'notifications/resources/updated': { resources: { subscribe: LEAF } },
   'notifications/message': { logging: LEAF },
 };
-
-const TASK_METHODS = new Set(['tasks/get', 'tasks/update', 'tasks/cancel']);
 
 function own(value: unknown, key: string): unknown {
   return typeof value === 'object' && value !== null && Object.hasOwn(value, key)
@@ -86,12 +68,7 @@ export function clientCapabilityNeeded(method: string, params: unknown): Capabil
  * `notifications/resources/updated` `resources.subscribe`. Undefined for any other method.
  */
 export function serverCapabilityNeeded(method: string): CapabilityNeed | undefined {
-  const feature = own(SERVER_FEATURE, method) as string | undefined; // method names come from the peer
-  if (feature !== undefined) return { [feature]: LEAF };
-  if (method === 'resources/subscribe' || method === 'resources/unsubscribe')
-    return { resources: { subscribe: LEAF } };
-  if (TASK_METHODS.has(method)) return { extensions: { [TASKS_EXTENSION]: LEAF } };
-  return own(SERVER_NOTIFICATION, method) as CapabilityNeed | undefined;
+  return methodFacts(method)?.capability ?? (own(SERVER_NOTIFICATION, method) as CapabilityNeed | undefined);
 }
 
 /** True when `value` is declared: present, and not `false` (server flags are booleans). */

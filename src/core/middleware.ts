@@ -7,6 +7,7 @@
  * JSON-RPC error), time it, or cancel it (call `next` with a ctx whose `signal` aborts).
  * Core holds only the shapes and the composition; the server and the client run the chain.
  */
+import { LocalError } from './errors.js';
 import type { Params, RequestId } from './jsonrpc.js';
 import type { Era } from './revisions.js';
 
@@ -92,15 +93,24 @@ export type MessageHandler = (message: McpMessage, ctx: MiddlewareContext) => Pr
 
 /**
  * A middleware: given the rest of the chain (`next`), returns the handler that runs in its
- * place. Called each time a chain is built: once per server, and on a client once per
- * outgoing request (its terminal holds that request's own options), so keep state that
- * outlives one request in the function that makes the middleware, not in `(next) => …`.
+ * place. One rule on both sides: a chain is composed once, not per message (the server's
+ * when it first serves and again after each `use()`; the client's when it connects), so
+ * `(next) => …` runs once per chain and `(message, ctx) => …` once per message. Keep
+ * per-message state inside the handler. What the chain's end needs to know about one
+ * message (the server's request scope, the client's call options) travels with the message
+ * and the ctx it was given, so pass either on (or a spread copy of it).
+ *
+ * A middleware calls `next` at most once per message: it may answer without calling it,
+ * but a second call is refused (its promise rejects with LocalError `INVALID_ARGUMENT`),
+ * so the server never runs a handler twice and the client never sends a request twice.
+ * To retry, make a new request.
  */
 export type Middleware = (next: MessageHandler) => MessageHandler;
 
 /**
  * Builds the chain once: `middleware[0]` runs first (outermost) and `terminal` last.
- * With no middleware the terminal itself is returned (no cost per message).
+ * With no middleware the terminal itself is returned (no cost per message). The terminal
+ * is what refuses a second `next` for one message (see {@link Middleware}).
  */
 export function composeMiddleware(
   middleware: readonly Middleware[],
@@ -109,6 +119,17 @@ export function composeMiddleware(
   let handler = terminal;
   for (let i = middleware.length - 1; i >= 0; i--) handler = (middleware[i] as Middleware)(handler);
   return handler;
+}
+
+/**
+ * The error of a second `next` for one message (see {@link Middleware}): LocalError
+ * `INVALID_ARGUMENT` naming the method.
+ */
+export function nextCalledTwice(method: string): LocalError {
+  return new LocalError(
+    'INVALID_ARGUMENT',
+    `a middleware called next twice for one ${method} message; each message is handled or sent once`,
+  );
 }
 
 let never: AbortSignal | undefined;

@@ -11,7 +11,7 @@ export { type EraMessage, eraOf, revisionOf } from './era.js';
 export { isServerErrorCode } from './errors.js';
 export { EVENT_METHOD } from './event-bus.js';
 export { afterMicrotasks } from './frame-queue.js';
-export { neverAborted } from './middleware.js';
+export { neverAborted, nextCalledTwice } from './middleware.js';
 export { DEFAULT_MAX_JSON_DEPTH, nestedDeeperThan, valueDeeperThan } from './json-limits.js';
 export { type Checked, type Decoded, isObject } from './jsonrpc.js';
 export { LineDecoder, type LineEvent, encodeFrame } from './line-framing.js';
@@ -57,3 +57,14 @@ export {
 } from './capabilities.js';
 export { URI_SEPARATOR, isQualifiedNameValid, qualifyName, qualifyUri, unqualifyUri } from './namespace.js';
 export { extensionDefinitionProblem, isCoreMethod } from './extensions.js';
+export {
+  CACHEABLE_METHODS,
+  INPUT_METHODS,
+  MODERN_CORE_METHODS,
+  TASK_METHODS,
+  type MethodFacts,
+  methodFacts,
+  targetOf,
+} from './methods.js';
+export { SCHEMA_MAP_KEYWORDS } from './schema-keywords.js';
+export { sleep } from './timer.js';

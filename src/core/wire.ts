@@ -8,22 +8,15 @@
  * "x-mcp-header"; basic/index "_meta"; 2025-03-26 basic (batching).
  */
 import { isObject, type Params } from './jsonrpc.js';
+import { targetOf } from './methods.js';
 
-/** Which params field the `Mcp-Name` header mirrors, by method (streamable-http "Request Metadata"). */
-const MCP_NAME_SOURCE: Readonly<Record<string, 'name' | 'uri' | 'taskId'>> = {
-  'tools/call': 'name',
-  'prompts/get': 'name',
-  'resources/read': 'uri',
-  // Tasks extension (SEP-2663 "Streamable HTTP: Routing Headers").
-  'tasks/get': 'taskId',
-  'tasks/update': 'taskId',
-  'tasks/cancel': 'taskId',
-};
-
-/** The value `Mcp-Name` must carry for a request, or undefined when the method has none. */
+/**
+ * The value `Mcp-Name` must carry for a request, or undefined when the method has none: the
+ * params field the method table names as its target (streamable-http "Request Metadata";
+ * the Tasks extension's `taskId`, SEP-2663 "Streamable HTTP: Routing Headers").
+ */
 export function mcpNameOf(method: string, params: Params | undefined): unknown {
-  const field = Object.hasOwn(MCP_NAME_SOURCE, method) ? MCP_NAME_SOURCE[method] : undefined;
-  return field === undefined ? undefined : params?.[field];
+  return targetOf(method, params);
 }
 
 // RFC 9110 §5.5: visible ASCII, space and horizontal tab.

@@ -7,6 +7,7 @@
  * Parameters"; server/tools "x-mcp-header".
  */
 import { isObject } from './jsonrpc.js';
+import { SCHEMA_MAP_KEYWORDS } from './schema-keywords.js';
 
 // RFC 9110 §5.6.2 tchar.
 const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
@@ -29,8 +30,6 @@ type Schema = { [key: string]: unknown };
 
 const KEYWORD = 'x-mcp-header';
 const PRIMITIVE = new Set(['string', 'integer', 'boolean']);
-/** Keywords whose value maps names to subschemas. */
-const SCHEMA_MAPS = new Set(['properties', 'patternProperties', '$defs', 'definitions', 'dependentSchemas']);
 /** Keywords whose value is instance data, never a schema. */
 const DATA = new Set(['enum', 'const', 'default', 'examples']);
 const MAX_DEPTH = 64;
@@ -54,7 +53,7 @@ function annotatedAnywhere(value: unknown, found: Set<Schema>, depth = 0): void 
   if (Object.hasOwn(value, KEYWORD)) found.add(value as Schema);
   for (const [key, child] of Object.entries(value)) {
     if (DATA.has(key)) continue;
-    if (SCHEMA_MAPS.has(key) && isSchema(child)) {
+    if (SCHEMA_MAP_KEYWORDS.has(key) && isSchema(child)) {
       for (const sub of Object.values(child)) annotatedAnywhere(sub, found, depth + 1);
     } else annotatedAnywhere(child, found, depth + 1);
   }

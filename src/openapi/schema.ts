@@ -6,7 +6,7 @@
  * are `readOnly` (in a request) or `writeOnly` (in a response) are left out.
  * Source: OpenAPI 3.0.3 §4.7.24 "Schema Object"; OpenAPI 3.1.0 §4.8.24; MCP 2026-07-28 server/tools.
  */
-import { isObject } from '../core/runtime.js';
+import { SCHEMA_MAP_KEYWORDS, isObject } from '../core/runtime.js';
 
 /** Which side of the exchange a schema describes (decides whether readOnly or writeOnly properties go). */
 export type Direction = 'request' | 'response';
@@ -23,8 +23,6 @@ const MAX_DEPTH = 64;
 const MAX_NODES = 20_000;
 
 const DROPPED = new Set(['discriminator', 'xml', 'externalDocs']);
-/** Keywords whose value is a map of names to schemas. */
-const SCHEMA_MAPS = new Set(['properties', 'patternProperties', '$defs', 'definitions', 'dependentSchemas']);
 /** Keywords whose value is a list of schemas. */
 const SCHEMA_LISTS = new Set(['allOf', 'anyOf', 'oneOf', 'prefixItems']);
 
@@ -115,7 +113,7 @@ function convert(schema: unknown, state: State, depth: number): unknown {
 }
 
 function convertKeyword([key, value]: [string, unknown], state: State, depth: number): unknown {
-  if (SCHEMA_MAPS.has(key) && isObject(value)) {
+  if (SCHEMA_MAP_KEYWORDS.has(key) && isObject(value)) {
     const map: Record<string, unknown> = {};
     for (const [name, sub] of Object.entries(value)) map[name] = convert(sub, state, depth + 1);
     return map;

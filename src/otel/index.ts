@@ -25,7 +25,7 @@ import {
   type Tracer,
   ProxyTracerProvider,
 } from '@opentelemetry/api';
-import { isServerErrorCode } from '../core/runtime.js';
+import { isServerErrorCode, methodFacts } from '../core/runtime.js';
 import {
   ERROR_TABLE,
   WireError,
@@ -51,22 +51,21 @@ const metaGetter: TextMapGetter<Record<string, unknown>> = {
   },
 };
 
-/** The low-cardinality target of a span name: the tool or prompt name. */
-function targetOf(message: McpMessage): string | undefined {
-  const name = message.params?.name;
-  return (message.method === 'tools/call' || message.method === 'prompts/get') && typeof name === 'string'
-    ? name
-    : undefined;
+/** The low-cardinality target of a span name: the tool or prompt name (a `name` target, core/methods.ts). */
+function nameOf(message: McpMessage): string | undefined {
+  const name = methodFacts(message.method)?.target === 'name' ? message.params?.name : undefined;
+  return typeof name === 'string' ? name : undefined;
 }
 
 function attributesOf(message: McpMessage, ctx: MiddlewareContext): Attributes {
   const attributes: Attributes = { 'mcp.method.name': message.method };
-  const target = targetOf(message);
-  if (message.method === 'tools/call' && target !== undefined) {
+  const target = nameOf(message);
+  const feature = methodFacts(message.method)?.feature;
+  if (target !== undefined && feature === 'tools') {
     attributes['gen_ai.tool.name'] = target;
     attributes['gen_ai.operation.name'] = 'execute_tool';
   }
-  if (message.method === 'prompts/get' && target !== undefined) attributes['gen_ai.prompt.name'] = target;
+  if (target !== undefined && feature === 'prompts') attributes['gen_ai.prompt.name'] = target;
   const uri = message.params?.uri;
   if (message.method.startsWith('resources/') && typeof uri === 'string')
     attributes['mcp.resource.uri'] = uri;
@@ -187,7 +186,7 @@ function idle(custom: boolean): boolean {
 
 /** The span's name: `{mcp.method.name} {tool or prompt name}`, or the method alone. */
 function spanName(message: McpMessage): string {
-  const target = targetOf(message);
+  const target = nameOf(message);
   return target === undefined ? message.method : `${message.method} ${target}`;
 }
 

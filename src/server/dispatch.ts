@@ -14,6 +14,9 @@ import {
   ownEntry,
   createStateSealer,
   type RequestStateSealer,
+  CACHEABLE_METHODS,
+  INPUT_METHODS,
+  MODERN_CORE_METHODS,
 } from '../core/runtime.js';
 import {
   WireError,
@@ -27,7 +30,7 @@ import {
   type Implementation,
   type ServerCapabilities,
 } from '../core/index.js';
-import { CACHEABLE, FEATURE_METHODS, copyResult, type Features } from './features.js';
+import { FEATURE_METHODS, copyResult, type Features } from './features.js';
 import { SESSION_METHODS, initialize } from './legacy/lifecycle.js';
 import { runWithLegacyInput } from './legacy/rounds.js';
 import { honouredFilter, listen } from './listen.js';
@@ -38,12 +41,20 @@ import {
   modernDecoration,
   type ModernDecoration,
 } from './modern.js';
-import { INPUT_METHODS, InputRound, openInputRound, settleRound } from './mrtr.js';
+import { InputRound, openInputRound, settleRound } from './mrtr.js';
 import type { ServerOptions } from './options.js';
 import { PromptRegistry } from './prompts.js';
 import { PrincipalQuota } from './middleware/quotas.js';
 import { ResourceRegistry } from './resources.js';
-import type { RequestScope } from './scope.js';
+import {
+  bindingOf,
+  enterLegacy,
+  enterModern,
+  lineOf,
+  requestOf,
+  setSchemaLimits,
+  type RequestScope,
+} from './scope.js';
 import { ResourceSubscriptions } from './subscriptions.js';
 import { ServerExtensions } from './extensions.js';
 import { ServerTasks } from './tasks/methods.js';
@@ -139,11 +150,11 @@ export class ServerDispatcher {
   dispatch(scope: RequestScope): Promise<Params> {
     // Not an async frame: the era handlers are; a synchronous throw still becomes a rejection.
     try {
-      scope.schemaLimits = this.#options.limits?.schema;
-      const { method } = scope.request;
-      if (eraOf(scope.request, scope.binding) === 'modern') return this.#handleModern(scope);
+      setSchemaLimits(scope, this.#options.limits?.schema);
+      const { method } = requestOf(scope);
+      if (eraOf(requestOf(scope), bindingOf(scope)) === 'modern') return this.#handleModern(scope);
       if (method === 'initialize') return Promise.resolve(this.#initialize(scope));
-      if (scope.session) return this.#handleLegacy(scope);
+      if (bindingOf(scope).session) return this.#handleLegacy(scope);
       if (method === 'ping' && this.legacy.length > 0) return Promise.resolve({});
       return this.#handleModern(scope);
     } catch (error) {
@@ -171,17 +182,17 @@ export class ServerDispatcher {
         session.concerns = (event) => views.concerns(event);
       },
     };
-    return initialize(scope.request.params, scope, identity);
+    return initialize(requestOf(scope).params, scope, identity);
   }
 
   async #handleModern(scope: RequestScope): Promise<Params> {
-    const { method } = scope.request;
+    const { method } = requestOf(scope);
     if (this.modern.length === 0) throw methodNotFound(method);
     const extended = this.extensions.handles(method, 'modern');
-    const relayed = !MODERN_METHODS.has(method) && !extended && this.extensions.relays(method, 'modern');
-    if (!MODERN_METHODS.has(method) && !extended && !relayed) throw this.#unknownModern(method);
-    const meta = checkModernMeta(scope.request.params, this.supportedVersions);
-    scope.enterModern(meta);
+    const relayed = !MODERN_CORE_METHODS.has(method) && !extended && this.extensions.relays(method, 'modern');
+    if (!MODERN_CORE_METHODS.has(method) && !extended && !relayed) throw this.#unknownModern(method);
+    const meta = checkModernMeta(requestOf(scope).params, this.supportedVersions);
+    enterModern(scope, meta);
     const base = this.#decorationOf(method, extended);
     if (extended) return decorateModernResult(await this.extensions.call(scope), base);
     if (relayed) return decorateModernResult(await this.extensions.relay(scope), base);
@@ -203,7 +214,7 @@ export class ServerDispatcher {
 
   // A list that depends on the caller must not be cached for anyone else (cacheScope "private").
   #decorationOf(method: string, extended: boolean): ModernDecoration {
-    const cacheable = CACHEABLE.has(method) || (extended && this.extensions.cacheable(method));
+    const cacheable = CACHEABLE_METHODS.has(method) || (extended && this.extensions.cacheable(method));
     if (!cacheable) return this.#decorations.plain;
     const perCaller = this.catalogue.composed && this.catalogue.compiled().perCaller;
     return perCaller && method !== 'server/discover'
@@ -217,7 +228,7 @@ export class ServerDispatcher {
    * acknowledged filter) and given back when the stream ends.
    */
   async #listen(scope: RequestScope): Promise<Params> {
-    const params = scope.request.params ?? {};
+    const params = requestOf(scope).params ?? {};
     const limits = this.#options.limits;
     const maxListens = limits?.maxListenStreams ?? 10_000;
     if (this.listens.size >= maxListens) {
@@ -239,14 +250,14 @@ export class ServerDispatcher {
     if (held.length === 0) delete filter.resourceSubscriptions;
     let release: () => void = () => undefined;
     try {
-      release = this.#listenQuota.acquire(principalKey(scope.auth, scope.principal));
+      release = this.#listenQuota.acquire(principalKey(scope.auth, bindingOf(scope).principal));
       return await listen({
-        id: scope.request.id,
+        id: requestOf(scope).id,
         filter,
         bus: this.eventBus,
         channel: scope,
         open: this.listens,
-        closing: scope.transportClosing,
+        closing: lineOf(scope).closing,
         requested: params.notifications,
         contributions,
         views: this.catalogue.composed ? new ViewTracker(this.catalogue, scope) : undefined,
@@ -277,18 +288,18 @@ export class ServerDispatcher {
   }
 
   async #handleLegacy(scope: RequestScope): Promise<Params> {
-    const { method, params = {} } = scope.request;
+    const { method, params = {} } = requestOf(scope);
     const sessionMethod = ownEntry(SESSION_METHODS, method);
     if (sessionMethod) {
       // Held to what `initialize` advertised to this session (resources.subscribe, logging).
-      const advertised = scope.session!.serverCapabilities ?? this.#capabilities();
+      const advertised = bindingOf(scope).session!.serverCapabilities ?? this.#capabilities();
       if (!declares(advertised, serverCapabilityNeeded(method))) throw methodNotFound(method);
-      return sessionMethod(scope.session!, params, {
+      return sessionMethod(bindingOf(scope).session!, params, {
         maxSubscriptions: this.#options.limits?.maxResourceSubscriptions,
         subscriptions: this.subscriptions,
       });
     }
-    scope.enterLegacy();
+    enterLegacy(scope);
     if (this.extensions.handles(method, 'legacy')) return this.extensions.call(scope);
     if (this.extensions.relays(method, 'legacy')) return this.extensions.relay(scope);
     const taken = this.extensions.intercept(scope);
@@ -301,19 +312,17 @@ export class ServerDispatcher {
   #runFeatureDecorated(scope: RequestScope): Promise<Params> | Params {
     const result = this.#runFeature(scope);
     if (!this.extensions.decorating) return result;
-    const { method } = scope.request;
+    const { method } = requestOf(scope);
     return result instanceof Promise
       ? result.then((r) => this.extensions.decorate(method, r, scope))
       : this.extensions.decorate(method, result, scope);
   }
 
   #runFeature(scope: RequestScope): Promise<Params> | Params {
-    const { method, params = {} } = scope.request;
+    const { method, params = {} } = requestOf(scope);
     const feature = ownEntry(FEATURE_METHODS, method);
     if (!feature || !declares(this.#capabilities(), serverCapabilityNeeded(method)))
       throw methodNotFound(method);
     return feature(this.features, params, scope);
   }
 }
-
-const MODERN_METHODS = new Set([...Object.keys(FEATURE_METHODS), 'server/discover', 'subscriptions/listen']);

@@ -7,7 +7,7 @@
 import { LocalError, WireError, type Era, type Params, type ServerCapabilities } from '../core/index.js';
 import { isCoreMethod } from '../core/runtime.js';
 import type { RequestContext } from './context.js';
-import type { RequestScope } from './scope.js';
+import { requestOf, type RequestScope } from './scope.js';
 import {
   negotiated,
   notNegotiatedError,
@@ -70,7 +70,7 @@ export class ServerExtensions {
    *   client did not declare the extension; whatever the handler throws.
    */
   async call(ctx: RequestScope): Promise<Params> {
-    const { method, params = {} } = ctx.request;
+    const { method, params = {} } = requestOf(ctx);
     const { extension, handler } = this.#methods.get(method)!;
     if (extension.requiresNegotiation !== false && !negotiated(ctx, extension))
       throw notNegotiatedError(extension, method, ctx);
@@ -88,7 +88,7 @@ export class ServerExtensions {
    * @throws WireError -32601 when no relay takes it; whatever the relay throws.
    */
   relay(ctx: RequestScope): Promise<Params> {
-    const request = { method: ctx.request.method, params: ctx.request.params ?? {} };
+    const request = { method: requestOf(ctx).method, params: requestOf(ctx).params ?? {} };
     for (const extension of this.#list) {
       if (!extension.relay || !(extension.eras?.includes(ctx.era) ?? true)) continue;
       const taken = extension.relay(request, ctx);
@@ -99,7 +99,7 @@ export class ServerExtensions {
 
   /** The first extension's takeover of a core method, or undefined (see `ServerExtension.intercept`). */
   intercept(ctx: RequestScope): Promise<Params> | undefined {
-    const request = { method: ctx.request.method, params: ctx.request.params ?? {} };
+    const request = { method: requestOf(ctx).method, params: requestOf(ctx).params ?? {} };
     for (const extension of this.#list) {
       if (!extension.intercept || !offered(extension, ctx.era)) continue;
       const taken = extension.intercept(request, ctx);

@@ -5,6 +5,7 @@
  * Source: 2026-07-28 server/tools, server/resources, server/prompts, utilities/completion.
  */
 import { WireError, type Params, type ServerCapabilities } from '../core/index.js';
+import { targetOf } from '../core/runtime.js';
 import { runCompleter } from './completion.js';
 import type { RequestContext } from './context.js';
 import { paginate } from './pagination.js';
@@ -20,16 +21,6 @@ export interface Features {
 
 /** A feature method: params and context in, result out. */
 export type FeatureMethod = (f: Features, params: Params, ctx: RequestContext) => Promise<Params> | Params;
-
-/** Which list results are cacheable (carry `ttlMs`/`cacheScope` on the modern wire). */
-export const CACHEABLE = new Set([
-  'tools/list',
-  'resources/list',
-  'resources/templates/list',
-  'prompts/list',
-  'resources/read',
-  'server/discover',
-]);
 
 function page(list: string, items: readonly object[], params: Params, size: number, key: string): Params {
   const { items: slice, nextCursor } = paginate(list, items, params.cursor, size);
@@ -129,8 +120,7 @@ export class FeatureScopes {
 
   /** The scopes the feature a request names needs (see `McpServer.requiredScopes`). */
   required(method: string, params: unknown): readonly string[] | undefined {
-    const p = (params ?? {}) as { name?: unknown; uri?: unknown };
-    const key = method === 'resources/read' ? p.uri : p.name;
+    const key = targetOf(method, (params ?? undefined) as object | undefined);
     return typeof key === 'string' ? this.#scopes.get(`${method} ${key}`) : undefined;
   }
 }

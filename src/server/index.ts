@@ -30,7 +30,7 @@ export type { PrincipalRateLimits } from './middleware/quotas.js';
 export type { ResourceSubscriptionHooks } from './subscriptions.js';
 export type { SchemaEngine, SchemaLimits } from '../validation/index.js';
 export { connect, watchEvents, type ServerConnection } from './connect.js';
-export type { SessionInit } from './scope.js';
+export { keepInRequestState, type SessionInit } from './scope.js';
 export type { AuthInfo, ProgressOptions, RequestContext } from './context.js';
 export type { Completer, CompletionValues } from './completion.js';
 export { errorResult } from './tools.js';

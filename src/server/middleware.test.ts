@@ -104,3 +104,27 @@ describe('server middleware and the ctx it passes on', () => {
     await peer.close();
   });
 });
+
+describe('a middleware that calls next twice', () => {
+  it('runs the handler once; the second next rejects with a LocalError naming the method', async () => {
+    const server = createServer({ name: 'twice', version: '1' });
+    let second: unknown;
+    server.use((next) => async (message, ctx) => {
+      const first = await next(message, ctx);
+      if (message.kind === 'request') second = await next(message, ctx).catch((e: unknown) => e);
+      return first;
+    });
+    let runs = 0;
+    server.tool('count', {}, () => String(++runs));
+    const [a, b] = createLinkedPair();
+    await connect(server, b);
+    const peer = new Peer(a, { request: () => Promise.resolve({}) });
+    await peer.start();
+    const result = await peer.request('tools/call', { name: 'count', _meta: META });
+    expect((result.content as { text: string }[])[0]?.text).toBe('1');
+    expect(runs).toBe(1);
+    expect(second).toMatchObject({ name: 'LocalError', code: 'INVALID_ARGUMENT' });
+    expect((second as Error).message).toMatch(/next twice.*tools\/call/);
+    await peer.close();
+  });
+});

@@ -18,6 +18,8 @@
  * is an own enumerable accessor, so a request's AbortSignal is made only when read.
  * With no middleware the server never comes here; with some, a message costs one ctx and
  * one message object, and the chain is composed once (see bench/scenarios/middleware.ts).
+ * The incoming terminal dispatches a request's scope once: a second `next` for it rejects
+ * (core/middleware.ts, `nextCalledTwice`).
  */
 import {
   LocalError,
@@ -30,9 +32,18 @@ import {
   type Middleware,
   type MiddlewareContext,
 } from '../core/index.js';
-import { eraOf, neverAborted, revisionOf, setOwn } from '../core/runtime.js';
+import { eraOf, neverAborted, nextCalledTwice, revisionOf, setOwn } from '../core/runtime.js';
 import type { LegacySession, SessionLink } from './legacy/session.js';
-import type { HeaderReader, RequestScope } from './scope.js';
+import {
+  RequestScope,
+  bindingOf,
+  chainCtxOf,
+  chained,
+  lineOf,
+  requestOf,
+  rewrite,
+  type HeaderReader,
+} from './scope.js';
 
 /** What the incoming terminal calls with the request's scope, or a notification. */
 export interface ServerDispatch {
@@ -54,7 +65,7 @@ const orEmpty = (result: Params | undefined): Params => result ?? {};
 const LAZY_SIGNAL: PropertyDescriptor = {
   enumerable: true,
   get(this: Carrier): AbortSignal {
-    return (this[DESTINATION] as RequestScope).transportSignal;
+    return lineOf(this[DESTINATION] as RequestScope).signal;
   },
 };
 
@@ -101,7 +112,8 @@ export class MiddlewareChains {
    * middleware answered a request without a result object; the transports then send `{}`.
    */
   request(scope: RequestScope): Promise<Params> {
-    const { request } = scope;
+    const request = requestOf(scope);
+    const binding = bindingOf(scope);
     const message = {
       kind: 'request',
       method: request.method,
@@ -109,15 +121,15 @@ export class MiddlewareChains {
       id: request.id,
       [DESTINATION]: scope,
     } as const;
-    const era = eraOf(request, scope.binding) ?? 'modern';
+    const era = eraOf(request, binding) ?? 'modern';
     const ctx = {
       side: 'server',
       direction: 'incoming',
       era,
-      protocolVersion: revisionOf(request, era, scope.binding),
-      sessionId: scope.session?.id,
+      protocolVersion: revisionOf(request, era, binding),
+      sessionId: binding.session?.id,
       auth: scope.auth,
-      headers: scope.headers && headerRecord(scope.headers),
+      headers: binding.headers && headerRecord(binding.headers),
       [DESTINATION]: scope,
     } as const;
     Object.defineProperty(ctx, 'signal', LAZY_SIGNAL);
@@ -153,7 +165,7 @@ export class MiddlewareChains {
 
   /** Sends a notification of the request `scope` (chained with `parent`) through the outgoing chain. */
   notify(scope: RequestScope, method: string, params: Params): void {
-    const parent = scope.chainCtx as MiddlewareContext;
+    const parent = chainCtxOf(scope) as MiddlewareContext;
     const ctx = {
       side: 'server',
       direction: 'outgoing',
@@ -193,8 +205,9 @@ export class MiddlewareChains {
     }
     const scope = destination as RequestScope | undefined;
     if (scope === undefined) return Promise.reject(lostDestination());
-    scope.rewrite(asRequest(message, scope.request as JsonRpcRequest));
-    scope.chained(ctx, this);
+    if (chainCtxOf(scope) !== undefined) return Promise.reject(nextCalledTwice(message.method));
+    rewrite(scope, asRequest(message, requestOf(scope) as JsonRpcRequest));
+    chained(scope, ctx, this);
     return this.#dispatch.request(scope);
   }
 }
@@ -261,8 +274,8 @@ function chainedLink(session: LegacySession, outgoing: MessageHandler): SessionL
 const outgoingTerminal: MessageHandler = (message, ctx) => {
   const destination = destinationOf(message, ctx);
   if (destination === undefined) return Promise.reject(lostDestination());
-  if ('transportNotify' in destination) {
-    destination.transportNotify(message.method, message.params ?? {});
+  if (destination instanceof RequestScope) {
+    lineOf(destination).notify(message.method, message.params ?? {});
     return DONE;
   }
   const link = destination as SessionLink;

@@ -18,10 +18,7 @@ import {
 } from '../core/runtime.js';
 import { checkInputAnswer, checkInputRequests, type AskedQuestion } from './answers.js';
 import type { SchemaLimits } from '../validation/index.js';
-import type { RequestScope } from './scope.js';
-
-/** Methods whose handlers may answer `input_required`. */
-export const INPUT_METHODS: ReadonlySet<string> = new Set(['tools/call', 'resources/read', 'prompts/get']);
+import { abandon, askThrough, requestOf, schemaLimitsOf, type RequestScope } from './scope.js';
 
 /** The request methods a server may put in `inputRequests`. */
 export type InputMethod = 'elicitation/create' | 'sampling/createMessage' | 'roots/list';
@@ -202,20 +199,20 @@ export function openInputRound(
   scope: RequestScope,
   sealer: RequestStateSealer,
 ): InputRound | Promise<InputRound> {
-  const params = scope.request.params ?? {};
+  const params = requestOf(scope).params ?? {};
   let binding: Promise<StateBinding> | undefined;
   const bind = (): Promise<StateBinding> =>
-    (binding ??= bindingOf(scope.request.method, params, principalOf(scope.auth)));
+    (binding ??= bindingOf(requestOf(scope).method, params, principalOf(scope.auth)));
   if (params.requestState === undefined && params.inputResponses === undefined)
     return beginRound(new InputRound({}, {}, bind), scope, sealer);
   return openRound(params, bind, sealer).then((round) => beginRound(round, scope, sealer));
 }
 
 function beginRound(round: InputRound, scope: RequestScope, sealer: RequestStateSealer): InputRound {
-  round.schemaLimits = scope.schemaLimits;
+  round.schemaLimits = schemaLimitsOf(scope);
   round.scope = scope;
   round.sealer = sealer;
-  scope.askThrough(round, true);
+  askThrough(scope, round, true);
   return round;
 }
 
@@ -234,6 +231,6 @@ export async function settleRound(round: InputRound, running: Promise<Params> | 
     outcome === undefined ? round.pending : isInputRequired(outcome) ? outcome.inputRequests : undefined;
   if (!requests) return outcome as Params;
   if (outcome !== undefined) checkInputRequests(scope.clientCapabilities, 'modern', requests);
-  scope.abandon(new LocalError('ABORTED', 'input required'));
+  abandon(scope, new LocalError('ABORTED', 'input required'));
   return inputRequiredResult(round, requests, await round.bind!());
 }

@@ -16,6 +16,6 @@ export {
 export { refusedScopes } from './middleware/scopes.js';
 export { methodNotFound } from './modern.js';
 export { passThrough } from './tool-types.js';
-export { type HeaderReader, RequestScope, type ScopeBinding, type ScopeLine } from './scope.js';
+export { type HeaderReader, RequestScope, type ScopeBinding, type ScopeLine, requestOf } from './scope.js';
 export { LegacySession, forwardEvent } from './legacy/session.js';
 export { resourceUriKey } from './resource-uri.js';

@@ -118,102 +118,101 @@ export interface ScopeChain {
 const NONE: Readonly<Record<string, never>> = Object.freeze({});
 const NO_BINDING: ScopeBinding = Object.freeze({});
 
-/** One request, from the transport to the handler (see the module comment). */
+/** The request a scope routes: the JSON-RPC request as the middleware passed it on. */
+export type ScopeRequest = Pick<JsonRpcRequest, 'id' | 'method' | 'params'>;
+
+type ChainedCtx = { readonly signal: AbortSignal; readonly auth?: AuthInfo | undefined };
+
+// The server's own operations on a scope. The scope is the handler's ctx, so its internals
+// are `#private` (nothing of them is reachable from a handler: `'rewrite' in ctx` is false);
+// these functions, set once by the class, are how the server layer reaches them.
+
+/** The request as the middleware passed it on (the transport's, when no middleware changed it). */
+export let requestOf: (scope: RequestScope) => ScopeRequest;
+/** Routes the scope as `request`: the request as the middleware passed it on. */
+export let rewrite: (scope: RequestScope, request: ScopeRequest) => void;
+/** The transport's binding (also the request's `EraSource` for core/era.ts). */
+export let bindingOf: (scope: RequestScope) => ScopeBinding;
+/** The server's `limits.schema` for the request, which also bound elicitation `requestedSchema`s. */
+export let schemaLimitsOf: (scope: RequestScope) => SchemaLimits | undefined;
+/** Sets the limits {@link schemaLimitsOf} reads. */
+export let setSchemaLimits: (scope: RequestScope, limits: SchemaLimits | undefined) => void;
+/** Serves the request as modern, with its `_meta` fields checked. */
+export let enterModern: (scope: RequestScope, meta: ModernMeta) => void;
+/** The modern `_meta` fields, once {@link enterModern} checked them. */
+export let modernOf: (scope: RequestScope) => ModernMeta | undefined;
+/**
+ * Sends the handler's input requests through `asker`. `abandonable`: the handler's signal
+ * also fires on {@link abandon} (an MRTR run given up for input).
+ */
+export let askThrough: (scope: RequestScope, asker: InputAsker, abandonable?: boolean) => void;
+/** Gives up the run: aborts the handler's signal if it was read, with `reason`. */
+export let abandon: (scope: RequestScope, reason: unknown) => void;
+/** Serves the request in its legacy session (input requests go to the client on it). */
+export let enterLegacy: (scope: RequestScope) => void;
+/**
+ * Records what the server's middleware passed on: the ctx's signal (read when first asked)
+ * and principal, and where the request's notifications go (through the outgoing chain).
+ */
+export let chained: (scope: RequestScope, ctx: ChainedCtx, via: ScopeChain) => void;
+/** The ctx the middleware passed on, once {@link chained}; undefined before. */
+export let chainCtxOf: (scope: RequestScope) => object | undefined;
+/** The transport's line of the request, past any middleware (its signal, `closing`, `notify`). */
+export let lineOf: (scope: RequestScope) => ScopeLine;
+/** Opens the legacy session an `initialize` asks for. @throws WireError -32600 where none can be opened. */
+export let openSession: (scope: RequestScope, init: SessionInit) => LegacySession;
+/** The scope behind a handler's ctx, or undefined for a ctx the server did not make. */
+export let scopeOf: (ctx: RequestContext) => RequestScope | undefined;
+let remember: (scope: RequestScope, key: string, value: unknown) => boolean;
+
+/**
+ * One request, from the transport to the handler (see the module comment). Its public
+ * members are exactly {@link RequestContext}'s; the server reaches the rest through the
+ * functions of this module ({@link requestOf}, {@link enterModern}, …).
+ */
 export class RequestScope implements RequestContext {
-  request: Pick<JsonRpcRequest, 'id' | 'method' | 'params'>;
-  /** The transport's binding (also the request's `EraSource` for core/era.ts). */
-  readonly binding: ScopeBinding;
+  static {
+    requestOf = (scope) => scope.#request;
+    rewrite = (scope, request) => void (scope.#request = request);
+    bindingOf = (scope) => scope.#binding;
+    schemaLimitsOf = (scope) => scope.#schemaLimits;
+    setSchemaLimits = (scope, limits) => void (scope.#schemaLimits = limits);
+    enterModern = (scope, meta) => void ((scope.#era = 'modern'), (scope.#modern = meta));
+    modernOf = (scope) => scope.#modern;
+    askThrough = (scope, asker, abandonable = false) =>
+      void ((scope.#asker = asker), (scope.#abandonable = abandonable));
+    abandon = (scope, reason) => scope.#local?.abort(reason);
+    enterLegacy = (scope) => void (scope.#era = 'legacy');
+    chained = (scope, ctx, via) => void ((scope.#auth = ctx.auth), (scope.#ctx = ctx), (scope.#via = via));
+    chainCtxOf = (scope) => scope.#ctx;
+    lineOf = (scope) => scope.#line;
+    openSession = (scope, init) => scope.#openSession(init);
+    scopeOf = (ctx) => (#line in ctx ? (ctx as RequestScope) : undefined);
+    remember = (scope, key, value) => scope.#remember(key, value);
+  }
+
+  #request: ScopeRequest;
+  readonly #binding: ScopeBinding;
   /** The server's `limits.schema`, which also bound elicitation `requestedSchema`s. */
-  schemaLimits: SchemaLimits | undefined;
+  #schemaLimits: SchemaLimits | undefined;
   readonly #line: ScopeLine;
   #era: Era = 'modern';
   #modern: ModernMeta | undefined;
   #asker: InputAsker | undefined;
   #auth: AuthInfo | undefined;
-  #ctx: { readonly signal: AbortSignal } | undefined;
+  #ctx: ChainedCtx | undefined;
   #via: ScopeChain | undefined;
   #abandonable = false;
   #local: AbortController | undefined;
   #lastProgress = -Infinity;
 
-  constructor(request: RequestScope['request'], line: ScopeLine, binding: ScopeBinding = NO_BINDING) {
-    this.request = request;
+  constructor(request: ScopeRequest, line: ScopeLine, binding: ScopeBinding = NO_BINDING) {
+    this.#request = request;
     this.#line = line;
-    this.binding = binding;
+    this.#binding = binding;
     this.#auth = binding.authInfo;
   }
 
-  /** Serves the request as modern, with its `_meta` fields checked. */
-  enterModern(meta: ModernMeta): void {
-    this.#era = 'modern';
-    this.#modern = meta;
-  }
-
-  /** The modern `_meta` fields, once {@link enterModern} checked them. */
-  get modern(): ModernMeta | undefined {
-    return this.#modern;
-  }
-
-  /**
-   * Sends the handler's input requests through `asker`. `abandonable`: the handler's signal
-   * also fires on {@link abandon} (an MRTR run given up for input).
-   */
-  askThrough(asker: InputAsker, abandonable = false): void {
-    this.#asker = asker;
-    this.#abandonable = abandonable;
-  }
-
-  /** Gives up the run: aborts the handler's signal if it was read, with `reason`. */
-  abandon(reason: unknown): void {
-    this.#local?.abort(reason);
-  }
-
-  /** Serves the request in its legacy session (input requests go to the client on it). */
-  enterLegacy(): void {
-    this.#era = 'legacy';
-  }
-
-  /**
-   * What the server's middleware passed on: the ctx's signal (read when first asked) and
-   * principal, and where the request's notifications go (through the outgoing chain).
-   */
-  chained(
-    ctx: { readonly signal: AbortSignal; readonly auth?: AuthInfo | undefined },
-    via: ScopeChain,
-  ): void {
-    this.#auth = ctx.auth;
-    this.#ctx = ctx;
-    this.#via = via;
-  }
-
-  /** The ctx the middleware passed on, once {@link chained}. */
-  get chainCtx(): object | undefined {
-    return this.#ctx;
-  }
-
-  /** The request as the middleware passed it on. */
-  rewrite(request: RequestScope['request']): void {
-    this.request = request;
-  }
-
-  /** The transport's signal, past any middleware (see {@link signal}). */
-  get transportSignal(): AbortSignal {
-    return this.#line.signal;
-  }
-  /** The transport's graceful end of the request (see {@link ScopeLine.closing}). */
-  get transportClosing(): AbortSignal | undefined {
-    return this.#line.closing;
-  }
-
-  get session(): LegacySession | undefined {
-    return this.binding.session;
-  }
-  get principal(): string | undefined {
-    return this.binding.principal;
-  }
-  get headers(): HeaderReader | undefined {
-    return this.binding.headers;
-  }
   /** Made on first read: most requests never need an AbortController. */
   get signal(): AbortSignal {
     if (this.#local) return this.#local.signal;
@@ -225,27 +224,26 @@ export class RequestScope implements RequestContext {
     return this.#local.signal;
   }
   get requestId(): RequestId {
-    return this.request.id;
+    return this.#request.id;
   }
   get era(): Era {
     return this.#era;
   }
   get protocolVersion(): string {
     return this.#era === 'legacy'
-      ? (this.session?.protocolVersion ?? '')
+      ? (this.#binding.session?.protocolVersion ?? '')
       : (this.#modern?.protocolVersion ?? '');
   }
   get clientCapabilities(): ClientCapabilities {
-    return (
-      (this.#era === 'legacy' ? this.session?.clientCapabilities : this.#modern?.clientCapabilities) ?? NONE
-    );
+    const legacy = this.#era === 'legacy';
+    return (legacy ? this.#binding.session?.clientCapabilities : this.#modern?.clientCapabilities) ?? NONE;
   }
   get clientInfo(): Implementation | undefined {
-    return this.#era === 'legacy' ? this.session?.clientInfo : this.#modern?.clientInfo;
+    return this.#era === 'legacy' ? this.#binding.session?.clientInfo : this.#modern?.clientInfo;
   }
   get meta(): Readonly<Record<string, unknown>> {
     if (this.#modern) return this.#modern.meta;
-    const meta = this.request.params?._meta;
+    const meta = this.#request.params?._meta;
     return typeof meta === 'object' && meta !== null ? (meta as Record<string, unknown>) : NONE;
   }
   get auth(): AuthInfo | undefined {
@@ -254,15 +252,16 @@ export class RequestScope implements RequestContext {
   get inputResponses(): Readonly<Record<string, unknown>> {
     return this.#asker?.known ?? NONE;
   }
-  /** Internal (the gateway's relay): keeps `value` under `key` in the next sealed `requestState`. */
-  remember(key: string, value: unknown): boolean {
+
+  #remember(key: string, value: unknown): boolean {
     if (!this.#asker?.remember) return false;
     this.#asker.remember(key, value);
     return true;
   }
+
   /** The log threshold in force (legacy: read at each message, so `logging/setLevel` applies at once). */
-  get logLevel(): LoggingLevel | undefined {
-    return this.#era === 'legacy' ? this.session?.logLevel : this.#modern?.logLevel;
+  get #logLevel(): LoggingLevel | undefined {
+    return this.#era === 'legacy' ? this.#binding.session?.logLevel : this.#modern?.logLevel;
   }
 
   /** Sends a notification tied to this request, through the outgoing middleware when there is some. */
@@ -271,16 +270,10 @@ export class RequestScope implements RequestContext {
     else this.#line.notify(method, params);
   }
 
-  /** Sends a notification on the transport's line, past any middleware. */
-  transportNotify(method: string, params: Params): void {
-    this.#line.notify(method, params);
-  }
-
-  /** Opens the legacy session an `initialize` asks for. @throws WireError -32600 where none can be opened. */
-  openSession(init: SessionInit): LegacySession {
-    if (this.binding.session || !this.binding.openSession)
+  #openSession(init: SessionInit): LegacySession {
+    if (this.#binding.session || !this.#binding.openSession)
       throw WireError.of('InvalidRequest', 'This connection is already initialized');
-    const session = this.binding.openSession(init);
+    const session = this.#binding.openSession(init);
     this.#via?.opened(session);
     return session;
   }
@@ -293,7 +286,7 @@ export class RequestScope implements RequestContext {
   }
 
   log(level: LoggingLevel, data: unknown, logger?: string): void {
-    const threshold = this.logLevel;
+    const threshold = this.#logLevel;
     if (threshold === undefined || !isLevelEnabled(level, threshold)) return;
     this.notify('notifications/message', logger === undefined ? { level, data } : { level, data, logger });
   }
@@ -309,7 +302,7 @@ export class RequestScope implements RequestContext {
   ): Promise<ElicitResult | SchemaElicitResult<unknown>> {
     const send = (wire: ElicitRequestParams): Promise<ElicitResult> =>
       this.#ask('elicitation/create', wire, options?.key) as Promise<ElicitResult>;
-    const limits = this.schemaLimits;
+    const limits = this.#schemaLimits;
     if (hasSchemaObject(params)) return elicitWithSchema(params, send, limits);
     try {
       checkRequestedSchema(params, limits);
@@ -332,9 +325,22 @@ export class RequestScope implements RequestContext {
     if (missing) throw capabilityError(this.#era, missing);
     if (this.signal.aborted) throw WireError.of('InternalError', 'Request was cancelled');
     if (this.#asker) return this.#asker.ask(method, params as Params, key);
-    const session = this.#era === 'legacy' ? this.session : undefined;
-    if (!session) throw noInputOn(this.request.method);
-    const question = { method, params: params as Params, limits: this.schemaLimits, signal: this.signal };
+    const session = this.#era === 'legacy' ? this.#binding.session : undefined;
+    if (!session) throw noInputOn(this.#request.method);
+    const question = { method, params: params as Params, limits: this.#schemaLimits, signal: this.signal };
     return askSession(session, question);
   }
+}
+
+/**
+ * Keeps `value` under `key` in the `requestState` the server seals into this request's next
+ * `input_required` result, so the retry's run reads it back in `ctx.inputResponses[key]`.
+ * For extensions and proxies that hand a round of their own to the client (the gateway
+ * relays a backend's `input_required` this way). Returns false, keeping nothing, where the
+ * request has no such round: legacy sessions, tasks, requests that cannot ask for input.
+ * Source: 2026-07-28 basic/patterns/mrtr ("requestState").
+ */
+export function keepInRequestState(ctx: RequestContext, key: string, value: unknown): boolean {
+  const scope = scopeOf(ctx);
+  return scope !== undefined && remember(scope, key, value);
 }

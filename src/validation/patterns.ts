@@ -12,6 +12,7 @@
  * (`patternProperties`); ECMA-262 §22.2.1 (pattern syntax).
  */
 import { LocalError } from '../core/index.js';
+import { SCHEMA_MAP_KEYWORDS } from '../core/runtime.js';
 
 /** Bounds on a schema's regular expressions and regex-based formats. */
 export interface PatternLimits {
@@ -138,8 +139,6 @@ export function checkSchemaPatterns(schema: unknown, limits: PatternLimits = {})
 
 // Keywords whose values are instance data, not subschemas.
 const DATA_KEYWORDS = new Set(['const', 'enum', 'default', 'examples']);
-// Keywords whose values map names (or patterns) to subschemas.
-const SCHEMA_MAPS = new Set(['properties', 'patternProperties', '$defs', 'definitions', 'dependentSchemas']);
 
 /** Every pattern of a schema: `pattern` strings and `patternProperties` keys. */
 export function schemaPatterns(schema: unknown): string[] {
@@ -150,7 +149,7 @@ export function schemaPatterns(schema: unknown): string[] {
     for (const [key, value] of Object.entries(node)) {
       if (DATA_KEYWORDS.has(key)) continue;
       if (key === 'pattern' && typeof value === 'string') found.push(value);
-      else if (SCHEMA_MAPS.has(key) && typeof value === 'object' && value !== null) {
+      else if (SCHEMA_MAP_KEYWORDS.has(key) && typeof value === 'object' && value !== null) {
         if (key === 'patternProperties') found.push(...Object.keys(value));
         Object.values(value).forEach(walk);
       } else walk(value);

@@ -8,11 +8,10 @@
  * is checked on own keys through ajv's `ownProperties` option.) The interpreter needs none
  * of this.
  */
+import { SCHEMA_MAP_KEYWORDS } from '../core/runtime.js';
 
 const PROTO = '__proto__';
 const PROTO_PATTERN = '^__proto__$';
-/** Keywords whose value maps names to subschemas. */
-const SCHEMA_MAPS = new Set(['properties', 'patternProperties', '$defs', 'definitions', 'dependentSchemas']);
 /** Keywords whose value is data, not a subschema. */
 const DATA = new Set([
   'enum',
@@ -41,7 +40,7 @@ function rewritten(value: unknown): unknown {
   const out: Node = Object.fromEntries(
     Object.entries(value).map(([key, child]) => {
       if (DATA.has(key)) return [key, child];
-      if (SCHEMA_MAPS.has(key) && isNode(child))
+      if (SCHEMA_MAP_KEYWORDS.has(key) && isNode(child))
         return [key, Object.fromEntries(Object.entries(child).map(([k, s]) => [k, rewritten(s)]))];
       return [key, rewritten(child)];
     }),

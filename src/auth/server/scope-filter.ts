@@ -6,12 +6,14 @@
  */
 import { runtimeOf } from '../../server/runtime.js';
 import type { Middleware } from '../../core/index.js';
+import { methodFacts } from '../../core/runtime.js';
 import type { McpServer } from '../../server/index.js';
 
-const LISTS: Record<string, { key: 'tools' | 'prompts'; method: string }> = {
-  'tools/list': { key: 'tools', method: 'tools/call' },
-  'prompts/list': { key: 'prompts', method: 'prompts/get' },
-};
+/** A list whose entries are named, and the method that fetches one (core/methods.ts), or undefined. */
+function namedList(method: string): { readonly key: string; readonly entry: string } | undefined {
+  const list = methodFacts(method)?.list;
+  return list !== undefined && methodFacts(list.entry)?.target === 'name' ? list : undefined;
+}
 
 /**
  * `server.use(hideUnauthorized(server))`: list results leave out tools and prompts whose
@@ -20,15 +22,12 @@ const LISTS: Record<string, { key: 'tools' | 'prompts'; method: string }> = {
 export function hideUnauthorized(server: McpServer): Middleware {
   return (next) => async (message, ctx) => {
     const result = await next(message, ctx);
-    const list =
-      ctx.direction === 'incoming' && Object.hasOwn(LISTS, message.method)
-        ? LISTS[message.method]
-        : undefined;
+    const list = ctx.direction === 'incoming' ? namedList(message.method) : undefined;
     const items = list && result ? (result[list.key] as { name?: unknown }[] | undefined) : undefined;
     if (!list || !Array.isArray(items)) return result;
     const granted = new Set(ctx.auth?.scopes ?? []);
     const allowed = items.filter((item) => {
-      const needed = runtimeOf(server).requiredScopes(list.method, { name: item.name });
+      const needed = runtimeOf(server).requiredScopes(list.entry, { name: item.name });
       return !needed || needed.every((s) => granted.has(s));
     });
     return allowed.length === items.length ? result : { ...result, [list.key]: allowed };

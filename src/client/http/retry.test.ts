@@ -167,7 +167,7 @@ describe('a Retry-After beyond what a timer can wait', () => {
     await vi.advanceTimersByTimeAsync(60_000);
     expect(sent).toBe(1);
     abort.abort(new Error('stop'));
-    expect(await done).toMatchObject({ message: 'stop' });
+    expect(await done).toMatchObject({ code: 'ABORTED', cause: { message: 'stop' } });
     expect(sent).toBe(1);
   });
 });

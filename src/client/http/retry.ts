@@ -6,7 +6,7 @@
  * Source: RFC 6585 §4; RFC 9110 §10.2.3.
  */
 
-import { timerDelay } from '../../core/runtime.js';
+import { sleep } from '../../core/runtime.js';
 
 /** How the transport answers 429 (`streamableHttp(url, { retry })`). */
 export interface RetryOptions {
@@ -44,20 +44,4 @@ export async function sendRetrying(
     await response.body?.cancel().catch(() => undefined);
     await sleep(delay, signal);
   }
-}
-
-function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal?.aborted) return reject(signal.reason as Error);
-    const timer = setTimeout(done, timerDelay(ms));
-    function done(): void {
-      signal?.removeEventListener('abort', aborted);
-      resolve();
-    }
-    function aborted(): void {
-      clearTimeout(timer);
-      reject(signal?.reason as Error);
-    }
-    signal?.addEventListener('abort', aborted, { once: true });
-  });
 }

@@ -8,7 +8,7 @@
  */
 import { mediaTypeOf } from '../http/frames.js';
 import { newCursor, readSse, type SseCursor } from '../http/sse.js';
-import { timerDelay, withDeadline } from '../../core/runtime.js';
+import { sleep, withDeadline } from '../../core/runtime.js';
 
 /** One request in flight, as the transport tracks it. */
 export interface Exchange {
@@ -50,18 +50,6 @@ type Outcome = 'stop' | 'again';
 
 /** Longest wait, in milliseconds, for the server to answer the DELETE that ends a session. */
 const DELETE_TIMEOUT_MS = 5000;
-
-function sleep(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    const timer = setTimeout(done, timerDelay(ms));
-    signal.addEventListener('abort', done, { once: true });
-    function done(): void {
-      clearTimeout(timer);
-      signal.removeEventListener('abort', done);
-      resolve();
-    }
-  });
-}
 
 function discard(response: Response): void {
   response.body?.cancel().catch(() => undefined);
@@ -169,7 +157,7 @@ export class LegacySession {
     const done = (): boolean => signal.aborted || (exchange?.answered ?? false);
     let failures = 0;
     for (let wait = waitFirst; !done(); wait = true) {
-      if (wait) await sleep(cursor.retryMs ?? this.#host.reconnect.delayMs, signal);
+      if (wait) await sleep(cursor.retryMs ?? this.#host.reconnect.delayMs, signal).catch(() => undefined);
       if (done()) break;
       const before = cursor.lastEventId;
       const outcome = await this.#connect(stream, done);

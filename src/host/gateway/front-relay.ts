@@ -5,7 +5,7 @@
  */
 import type { Client, ResultOf } from '../../client/index.js';
 import { relayRequest } from '../../client/runtime.js';
-import type { Params } from '../../core/index.js';
+import type { InputRequiredMethod, Params } from '../../core/index.js';
 import type { HostCallOptions, RelayFields } from '../options.js';
 
 /** True when this call is relayed: the host was given relay fields and the server is modern. */
@@ -14,7 +14,7 @@ export function relayed(client: Client, options: Omit<HostCallOptions, 'onInput'
 }
 
 /** Sends a modern client's request on as it is; the result may be `input_required` or a task. */
-export function relay<M extends 'tools/call' | 'prompts/get' | 'resources/read'>(
+export function relay<M extends InputRequiredMethod>(
   client: Client,
   request: { method: M; params: Params },
   options: Omit<HostCallOptions, 'onInput'>,

@@ -12,8 +12,7 @@
 import { randomBytes } from 'node:crypto';
 import { WireError, type Params } from '../../core/index.js';
 import { principalOf } from '../../core/runtime.js';
-import type { RequestContext } from '../../server/index.js';
-import type { RequestScope } from '../../server/runtime.js';
+import { keepInRequestState, type RequestContext } from '../../server/index.js';
 import type { RelayFields } from '../host.js';
 import type { InputKind } from '../inputs.js';
 import { askClient } from './parked.js';
@@ -84,7 +83,7 @@ export class RelayStates {
     const requests = (result.inputRequests ?? {}) as Record<string, { method?: string; params?: Params }>;
     const handle = randomBytes(16).toString('hex');
     // Without a round to seal it in (not an MRTR request), the retry goes without state.
-    (ctx as unknown as RequestScope).remember(HANDLE_KEY, { handle, keys: Object.keys(requests) });
+    keepInRequestState(ctx, HANDLE_KEY, { handle, keys: Object.keys(requests) });
     this.#hold(handle, {
       requestState: result.requestState,
       signature,

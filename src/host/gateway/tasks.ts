@@ -21,13 +21,11 @@ import {
   type McpMessage,
   type Params,
 } from '../../core/index.js';
-import { missingCapabilityError } from '../../core/runtime.js';
+import { TASK_METHODS, missingCapabilityError } from '../../core/runtime.js';
 import { relayRequest } from '../../client/runtime.js';
 import type { Host } from '../host.js';
 import { TaskListens } from './task-listen.js';
 import { declaresTasks, principalOf, type TaskIds } from './task-ids.js';
-
-const TASK_METHODS = new Set(['tasks/get', 'tasks/update', 'tasks/cancel']);
 
 /** True when some ready server of `host` offers the Tasks extension. */
 function hostOffersTasks(host: Host): boolean {

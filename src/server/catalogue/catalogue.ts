@@ -6,6 +6,7 @@
  * Source: 2026-07-28 server/tools, server/prompts, server/resources.
  */
 import { LocalError } from '../../core/index.js';
+import { methodFacts, targetOf } from '../../core/runtime.js';
 import type { PromptRegistry } from '../prompts.js';
 import type { ResourceRegistry } from '../resources.js';
 import type { ToolRegistry } from '../tools.js';
@@ -106,14 +107,18 @@ export class ServerCatalogue {
     return [...c.tools, ...c.prompts, ...c.resources].some((e) => (e.scopes?.length ?? 0) > 0);
   }
 
-  /** The scopes the entry a request names needs (`tools/call`, `prompts/get` by name; `resources/read` by URI). */
+  /**
+   * The scopes the entry a request names needs: the tool, prompt or resource its target
+   * (core/methods.ts: a `name` or a `uri`) names, for a method of that feature.
+   */
   requiredScopes(method: string, params: unknown): readonly string[] | undefined {
-    const p = (params ?? {}) as { name?: unknown; uri?: unknown };
+    const facts = methodFacts(method);
+    const target = targetOf(method, (params ?? undefined) as object | undefined);
+    if (typeof target !== 'string' || facts === undefined) return undefined;
     const c = this.compiled();
-    if (method === 'tools/call' && typeof p.name === 'string') return c.tools.get(p.name)?.entry.scopes;
-    if (method === 'prompts/get' && typeof p.name === 'string') return c.prompts.get(p.name)?.scopes;
-    if (method === 'resources/read' && typeof p.uri === 'string')
-      return c.resources.get(resourceUriKey(p.uri))?.scopes;
+    if (facts.feature === 'tools') return c.tools.get(target)?.entry.scopes;
+    if (facts.feature === 'prompts') return c.prompts.get(target)?.scopes;
+    if (facts.feature === 'resources') return c.resources.get(resourceUriKey(target))?.scopes;
     return undefined;
   }
 

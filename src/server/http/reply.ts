@@ -5,7 +5,7 @@
  * Source: 2026-07-28 basic/transports/streamable-http "Sending Messages" item 6,
  * "Receiving Messages"; 2025-11-25 basic/transports "Sending Messages to the Server".
  */
-import { runtimeOf, type RequestScope } from '../runtime.js';
+import { requestOf, runtimeOf, type RequestScope } from '../runtime.js';
 import {
   ERROR_TABLE,
   WireError,
@@ -97,7 +97,7 @@ export interface Outcome {
  * is reported to `ServerOptions.onError`.
  */
 export function answer(server: McpServer, scope: RequestScope): Promise<Outcome> {
-  const request = scope.request as JsonRpcRequest;
+  const request = requestOf(scope) as JsonRpcRequest;
   // `then`, not an async frame: one promise and frame fewer on every call.
   let handled: Promise<Params>;
   try {

@@ -15,7 +15,7 @@ import {
 } from '../../core/index.js';
 import { isObject, negotiateLegacyRevision } from '../../core/runtime.js';
 import { legacyClientCapabilities, legacyServerCapabilities } from './projection.js';
-import type { RequestScope } from '../scope.js';
+import { openSession, type RequestScope } from '../scope.js';
 import type { LegacySession } from './session.js';
 import type { ResourceSubscriptions } from '../subscriptions.js';
 
@@ -48,7 +48,7 @@ export function initialize(
     throw WireError.of('InvalidParams', 'capabilities must be an object');
   }
   const protocolVersion = negotiateLegacyRevision(params.protocolVersion, identity.legacyRevisions);
-  const session = scope.openSession({
+  const session = openSession(scope, {
     protocolVersion,
     clientInfo: isObject(params.clientInfo) ? (params.clientInfo as unknown as Implementation) : undefined,
     clientCapabilities: legacyClientCapabilities(params.capabilities),

@@ -5,27 +5,14 @@
  * Source: 2026-07-28 basic/patterns/mrtr; 2025-11-25 client/elicitation, client/sampling,
  * client/roots.
  */
-import { WireError, type ClientCapabilities, type Params } from '../../core/index.js';
-import type { SchemaLimits } from '../../validation/index.js';
+import { WireError, type Params } from '../../core/index.js';
 import { checkInputRequests, type AskedMethod } from '../answers.js';
 import { isInputRequired, type InputRequest } from '../mrtr.js';
 import { askSession } from './input.js';
-import type { LegacySession } from './session.js';
+import { askThrough, bindingOf, schemaLimitsOf, type RequestScope } from '../scope.js';
 
 /** Most times a handler may answer `input_required` to one legacy request. */
 const MAX_ROUNDS = 8;
-
-/** What the bridge needs of the request's scope. */
-export interface LegacyInputScope {
-  readonly session: LegacySession | undefined;
-  readonly signal: AbortSignal;
-  readonly schemaLimits: SchemaLimits | undefined;
-  readonly clientCapabilities: ClientCapabilities;
-  /** Serves later `ctx.*` input calls from `known` (by key) before asking the session. */
-  askThrough(asker: { known: Record<string, unknown>; ask: LegacyAsker['ask'] }): void;
-}
-
-type LegacyAsker = { ask(method: AskedMethod, params: Params, key?: string): Promise<Params> };
 
 /**
  * Runs a handler on a legacy session until it answers with something other than
@@ -34,7 +21,7 @@ type LegacyAsker = { ask(method: AskedMethod, params: Params, key?: string): Pro
  * @throws WireError -32603 after {@link MAX_ROUNDS} rounds; whatever asking throws.
  */
 export async function runWithLegacyInput(
-  scope: LegacyInputScope,
+  scope: RequestScope,
   run: () => Promise<Params> | Params,
 ): Promise<Params> {
   const known: Record<string, unknown> = Object.create(null) as Record<string, unknown>;
@@ -49,13 +36,13 @@ export async function runWithLegacyInput(
     const entries = Object.entries(result.inputRequests);
     const answers = await Promise.all(entries.map(([, request]) => sessionAsk(scope, request)));
     entries.forEach(([key], i) => (known[key] = answers[i]));
-    scope.askThrough({ known, ask });
+    askThrough(scope, { known, ask });
   }
   throw WireError.of('InternalError', `the handler still needed input after ${MAX_ROUNDS} rounds`);
 }
 
-function sessionAsk(scope: LegacyInputScope, request: InputRequest): Promise<Params> {
-  const session = scope.session;
+function sessionAsk(scope: RequestScope, request: InputRequest): Promise<Params> {
+  const session = bindingOf(scope).session;
   if (!session) throw WireError.of('InternalError', 'no legacy session to ask the client on');
-  return askSession(session, { ...request, limits: scope.schemaLimits, signal: scope.signal });
+  return askSession(session, { ...request, limits: schemaLimitsOf(scope), signal: scope.signal });
 }

@@ -26,7 +26,7 @@ import {
 import { checkInputAnswer, type AskedMethod } from '../answers.js';
 import type { RequestContext } from '../context.js';
 import type { ListenContribution, ServerExtension } from '../extension.js';
-import type { RequestScope } from '../scope.js';
+import { bindingOf, modernOf, requestOf, scopeOf, type RequestScope } from '../scope.js';
 import type { ModernMeta } from '../modern.js';
 import { openInputRound, settleRound } from '../mrtr.js';
 import type { ServedTools } from '../catalogue/served.js';
@@ -91,16 +91,18 @@ export class ServerTasks {
         'tasks/cancel': method('tasks/cancel'),
       },
       notNegotiated: () => tasksRequired(),
-      intercept: (request, ctx) =>
-        request.method === 'tools/call' ? this.#route(ctx as RequestScope) : undefined,
+      intercept: (request, ctx) => {
+        const scope = request.method === 'tools/call' ? scopeOf(ctx) : undefined;
+        return scope && this.#route(scope);
+      },
       listen: (filter, ctx) => this.#listen(filter, ctx),
     };
   }
 
   /** A `tools/call` of a task tool, as a task; undefined when it runs as a plain call. */
   #route(scope: RequestScope): Promise<Params> | undefined {
-    const meta = scope.modern;
-    const policy = this.#tools.taskPolicy(scope.request.params?.name, scope);
+    const meta = modernOf(scope);
+    const policy = this.#tools.taskPolicy(requestOf(scope).params?.name, scope);
     if (!policy || !meta) return undefined;
     if (!negotiated(meta)) {
       if (policy.support === 'required') throw tasksRequired();
@@ -192,7 +194,7 @@ export class ServerTasks {
   }
 
   async #startCall(scope: RequestScope, meta: ModernMeta, principal: string): Promise<Params> {
-    const { request } = scope;
+    const request = requestOf(scope);
     const params = request.params ?? {};
     const name = params.name as string;
     const args = isObject(params.arguments) ? params.arguments : {};
@@ -216,7 +218,7 @@ export class ServerTasks {
       arguments: args,
       meta,
       principal,
-      quotaKey: principalKey(scope.auth, scope.principal),
+      quotaKey: principalKey(scope.auth, bindingOf(scope).principal),
       authInfo: scope.auth,
       retrySafe: policy.retrySafe === true,
       answers,

@@ -19,7 +19,14 @@ import {
 } from '../../core/index.js';
 import { addInputRequest, setOwn } from '../../core/runtime.js';
 import type { AuthInfo } from '../context.js';
-import { RequestScope, type InputAsker, type ScopeLine } from '../scope.js';
+import {
+  RequestScope,
+  askThrough,
+  enterModern,
+  setSchemaLimits,
+  type InputAsker,
+  type ScopeLine,
+} from '../scope.js';
 import type { InputMethod } from '../mrtr.js';
 
 /** What a running task needs from its runner. */
@@ -68,15 +75,15 @@ export class RunningTask implements ScopeLine, InputAsker {
     const meta = init.task.internal.call?.meta ?? {};
     const call = { id: init.requestId, method: 'tools/call', params: { _meta: meta } };
     const scope = new RequestScope(call, this, { authInfo: init.authInfo });
-    scope.schemaLimits = init.schemaLimits;
-    scope.enterModern({
+    setSchemaLimits(scope, init.schemaLimits);
+    enterModern(scope, {
       meta,
       protocolVersion: init.protocolVersion,
       clientCapabilities: init.clientCapabilities,
       clientInfo: init.clientInfo,
       logLevel: undefined,
     });
-    scope.askThrough(this);
+    askThrough(scope, this);
     return scope;
   }
 
