@@ -3,7 +3,8 @@
 // so a spawned server loads a few files instead of ~60 modules.
 //
 // - Entries: every package.json "exports" target, the "bin", dist/servers/*/{main,server}.js, each
-//   written at the very path tsc gave it (so `mcpkit/server`, `node dist/servers/everything/
+//   and every package.json "imports" target (`#compiled-engine`: ajv, or no ajv under the
+//   workerd/worker conditions), written at the very path tsc gave it (so `mcpkit/server`, `node dist/servers/everything/
 //   main.js` and every import of dist/src/<entry>.js keep working). One build for all of them:
 //   code they share sits in shared chunks under dist/src/chunks/, so a module (and each of its
 //   classes: `instanceof WireError`) exists once however many entry points a program imports.
@@ -31,6 +32,11 @@ const CHUNKS = 'src/chunks';
 function entries() {
   const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
   const targets = [...Object.values(pkg.exports).map((e) => e.default), ...Object.values(pkg.bin)];
+  // Package imports ("#compiled-engine"): each condition's target, loaded by `import('#…')`.
+  for (const conditions of Object.values(pkg.imports ?? {})) {
+    for (const [condition, target] of Object.entries(conditions))
+      if (condition !== 'types') targets.push(target);
+  }
   // A reference server: its executable main.js and its factory server.js (examples import it).
   for (const name of readdirSync(join(root, 'servers'))) {
     targets.push(`./dist/servers/${name}/main.js`, `./dist/servers/${name}/server.js`);
@@ -95,7 +101,8 @@ const result = await build({
   input,
   cwd: root,
   platform: 'node',
-  // Bare specifiers and node: builtins: installed dependencies, loaded at run time.
+  // Bare specifiers and node: builtins: installed dependencies, loaded at run time; `#…`
+  // package imports stay imports, resolved (with conditions) by whoever loads the package.
   external: (id) => /^[^./]/.test(id) && !Object.hasOwn(INLINED, id),
   resolve: { extensionAlias: { '.js': ['.ts', '.js'] } },
   tsconfig: join(root, 'tsconfig.json'),
@@ -121,7 +128,13 @@ const result = await build({
     // mcpkit/client, mcpkit/http, mcpkit/auth) reach no node: module (test/build/web-entries).
     codeSplitting: {
       groups: [
-        { name: 'core', test: /[\\/]src[\\/](core|validation)[\\/]/, tags: ['$initial'], priority: 5 },
+        // The `#compiled-engine` targets are entries of their own (ajv stays out of core).
+        {
+          name: 'core',
+          test: /[\\/]src[\\/](core|validation[\\/](?!ajv-(engine|absent)\.ts))/,
+          tags: ['$initial'],
+          priority: 5,
+        },
         { name: 'server', test: /[\\/]src[\\/]server[\\/](?!http[\\/])/, tags: ['$initial'], priority: 4 },
         { name: 'http', test: /[\\/]src[\\/]server[\\/]http[\\/]/, tags: ['$initial'], priority: 3 },
         { name: 'stdio', test: /[\\/]src[\\/]integrations[\\/]stdio[\\/]/, tags: ['$initial'], priority: 2 },

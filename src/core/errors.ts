@@ -170,7 +170,9 @@ export type LocalErrorCode =
   /** The peer sent more than a documented limit allows (the message names the limit). */
   | 'LIMIT_EXCEEDED'
   /** Used before a lazily loaded part was ready (the message says what to await). */
-  | 'NOT_READY';
+  | 'NOT_READY'
+  /** An optional package the feature needs is not installed (the message names it and the npm command). */
+  | 'MISSING_DEPENDENCY';
 
 /** A local error: never sent on the wire. Match on `code`, keep `cause`. */
 export class LocalError extends Error {

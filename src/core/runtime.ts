@@ -9,6 +9,7 @@ export { type Deadline, bufferedResponse, fetchWhole, shownUrl, withDeadline } f
 export { LOOPBACK_HOSTS, isLoopbackHost } from './loopback.js';
 export { type EraMessage, eraOf, revisionOf } from './era.js';
 export { isServerErrorCode } from './errors.js';
+export { loadOptional } from './optional.js';
 export { EVENT_METHOD } from './event-bus.js';
 export { afterMicrotasks } from './frame-queue.js';
 export { neverAborted, nextCalledTwice } from './middleware.js';

@@ -6,7 +6,7 @@
  * Source: OpenAPI 3.0.3 and 3.1.0 §4.8 (document structure), §4.8.23 "Reference Object".
  */
 import { LocalError } from '../core/index.js';
-import { DEFAULT_MAX_JSON_DEPTH, isObject, valueDeeperThan } from '../core/runtime.js';
+import { DEFAULT_MAX_JSON_DEPTH, isObject, loadOptional, valueDeeperThan } from '../core/runtime.js';
 import type { Dialect } from './schema.js';
 
 /** A dereferenced OpenAPI 3.x document and the `$ref` failures found on the way. */
@@ -26,11 +26,17 @@ interface ErrorGroup {
 /**
  * Loads `spec`: a document object (copied, never changed) or a file path or URL of a JSON or
  * YAML document.
+ * @throws LocalError `MISSING_DEPENDENCY` when @apidevtools/swagger-parser (an optional peer
+ *   dependency) is not installed.
  * @throws LocalError `INVALID_ARGUMENT` when the document cannot be read, is not OpenAPI
  *   3.0/3.1 (Swagger 2.0 included), or has no `paths`.
  */
 export async function loadDocument(spec: string | object): Promise<LoadedDocument> {
-  const { default: SwaggerParser } = await import('@apidevtools/swagger-parser');
+  const { default: SwaggerParser } = await loadOptional(
+    '@apidevtools/swagger-parser',
+    'mcpkit/openapi',
+    () => import('@apidevtools/swagger-parser'),
+  );
   const input = typeof spec === 'string' ? spec : structuredClone(spec);
   let parsed: unknown;
   try {

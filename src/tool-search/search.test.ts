@@ -35,24 +35,25 @@ const anyone = { auth: undefined } as RequestContext;
 const admin = { auth: { subject: 'admin' } } as RequestContext;
 
 describe('createToolSearch', () => {
-  it('ranks tools by name, title, description and argument words (camelCase and snake_case split)', () => {
+  it('ranks tools by name, title, description and argument words (camelCase and snake_case split)', async () => {
     const search = createToolSearch({ tools: () => CATALOGUE });
-    expect(search.search('weather in a city', anyone)[0]!.name).toBe('weather_forecast');
-    expect(search.search('pet by id', anyone)[0]!.name).toBe('getPetById');
-    expect(search.search('email', anyone)[0]).toMatchObject({ name: 'send_email', title: 'Send an email' });
-    expect(search.search('forcast', anyone)[0]!.name).toBe('weather_forecast'); // a typo still finds it
-    expect(search.search('zzzqqq', anyone)).toEqual([]);
+    expect((await search.search('weather in a city', anyone))[0]!.name).toBe('weather_forecast');
+    expect((await search.search('pet by id', anyone))[0]!.name).toBe('getPetById');
+    expect((await search.search('email', anyone))[0]).toMatchObject({
+      name: 'send_email',
+      title: 'Send an email',
+    });
+    expect((await search.search('forcast', anyone))[0]!.name).toBe('weather_forecast'); // a typo still finds it
+    expect(await search.search('zzzqqq', anyone)).toEqual([]);
   });
 
   it('shows and calls a tool only for the callers it is visible to', async () => {
     const search = createToolSearch({ tools: () => CATALOGUE });
-    expect(search.search('user accounts', anyone).map((h) => h.name)).toEqual(['list_users']);
-    expect(
-      search
-        .search('user accounts', admin)
-        .map((h) => h.name)
-        .sort(),
-    ).toEqual(['delete_user', 'list_users']);
+    expect((await search.search('user accounts', anyone)).map((h) => h.name)).toEqual(['list_users']);
+    expect((await search.search('user accounts', admin)).map((h) => h.name).sort()).toEqual([
+      'delete_user',
+      'list_users',
+    ]);
     const [, call] = search.tools;
     const hidden = await call.call({ name: 'delete_user', arguments: {} }, anyone);
     const missing = await call.call({ name: 'no_such_tool', arguments: {} }, anyone);
@@ -67,14 +68,14 @@ describe('createToolSearch', () => {
   it('bounds the result count, refuses bad arguments, and follows a changed tool list', async () => {
     let tools = CATALOGUE;
     const search = createToolSearch({ tools: () => tools }, { defaultLimit: 2, maxLimit: 3 });
-    expect(search.search('a', anyone).length).toBeLessThanOrEqual(2);
-    expect(search.search('user account file email weather pet', anyone, 100)).toHaveLength(3);
+    expect((await search.search('a', anyone)).length).toBeLessThanOrEqual(2);
+    expect(await search.search('user account file email weather pet', anyone, 100)).toHaveLength(3);
     const [find] = search.tools;
     expect(await find.call({ query: '' }, anyone)).toMatchObject({ isError: true });
     expect(await find.call({ query: 'x', limit: 4 }, anyone)).toMatchObject({ isError: true });
-    expect(search.search('invoice', anyone)).toEqual([]);
+    expect(await search.search('invoice', anyone)).toEqual([]);
     tools = [...CATALOGUE, entry({ name: 'create_invoice', description: 'Creates an invoice' })];
-    expect(search.search('invoice', anyone)[0]!.name).toBe('create_invoice');
+    expect((await search.search('invoice', anyone))[0]!.name).toBe('create_invoice');
   });
 });
 

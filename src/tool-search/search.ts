@@ -6,8 +6,9 @@
  * tool list, not per request.
  * Source: MCP 2026-07-28 server/tools.
  */
-import MiniSearch from 'minisearch';
+import type MiniSearch from 'minisearch';
 import type { Tool } from '../core/index.js';
+import { loadOptional } from '../core/runtime.js';
 import { errorResult, type RequestContext, type ToolResult } from '../server/index.js';
 import { compileSchema, type CompiledSchema } from '../validation/index.js';
 
@@ -56,10 +57,12 @@ export interface ToolSearch {
   /** `search_tools` and `call_tool`, as `SearchableTool`s (register them, or put them in a catalogue). */
   readonly tools: readonly [SearchableTool, SearchableTool];
   /**
-   * The best `limit` tools for `query` among those `context` may use.
-   * @throws LocalError never; an empty or unmatched query gives no hits.
+   * The best `limit` tools for `query` among those `context` may use. A promise: the first
+   * search loads MiniSearch (an optional peer dependency of mcpkit).
+   * @throws LocalError `MISSING_DEPENDENCY` when the package minisearch is not installed;
+   *   otherwise never: an empty or unmatched query gives no hits.
    */
-  search(query: string, context: RequestContext, limit?: number): ToolHit[];
+  search(query: string, context: RequestContext, limit?: number): Promise<ToolHit[]>;
   /** Stops following the source's changes. */
   close(): void;
 }
@@ -101,18 +104,19 @@ export function createToolSearch(source: ToolSource, options: ToolSearchOptions 
   let indexed: Indexed | undefined;
   let dirty = true;
   const off = source.onChange?.(() => (dirty = true));
-  const current = (): Indexed => {
+  const current = async (): Promise<Indexed> => {
+    const Index = await loadMiniSearch();
     const tools = source.tools();
     if (!indexed || indexed.tools !== tools || (dirty && source.onChange))
-      indexed = build(tools, [searchName, callName]);
+      indexed = build(Index, tools, [searchName, callName]);
     dirty = false;
     return indexed;
   };
   const usable = (entry: SearchableTool, context: RequestContext): boolean =>
     (entry.visible === undefined || entry.visible(context)) &&
     (options.allow === undefined || options.allow(entry.tool, context));
-  const search = (query: string, context: RequestContext, limit = defaultLimit): ToolHit[] => {
-    const { index, byName } = current();
+  const search = async (query: string, context: RequestContext, limit = defaultLimit): Promise<ToolHit[]> => {
+    const { index, byName } = await current();
     const wanted = Math.max(1, Math.min(Math.floor(limit), maxLimit));
     const hits: ToolHit[] = [];
     for (const result of index.search(query.slice(0, MAX_QUERY))) {
@@ -125,7 +129,7 @@ export function createToolSearch(source: ToolSource, options: ToolSearchOptions 
   };
   const call = async (args: unknown, context: RequestContext): Promise<ToolResult | object> => {
     const { name, arguments: inner } = args as { name: string; arguments?: Record<string, unknown> };
-    const entry = current().byName.get(name);
+    const entry = (await current()).byName.get(name);
     // A hidden tool answers exactly as a missing one: its existence is not disclosed.
     if (!entry || !usable(entry, context))
       return errorResult(`Unknown tool: ${name}. Use ${searchName} to find tools.`);
@@ -138,9 +142,20 @@ export function createToolSearch(source: ToolSource, options: ToolSearchOptions 
   };
 }
 
-function build(tools: readonly SearchableTool[], own: readonly string[]): Indexed {
+type MiniSearchClass = typeof MiniSearch;
+let loading: Promise<MiniSearchClass> | undefined;
+
+/** Loads MiniSearch once (an optional peer dependency: only tool search uses it). */
+function loadMiniSearch(): Promise<MiniSearchClass> {
+  loading ??= loadOptional('minisearch', 'mcpkit/tool-search', () => import('minisearch')).then(
+    (module) => module.default,
+  );
+  return loading;
+}
+
+function build(Index: MiniSearchClass, tools: readonly SearchableTool[], own: readonly string[]): Indexed {
   const byName = new Map<string, SearchableTool>();
-  const index = new MiniSearch<{
+  const index = new Index<{
     id: number;
     name: string;
     title: string;
@@ -242,7 +257,7 @@ function searchTool(
   };
   return checked(tool, async (args, context) => {
     const { query, limit } = args as { query: string; limit?: number };
-    const tools = how.search(query, context, limit);
+    const tools = await how.search(query, context, limit);
     return { content: [{ type: 'text', text: JSON.stringify({ tools }) }], structuredContent: { tools } };
   });
 }

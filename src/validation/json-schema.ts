@@ -8,7 +8,9 @@
  * Depth and subschema-count bounds keep a hostile schema from tying up the validator.
  *
  * ajv is loaded on the first validation, not at import: a server that only lists its
- * tools, or validates with a Standard Schema library, never pays for it. Most 2020-12
+ * tools, or validates with a Standard Schema library, never pays for it. It comes through
+ * the package import `#compiled-engine` (ajv-engine.ts), which a bundle for the `workerd`
+ * or `worker` condition maps to ajv-absent.ts: there every schema is interpreted. Most 2020-12
  * schemas start on an interpreter and move to ajv once hot (interpreted.ts), so a spawned
  * server answers its first call without loading ajv. The dialect, the bounds
  * and the references are checked at once; what only ajv can find (a malformed keyword)
@@ -18,6 +20,7 @@
 import type { ValidateFunction, ErrorObject as AjvError } from 'ajv';
 import { LocalError } from '../core/index.js';
 import type { ValidationOutcome } from './types.js';
+import type { AjvLike } from './ajv-engine.js';
 import { hybridValidator, interpretable } from './interpreted.js';
 import { checkSchemaPatterns, withPatternLimits, type PatternLimits } from './patterns.js';
 import { resolvedEngine, type SchemaEngine } from './engine.js';
@@ -47,64 +50,28 @@ export interface SchemaLimits extends PatternLimits {
 /** A compiled validator: synchronous once ajv is loaded, a promise before that. */
 export type JsonSchemaValidator = (value: unknown) => ValidationOutcome | Promise<ValidationOutcome>;
 
-interface AjvLike {
-  compile(schema: object): ValidateFunction;
-  removeSchema(schema: object): unknown;
-}
-
 const DRAFT_2020 = 'https://json-schema.org/draft/2020-12/schema';
 const DRAFT_2019 = 'https://json-schema.org/draft/2019-09/schema';
 const DRAFT_07 = 'http://json-schema.org/draft-07/schema';
 const DIALECTS = [DRAFT_2020, DRAFT_2019, DRAFT_07];
 
-let loading: Promise<Map<string, AjvLike>> | undefined;
+let loading: Promise<Map<string, AjvLike> | undefined> | undefined;
 let loaded: Map<string, AjvLike> | undefined;
+/** True once `#compiled-engine` turned out to be the bundle without ajv (Workers conditions). */
+let compiledAbsent = false;
 
-/** Loads ajv once and builds one instance per dialect. */
-function loadAjv(): Promise<Map<string, AjvLike>> {
-  loading ??= (async () => {
-    // re2js (~260 KB) comes with ajv: the interpreter's schemas have no patterns.
-    const [
-      a2020,
-      a2019,
-      a07,
-      formats,
-      formatTable,
-      { safeRegExp },
-      { useLinearFormats },
-      { useLinearUniqueItems },
-    ] = await Promise.all([
-      import('ajv/dist/2020.js'),
-      import('ajv/dist/2019.js'),
-      import('ajv'),
-      import('ajv-formats'),
-      import('ajv-formats/dist/formats.js'),
-      import('./safe-regexp.js'),
-      import('./safe-formats.js'),
-      import('./unique-items.js'),
-    ]);
-    // Patterns run on RE2 (linear time), never on V8's backtracking engine.
-    const options = {
-      strict: false,
-      allErrors: true,
-      validateFormats: true,
-      // `required: ["__proto__"]` must see an own key, not the inherited prototype.
-      ownProperties: true,
-      code: { regExp: safeRegExp },
-    };
-    const addFormats = (ajv: AjvLike): void => {
-      (formats.default as unknown as (ajv: AjvLike) => void)(ajv);
-      useLinearFormats(ajv as never, formatTable.fullFormats);
-      useLinearUniqueItems(ajv as never); // ajv's own is quadratic for object/array items
-    };
-    const instances = new Map<string, AjvLike>([
-      [DRAFT_2020, new a2020.Ajv2020(options)],
-      [DRAFT_2019, new a2019.Ajv2019(options)],
-      [DRAFT_07, new a07.Ajv(options)],
-    ]);
-    for (const ajv of instances.values()) addFormats(ajv);
-    return (loaded = instances);
-  })();
+/**
+ * Loads ajv once (ajv-engine.ts, through the package import that Workers bundles map to
+ * ajv-absent.ts) and builds one instance per dialect; undefined where the bundle has no ajv.
+ */
+function loadAjv(): Promise<Map<string, AjvLike> | undefined> {
+  loading ??= import('#compiled-engine').then(async (engine) => {
+    if (!engine.COMPILED_ENGINE_AVAILABLE) {
+      compiledAbsent = true;
+      return undefined;
+    }
+    return (loaded = await engine.createAjvInstances());
+  });
   return loading;
 }
 
@@ -117,6 +84,15 @@ function dialectOf(schema: object): string {
     throw invalid(`unsupported JSON Schema dialect ${dialect}; supported: ${DIALECTS.join(', ')}`);
   }
   return dialect;
+}
+
+/** Asking for engine 'compiled' in a bundle that has no ajv (see ajv-absent.ts). */
+function compiledUnavailable(): LocalError {
+  return new LocalError(
+    'INVALID_ARGUMENT',
+    "JSON Schema engine 'compiled' (ajv) is not in this bundle (built for the workerd/worker " +
+      "conditions, where code generation is refused); use engine 'auto' or 'interpreted'",
+  );
 }
 
 function invalid(message: string, cause?: unknown): LocalError {
@@ -215,10 +191,19 @@ export function compileJsonSchema(schema: object, limits?: SchemaLimits): JsonSc
   const engine = resolvedEngine(limits?.engine);
   if (engine === 'interpreted') return interpretedValidator(compiling);
   let validate: ValidateFunction | undefined;
+  // Where the bundle has no ajv (Workers conditions), 'auto' interprets; 'compiled' is refused.
+  let interpret: JsonSchemaValidator | undefined;
+  const withoutAjv = (value: unknown) =>
+    engine === 'compiled'
+      ? Promise.reject(compiledUnavailable())
+      : (interpret ??= interpretedValidator(compiling))(value);
   const viaAjv: JsonSchemaValidator = (value) => {
     if (validate) return run(validate, value, limits);
     if (loaded) return run((validate = compileNow(loaded, compiling)), value, limits);
-    return loadAjv().then((ajvs) => run((validate ??= compileNow(ajvs, compiling)), value, limits));
+    if (compiledAbsent) return withoutAjv(value);
+    return loadAjv().then((ajvs) =>
+      ajvs ? run((validate ??= compileNow(ajvs, compiling)), value, limits) : withoutAjv(value),
+    );
   };
   // A 2020-12 schema starts on the interpreter, unless ajv is already loaded (see interpreted.ts).
   return engine === 'hybrid' && dialect === DRAFT_2020 && !loaded && interpretable(schema)

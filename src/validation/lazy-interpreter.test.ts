@@ -58,3 +58,19 @@ describe('the 2020-12 meta-schema the interpreter checks schemas against', () =>
     expect(verdict({ properties: { $ref: { type: 'string' } } })).toBe(true); // a property named $ref
   });
 });
+
+describe('the draft-07 and 2019-09 meta-schemas the interpreter checks schemas against', () => {
+  it('are the installed ajv’s documents, in the order the interpreter adds them (a Worker bundle holds no ajv file)', async () => {
+    const { default: legacy } = await import('./meta-legacy.json', { with: { type: 'json' } });
+    const ajvDocument = async (path: string): Promise<unknown> =>
+      (await import(`ajv/dist/refs/${path}`, { with: { type: 'json' } })).default;
+    const meta = (name: string) => ajvDocument(`json-schema-2019-09/meta/${name}.json`);
+    expect(legacy['7']).toEqual([await ajvDocument('json-schema-draft-07.json')]);
+    expect(legacy['2019-09']).toEqual([
+      await ajvDocument('json-schema-2019-09/schema.json'),
+      ...(await Promise.all(
+        ['core', 'applicator', 'validation', 'meta-data', 'format', 'content'].map(meta),
+      )),
+    ]);
+  });
+});

@@ -13,6 +13,7 @@ const root = resolve(import.meta.dirname, '../..');
 const dist = join(root, 'dist');
 const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as {
   exports: Record<string, { default: string }>;
+  imports: Record<string, Record<string, string>>;
   bin: Record<string, string>;
 };
 
@@ -26,6 +27,12 @@ const built = [...filesUnder(join(dist, 'src')), ...filesUnder(join(dist, 'serve
 const entryFiles = [
   ...Object.values(pkg.exports).map((target) => join(root, target.default)),
   ...Object.values(pkg.bin).map((target) => join(root, target)),
+  // `#compiled-engine` and the like: a bundle per condition's target (types are tsc's).
+  ...Object.values(pkg.imports).flatMap((conditions) =>
+    Object.entries(conditions)
+      .filter(([condition]) => condition !== 'types')
+      .map(([, target]) => join(root, target)),
+  ),
 ];
 
 /** The files a module statically imports, relative ones resolved; bare specifiers as they are. */
@@ -38,7 +45,7 @@ function staticImports(file: string): string[] {
 }
 
 describe('bundled dist', () => {
-  it('has every package.json "exports" target and the bin at its path', () => {
+  it('has every package.json "exports" and "imports" target and the bin at its path', () => {
     for (const file of entryFiles) expect(existsSync(file), file).toBe(true);
     expect(existsSync(join(dist, 'servers/everything/main.js'))).toBe(true);
   });

@@ -3,7 +3,6 @@
  * it (related notifications, its own requests, then the answer), looked up by method and
  * normalised params. Pure: messages in, steps out.
  */
-import { distance } from 'fastest-levenshtein';
 import { WireError } from '../../core/index.js';
 import { redact, type RecordedMessage } from '../record/format.js';
 
@@ -99,12 +98,21 @@ function progressTokenOf(params: unknown): unknown {
   return isObject(params) && isObject(params._meta) ? params._meta.progressToken : undefined;
 }
 
+/** Levenshtein distance between two strings (edits to turn one into the other). */
+type EditDistance = (a: string, b: string) => number;
+
 /** The recording's requests and answers; {@link ReplayBook.answer} is deterministic. */
 export class ReplayBook {
   readonly #entries = new Map<string, Entry>();
+  readonly #distance: EditDistance;
 
-  /** Reads the recorded messages in order; a request never answered is left out. */
-  constructor(messages: readonly RecordedMessage[]) {
+  /**
+   * Reads the recorded messages in order; a request never answered is left out. `distance`
+   * ranks recorded requests for the "nearest recorded" hint (fastest-levenshtein's, which
+   * the replay command loads: an optional dependency).
+   */
+  constructor(messages: readonly RecordedMessage[], distance: EditDistance) {
+    this.#distance = distance;
     const open = new Map<string, Open>();
     for (const { from, message } of messages) {
       for (const m of Array.isArray(message) ? message : [message]) {
@@ -197,7 +205,7 @@ export class ReplayBook {
     let best = Infinity;
     for (const [key, entry] of this.#entries) {
       const score =
-        distance(wanted, key.slice(0, MAX_COMPARED_CHARS)) +
+        this.#distance(wanted, key.slice(0, MAX_COMPARED_CHARS)) +
         (entry.method === request.method ? 0 : 1e6) +
         (canonical(subjectOf(entry.params)) === canonical(subjectOf(request.params)) ? 0 : 1e5);
       if (score < best) [best, nearest] = [score, entry];

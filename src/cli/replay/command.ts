@@ -4,7 +4,7 @@
  * server request is sent with a fresh id and the replay waits for the client's answer.
  */
 import { WireError } from '../../core/index.js';
-import { LineDecoder, type LineEvent } from '../../core/runtime.js';
+import { LineDecoder, loadOptional, type LineEvent } from '../../core/runtime.js';
 import { CliError } from '../errors.js';
 import type { Front } from '../host-args.js';
 import { parseBoundedJson, readTextFile } from '../json-file.js';
@@ -37,8 +37,13 @@ export async function replayRecording(file: string, front: Front): Promise<numbe
 
 async function loadBook(file: string): Promise<ReplayBook> {
   const text = await readTextFile(file, MAX_RECORDING_BYTES);
+  const { distance } = await loadOptional(
+    'fastest-levenshtein',
+    '`mcpkit replay`',
+    () => import('fastest-levenshtein'),
+  );
   try {
-    return new ReplayBook(parseRecording(text).messages);
+    return new ReplayBook(parseRecording(text).messages, distance);
   } catch (error) {
     throw new CliError(`${file}: ${(error as Error).message}`);
   }

@@ -1,3 +1,4 @@
+import { distance } from 'fastest-levenshtein';
 /**
  * What a tester fed `mcpkit replay`: recordings that are empty, have blank lines before a
  * bad line, or nest too deep; stdin lines that are blank, too long, too deep or not JSON; a
@@ -176,7 +177,7 @@ describe('replay on stdio', () => {
 
 describe('replay on HTTP', () => {
   it('refuses a body that is not JSON-RPC (400), a body that is not JSON (415) and another path (404)', async () => {
-    const book = new ReplayBook(parseRecording(RECORDING).messages);
+    const book = new ReplayBook(parseRecording(RECORDING).messages, distance);
     const served = await serveReplayHttp(book, {});
     try {
       const post = (body: string, type = 'application/json', path = '/mcp') =>

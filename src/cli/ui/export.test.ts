@@ -1,3 +1,4 @@
+import { distance } from 'fastest-levenshtein';
 import { describe, expect, it } from 'vitest';
 import { parseRecording } from '../record/format.js';
 import { ReplayBook } from '../replay/book.js';
@@ -19,7 +20,7 @@ describe('the inspector history export', () => {
       server: 'the built-in everything server',
     });
     expect(messages[0]).toMatchObject({ from: 'client', message: { method: 'initialize' } });
-    const book = new ReplayBook(messages);
+    const book = new ReplayBook(messages, distance);
     const [reply] = book.answer({
       id: 7,
       method: 'tools/call',
