@@ -145,6 +145,7 @@ async function measure(
   let id = 0;
   const loop = async (): Promise<void> => {
     for (let i = 0; i < calls; i++) {
+      if (i % 64 === 63) await new Promise((resolve) => setImmediate(resolve)); // let I/O-phase work run, as a real server does
       const response = await post(listener, headers, `{"jsonrpc":"2.0","id":${++id}${tail}`);
       if (response.status !== 200) throw new Error(`HTTP ${response.status}: ${response.text}`);
     }
