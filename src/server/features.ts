@@ -117,20 +117,3 @@ export function capabilitiesOf(
   return caps;
 }
 
-/** The OAuth scopes registered features need, by method and feature name or URI. */
-export class FeatureScopes {
-  readonly #scopes = new Map<string, readonly string[]>();
-
-  /** Records (or, when empty, forgets) the scopes `method` on `key` needs. */
-  need(method: string, key: string, scopes: readonly string[] | undefined): void {
-    if (scopes && scopes.length > 0) this.#scopes.set(`${method} ${key}`, [...scopes]);
-    else this.#scopes.delete(`${method} ${key}`);
-  }
-
-  /** The scopes the feature a request names needs (see `McpServer.requiredScopes`). */
-  required(method: string, params: unknown): readonly string[] | undefined {
-    const p = (params ?? {}) as { name?: unknown; uri?: unknown };
-    const key = method === 'resources/read' ? p.uri : p.name;
-    return typeof key === 'string' ? this.#scopes.get(`${method} ${key}`) : undefined;
-  }
-}

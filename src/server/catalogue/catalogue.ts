@@ -11,8 +11,10 @@ import type { ResourceRegistry } from '../resources.js';
 import type { ToolRegistry } from '../tools.js';
 import { CompiledCatalogue, type ListKind } from './compiled.js';
 import type { MountNames } from './mount.js';
-import { resourceUriKey } from '../resource-uri.js';
-import type { Caller, Catalogue, Transform } from './types.js';
+import { isVisible, type Caller, type Catalogue, type Transform } from './types.js';
+
+/** What a request needs: scopes, nothing (undefined), or that once a template is matched. */
+export type Needed = readonly string[] | undefined | Promise<readonly string[] | undefined>;
 
 /** A server mounted on another: its catalogue, its transforms and its names there. */
 export interface Mounted {
@@ -103,18 +105,44 @@ export class ServerCatalogue {
   /** True when some entry names OAuth scopes (the scope check must run). */
   get scoped(): boolean {
     const c = this.compiled().catalogue;
-    return [...c.tools, ...c.prompts, ...c.resources].some((e) => (e.scopes?.length ?? 0) > 0);
+    return [...c.tools, ...c.prompts, ...c.resources, ...c.templates].some(
+      (e) => (e.scopes?.length ?? 0) > 0,
+    );
   }
 
-  /** The scopes the entry a request names needs (`tools/call`, `prompts/get` by name; `resources/read` by URI). */
-  requiredScopes(method: string, params: unknown): readonly string[] | undefined {
-    const p = (params ?? {}) as { name?: unknown; uri?: unknown };
+  /**
+   * The OAuth scopes a request needs, read off the entries it names, each resolved exactly
+   * as serving resolves it (the same maps, keys and template order, hidden entries skipped
+   * for `caller`), so that no spelling selects one entry and is checked against another:
+   *
+   * - `tools/call`: the tool of that name; `prompts/get`: the prompt. Names compare exactly
+   *   (case-sensitive, as the spec's names are): another spelling is another, unknown, name;
+   * - `resources/read`, `resources/subscribe`: the fixed resource of the URI's key
+   *   (resource-uri.ts), else the first template that matches the URI;
+   * - `completion/complete`: the prompt of a `ref/prompt`; the template of a `ref/resource`,
+   *   else the resource its URI resolves to;
+   * - `subscriptions/listen`: every resource its `resourceSubscriptions` filter names.
+   *
+   * Undefined when nothing is needed; a promise only when a scoped template must be matched.
+   */
+  requiredScopes(method: string, params: unknown, caller?: Caller): Needed {
+    const p = (params ?? {}) as Record<string, unknown>;
     const c = this.compiled();
-    if (method === 'tools/call' && typeof p.name === 'string') return c.tools.get(p.name)?.entry.scopes;
-    if (method === 'prompts/get' && typeof p.name === 'string') return c.prompts.get(p.name)?.scopes;
-    if (method === 'resources/read' && typeof p.uri === 'string')
-      return c.resources.get(resourceUriKey(p.uri))?.scopes;
-    return undefined;
+    switch (method) {
+      case 'tools/call':
+        return typeof p.name === 'string' ? c.tools.get(p.name)?.entry.scopes : undefined;
+      case 'prompts/get':
+        return typeof p.name === 'string' ? c.prompts.get(p.name)?.scopes : undefined;
+      case 'resources/read':
+      case 'resources/subscribe':
+        return typeof p.uri === 'string' ? uriScopes(c, p.uri, caller) : undefined;
+      case 'completion/complete':
+        return refScopes(c, p.ref, caller);
+      case 'subscriptions/listen':
+        return filterScopes(c, p.notifications, caller);
+      default:
+        return undefined;
+    }
   }
 
   /** A fingerprint of what `caller` sees of the list of `kind` (equal: same view). */
@@ -158,4 +186,38 @@ export class ServerCatalogue {
     };
     return this.#transforms.reduce((c, t) => t(c), merged);
   }
+}
+
+/** The scopes of the resource `uri` resolves to (see `ServerCatalogue.requiredScopes`). */
+function uriScopes(c: CompiledCatalogue, uri: string, caller: Caller | undefined): Needed {
+  const fixed = c.fixedResource(uri, caller);
+  if (fixed || !c.scopedTemplates) return fixed?.scopes;
+  return templatesReady(c).then(() => c.matchTemplate(uri, caller)?.entry.scopes);
+}
+
+function refScopes(c: CompiledCatalogue, ref: unknown, caller: Caller | undefined): Needed {
+  const r = (ref ?? {}) as { type?: unknown; name?: unknown; uri?: unknown };
+  if (r.type === 'ref/prompt' && typeof r.name === 'string') return c.prompts.get(r.name)?.scopes;
+  if (r.type !== 'ref/resource' || typeof r.uri !== 'string') return undefined;
+  const template = c.templates.get(r.uri);
+  if (template && (caller === undefined || isVisible(template, caller))) return template.scopes;
+  return uriScopes(c, r.uri, caller);
+}
+
+function filterScopes(c: CompiledCatalogue, filter: unknown, caller: Caller | undefined): Needed {
+  const uris = (filter as { resourceSubscriptions?: unknown } | null | undefined)?.resourceSubscriptions;
+  if (!Array.isArray(uris)) return undefined;
+  const each = uris.filter((u): u is string => typeof u === 'string').map((u) => uriScopes(c, u, caller));
+  return each.some((s) => s instanceof Promise)
+    ? Promise.all(each).then(union)
+    : union(each as (readonly string[] | undefined)[]);
+}
+
+function union(all: readonly (readonly string[] | undefined)[]): readonly string[] | undefined {
+  const scopes = [...new Set(all.flatMap((s) => s ?? []))];
+  return scopes.length > 0 ? scopes : undefined;
+}
+
+async function templatesReady(c: CompiledCatalogue): Promise<void> {
+  for (const t of c.templates.values()) await t.matcher.ready;
 }
