@@ -37,6 +37,7 @@ export class ServerCatalogue {
   readonly #transforms: Transform[] = [];
   #changes = 0;
   #built: { revision: number; compiled: CompiledCatalogue } | undefined;
+  #scopes: { revision: number; scopes: readonly string[] } | undefined;
   /** Interned entry identities for view fingerprints (see CompiledCatalogue.fingerprint). */
   readonly #ids = new WeakMap<object, number>();
 
@@ -104,10 +105,18 @@ export class ServerCatalogue {
 
   /** True when some entry names OAuth scopes (the scope check must run). */
   get scoped(): boolean {
+    return this.featureScopes.length > 0;
+  }
+
+  /** Every OAuth scope some entry needs, once each (made once per change). */
+  get featureScopes(): readonly string[] {
+    const revision = this.revision;
+    if (this.#scopes?.revision === revision) return this.#scopes.scopes;
     const c = this.compiled().catalogue;
-    return [...c.tools, ...c.prompts, ...c.resources, ...c.templates].some(
-      (e) => (e.scopes?.length ?? 0) > 0,
-    );
+    const all = [...c.tools, ...c.prompts, ...c.resources, ...c.templates].flatMap((e) => e.scopes ?? []);
+    const scopes = [...new Set(all)];
+    this.#scopes = { revision, scopes };
+    return scopes;
   }
 
   /**
