@@ -30,9 +30,9 @@ import { principalOf, TaskIds } from './task-ids.js';
 import { createToolSearch, installToolSearch } from '../../tool-search/index.js';
 import { tasksMiddleware } from './tasks.js';
 import { advertiseRelayed, relayExtension } from './extension-relay.js';
-import type { GatewayOptions } from './options.js';
+import type { GatewayFeature, GatewayOptions } from './options.js';
 
-export type { GatewayOptions } from './options.js';
+export type { GatewayFeature, GatewayOptions } from './options.js';
 
 /** A running gateway: its server definition (serve it with `serveStdio` or `serve`) and its bookkeeping. */
 export interface Gateway {
@@ -87,6 +87,7 @@ export function createGateway(host: Host, options: GatewayOptions = {}): Gateway
     eraOf: (name) => host.eraOf(name),
     parked,
     callTimeoutMs: options.callTimeoutMs ?? 600_000,
+    scopesOf: scopeMapping(options.scopes),
     ...(options.toolSearch ? { searchable: new SearchableTools() } : {}),
   };
   const sync = new RegistrySync(host, server, setup);
@@ -118,8 +119,23 @@ export function createGateway(host: Host, options: GatewayOptions = {}): Gateway
 /** What forwarded calls share, and the ids relayed tasks reach the client under. */
 interface GatewaySetup extends ForwardSetup {
   readonly taskIds: TaskIds;
+  /** The front scopes a backend feature needs (GatewayOptions.scopes). */
+  readonly scopesOf: (feature: GatewayFeature) => string[] | undefined;
   /** Set when the tools are served behind tool search. */
   readonly searchable?: SearchableTools;
+}
+
+/** {@link GatewayOptions.scopes} as one function. */
+function scopeMapping(scopes: GatewayOptions['scopes']): (feature: GatewayFeature) => string[] | undefined {
+  if (typeof scopes === 'function') return scopes;
+  if (scopes === undefined) return () => undefined;
+  return ({ server }) => (Object.hasOwn(scopes, server) ? scopes[server] : undefined);
+}
+
+/** The front scopes of `feature`, as a definition's `scopes` field (absent when none). */
+function scopesField(setup: GatewaySetup, feature: GatewayFeature): { scopes?: string[] } {
+  const scopes = setup.scopesOf(feature);
+  return scopes && scopes.length > 0 ? { scopes: [...scopes] } : {};
 }
 
 /** Keeps the server's features equal to the host's registry. */
@@ -215,8 +231,10 @@ class RegistrySync {
   #addTool(name: string, tool: Tool, server: string): void {
     const { name: _n, inputSchema, outputSchema, ...rest } = tool;
     const appOnly = isAppOnly(tool);
+    const scoped = scopesField(this.#setup, { server, kind: 'tool', name });
     const definition = {
       ...rest,
+      ...scoped,
       inputSchema: asDeclared(inputSchema),
       ...(outputSchema ? { outputSchema: asDeclared(outputSchema) } : {}),
     };
@@ -224,6 +242,8 @@ class RegistrySync {
       // A front host without the UI extension has no app: its model must not call an app-only tool.
       if (appOnly && !negotiatesUi(ctx.clientCapabilities))
         throw WireError.of('InvalidParams', `Tool ${name} is callable only from its app`);
+      // Behind tool search, call_tool reaches this handler without the front's scope check.
+      if (this.#setup.searchable) requireScopes(ctx, scoped.scopes);
       const signature = JSON.stringify(['tools/call', name, args]);
       let result: Params;
       try {
@@ -259,7 +279,11 @@ class RegistrySync {
   ): void {
     const { name: _n, ...rest } = prompt as typeof prompt & { name?: string };
     const argNames = ((rest.arguments ?? []) as { name: string }[]).map((a) => a.name);
-    const definition = { ...rest, complete: this.#completers(argNames, { type: 'ref/prompt', name }) };
+    const definition = {
+      ...rest,
+      ...scopesField(this.#setup, { server, kind: 'prompt', name }),
+      complete: this.#completers(argNames, { type: 'ref/prompt', name }),
+    };
     this.#server.prompt(name, definition, async (args: Record<string, string>, ctx: RequestContext) => {
       const signature = JSON.stringify(['prompts/get', name, args]);
       try {
@@ -301,11 +325,23 @@ class RegistrySync {
         throw frontError(server, error);
       }
     };
-    if (definition.uriTemplate === undefined) return void this.#server.resource(key, meta, read);
+    const kind = definition.uriTemplate === undefined ? 'resource' : 'template';
+    const scoped = { ...meta, ...scopesField(this.#setup, { server, kind, name: key }) };
+    if (definition.uriTemplate === undefined) return void this.#server.resource(key, scoped, read);
     const variables = compileUriTemplate(definition.uriTemplate).variables;
     const complete = this.#completers(variables, { type: 'ref/resource', uri: key });
-    this.#server.resourceTemplate(key, { ...meta, complete }, (uri, _v, ctx) => read(uri, ctx));
+    this.#server.resourceTemplate(key, { ...scoped, complete }, (uri, _v, ctx) => read(uri, ctx));
   }
+}
+
+/** Refuses a front caller lacking `scopes` as the server's scope check does (-32600, HTTP 403). */
+function requireScopes(ctx: RequestContext, scopes: readonly string[] | undefined): void {
+  if (!scopes || !ctx.auth) return;
+  const granted = ctx.auth.scopes ?? [];
+  if (scopes.every((s) => granted.includes(s))) return;
+  throw WireError.of('InsufficientScope', `Insufficient scope: this needs scope ${scopes.join(' ')}`, {
+    requiredScopes: [...scopes],
+  });
 }
 
 /** A schema listed as given that accepts every value (a Standard Schema describing itself as `schema`). */
