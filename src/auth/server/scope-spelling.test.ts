@@ -13,6 +13,7 @@ import { streamableHttp } from '../../client/http/index.js';
 import { createServer, type McpServer } from '../../server/index.js';
 import { startProtected, type ProtectedServer } from '../../../test/support/protected-server.js';
 import { startRealm, type TokenRealm } from '../../../test/support/token-realm.js';
+import { modernBody, modernHeaders } from '../../../test/support/http-harness.js';
 
 const SECRET = 'THE-SECRET';
 
@@ -86,6 +87,21 @@ async function clientOf(url: string, era: 'modern' | 'legacy', sub: string, scop
   const client = createClient({ name: sub, version: '1.0.0', era });
   await client.connect(streamableHttp(url, { headers: { authorization: `Bearer ${token}` } }));
   return client;
+}
+
+/** The HTTP status of a modern listen whose filter names `uri` (the stream, if any, is closed at once). */
+async function listenStatus(url: string, sub: string, scope: string, uri: string): Promise<number> {
+  const token = await realm.token(url, { sub, scope });
+  const body = modernBody('subscriptions/listen', { notifications: { resourceSubscriptions: [uri] } }, 1);
+  const abort = new AbortController();
+  const response = await fetch(url, {
+    method: 'POST',
+    headers: { ...modernHeaders(body), authorization: `Bearer ${token}` },
+    body: JSON.stringify(body),
+    signal: abort.signal,
+  });
+  abort.abort();
+  return response.status;
 }
 
 /** The outcome of a request as text: `served:…` with the result, or `refused:<code>`. */
@@ -170,6 +186,19 @@ describe.each([
         expect(await outcome(alice, 'completion/complete', params)).toContain(`${SECRET}-name`);
       }
     });
+
+    if (era === 'modern') {
+      it.each(['secret://vault/%6Bey', 'SECRET://vault/key', 'vault://%78'])(
+        'subscriptions/listen naming %s in its filter needs the scopes of what it names',
+        async (spelling) => {
+          const [a, b] = await Promise.all([
+            listenStatus(server.url, 'alice', 'mcp admin', uri(spelling)),
+            listenStatus(server.url, 'bob', 'mcp', uri(spelling)),
+          ]);
+          expect([a, b]).toEqual([200, 403]);
+        },
+      );
+    }
 
     if (era === 'legacy') {
       it.each(['secret://vault/%6Bey', 'SECRET://vault/key', 'vault://%78'])(
