@@ -116,4 +116,3 @@ export function capabilitiesOf(
   if (prompts.size > 0 || resources.templateCount > 0) caps.completions = {};
   return caps;
 }
-

@@ -206,7 +206,8 @@ export class MiddlewareChains {
  * message is not a request of this server's chain.
  */
 export function callerOf(message: McpMessage, ctx: MiddlewareContext): Caller | undefined {
-  const scope = message.kind === 'request' ? (destinationOf(message, ctx) as RequestScope | undefined) : undefined;
+  const scope =
+    message.kind === 'request' ? (destinationOf(message, ctx) as RequestScope | undefined) : undefined;
   if (scope === undefined) return undefined;
   return {
     auth: ctx.auth,

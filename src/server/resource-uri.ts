@@ -34,7 +34,8 @@ function normalised(piece: string): string {
 /** A scheme, and the host of an authority (after any userinfo), up to the path. */
 const SCHEME_AND_HOST = /^([A-Za-z][A-Za-z0-9+.-]*:)(?:(\/\/(?:[^/?#@]*@)?)([^/?#:]*))?/;
 
-function lowercased(_all: string, scheme: string, slashes = '', host = ''): string {
+function lowercased(_all: string, ...parts: (string | undefined)[]): string {
+  const [scheme = '', slashes = '', host = ''] = parts;
   return `${scheme.toLowerCase()}${slashes}${host.toLowerCase()}`;
 }
 

@@ -28,7 +28,10 @@ export interface TokenRealm {
   /** A signed access token for `audience`. */
   token(audience: string, claims: TokenClaims): Promise<string>;
   /** The guard of the resource `resource` verifying this realm's tokens. */
-  guard(resource: string, options?: { scopesSupported?: string[]; jwt?: Partial<JwtVerifierOptions> }): HttpAuthGuard;
+  guard(
+    resource: string,
+    options?: { scopesSupported?: string[]; jwt?: Partial<JwtVerifierOptions> },
+  ): HttpAuthGuard;
   close(): Promise<void>;
 }
 

@@ -59,7 +59,8 @@ function call(name: string, token?: string): Request {
   });
 }
 
-const scopeOf = (response: Response) => /scope="([^"]*)"/.exec(response.headers.get('www-authenticate') ?? '')?.[1];
+const scopeOf = (response: Response) =>
+  /scope="([^"]*)"/.exec(response.headers.get('www-authenticate') ?? '')?.[1];
 
 describe('the scope a challenge asks for', () => {
   it('a 401 (no token, expired token) asks for the basic scopes, not the privileged ones', async () => {

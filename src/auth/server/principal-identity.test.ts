@@ -19,7 +19,9 @@ let relaxed: HttpHandler;
 beforeAll(async () => {
   realm = await startRealm();
   strict = createHttpHandler(protectedDefinition(), { auth: realm.guard(RESOURCE) });
-  relaxed = createHttpHandler(protectedDefinition(), { auth: realm.guard(RESOURCE, { jwt: { typ: false } }) });
+  relaxed = createHttpHandler(protectedDefinition(), {
+    auth: realm.guard(RESOURCE, { jwt: { typ: false } }),
+  });
 });
 afterAll(async () => {
   strict?.close();

@@ -77,7 +77,10 @@ afterAll(async () => {
 });
 
 async function serve(definition: McpServer): Promise<ProtectedServer> {
-  const started = await startProtected((url) => realm.guard(url, { scopesSupported: ['mcp', 'admin'] }), definition);
+  const started = await startProtected(
+    (url) => realm.guard(url, { scopesSupported: ['mcp', 'admin'] }),
+    definition,
+  );
   servers.push(started);
   return started;
 }
@@ -168,12 +171,17 @@ describe.each([
         expect(b).not.toContain(SECRET);
         expect(b).toMatch(/^refused:|"isError":true/);
       }
-      expect(await outcome(alice, 'tools/call', { name: name('Rotate'), arguments: {} })).not.toContain(SECRET);
+      expect(await outcome(alice, 'tools/call', { name: name('Rotate'), arguments: {} })).not.toContain(
+        SECRET,
+      );
     });
 
     it('prompts/get and completion/complete of a scoped prompt are refused alike', async () => {
       const get = { name: name('audit'), arguments: { who: 'x' } };
-      const complete = { ref: { type: 'ref/prompt', name: name('audit') }, argument: { name: 'who', value: '' } };
+      const complete = {
+        ref: { type: 'ref/prompt', name: name('audit') },
+        argument: { name: 'who', value: '' },
+      };
       expect(await outcome(bob, 'prompts/get', get)).toMatch(/^refused:/);
       expect(await outcome(bob, 'completion/complete', complete)).toMatch(/^refused:/);
       expect(await outcome(alice, 'completion/complete', complete)).toContain(`${SECRET}-who`);

@@ -30,7 +30,8 @@ import { principalOf, TaskIds } from './task-ids.js';
 import { createToolSearch, installToolSearch } from '../../tool-search/index.js';
 import { tasksMiddleware } from './tasks.js';
 import { advertiseRelayed, relayExtension } from './extension-relay.js';
-import type { GatewayFeature, GatewayOptions } from './options.js';
+import type { GatewayOptions } from './options.js';
+import { requireScopes, scopeMapping, scopesField, type ScopeMapping } from './scope-mapping.js';
 
 export type { GatewayFeature, GatewayOptions } from './options.js';
 
@@ -120,22 +121,9 @@ export function createGateway(host: Host, options: GatewayOptions = {}): Gateway
 interface GatewaySetup extends ForwardSetup {
   readonly taskIds: TaskIds;
   /** The front scopes a backend feature needs (GatewayOptions.scopes). */
-  readonly scopesOf: (feature: GatewayFeature) => string[] | undefined;
+  readonly scopesOf: ScopeMapping;
   /** Set when the tools are served behind tool search. */
   readonly searchable?: SearchableTools;
-}
-
-/** {@link GatewayOptions.scopes} as one function. */
-function scopeMapping(scopes: GatewayOptions['scopes']): (feature: GatewayFeature) => string[] | undefined {
-  if (typeof scopes === 'function') return scopes;
-  if (scopes === undefined) return () => undefined;
-  return ({ server }) => (Object.hasOwn(scopes, server) ? scopes[server] : undefined);
-}
-
-/** The front scopes of `feature`, as a definition's `scopes` field (absent when none). */
-function scopesField(setup: GatewaySetup, feature: GatewayFeature): { scopes?: string[] } {
-  const scopes = setup.scopesOf(feature);
-  return scopes && scopes.length > 0 ? { scopes: [...scopes] } : {};
 }
 
 /** Keeps the server's features equal to the host's registry. */
@@ -231,7 +219,7 @@ class RegistrySync {
   #addTool(name: string, tool: Tool, server: string): void {
     const { name: _n, inputSchema, outputSchema, ...rest } = tool;
     const appOnly = isAppOnly(tool);
-    const scoped = scopesField(this.#setup, { server, kind: 'tool', name });
+    const scoped = scopesField(this.#setup.scopesOf, { server, kind: 'tool', name });
     const definition = {
       ...rest,
       ...scoped,
@@ -281,7 +269,7 @@ class RegistrySync {
     const argNames = ((rest.arguments ?? []) as { name: string }[]).map((a) => a.name);
     const definition = {
       ...rest,
-      ...scopesField(this.#setup, { server, kind: 'prompt', name }),
+      ...scopesField(this.#setup.scopesOf, { server, kind: 'prompt', name }),
       complete: this.#completers(argNames, { type: 'ref/prompt', name }),
     };
     this.#server.prompt(name, definition, async (args: Record<string, string>, ctx: RequestContext) => {
@@ -326,22 +314,12 @@ class RegistrySync {
       }
     };
     const kind = definition.uriTemplate === undefined ? 'resource' : 'template';
-    const scoped = { ...meta, ...scopesField(this.#setup, { server, kind, name: key }) };
+    const scoped = { ...meta, ...scopesField(this.#setup.scopesOf, { server, kind, name: key }) };
     if (definition.uriTemplate === undefined) return void this.#server.resource(key, scoped, read);
     const variables = compileUriTemplate(definition.uriTemplate).variables;
     const complete = this.#completers(variables, { type: 'ref/resource', uri: key });
     this.#server.resourceTemplate(key, { ...scoped, complete }, (uri, _v, ctx) => read(uri, ctx));
   }
-}
-
-/** Refuses a front caller lacking `scopes` as the server's scope check does (-32600, HTTP 403). */
-function requireScopes(ctx: RequestContext, scopes: readonly string[] | undefined): void {
-  if (!scopes || !ctx.auth) return;
-  const granted = ctx.auth.scopes ?? [];
-  if (scopes.every((s) => granted.includes(s))) return;
-  throw WireError.of('InsufficientScope', `Insufficient scope: this needs scope ${scopes.join(' ')}`, {
-    requiredScopes: [...scopes],
-  });
 }
 
 /** A schema listed as given that accepts every value (a Standard Schema describing itself as `schema`). */

@@ -39,7 +39,10 @@ beforeAll(async () => {
   host = createHost({ servers: { vault: { url: backends[0]!.url }, public: { url: backends[1]!.url } } });
   await host.start();
   gateway = createGateway(host, { scopes: { vault: ['admin'] } });
-  front = await startProtected((url) => realm.guard(url, { scopesSupported: ['mcp', 'admin'] }), gateway.server);
+  front = await startProtected(
+    (url) => realm.guard(url, { scopesSupported: ['mcp', 'admin'] }),
+    gateway.server,
+  );
 });
 
 afterAll(async () => {
@@ -70,52 +73,63 @@ async function outcome(client: Client, method: string, params: Record<string, un
 function respell(uri: string, how: 'encoded' | 'upper'): string {
   if (how === 'encoded') return uri.replace(/key$/, '%6Bey').replace(/clé$/, 'cl%C3%A9');
   const at = uri.indexOf('://');
-  return uri.slice(0, at).toUpperCase() + uri.slice(at, at + 3) + uri.slice(at + 3).replace(/^[^/]+/, (h) => h.toUpperCase());
+  return (
+    uri.slice(0, at).toUpperCase() +
+    uri.slice(at, at + 3) +
+    uri.slice(at + 3).replace(/^[^/]+/, (h) => h.toUpperCase())
+  );
 }
 
-describe.each(['modern', 'legacy'] as const)('front callers reach the backends their scopes map to (%s)', (era) => {
-  let alice: Client;
-  let bob: Client;
-  beforeAll(async () => {
-    [alice, bob] = await Promise.all([clientOf(era, 'alice', 'mcp admin'), clientOf(era, 'bob', 'mcp')]);
-  });
-  afterAll(async () => {
-    await Promise.all([alice?.close(), bob?.close()]);
-  });
+describe.each(['modern', 'legacy'] as const)(
+  'front callers reach the backends their scopes map to (%s)',
+  (era) => {
+    let alice: Client;
+    let bob: Client;
+    beforeAll(async () => {
+      [alice, bob] = await Promise.all([clientOf(era, 'alice', 'mcp admin'), clientOf(era, 'bob', 'mcp')]);
+    });
+    afterAll(async () => {
+      await Promise.all([alice?.close(), bob?.close()]);
+    });
 
-  it('tools and prompts of the mapped backend need its scopes; the unmapped one does not', async () => {
-    const tools = (await alice.listTools()).map((t) => t.name);
-    const rotate = tools.find((t) => t.endsWith('rotate'))!;
-    const hello = tools.find((t) => t.endsWith('hello'))!;
-    const prompt = (await alice.listPrompts()).find((p) => p.name.endsWith('audit'))!.name;
-    const [a, b, bh] = await Promise.all([
-      outcome(alice, 'tools/call', { name: rotate, arguments: {} }),
-      outcome(bob, 'tools/call', { name: rotate, arguments: {} }),
-      outcome(bob, 'tools/call', { name: hello, arguments: {} }),
-    ]);
-    expect(a).toContain(SECRET);
-    expect(b).toMatch(/^refused:-32600:.*(403|Insufficient scope)/);
-    expect(bh).toContain('hello');
-    const complete = { ref: { type: 'ref/prompt', name: prompt }, argument: { name: 'who', value: '' } };
-    expect(await outcome(bob, 'prompts/get', { name: prompt, arguments: { who: 'x' } })).toMatch(/^refused:-32600/);
-    expect(await outcome(bob, 'completion/complete', complete)).toMatch(/^refused:-32600/);
-    expect(await outcome(bob, 'tools/call', { name: rotate.toUpperCase(), arguments: {} })).not.toContain(SECRET);
-  });
-
-  it('resources and templates of the mapped backend need its scopes in every spelling', async () => {
-    const uris = (await alice.listResources()).map((r) => r.uri);
-    expect(uris.length).toBe(2);
-    const spellings = uris.flatMap((u) => [u, respell(u, 'encoded'), respell(u, 'upper')]);
-    const template = (await alice.listResourceTemplates())[0]!.uriTemplate;
-    spellings.push(template.replace('{name}', 'x'), template.replace('{name}', '%78'));
-    for (const uri of spellings) {
-      const [a, b] = await Promise.all([
-        outcome(alice, 'resources/read', { uri }),
-        outcome(bob, 'resources/read', { uri }),
+    it('tools and prompts of the mapped backend need its scopes; the unmapped one does not', async () => {
+      const tools = (await alice.listTools()).map((t) => t.name);
+      const rotate = tools.find((t) => t.endsWith('rotate'))!;
+      const hello = tools.find((t) => t.endsWith('hello'))!;
+      const prompt = (await alice.listPrompts()).find((p) => p.name.endsWith('audit'))!.name;
+      const [a, b, bh] = await Promise.all([
+        outcome(alice, 'tools/call', { name: rotate, arguments: {} }),
+        outcome(bob, 'tools/call', { name: rotate, arguments: {} }),
+        outcome(bob, 'tools/call', { name: hello, arguments: {} }),
       ]);
-      expect(b, uri).not.toContain(SECRET);
-      expect(b, uri).toMatch(/^refused:/);
-      expect(a, uri).toContain(SECRET);
-    }
-  });
-});
+      expect(a).toContain(SECRET);
+      expect(b).toMatch(/^refused:-32600:.*(403|Insufficient scope)/);
+      expect(bh).toContain('hello');
+      const complete = { ref: { type: 'ref/prompt', name: prompt }, argument: { name: 'who', value: '' } };
+      expect(await outcome(bob, 'prompts/get', { name: prompt, arguments: { who: 'x' } })).toMatch(
+        /^refused:-32600/,
+      );
+      expect(await outcome(bob, 'completion/complete', complete)).toMatch(/^refused:-32600/);
+      expect(await outcome(bob, 'tools/call', { name: rotate.toUpperCase(), arguments: {} })).not.toContain(
+        SECRET,
+      );
+    });
+
+    it('resources and templates of the mapped backend need its scopes in every spelling', async () => {
+      const uris = (await alice.listResources()).map((r) => r.uri);
+      expect(uris.length).toBe(2);
+      const spellings = uris.flatMap((u) => [u, respell(u, 'encoded'), respell(u, 'upper')]);
+      const template = (await alice.listResourceTemplates())[0]!.uriTemplate;
+      spellings.push(template.replace('{name}', 'x'), template.replace('{name}', '%78'));
+      for (const uri of spellings) {
+        const [a, b] = await Promise.all([
+          outcome(alice, 'resources/read', { uri }),
+          outcome(bob, 'resources/read', { uri }),
+        ]);
+        expect(b, uri).not.toContain(SECRET);
+        expect(b, uri).toMatch(/^refused:/);
+        expect(a, uri).toContain(SECRET);
+      }
+    });
+  },
+);

@@ -138,7 +138,8 @@ export class CompiledCatalogue {
     caller: Caller | undefined,
   ): { entry: TemplateEntry; variables: Record<string, string> } | undefined {
     for (const entry of this.templates.values()) {
-      const variables = caller === undefined || isVisible(entry, caller) ? entry.matcher.match(uri) : undefined;
+      const variables =
+        caller === undefined || isVisible(entry, caller) ? entry.matcher.match(uri) : undefined;
       if (variables) return { entry, variables };
     }
     return undefined;

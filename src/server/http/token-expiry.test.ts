@@ -9,7 +9,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { META } from '../../core/index.js';
 import { createServer, type McpServer } from '../index.js';
 import { createHttpHandler, type HttpHandler } from './index.js';
-import { messagesOf, modernBody, modernHeaders, post, SseReader, until } from '../../../test/support/http-harness.js';
+import {
+  messagesOf,
+  modernBody,
+  modernHeaders,
+  post,
+  SseReader,
+  until,
+} from '../../../test/support/http-harness.js';
 import { startRealm, type TokenRealm } from '../../../test/support/token-realm.js';
 
 const RESOURCE = 'http://localhost:3000/mcp';
@@ -81,7 +88,13 @@ describe('streams end when the token that opened them expires', () => {
     });
     expect(b!.ended).toBe(false);
     server.notifyToolsChanged();
-    await until(() => messagesOf(b!.events, '2026-07-28').some((m) => 'method' in m && m.method === 'notifications/tools/list_changed'), 5000);
+    await until(
+      () =>
+        messagesOf(b!.events, '2026-07-28').some(
+          (m) => 'method' in m && m.method === 'notifications/tools/list_changed',
+        ),
+      5000,
+    );
     // alice's next listen with the expired token is refused at the door.
     expect((await listen(alice, 9)).status).toBe(401);
     await b!.cancel();
