@@ -6,9 +6,18 @@
  */
 import type { AuthInfo } from './middleware.js';
 
-/** The verified principal: the token's subject, else its client id; '' when anonymous. */
+/**
+ * The verified principal: `sub:` and the token's subject, else `client:` and its client id
+ * (a client acting for itself); '' when anonymous. The two are kept apart so that a client
+ * whose id equals a user's subject never becomes that user. An `auth` naming neither (or
+ * only empty strings) has no identity: it is anonymous for per-principal state, which it
+ * then shares with every anonymous caller; mcpkit/auth's verifiers refuse such tokens.
+ */
 export function principalOf(auth: AuthInfo | undefined): string {
-  return auth?.subject ?? auth?.clientId ?? '';
+  if (auth === undefined) return '';
+  if (typeof auth.subject === 'string' && auth.subject !== '') return `sub:${auth.subject}`;
+  if (typeof auth.clientId === 'string' && auth.clientId !== '') return `client:${auth.clientId}`;
+  return '';
 }
 
 /**

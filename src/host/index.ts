@@ -19,5 +19,5 @@ export type { HealthPolicy } from './health.js';
 export type { ListKind, ServerLists } from './lists.js';
 export { defaultQualify, type NameFilter, type QualifyName } from './names.js';
 export type { HostPrompt, HostResource, HostTemplate, HostTool } from './registry.js';
-export { createGateway, type Gateway, type GatewayOptions } from './gateway/gateway.js';
+export { createGateway, type Gateway, type GatewayFeature, type GatewayOptions } from './gateway/gateway.js';
 export { materialiseSkills, type MaterialiseOptions, type MaterialisedSkill } from './skills.js';

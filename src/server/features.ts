@@ -107,20 +107,3 @@ export function capabilitiesOf(
   if (prompts.size > 0 || resources.templateCount > 0) caps.completions = {};
   return caps;
 }
-
-/** The OAuth scopes registered features need, by method and feature name or URI. */
-export class FeatureScopes {
-  readonly #scopes = new Map<string, readonly string[]>();
-
-  /** Records (or, when empty, forgets) the scopes `method` on `key` needs. */
-  need(method: string, key: string, scopes: readonly string[] | undefined): void {
-    if (scopes && scopes.length > 0) this.#scopes.set(`${method} ${key}`, [...scopes]);
-    else this.#scopes.delete(`${method} ${key}`);
-  }
-
-  /** The scopes the feature a request names needs (see `McpServer.requiredScopes`). */
-  required(method: string, params: unknown): readonly string[] | undefined {
-    const key = targetOf(method, (params ?? undefined) as object | undefined);
-    return typeof key === 'string' ? this.#scopes.get(`${method} ${key}`) : undefined;
-  }
-}

@@ -44,6 +44,7 @@ import {
   rewrite,
   type HeaderReader,
 } from './scope.js';
+import type { Caller } from './catalogue/types.js';
 
 /** What the incoming terminal calls with the request's scope, or a notification. */
 export interface ServerDispatch {
@@ -210,6 +211,23 @@ export class MiddlewareChains {
     chained(scope, ctx, this);
     return this.#dispatch.request(scope);
   }
+}
+
+/**
+ * Who sends the request passing the chain, as per-caller rules read it: the identity the
+ * chain carries (`ctx.auth`, `ctx.era`) and the client its scope names. Undefined when the
+ * message is not a request of this server's chain.
+ */
+export function callerOf(message: McpMessage, ctx: MiddlewareContext): Caller | undefined {
+  const scope =
+    message.kind === 'request' ? (destinationOf(message, ctx) as RequestScope | undefined) : undefined;
+  if (scope === undefined) return undefined;
+  return {
+    auth: ctx.auth,
+    era: ctx.era ?? scope.era,
+    clientCapabilities: scope.clientCapabilities,
+    clientInfo: scope.clientInfo,
+  };
 }
 
 function destinationOf(message: McpMessage, ctx: MiddlewareContext): Destination {

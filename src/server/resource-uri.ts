@@ -8,7 +8,13 @@
  * The key is the URI form of the string: characters a URI cannot hold raw (non-ASCII,
  * space, controls, `"<>\^`{|}`) are percent-encoded as UTF-8 (RFC 3987 §3.1), the hex digits
  * of every triplet are uppercased and triplets of unreserved characters decoded (RFC 3986
- * §6.2.2.1, §6.2.2.2). Reserved characters keep their spelling: `a%2Fb` is not `a/b`.
+ * §6.2.2.1, §6.2.2.2). Reserved characters keep their spelling: `a%2Fb` is not `a/b`. The
+ * scheme and the host, which are case-insensitive, are lowercased (RFC 3986 §3.1, §3.2.2,
+ * §6.2.2.1): `SECRET://Vault/key` is `secret://vault/key`. The path keeps its case, and
+ * Unicode is compared as sent, not re-normalised (NFC and NFD spellings of `é` are two URIs).
+ *
+ * This key is also what the scope check resolves a URI with (catalogue/compiled.ts), so an
+ * authorization decision is made on the resource that will be served, whatever the spelling.
  */
 const TO_NORMALISE = /%[0-9A-Fa-f]{2}|[^A-Za-z0-9\-._~:/?#[\]@!$&'()*+,;=%]+/gu;
 const UNRESERVED = /^[A-Za-z0-9\-._~]$/;
@@ -25,7 +31,15 @@ function normalised(piece: string): string {
   }
 }
 
+/** A scheme, and the host of an authority (after any userinfo), up to the path. */
+const SCHEME_AND_HOST = /^([A-Za-z][A-Za-z0-9+.-]*:)(?:(\/\/(?:[^/?#@]*@)?)([^/?#:]*))?/;
+
+function lowercased(_all: string, ...parts: (string | undefined)[]): string {
+  const [scheme = '', slashes = '', host = ''] = parts;
+  return `${scheme.toLowerCase()}${slashes}${host.toLowerCase()}`;
+}
+
 /** The comparison key of a resource URI: equal keys name the same resource (module comment). */
 export function resourceUriKey(uri: string): string {
-  return uri.replace(TO_NORMALISE, normalised);
+  return uri.replace(SCHEME_AND_HOST, lowercased).replace(TO_NORMALISE, normalised);
 }

@@ -31,7 +31,10 @@ export interface ResourceMetadata {
   annotations?: Annotations;
   icons?: Icon[];
   _meta?: Record<string, unknown>;
-  /** OAuth scopes a caller needs to read it over authorized HTTP (fixed resources only). */
+  /**
+   * OAuth scopes a caller needs to read it (or subscribe to it, complete its variables, or
+   * name it in a listen filter) over authorized HTTP; for a template, every URI it serves.
+   */
   scopes?: string[];
   /** Server-side labels that transforms and per-caller rules filter on (never sent on the wire). */
   tags?: string[];
@@ -116,7 +119,7 @@ export class ResourceRegistry {
   /** Registers a template. @throws LocalError `INVALID_DEFINITION` for a bad or duplicate template. */
   addTemplate(uriTemplate: string, options: TemplateOptions, handler: TemplateHandler): void {
     if (this.#templates.has(uriTemplate)) throw invalidDef(`template '${uriTemplate}' is already registered`);
-    const { complete = {}, scopes: _scopes, tags = [], ...meta } = options;
+    const { complete = {}, scopes, tags = [], ...meta } = options;
     const template = compileUriTemplate(uriTemplate);
     for (const name of Object.keys(complete)) {
       if (!template.variables.includes(name))
@@ -127,6 +130,7 @@ export class ResourceRegistry {
       template: wire,
       matcher: template,
       tags: [...tags],
+      scopes,
       read: async (uri, variables, ctx) => normalise(await handler(uri, variables, ctx)),
       completer: (variable) => (Object.hasOwn(complete, variable) ? complete[variable] : undefined),
     };

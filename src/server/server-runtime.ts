@@ -5,7 +5,8 @@
 import type { EventBus, JsonRpcNotification, JsonRpcRequest, Params } from '../core/index.js';
 import type { LegacySession } from './legacy/session.js';
 import type { ServerOptions } from './options.js';
-import type { ServerCatalogue } from './catalogue/catalogue.js';
+import type { Needed, ServerCatalogue } from './catalogue/catalogue.js';
+import type { Caller } from './catalogue/types.js';
 import type { HeaderReader, RequestScope, ScopeBinding, ScopeLine } from './scope.js';
 
 /** What a transport calls on a server definition. */
@@ -49,10 +50,11 @@ export interface ServerRuntime {
    */
   syncSessionSubscriptions(session: LegacySession, uris: Iterable<string>): void;
   /**
-   * The OAuth scopes the feature a request names needs (`tools/call` and `prompts/get` by
-   * name, `resources/read` by URI), as registered with `scopes`; undefined when none.
+   * The OAuth scopes the features a request names need, as registered with `scopes`,
+   * resolved for `caller` as serving resolves them (`ServerCatalogue.requiredScopes`);
+   * undefined when none, a promise only when a scoped template must be matched first.
    */
-  requiredScopes(method: string, params: unknown): readonly string[] | undefined;
+  requiredScopes(method: string, params: unknown, caller?: Caller): Needed;
   /**
    * Resolves once no background work (task handlers, their settling and signals) runs in
    * this process, including work started while waiting.

@@ -17,7 +17,7 @@ import type { ServerRuntime } from './server-runtime.js';
 import type { RequestContext } from './context.js';
 import { ServerDispatcher } from './dispatch.js';
 import type { ServerExtension } from './extension.js';
-import { capabilitiesOf, FeatureScopes } from './features.js';
+import { capabilitiesOf } from './features.js';
 import { implementationOf, type ServerOptions } from './options.js';
 
 export type { ServerOptions } from './options.js';
@@ -66,7 +66,6 @@ export class McpServer {
     request: (scope) => this.#parts.dispatch(scope),
     notification: (notification, session) => this.#notified(notification, session),
   });
-  readonly #scopes = new FeatureScopes();
   readonly #runtime: ServerRuntime;
   #scopesChecked = false;
   /** Set once a transport took the runtime: registrations are announced from then on. */
@@ -84,9 +83,8 @@ export class McpServer {
     for (const extension of options.extensions ?? []) extension.setup?.(this);
   }
 
-  /** Records the scopes a feature needs; the first feature needing any turns on the scope check. */
-  #needScopes(method: string, key: string, scopes: readonly string[] | undefined): void {
-    this.#scopes.need(method, key, scopes);
+  /** The first feature needing scopes turns on the scope check (which reads them off the catalogue). */
+  #needScopes(scopes: readonly string[] | undefined): void {
     if (scopes && scopes.length > 0) this.#checkScopes();
   }
 
@@ -170,7 +168,7 @@ export class McpServer {
       () => tools.add(name, definition, bound),
       () => tools.remove(name),
     );
-    this.#needScopes('tools/call', name, definition.scopes);
+    this.#needScopes(definition.scopes);
     this.#capabilities = undefined;
     this.#announce('toolsListChanged');
     return this;
@@ -183,7 +181,7 @@ export class McpServer {
       () => resources.addResource(uri, metadata, handler),
       () => resources.removeResource(uri),
     );
-    this.#needScopes('resources/read', uri, metadata.scopes);
+    this.#needScopes(metadata.scopes);
     this.#capabilities = undefined;
     this.#announce('resourcesListChanged');
     return this;
@@ -194,6 +192,7 @@ export class McpServer {
     const { resources } = this.#parts.own;
     const undo = () => resources.removeTemplate(uriTemplate);
     this.#register(() => resources.addTemplate(uriTemplate, options, handler), undo);
+    this.#needScopes(options.scopes);
     this.#capabilities = undefined;
     this.#announce('resourcesListChanged');
     return this;
@@ -210,7 +209,7 @@ export class McpServer {
       () => prompts.add(name, definition, bindPrompt(handler)),
       () => prompts.remove(name),
     );
-    this.#needScopes('prompts/get', name, definition.scopes);
+    this.#needScopes(definition.scopes);
     this.#capabilities = undefined;
     this.#announce('promptsListChanged');
     return this;
@@ -374,10 +373,7 @@ export class McpServer {
       },
       sessionEnded: (session) => parts.subscriptions.releaseAll(session.subscriptions),
       syncSessionSubscriptions: (session, uris) => parts.subscriptions.sync(session.subscriptions, uris),
-      requiredScopes: (method, params) =>
-        parts.catalogue.composed
-          ? parts.catalogue.requiredScopes(method, params)
-          : this.#scopes.required(method, params),
+      requiredScopes: (method, params, caller) => parts.catalogue.requiredScopes(method, params, caller),
       catalogue: parts.catalogue,
       idle: () => parts.tasks.runner.idle(),
     };

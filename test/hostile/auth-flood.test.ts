@@ -44,7 +44,7 @@ afterAll(async () => {
 
 const goodToken = () =>
   new SignJWT({ scope: 'mcp:read', client_id: 'c1' })
-    .setProtectedHeader({ alg: 'ES256', kid: 'k1' })
+    .setProtectedHeader({ alg: 'ES256', kid: 'k1', typ: 'at+jwt' })
     .setIssuer(ISSUER)
     .setAudience(RESOURCE)
     .setSubject('alice')

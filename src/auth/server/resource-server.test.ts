@@ -51,7 +51,7 @@ afterAll(async () => {
 
 async function token(claims: Record<string, unknown> = {}, exp = '5m') {
   return new SignJWT({ scope: 'mcp:read', client_id: 'c1', ...claims })
-    .setProtectedHeader({ alg: 'ES256', kid: 'k1' })
+    .setProtectedHeader({ alg: 'ES256', kid: 'k1', typ: 'at+jwt' })
     .setIssuer(typeof claims.iss === 'string' ? claims.iss : ISSUER)
     .setAudience(typeof claims.aud === 'string' ? claims.aud : RESOURCE)
     .setSubject(typeof claims.sub === 'string' ? claims.sub : 'alice')

@@ -22,9 +22,15 @@ export interface ProtectedResourceOptions {
   authorizationServers: string[];
   /** Checks each access token; see `jwtVerifier`, `introspectionVerifier`, or write one. */
   verifier: TokenVerifier;
-  /** `scopes_supported` of the metadata, and the default `scope` of 401 challenges. */
+  /**
+   * `scopes_supported` of the metadata. A 401 challenge asks for these too, less every scope
+   * a feature of the served server registers (`scopes` of a tool, prompt, resource or
+   * template): those are privileged, asked for by the 403 step-up challenge of the request
+   * that needs them (2026-07-28 basic/authorization "Scope Selection Strategy": the
+   * challenge names the scopes the request needs, least privilege).
+   */
   scopesSupported?: string[];
-  /** Scopes every request needs (403 `insufficient_scope` without them). */
+  /** Scopes every request needs (403 `insufficient_scope` without them); the `scope` of 401 challenges when given. */
   requiredScopes?: string[];
   /** A human-readable name for the metadata (`resource_name`). */
   resourceName?: string;
@@ -51,6 +57,7 @@ class ResourceGuard implements HttpAuthGuard {
   readonly #metadataUrl: URL;
   readonly #algorithms: string[] | undefined;
   readonly #replay = new ReplayCache();
+  #featureScopes: () => readonly string[] = () => [];
 
   constructor(options: ProtectedResourceOptions) {
     this.#o = options;
@@ -97,6 +104,18 @@ class ResourceGuard implements HttpAuthGuard {
     }
   }
 
+  featureScopes(read: () => readonly string[]): void {
+    this.#featureScopes = read;
+  }
+
+  /** What a 401 asks for: the scopes every request needs, else the supported ones that are not privileged. */
+  #basicScopes(): readonly string[] | undefined {
+    const { requiredScopes, scopesSupported } = this.#o;
+    if (requiredScopes) return requiredScopes;
+    const privileged = this.#featureScopes();
+    return scopesSupported?.filter((s) => !privileged.includes(s));
+  }
+
   insufficientScope(required: readonly string[]): HttpResponse {
     return this.#challenge(403, {
       error: 'insufficient_scope',
@@ -134,7 +153,7 @@ class ResourceGuard implements HttpAuthGuard {
     why: { error?: string; description: string; scopes?: readonly string[] },
   ): HttpResponse {
     const { error, description, scopes } = why;
-    const scope = scopes ?? this.#o.requiredScopes ?? this.#o.scopesSupported;
+    const scope = scopes ?? this.#basicScopes();
     const params = [`resource_metadata=${quoted(this.#metadataUrl.href)}`];
     if (scope && scope.length > 0) params.push(`scope=${quoted(scope.join(' '))}`);
     if (error) params.push(`error=${quoted(error)}`, `error_description=${quoted(description)}`);

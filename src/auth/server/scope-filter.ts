@@ -27,8 +27,9 @@ export function hideUnauthorized(server: McpServer): Middleware {
     if (!list || !Array.isArray(items)) return result;
     const granted = new Set(ctx.auth?.scopes ?? []);
     const allowed = items.filter((item) => {
+      // Tools and prompts are found by name: never a promise (that is for templates).
       const needed = runtimeOf(server).requiredScopes(list.entry, { name: item.name });
-      return !needed || needed.every((s) => granted.has(s));
+      return !Array.isArray(needed) || needed.every((s) => granted.has(s));
     });
     return allowed.length === items.length ? result : { ...result, [list.key]: allowed };
   };

@@ -24,13 +24,20 @@ const VERIFIER_TIMEOUT_MS = 5000;
  */
 export type TokenVerifier = (token: string) => Promise<AuthInfo>;
 
-/** The principal of a verified set of claims (JWT payload or introspection answer). */
+/**
+ * The principal of a verified set of claims (JWT payload or introspection answer).
+ * @throws AuthError `INVALID_TOKEN` when the claims name neither a subject (`sub`) nor a
+ *   client (`client_id`, `azp`): per-principal state (sessions, tasks, requestState,
+ *   parked calls) would have no owner to bind to, so such a token is not accepted.
+ */
 function principalFrom(claims: Record<string, unknown>, token: string): AuthInfo {
   const scope = claims.scope ?? claims.scp;
   const scopes = Array.isArray(scope)
     ? scope.filter((s) => typeof s === 'string')
     : splitScope(String(scope ?? ''));
   const clientId = claims.client_id ?? claims.azp;
+  if (!nonEmpty(claims.sub) && !nonEmpty(clientId))
+    throw invalid('the token names neither a subject (sub) nor a client (client_id)');
   return {
     ...(typeof claims.sub === 'string' ? { subject: claims.sub } : {}),
     ...(typeof clientId === 'string' ? { clientId } : {}),
@@ -55,6 +62,18 @@ export interface JwtVerifierOptions {
   clockToleranceSec?: number;
   /** The fetch for the metadata and JWKS (default: the global one). */
   fetch?: typeof fetch;
+  /**
+   * The JOSE `typ` header an access token must carry (RFC 9068 §2.1, §4: `at+jwt`, also
+   * accepted as `application/at+jwt`, compared without case). Default `'at+jwt'`: an ID
+   * token or another JWT signed by the same issuer is refused. `false` accepts any `typ`,
+   * for an authorization server that does not set it (check that its other JWTs cannot be
+   * mistaken for access tokens: `aud` still has to name this resource).
+   */
+  typ?: string | false;
+}
+
+function nonEmpty(value: unknown): value is string {
+  return typeof value === 'string' && value !== '';
 }
 
 function invalid(reason: string): AuthError {
@@ -65,7 +84,9 @@ function invalid(reason: string): AuthError {
 function joseFailure(error: unknown, issuer: string): AuthError {
   if (error instanceof errors.JWTExpired) return invalid('the token has expired');
   if (error instanceof errors.JWTClaimValidationFailed)
-    return invalid(`the token's ${error.claim} claim is not acceptable`);
+    return error.claim === 'typ'
+      ? invalid('the token is not a JWT access token (typ must be at+jwt, RFC 9068)')
+      : invalid(`the token's ${error.claim} claim is not acceptable`);
   if (error instanceof errors.JOSEAlgNotAllowed)
     return invalid('the token is signed with an algorithm not allowed here');
   if (
@@ -87,7 +108,8 @@ function summaryName(error: unknown): string {
 /**
  * A verifier for JWT access tokens (RFC 9068) signed by `issuer`: checks the signature
  * against the issuer's JWKS (fetched and cached by jose), `iss`, `aud`, `exp`, `nbf` and
- * the algorithm allow-list.
+ * the algorithm allow-list, and the `typ` header (`at+jwt` unless {@link JwtVerifierOptions.typ}
+ * says otherwise). A token naming neither `sub` nor `client_id` is refused.
  */
 export function jwtVerifier(options: JwtVerifierOptions): TokenVerifier {
   const fetcher = options.fetch ?? ((i: RequestInfo | URL, o?: RequestInit) => fetch(i, o));
@@ -113,6 +135,7 @@ export function jwtVerifier(options: JwtVerifierOptions): TokenVerifier {
         algorithms: options.algorithms ?? ['RS256', 'PS256', 'ES256', 'EdDSA'],
         clockTolerance: options.clockToleranceSec ?? 5,
         requiredClaims: ['exp'],
+        ...(options.typ === false ? {} : { typ: options.typ ?? 'at+jwt' }),
       });
       return principalFrom(payload as JWTPayload & Record<string, unknown>, token);
     } catch (error) {

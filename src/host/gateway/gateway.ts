@@ -31,8 +31,9 @@ import { createToolSearch, installToolSearch } from '../../tool-search/index.js'
 import { tasksMiddleware } from './tasks.js';
 import { advertiseRelayed, relayExtension } from './extension-relay.js';
 import type { GatewayOptions } from './options.js';
+import { requireScopes, scopeMapping, scopesField, type ScopeMapping } from './scope-mapping.js';
 
-export type { GatewayOptions } from './options.js';
+export type { GatewayFeature, GatewayOptions } from './options.js';
 
 /** A running gateway: its server definition (serve it with `serveStdio` or `serve`) and its bookkeeping. */
 export interface Gateway {
@@ -87,6 +88,7 @@ export function createGateway(host: Host, options: GatewayOptions = {}): Gateway
     eraOf: (name) => host.eraOf(name),
     parked,
     callTimeoutMs: options.callTimeoutMs ?? 600_000,
+    scopesOf: scopeMapping(options.scopes),
     ...(options.toolSearch ? { searchable: new SearchableTools() } : {}),
   };
   const sync = new RegistrySync(host, server, setup);
@@ -118,6 +120,8 @@ export function createGateway(host: Host, options: GatewayOptions = {}): Gateway
 /** What forwarded calls share, and the ids relayed tasks reach the client under. */
 interface GatewaySetup extends ForwardSetup {
   readonly taskIds: TaskIds;
+  /** The front scopes a backend feature needs (GatewayOptions.scopes). */
+  readonly scopesOf: ScopeMapping;
   /** Set when the tools are served behind tool search. */
   readonly searchable?: SearchableTools;
 }
@@ -215,8 +219,10 @@ class RegistrySync {
   #addTool(name: string, tool: Tool, server: string): void {
     const { name: _n, inputSchema, outputSchema, ...rest } = tool;
     const appOnly = isAppOnly(tool);
+    const scoped = scopesField(this.#setup.scopesOf, { server, kind: 'tool', name });
     const definition = {
       ...rest,
+      ...scoped,
       inputSchema: asDeclared(inputSchema),
       ...(outputSchema ? { outputSchema: asDeclared(outputSchema) } : {}),
     };
@@ -224,6 +230,8 @@ class RegistrySync {
       // A front host without the UI extension has no app: its model must not call an app-only tool.
       if (appOnly && !negotiatesUi(ctx.clientCapabilities))
         throw WireError.of('InvalidParams', `Tool ${name} is callable only from its app`);
+      // Behind tool search, call_tool reaches this handler without the front's scope check.
+      if (this.#setup.searchable) requireScopes(ctx, scoped.scopes);
       const signature = JSON.stringify(['tools/call', name, args]);
       let result: Params;
       try {
@@ -259,7 +267,11 @@ class RegistrySync {
   ): void {
     const { name: _n, ...rest } = prompt as typeof prompt & { name?: string };
     const argNames = ((rest.arguments ?? []) as { name: string }[]).map((a) => a.name);
-    const definition = { ...rest, complete: this.#completers(argNames, { type: 'ref/prompt', name }) };
+    const definition = {
+      ...rest,
+      ...scopesField(this.#setup.scopesOf, { server, kind: 'prompt', name }),
+      complete: this.#completers(argNames, { type: 'ref/prompt', name }),
+    };
     this.#server.prompt(name, definition, async (args: Record<string, string>, ctx: RequestContext) => {
       const signature = JSON.stringify(['prompts/get', name, args]);
       try {
@@ -301,10 +313,12 @@ class RegistrySync {
         throw frontError(server, error);
       }
     };
-    if (definition.uriTemplate === undefined) return void this.#server.resource(key, meta, read);
+    const kind = definition.uriTemplate === undefined ? 'resource' : 'template';
+    const scoped = { ...meta, ...scopesField(this.#setup.scopesOf, { server, kind, name: key }) };
+    if (definition.uriTemplate === undefined) return void this.#server.resource(key, scoped, read);
     const variables = compileUriTemplate(definition.uriTemplate).variables;
     const complete = this.#completers(variables, { type: 'ref/resource', uri: key });
-    this.#server.resourceTemplate(key, { ...meta, complete }, (uri, _v, ctx) => read(uri, ctx));
+    this.#server.resourceTemplate(key, { ...scoped, complete }, (uri, _v, ctx) => read(uri, ctx));
   }
 }
 

@@ -18,6 +18,10 @@
  *   naming the server.
  * - A retry for a different tool or different arguments than the parked call is refused
  *   with -32602. Park ids are 128-bit random; earlier answers travel sealed in `requestState`.
+ * - A parked call belongs to the principal that started it (core/principal.ts): a retry by
+ *   anyone else is answered as if the park did not exist (-32602 "unknown or expired"),
+ *   and the call stays parked for its owner. Anonymous callers share the principal '', so
+ *   between them only the unguessable park id keeps calls apart.
  * Source: 2026-07-28 basic/patterns/mrtr; 2025-11-25 client/elicitation, client/sampling.
  */
 import { randomBytes } from 'node:crypto';
@@ -38,6 +42,8 @@ const KEY = /^gw\.([0-9a-f]{32})\.(\d+)$/;
 class ParkedCall {
   readonly id = randomBytes(16).toString('hex');
   readonly signature: string;
+  /** The principal that started the call; only its retries resume it. */
+  readonly owner: string;
   readonly abort = new AbortController();
   /** The context of the front request now driving this call (progress and logs go there). */
   current: RequestContext | undefined;
@@ -54,8 +60,9 @@ class ParkedCall {
   >();
   #expiry: ReturnType<typeof setTimeout> | undefined;
 
-  constructor(signature: string) {
+  constructor(signature: string, owner: string) {
     this.signature = signature;
+    this.owner = owner;
   }
 
   /** The backend asks for input: queue the question, resolve when the client answers. */
@@ -160,7 +167,8 @@ export class ParkedCalls {
    *   -32600 (HTTP 429) for a new call beyond `maxParkedCalls` or `maxParkedCallsPerPrincipal`.
    */
   async run(ctx: RequestContext, signature: string, start: StartCall): Promise<unknown> {
-    const call = this.#resume(ctx, signature) ?? this.#begin(signature, start, principalOf(ctx.auth));
+    const principal = principalOf(ctx.auth);
+    const call = this.#resume(ctx, signature, principal) ?? this.#begin(signature, start, principal);
     call.current = ctx;
     call.unpark();
     const onAbort = () => {
@@ -176,7 +184,7 @@ export class ParkedCalls {
 
   #begin(signature: string, start: StartCall, principal: string): ParkedCall {
     this.#admit(principal);
-    const call = new ParkedCall(signature);
+    const call = new ParkedCall(signature, principal);
     this.#calls.set(call.id, call);
     if (principal !== '') {
       this.#owners.set(call, principal);
@@ -189,12 +197,13 @@ export class ParkedCalls {
     return call;
   }
 
-  /** The parked call a retry answers, with its pending question answered from `ctx`. */
-  #resume(ctx: RequestContext, signature: string): ParkedCall | undefined {
+  /** The parked call a retry by `principal` answers, with its pending question answered from `ctx`. */
+  #resume(ctx: RequestContext, signature: string, principal: string): ParkedCall | undefined {
     const ids = new Set(Object.keys(ctx.inputResponses).flatMap((k) => KEY.exec(k)?.[1] ?? []));
     if (ids.size === 0) return undefined;
     const [id] = ids;
-    const call = this.#calls.get(id as string);
+    const found = this.#calls.get(id as string);
+    const call = found?.owner === principal ? found : undefined;
     if (!call)
       throw WireError.of('InvalidParams', `the gateway has no parked request ${id}: unknown or expired`);
     if (call.signature !== signature)

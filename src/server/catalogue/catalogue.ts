@@ -12,8 +12,10 @@ import type { ResourceRegistry } from '../resources.js';
 import type { ToolRegistry } from '../tools.js';
 import { CompiledCatalogue, type ListKind } from './compiled.js';
 import type { MountNames } from './mount.js';
-import { resourceUriKey } from '../resource-uri.js';
-import type { Caller, Catalogue, Transform } from './types.js';
+import { isVisible, type Caller, type Catalogue, type Transform } from './types.js';
+
+/** What a request needs: scopes, nothing (undefined), or that once a template is matched. */
+export type Needed = readonly string[] | undefined | Promise<readonly string[] | undefined>;
 
 /** A server mounted on another: its catalogue, its transforms and its names there. */
 export interface Mounted {
@@ -36,6 +38,7 @@ export class ServerCatalogue {
   readonly #transforms: Transform[] = [];
   #changes = 0;
   #built: { revision: number; compiled: CompiledCatalogue } | undefined;
+  #scopes: { revision: number; scopes: readonly string[] } | undefined;
   /** Interned entry identities for view fingerprints (see CompiledCatalogue.fingerprint). */
   readonly #ids = new WeakMap<object, number>();
 
@@ -103,23 +106,53 @@ export class ServerCatalogue {
 
   /** True when some entry names OAuth scopes (the scope check must run). */
   get scoped(): boolean {
+    return this.featureScopes.length > 0;
+  }
+
+  /** Every OAuth scope some entry needs, once each (made once per change). */
+  get featureScopes(): readonly string[] {
+    const revision = this.revision;
+    if (this.#scopes?.revision === revision) return this.#scopes.scopes;
     const c = this.compiled().catalogue;
-    return [...c.tools, ...c.prompts, ...c.resources].some((e) => (e.scopes?.length ?? 0) > 0);
+    const all = [...c.tools, ...c.prompts, ...c.resources, ...c.templates].flatMap((e) => e.scopes ?? []);
+    const scopes = [...new Set(all)];
+    this.#scopes = { revision, scopes };
+    return scopes;
   }
 
   /**
-   * The scopes the entry a request names needs: the tool, prompt or resource its target
-   * (core/methods.ts: a `name` or a `uri`) names, for a method of that feature.
+   * The OAuth scopes a request needs, read off the entries it names, each resolved exactly
+   * as serving resolves it (the same maps, keys and template order, hidden entries skipped
+   * for `caller`), so that no spelling selects one entry and is checked against another:
+   *
+   * - `tools/call`: the tool of that name; `prompts/get`: the prompt. Names compare exactly
+   *   (case-sensitive, as the spec's names are): another spelling is another, unknown, name;
+   * - `resources/read`, `resources/subscribe`: the fixed resource of the URI's key
+   *   (resource-uri.ts), else the first template that matches the URI;
+   * - `completion/complete`: the prompt of a `ref/prompt`; the template of a `ref/resource`,
+   *   else the resource its URI resolves to;
+   * - `subscriptions/listen`: every resource its `resourceSubscriptions` filter names.
+   *
+   * Undefined when nothing is needed; a promise only when a scoped template must be matched.
    */
-  requiredScopes(method: string, params: unknown): readonly string[] | undefined {
-    const facts = methodFacts(method);
-    const target = targetOf(method, (params ?? undefined) as object | undefined);
-    if (typeof target !== 'string' || facts === undefined) return undefined;
+  requiredScopes(method: string, params: unknown, caller?: Caller): Needed {
+    const p = (params ?? {}) as Record<string, unknown>;
     const c = this.compiled();
-    if (facts.feature === 'tools') return c.tools.get(target)?.entry.scopes;
-    if (facts.feature === 'prompts') return c.prompts.get(target)?.scopes;
-    if (facts.feature === 'resources') return c.resources.get(resourceUriKey(target))?.scopes;
-    return undefined;
+    switch (method) {
+      case 'tools/call':
+        return typeof p.name === 'string' ? c.tools.get(p.name)?.entry.scopes : undefined;
+      case 'prompts/get':
+        return typeof p.name === 'string' ? c.prompts.get(p.name)?.scopes : undefined;
+      case 'resources/read':
+      case 'resources/subscribe':
+        return typeof p.uri === 'string' ? uriScopes(c, p.uri, caller) : undefined;
+      case 'completion/complete':
+        return refScopes(c, p.ref, caller);
+      case 'subscriptions/listen':
+        return filterScopes(c, p.notifications, caller);
+      default:
+        return undefined;
+    }
   }
 
   /** A fingerprint of what `caller` sees of the list of `kind` (equal: same view). */
@@ -163,4 +196,38 @@ export class ServerCatalogue {
     };
     return this.#transforms.reduce((c, t) => t(c), merged);
   }
+}
+
+/** The scopes of the resource `uri` resolves to (see `ServerCatalogue.requiredScopes`). */
+function uriScopes(c: CompiledCatalogue, uri: string, caller: Caller | undefined): Needed {
+  const fixed = c.fixedResource(uri, caller);
+  if (fixed || !c.scopedTemplates) return fixed?.scopes;
+  return templatesReady(c).then(() => c.matchTemplate(uri, caller)?.entry.scopes);
+}
+
+function refScopes(c: CompiledCatalogue, ref: unknown, caller: Caller | undefined): Needed {
+  const r = (ref ?? {}) as { type?: unknown; name?: unknown; uri?: unknown };
+  if (r.type === 'ref/prompt' && typeof r.name === 'string') return c.prompts.get(r.name)?.scopes;
+  if (r.type !== 'ref/resource' || typeof r.uri !== 'string') return undefined;
+  const template = c.templates.get(r.uri);
+  if (template && (caller === undefined || isVisible(template, caller))) return template.scopes;
+  return uriScopes(c, r.uri, caller);
+}
+
+function filterScopes(c: CompiledCatalogue, filter: unknown, caller: Caller | undefined): Needed {
+  const uris = (filter as { resourceSubscriptions?: unknown } | null | undefined)?.resourceSubscriptions;
+  if (!Array.isArray(uris)) return undefined;
+  const each = uris.filter((u): u is string => typeof u === 'string').map((u) => uriScopes(c, u, caller));
+  return each.some((s) => s instanceof Promise)
+    ? Promise.all(each).then(union)
+    : union(each as (readonly string[] | undefined)[]);
+}
+
+function union(all: readonly (readonly string[] | undefined)[]): readonly string[] | undefined {
+  const scopes = [...new Set(all.flatMap((s) => s ?? []))];
+  return scopes.length > 0 ? scopes : undefined;
+}
+
+async function templatesReady(c: CompiledCatalogue): Promise<void> {
+  for (const t of c.templates.values()) await t.matcher.ready;
 }

@@ -39,6 +39,8 @@ export class CompiledCatalogue {
   /** True when some entry is seen by some callers only. */
   readonly perCaller: boolean;
   readonly hasTaskTools: boolean;
+  /** True when some template names OAuth scopes (the scope check then matches templates). */
+  readonly scopedTemplates: boolean;
   readonly #perCallerKinds: Readonly<Record<ListKind, boolean>>;
   #everyone: { tools: Tool[]; legacy: Tool[]; prompts: Prompt[]; resources: Resource[] } | undefined;
   #templateList: ResourceTemplate[] | undefined;
@@ -79,6 +81,7 @@ export class CompiledCatalogue {
       resources: some(this.catalogue.resources) || some(this.catalogue.templates),
     };
     this.hasTaskTools = this.catalogue.tools.some((t) => t.task && t.task.support !== 'forbidden');
+    this.scopedTemplates = this.catalogue.templates.some((t) => (t.scopes?.length ?? 0) > 0);
   }
 
   #claim(taken: Map<string, unknown>, key: string, what: string): boolean {
@@ -114,6 +117,32 @@ export class CompiledCatalogue {
   templateList(caller: Caller): readonly ResourceTemplate[] {
     if (!this.perCaller) return (this.#templateList ??= this.catalogue.templates.map((e) => e.template));
     return this.catalogue.templates.filter((e) => isVisible(e, caller)).map((e) => e.template);
+  }
+
+  /**
+   * The fixed resource serving `uri` for `caller`: the one of its key (resource-uri.ts),
+   * unless hidden from `caller`. With {@link matchTemplate}, the one lookup that both
+   * `resources/read` serves by and the scope check decides on.
+   */
+  fixedResource(uri: string, caller: Caller | undefined): ResourceEntry | undefined {
+    const fixed = this.resources.get(resourceUriKey(uri));
+    return fixed && (caller === undefined || isVisible(fixed, caller)) ? fixed : undefined;
+  }
+
+  /**
+   * The first template, in order, that matches `uri` and `caller` may see, with the
+   * variables it matched. Call it only after every matcher is ready (`ServedResources.ready`).
+   */
+  matchTemplate(
+    uri: string,
+    caller: Caller | undefined,
+  ): { entry: TemplateEntry; variables: Record<string, string> } | undefined {
+    for (const entry of this.templates.values()) {
+      const variables =
+        caller === undefined || isVisible(entry, caller) ? entry.matcher.match(uri) : undefined;
+      if (variables) return { entry, variables };
+    }
+    return undefined;
   }
 
   /**

@@ -17,7 +17,6 @@ import { legacyToolResult } from '../legacy/projection.js';
 import type { RequestContext } from '../context.js';
 import type { Completer } from '../completion.js';
 import type { InputRequiredAnswer } from '../mrtr.js';
-import { resourceUriKey } from '../resource-uri.js';
 import { normalise, notFound } from '../resources.js';
 import type { SchemaInput } from '../../validation/index.js';
 import type { TaskPolicy, ToolResult } from '../tool-types.js';
@@ -173,9 +172,7 @@ export class ServedResources {
   has(uri: string, caller: Caller): boolean {
     if (!this.#catalogue.composed) return this.#own.resources.has(uri);
     const c = this.#catalogue.compiled();
-    const fixed = c.resources.get(resourceUriKey(uri));
-    if (fixed) return isVisible(fixed, caller);
-    return [...c.templates.values()].some((t) => isVisible(t, caller) && t.matcher.match(uri));
+    return c.fixedResource(uri, caller) !== undefined || c.matchTemplate(uri, caller) !== undefined;
   }
 
   hasTemplate(uriTemplate: string, caller: Caller): boolean {
@@ -197,13 +194,11 @@ export class ServedResources {
     if (!this.#catalogue.composed) return this.#own.resources.read(uri, era, ctx);
     if (typeof uri !== 'string') throw WireError.of('InvalidParams', 'uri must be a string');
     const c = this.#catalogue.compiled();
-    const fixed = c.resources.get(resourceUriKey(uri));
-    if (fixed && isVisible(fixed, ctx)) return normalise(await fixed.read(ctx));
+    const fixed = c.fixedResource(uri, ctx);
+    if (fixed) return normalise(await fixed.read(ctx));
     await this.ready();
-    for (const t of c.templates.values()) {
-      const variables = isVisible(t, ctx) ? t.matcher.match(uri) : undefined;
-      if (variables) return normalise(await t.read(uri, variables, ctx));
-    }
+    const matched = c.matchTemplate(uri, ctx);
+    if (matched) return normalise(await matched.entry.read(uri, matched.variables, ctx));
     throw notFound(uri, era);
   }
 }

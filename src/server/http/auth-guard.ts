@@ -22,6 +22,13 @@ export interface HttpAuthGuard {
   authenticate(request: HttpRequest): Promise<AuthOutcome>;
   /** The 403 for a caller that lacks `required` scopes (`insufficient_scope`), answering the server's scope check. */
   insufficientScope(required: readonly string[]): HttpResponse;
+  /**
+   * Called once by the endpoint with a reader of the scopes the served features need (every
+   * `scopes` a tool, prompt, resource or template registered, current when read), so the
+   * guard's 401 challenge can ask for what a request needs rather than every privileged
+   * scope (2026-07-28 basic/authorization "Scope Selection Strategy"). Optional.
+   */
+  featureScopes?(read: () => readonly string[]): void;
 }
 
 /** The principal key that legacy sessions and `requestState` are bound to ('' when anonymous). */

@@ -165,6 +165,8 @@ export function createHttpEndpoint(server: McpServer, options: HttpHandlerOption
   const fleet = store && new FleetSessions({ store, server, table: sessions, options: session });
   const open = new OpenRequests();
   const { maxListenMs, closeTimeoutMs } = streamLifetimes(options);
+  const catalogue = runtimeOf(server).catalogue;
+  options.auth?.featureScopes?.(() => catalogue.featureScopes);
   const ctx: Context = {
     server,
     sessions,

@@ -100,12 +100,27 @@ function runModern(ctx: ModernContext, request: HttpRequest, message: JsonRpcReq
   if (message.method === 'subscriptions/listen') request.longLived = true; // limits.maxListenStreamsPerPrincipal
   const exchange = new ModernExchange(ctx, request, message);
   ctx.open.add(exchange);
-  if (message.method === 'subscriptions/listen' && ctx.maxListenMs !== undefined)
-    exchange.closeAfter(ctx.maxListenMs);
+  if (message.method === 'subscriptions/listen') listenLifetime(ctx, request, exchange);
   void answer(ctx.server, new RequestScope(message, exchange, exchange)).then((outcome) =>
     exchange.finish(outcome),
   );
   return exchange.reply.response;
+}
+
+/**
+ * Ends a listen gracefully (its completion result; the client listens again) after
+ * `maxListenMs`, or when the access token that opened it expires (`exp`), whichever comes
+ * first: a listen never outlives its token, and the client's next listen presents its
+ * current one (an expired token gets the endpoint's 401).
+ */
+function listenLifetime(ctx: ModernContext, request: HttpRequest, exchange: ModernExchange): void {
+  const exp = request.auth?.expiresAt;
+  const untilExpiry = typeof exp === 'number' && Number.isFinite(exp) ? exp * 1000 - Date.now() : undefined;
+  const ms =
+    untilExpiry === undefined || (ctx.maxListenMs !== undefined && ctx.maxListenMs < untilExpiry)
+      ? ctx.maxListenMs
+      : Math.max(0, untilExpiry);
+  if (ms !== undefined) exchange.closeAfter(ms);
 }
 
 /**

@@ -7,10 +7,13 @@
  * Source: 2026-07-28 basic/authorization "Scope Challenge Handling"; RFC 6750 §3.1.
  */
 import { WireError, type AuthInfo, type Middleware } from '../../core/index.js';
+import type { Needed } from '../catalogue/catalogue.js';
+import type { Caller } from '../catalogue/types.js';
+import { callerOf } from '../middleware.js';
 
-/** Where the scope check reads what a request needs (`McpServer.requiredScopes`). */
+/** Where the scope check reads what a request needs (`ServerCatalogue.requiredScopes`). */
 export interface ScopeSource {
-  requiredScopes(method: string, params: unknown): readonly string[] | undefined;
+  requiredScopes(method: string, params: unknown, caller?: Caller): Needed;
 }
 
 /**
@@ -28,18 +31,25 @@ function scopeError(required: readonly string[] | undefined, auth: AuthInfo): Wi
 
 /**
  * The built-in scope check (installed by the server once a feature registers `scopes`):
- * incoming requests of an authenticated caller are refused with {@link scopeError}. A
- * caller without `ctx.auth` is not checked: its transport authorizes no one (stdio, an
- * HTTP endpoint without an auth guard), as before scopes were registered.
+ * incoming requests of an authenticated caller are refused with {@link scopeError}. What a
+ * request needs is read off the entries it would be served by, resolved for this caller
+ * with the same lookup serving uses, so every spelling of a name is checked as the entry it
+ * selects (DESIGN decision 9). A caller without `ctx.auth` is not checked: its transport
+ * authorizes no one (stdio, an HTTP endpoint without an auth guard).
  */
 export function scopeCheck(source: ScopeSource): Middleware {
   return (next) => (message, ctx) => {
     const auth = ctx.auth;
-    if (auth && message.kind === 'request' && ctx.direction === 'incoming') {
-      const refused = scopeError(source.requiredScopes(message.method, message.params), auth);
-      if (refused) return Promise.reject(refused);
+    if (!auth || message.kind !== 'request' || ctx.direction !== 'incoming') return next(message, ctx);
+    const needed = source.requiredScopes(message.method, message.params, callerOf(message, ctx));
+    if (!(needed instanceof Promise)) {
+      const refused = scopeError(needed, auth);
+      return refused ? Promise.reject(refused) : next(message, ctx);
     }
-    return next(message, ctx);
+    return needed.then((scopes) => {
+      const refused = scopeError(scopes, auth);
+      return refused ? Promise.reject(refused) : next(message, ctx);
+    });
   };
 }
 

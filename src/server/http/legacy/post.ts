@@ -276,7 +276,8 @@ export async function legacyGet(ctx: LegacyContext, request: HttpRequest): Promi
   const stream = cursor && (session.streams.get(cursor.streamId) ?? session.storedStream(cursor.streamId));
   try {
     request.longLived = stream === session.streams.standalone;
-    if (cursor && stream) return sseResponse(await resume(session, stream, cursor.seq));
+    if (cursor && stream)
+      return sseResponse(await resume(session, stream, { seq: cursor.seq, untilMs: expiryOf(request) }));
     if (session.streams.standalone.connected)
       return rpcError('Conflict', 'Conflict: this session already has a GET stream');
     if (session.replica) await takeStandalone(session);
@@ -284,20 +285,26 @@ export async function legacyGet(ctx: LegacyContext, request: HttpRequest): Promi
     return storeFailure(error);
   }
   request.longLived = true; // one per session: principals.maxSessions bounds them
-  return sseResponse(session.streams.standalone.connect());
+  return sseResponse(session.streams.standalone.connect(expiryOf(request)));
+}
+
+/** When the access token of `request` expires, in epoch milliseconds (its `exp`); undefined without one. */
+function expiryOf(request: HttpRequest): number | undefined {
+  const exp = request.auth?.expiresAt;
+  return typeof exp === 'number' && Number.isFinite(exp) ? exp * 1000 : undefined;
 }
 
 /**
- * Resumes a stream after `seq`. In a fleet, resuming the GET stream takes it over from the
+ * Resumes a stream after `after.seq` (dropped at `after.untilMs`, the token's expiry). In a fleet, resuming the GET stream takes it over from the
  * instance that held it; a POST stream held by another instance replays what was stored.
  */
 async function resume(
   session: HttpSession,
   stream: ResumableStream,
-  seq: number,
+  after: { seq: number; untilMs: number | undefined },
 ): Promise<ReadableStream<Uint8Array>> {
   if (stream === session.streams.standalone && session.replica) await takeStandalone(session);
-  return stream.resume(seq);
+  return stream.resume(after.seq, after.untilMs);
 }
 
 /** Continues the GET stream's numbering from the store, then tells the fleet it is held here. */

@@ -6,6 +6,7 @@
  * (priming event), "Resumability and Redelivery".
  */
 import type { JsonRpcMessage } from '../../../core/index.js';
+import { setTimer } from '../../../core/runtime.js';
 import type { EventStore, StoredEvent } from './event-store.js';
 import type { StreamSink } from '../reply.js';
 import { SseWriter } from '../sse.js';
@@ -55,17 +56,22 @@ export class ResumableStream implements StreamSink {
     return this.#ended;
   }
 
-  /** Attaches a new connection (replacing any other) and returns its body. */
-  connect(): ReadableStream<Uint8Array> {
-    const writer = this.#attach();
+  /**
+   * Attaches a new connection (replacing any other) and returns its body. With `untilMs`
+   * (epoch milliseconds: when the access token that opened it expires), the connection is
+   * dropped then, as {@link disconnect} does: the client reconnects, presenting its current
+   * token, and an expired one gets the endpoint's 401.
+   */
+  connect(untilMs?: number): ReadableStream<Uint8Array> {
+    const writer = this.#attach(untilMs);
     if (this.#options.prime) writer.send({ id: `${this.id}_${this.#seq}`, data: '' });
     if (this.#ended) writer.close();
     return writer.body;
   }
 
-  /** Attaches a connection that first receives the events after `afterSeq`. */
-  async resume(afterSeq: number): Promise<ReadableStream<Uint8Array>> {
-    const writer = this.#attach();
+  /** Attaches a connection that first receives the events after `afterSeq` (`untilMs`: as {@link connect}). */
+  async resume(afterSeq: number, untilMs?: number): Promise<ReadableStream<Uint8Array>> {
+    const writer = this.#attach(untilMs);
     const pending: StoredEvent[] = [];
     this.#pending = pending;
     const stored = await this.#options.store.since(this.id, afterSeq);
@@ -113,18 +119,27 @@ export class ResumableStream implements StreamSink {
     this.#writer = undefined;
   }
 
-  #attach(): SseWriter {
+  #attach(untilMs: number | undefined): SseWriter {
     this.#writer?.close();
+    let expiry: ReturnType<typeof setTimeout> | undefined;
     const writer: SseWriter = new SseWriter({
       keepAliveMs: this.#options.keepAliveMs,
       ...(this.#options.maxBufferedBytes === undefined
         ? {}
         : { maxBufferedBytes: this.#options.maxBufferedBytes }),
       onCancel: () => {
+        clearTimeout(expiry);
         if (this.#writer === writer) this.#writer = undefined;
       },
     });
     this.#writer = writer;
+    if (untilMs !== undefined) {
+      expiry = setTimer(() => {
+        if (this.#writer === writer) this.disconnect();
+        else writer.close();
+      }, untilMs - Date.now());
+      expiry?.unref?.();
+    }
     return writer;
   }
 }
