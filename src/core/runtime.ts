@@ -25,6 +25,7 @@ export {
   type StateBinding,
   type StateKey,
   createStateSealer,
+  DEFAULT_MAX_STATE_CHARS,
   digestParams,
   generateStateKey,
 } from './request-state.js';

@@ -7,7 +7,7 @@
  */
 import { WireError, type ClientCapabilities, type Params } from '../../core/index.js';
 import type { SchemaLimits } from '../../validation/index.js';
-import { checkInputRequests, type AskedMethod } from '../answers.js';
+import { checkInputAnswer, checkInputRequests, type AskedMethod } from '../answers.js';
 import { isInputRequired, type InputRequest } from '../mrtr.js';
 import { askSession } from './input.js';
 import type { LegacySession } from './session.js';
@@ -38,10 +38,13 @@ export async function runWithLegacyInput(
   run: () => Promise<Params> | Params,
 ): Promise<Params> {
   const known: Record<string, unknown> = Object.create(null) as Record<string, unknown>;
-  const ask = (method: AskedMethod, params: Params, key?: string): Promise<Params> =>
-    key !== undefined && Object.hasOwn(known, key)
-      ? Promise.resolve(known[key] as Params)
-      : sessionAsk(scope, { method, params });
+  // An answer to the explicit request is given to a `ctx.*` call of the same key only when it
+  // also fits that call's question; otherwise the session is asked.
+  const ask = async (method: AskedMethod, params: Params, key?: string): Promise<Params> => {
+    if (key === undefined || !Object.hasOwn(known, key)) return sessionAsk(scope, { method, params });
+    const question = { method, params, limits: scope.schemaLimits };
+    return checkInputAnswer(question, known[key], key).catch(() => sessionAsk(scope, { method, params }));
+  };
   for (let round = 0; round < MAX_ROUNDS; round++) {
     const result = await run();
     if (!isInputRequired(result)) return result;
