@@ -7,6 +7,7 @@
 export { runtimeOf } from './server.js';
 export type { ServerRuntime } from './server-runtime.js';
 export { PrincipalBudgets, type Admitted, type QuotaRefusal, noRelease } from './middleware/quotas.js';
+export { principalShare } from './middleware/shares.js';
 export { refusedScopes } from './middleware/scopes.js';
 export { methodNotFound } from './modern.js';
 export { passThrough } from './tool-types.js';
