@@ -8,7 +8,7 @@
  * Most connections `serve()` holds at once by default: what holds one on HTTP (a request in
  * progress or queued, a listen stream, a legacy GET stream) draws on this table.
  */
-export const DEFAULT_MAX_CONNECTIONS = 1024;
+const DEFAULT_MAX_CONNECTIONS = 1024;
 
 /**
  * A principal's default share of a global bound: a tenth of it (at least 1), so one
