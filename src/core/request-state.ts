@@ -28,9 +28,24 @@ export interface StateBinding {
 /** Seals and opens `requestState` values. */
 export interface RequestStateSealer {
   seal(payload: unknown, binding: StateBinding): Promise<string>;
-  /** @throws LocalError `INVALID_ARGUMENT` for state that is tampered, expired, foreign or unknown-key. */
+  /**
+   * @throws LocalError `INVALID_ARGUMENT` for state that is tampered, expired, foreign,
+   *   unknown-key, or longer than {@link maxStateChars}.
+   */
   open(state: string, binding: StateBinding): Promise<unknown>;
+  /**
+   * Longest `requestState` accepted, in characters (default {@link DEFAULT_MAX_STATE_CHARS}):
+   * a longer one is refused before any decoding or cryptography, and a state that would
+   * seal longer is not issued.
+   */
+  readonly maxStateChars?: number;
 }
+
+/**
+ * Default longest `requestState`, in characters (1 MiB; the state is ASCII, so also bytes):
+ * the answers sealed so far, with room for sampling results, at a bounded cost to open.
+ */
+export const DEFAULT_MAX_STATE_CHARS = 1024 * 1024;
 
 /** Options of {@link createStateSealer}. */
 export interface SealerOptions {
@@ -40,6 +55,8 @@ export interface SealerOptions {
   ttlMs?: number;
   /** Clock, for tests (milliseconds since the epoch). */
   now?: () => number;
+  /** Longest `requestState` accepted or issued, in characters (default 1 MiB); see {@link RequestStateSealer.maxStateChars}. */
+  maxStateChars?: number;
 }
 
 const encoder = new TextEncoder();
@@ -95,6 +112,8 @@ export function createStateSealer(options: SealerOptions = {}): RequestStateSeal
   const keys = options.keys ?? [{ id: 'local', secret: new Uint8Array(32) }]; // secret drawn on first use
   const ttlMs = options.ttlMs ?? 600_000;
   const now = options.now ?? Date.now;
+  const maxStateChars = options.maxStateChars ?? DEFAULT_MAX_STATE_CHARS;
+  if (!(maxStateChars >= 1)) throw new RangeError('requestState.maxStateChars must be at least 1');
   for (const k of keys) {
     if (k.secret.length !== 32 || !/^[A-Za-z0-9_-]+$/.test(k.id))
       throw rejectState(`key '${k.id}' must have a 32-byte secret and a plain id`);
@@ -123,9 +142,13 @@ export function createStateSealer(options: SealerOptions = {}): RequestStateSeal
         key,
         plain,
       );
-      return `v1.${first.id}.${b64url(iv)}.${b64url(new Uint8Array(sealed))}`;
+      const state = `v1.${first.id}.${b64url(iv)}.${b64url(new Uint8Array(sealed))}`;
+      if (state.length > maxStateChars) throw tooLong(maxStateChars);
+      return state;
     },
+    maxStateChars,
     async open(state, binding) {
+      if (state.length > maxStateChars) throw tooLong(maxStateChars);
       const [version, kid, iv, body, extra] = state.split('.');
       if (version !== 'v1' || !kid || !iv || !body || extra !== undefined)
         throw rejectState('not a state this server issued');
@@ -137,6 +160,10 @@ export function createStateSealer(options: SealerOptions = {}): RequestStateSeal
       return p;
     },
   };
+}
+
+function tooLong(max: number): LocalError {
+  return rejectState(`it is longer than ${max} characters (requestState.maxStateChars)`);
 }
 
 async function decrypt(

@@ -26,11 +26,12 @@ export {
   type StateBinding,
   type StateKey,
   createStateSealer,
+  DEFAULT_MAX_STATE_CHARS,
   digestParams,
   generateStateKey,
 } from './request-state.js';
 export { isLevelEnabled } from './revisions.js';
-export { addInputRequest, settle } from './tasks.js';
+export { addInputRequest, settle, storedTasksRefusal } from './tasks.js';
 export { MAX_TIMER_MS } from './timer.js';
 export { allowsBatch, headerMatches, headerValueOf, mcpNameOf, metaOf, valueAtPath } from './wire.js';
 export {

@@ -5,7 +5,7 @@
  * Source: SEP-2663 (extensions/sep-2663-tasks-extension.md) "Tasks", "Task Status",
  * "Task Update Requests", "Task Cancellation", "Task Status Notifications".
  */
-import type { ErrorObject } from './errors.js';
+import { WireError, type ErrorObject } from './errors.js';
 import type { Params } from './jsonrpc.js';
 import { setOwn } from './own-keys.js';
 
@@ -39,6 +39,12 @@ export interface TaskBookkeeping {
   retrySafe?: boolean;
   /** Who created the task; only they may read, update or cancel it. */
   principal?: string;
+  /**
+   * Whom the store's per-principal bound of stored tasks counts this task against: the
+   * caller's principal key (identity, else on HTTP the peer's address group). Absent or
+   * empty: the task counts only against the store's global bound.
+   */
+  holder?: string;
 }
 
 /** A task as a store keeps it: the wire fields plus {@link TaskBookkeeping}. */
@@ -91,6 +97,22 @@ export interface TaskStore {
    * between processes need it; without it leases are not tracked.
    */
   expiredLeases?(now: number): Promise<string[]>;
+}
+
+/**
+ * The refusal of a new task whose principal already holds `max` unexpired tasks in the store
+ * (running and finished): -32600 `TooManyRequests` (HTTP 429) with
+ * `data: { limit: 'maxStoredTasksPerPrincipal', max }`. Every task store refuses this way
+ * instead of evicting another principal's unexpired results (SEP-2663 "Task Polling": a task
+ * is discarded after its TTL).
+ */
+export function storedTasksRefusal(max: number): WireError {
+  return WireError.of(
+    'TooManyRequests',
+    `Too Many Requests: this client holds ${max} unexpired tasks (maxStoredTasksPerPrincipal); ` +
+      'a task is discarded only after its ttlMs',
+    { limit: 'maxStoredTasksPerPrincipal', max },
+  );
 }
 
 /** The task as `tasks/get` and `notifications/tasks` show it (a DetailedTask, no bookkeeping). */

@@ -50,6 +50,28 @@ export async function checkInputAnswer(
   return answer as Params;
 }
 
+/**
+ * What of a question {@link checkInputAnswer} needs, to seal with the question in
+ * `requestState` so that its answer on the retry is checked against what was asked: an
+ * elicitation's `mode` and `requestedSchema`, whether a sampling request offered tools.
+ */
+export function questionShape(method: AskedMethod, params: Params): Params {
+  if (method === 'elicitation/create') {
+    const shape: Params = {};
+    if (params.mode !== undefined) shape.mode = params.mode;
+    if (params.requestedSchema !== undefined) shape.requestedSchema = params.requestedSchema;
+    return shape;
+  }
+  if (method === 'sampling/createMessage')
+    return Array.isArray(params.tools) && params.tools.length > 0 ? { tools: [{}] } : {};
+  return {};
+}
+
+/** True for the methods a handler may ask the client through its context. */
+export function isAskedMethod(method: unknown): method is AskedMethod {
+  return typeof method === 'string' && ASKED_METHODS.has(method);
+}
+
 async function problemOf(question: AskedQuestion, answer: Params): Promise<string | undefined> {
   switch (question.method) {
     case 'elicitation/create':

@@ -63,8 +63,10 @@ export interface RequestContext {
   readonly auth: AuthInfo | undefined;
   /**
    * Modern multi round-trip: the answers known so far, by input request key (those sealed
-   * in `requestState` by earlier rounds plus this retry's `inputResponses`). Empty on the
-   * first round and on legacy sessions, where `elicit`/`sample`/`listRoots` answer directly.
+   * in `requestState` by earlier rounds plus this retry's `inputResponses` to the questions
+   * sealed with it, each checked against its question; -32602 when one does not fit). An
+   * answer to a key that was not asked appears only once a `ctx.*` call asks for it. Empty on
+   * the first round and on legacy sessions, where `elicit`/`sample`/`listRoots` answer directly.
    */
   readonly inputResponses: Readonly<Record<string, unknown>>;
   /** Reports progress; a no-op unless the request carried a `progressToken`. Progress must increase. */

@@ -45,6 +45,7 @@ import { InputRound, openInputRound, settleRound } from './mrtr.js';
 import type { ServerOptions } from './options.js';
 import { PromptRegistry } from './prompts.js';
 import { PrincipalQuota } from './middleware/quotas.js';
+import { principalShare } from './middleware/shares.js';
 import { ResourceRegistry } from './resources.js';
 import {
   bindingOf,
@@ -135,7 +136,7 @@ export class ServerDispatcher {
     this.extensions.add(this.tasks.extension());
     for (const extension of options.extensions ?? []) this.extensions.add(extension);
     this.#listenQuota = new PrincipalQuota(
-      limits?.maxListenStreamsPerPrincipal ?? 1000,
+      limits?.maxListenStreamsPerPrincipal ?? principalShare(limits?.maxListenStreams ?? 10_000),
       'open listen streams (limits.maxListenStreamsPerPrincipal)',
     );
     const cache = { ttlMs: options.cache?.ttlMs ?? 0, cacheScope: options.cache?.cacheScope ?? 'private' };

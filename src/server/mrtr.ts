@@ -15,8 +15,15 @@ import {
   type RequestStateSealer,
   type StateBinding,
   principalOf,
+  DEFAULT_MAX_STATE_CHARS,
 } from '../core/runtime.js';
-import { checkInputAnswer, checkInputRequests, type AskedQuestion } from './answers.js';
+import {
+  checkInputAnswer,
+  checkInputRequests,
+  isAskedMethod,
+  questionShape,
+  type AskedQuestion,
+} from './answers.js';
 import type { SchemaLimits } from '../validation/index.js';
 import { abandon, askThrough, requestOf, schemaLimitsOf, type RequestScope } from './scope.js';
 
@@ -53,9 +60,15 @@ const PREFIX: Record<InputMethod, string> = {
   'roots/list': 'roots',
 };
 
-/** The answers known for one run of a handler, and the questions it asked that are not answered. */
+/**
+ * The answers known for one run of a handler, and the questions it asked that are not answered.
+ * Every answer that reaches the handler (through `ctx.*` or `ctx.inputResponses`) was checked
+ * against the question that asked for it: a fresh answer to a question of the previous round
+ * against that question as sealed in `requestState`, and any answer, sealed or fresh, again
+ * against the question the handler asks now (its schema may have changed since).
+ */
 export class InputRound {
-  /** Answers sealed in `requestState` by earlier rounds: trusted as they are. */
+  /** Checked answers: sealed by earlier rounds, and this retry's answers to sealed questions. */
   readonly answers: Record<string, unknown>;
   /** Answers sent in this retry's `inputResponses`: checked against the question when asked. */
   readonly #fresh: Record<string, unknown>;
@@ -82,21 +95,32 @@ export class InputRound {
   }
 
   /**
-   * Returns the recorded answer for this question, or registers it and never settles.
+   * Returns the recorded answer for this question, or registers it and never settles. A
+   * recorded answer is checked against the question as asked now: a sealed one that no
+   * longer fits (the schema changed) is asked again; a fresh one that does not fit refuses.
    * @throws WireError -32602 when a fresh answer is not a valid result for the question
    *   (see `checkInputAnswer`).
    */
   ask(method: InputMethod, params: Params, key?: string): Promise<Params> {
     const k = key ?? this.#autoKey(method);
-    if (Object.hasOwn(this.answers, k)) return Promise.resolve(this.answers[k] as Params);
+    const question = { method, params, limits: this.schemaLimits };
     const fresh = ownEntry(this.#fresh, k);
+    if (Object.hasOwn(this.answers, k) && this.answers[k] !== fresh)
+      return checkInputAnswer(question, this.answers[k], `requestState answer ${k}`).then(
+        (answer) => answer,
+        () => (Reflect.deleteProperty(this.answers, k), this.#pend(k, { method, params })),
+      );
     if (isObject(fresh)) {
-      return checkAnswer(k, { method, params, limits: this.schemaLimits }, fresh).then((answer) => {
+      return checkAnswer(k, question, fresh).then((answer) => {
         setOwn(this.answers, k, answer);
         return answer;
       });
     }
-    setOwn(this.pending, k, { method, params });
+    return this.#pend(k, { method, params });
+  }
+
+  #pend(key: string, request: InputRequest): Promise<Params> {
+    setOwn(this.pending, key, request);
     // Let calls made in the same turn (Promise.all of several inputs) register too.
     if (!this.#scheduled) {
       this.#scheduled = true;
@@ -110,9 +134,13 @@ export class InputRound {
     setOwn(this.answers, key, value);
   }
 
-  /** Every answer known to this run: sealed ones and this retry's fresh ones (unchecked). */
+  /**
+   * Every checked answer known to this run: sealed ones, and this retry's answers to the
+   * questions sealed with the state. A fresh answer to a question not sealed is not here
+   * until the handler asks for it (and it passes the check).
+   */
   get known(): Record<string, unknown> {
-    return { ...this.#fresh, ...this.answers };
+    return { ...this.answers };
   }
 
   #autoKey(method: InputMethod): string {
@@ -134,7 +162,10 @@ export async function bindingOf(method: string, params: Params, principal: strin
 }
 
 interface StatePayload {
+  /** The checked answers so far, by key. */
   a: Record<string, unknown>;
+  /** The questions of the round that sealed the state, by key: method and {@link questionShape}. */
+  q?: Record<string, { m: InputMethod; p: Params }>;
 }
 
 /**
@@ -156,7 +187,15 @@ export async function openRound(
     );
   }
   const state = await openState(params.requestState, binding, sealer);
-  return new InputRound(state.a, responses ?? {}, binding);
+  const fresh = responses ?? {};
+  const answers = { ...state.a };
+  await Promise.all(
+    Object.entries(state.q ?? {}).map(async ([key, { m, p }]) => {
+      const answer = ownEntry(fresh, key);
+      if (isObject(answer)) setOwn(answers, key, await checkAnswer(key, { method: m, params: p }, answer));
+    }),
+  );
+  return new InputRound(answers, fresh, binding);
 }
 
 async function openState(
@@ -166,6 +205,11 @@ async function openState(
 ): Promise<StatePayload> {
   if (state === undefined) return { a: {} };
   if (typeof state !== 'string') throw WireError.of('InvalidParams', 'requestState must be a string');
+  const max = sealer.maxStateChars ?? DEFAULT_MAX_STATE_CHARS;
+  if (state.length > max)
+    throw WireError.of('InvalidParams', `Invalid requestState: it is longer than ${max} characters`, {
+      maxStateChars: max,
+    });
   const bound = await binding();
   try {
     return (await sealer.open(state, bound)) as StatePayload;
@@ -184,7 +228,11 @@ async function inputRequiredResult(
   requests: Record<string, InputRequest>,
   binding: StateBinding,
 ): Promise<Params> {
-  const requestState = await round.sealer!.seal({ a: round.answers } satisfies StatePayload, binding);
+  const q: NonNullable<StatePayload['q']> = {};
+  for (const [key, { method, params }] of Object.entries(requests))
+    if (isAskedMethod(method)) setOwn(q, key, { m: method, p: questionShape(method, params) });
+  const payload: StatePayload = { a: round.answers, q };
+  const requestState = await round.sealer!.seal(payload, binding);
   return { resultType: 'input_required', inputRequests: requests, requestState };
 }
 

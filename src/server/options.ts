@@ -82,7 +82,8 @@ export interface ServerLimits {
   /** Most `subscriptions/listen` streams open at once, all clients together (default 10 000). */
   maxListenStreams?: number;
   /**
-   * Most listen streams one principal holds open (default 1 000; → -32600, HTTP 429).
+   * Most listen streams one principal holds open (default: a tenth of `maxListenStreams` or of
+   * the 1 024 connections `serve()` holds, whichever is smaller: 102; → -32600, HTTP 429).
    * The principal is the verified identity, else (HTTP) the peer's address; an
    * unidentified caller is held only to `maxListenStreams`.
    */

@@ -13,6 +13,7 @@ export {
   type QuotaRefusal,
   noRelease,
 } from './middleware/quotas.js';
+export { principalShare } from './middleware/shares.js';
 export { refusedScopes } from './middleware/scopes.js';
 export { methodNotFound } from './modern.js';
 export { passThrough } from './tool-types.js';

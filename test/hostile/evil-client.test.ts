@@ -21,7 +21,8 @@ function buildServer(): McpServer {
   const server = createServer({
     name: 'victim',
     version: '1.0.0',
-    limits: { maxListenStreams: 2, maxConcurrentRequests: 8 },
+    // One principal (loopback) here: its own shares are set to the globals, which this suite tests.
+    limits: { maxListenStreams: 2, maxListenStreamsPerPrincipal: 2, maxConcurrentRequests: 8 },
   });
   server.tool(
     'search',
@@ -47,7 +48,10 @@ beforeAll(async () => {
     headersTimeoutMs: 500,
     requestTimeoutMs: 1000,
     maxConnections: 16,
-    http: { maxSessions: 3 },
+    http: {
+      maxSessions: 3,
+      principals: { maxSessions: 3, maxConcurrentRequests: 16, maxQueuedRequests: 16 },
+    },
   });
 });
 afterAll(() => served?.close());

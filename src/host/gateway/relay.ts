@@ -45,15 +45,26 @@ interface Held {
   expires: number;
 }
 
-/** Backend `requestState`s waiting for their retries, by handle. */
+/** Longest backend `requestState` held for a retry, in characters (as a server accepts by default). */
+const MAX_HELD_STATE_CHARS = 1024 * 1024;
+
+/**
+ * Backend `requestState`s waiting for their retries, by handle: at most `maxEntries` in all
+ * and a tenth of them per principal, each at most 1 MiB. One not held (over a bound) makes
+ * that caller's retry go without state, so the backend asks again; another principal's
+ * states are never pushed out.
+ */
 export class RelayStates {
   readonly #held = new Map<string, Held>();
+  readonly #perPrincipal = new Map<string, number>();
   readonly #ttlMs: number;
   readonly #maxEntries: number;
+  readonly #maxPerPrincipal: number;
 
   constructor(ttlMs: number, maxEntries = 10_000) {
     this.#ttlMs = ttlMs;
     this.#maxEntries = maxEntries;
+    this.#maxPerPrincipal = Math.max(1, Math.floor(maxEntries / 10));
   }
 
   /** The relay fields of a (re)try of the request `signature` by `ctx`. */
@@ -107,21 +118,34 @@ export class RelayStates {
   }
 
   #hold(handle: string, held: Held): void {
-    if (this.#held.size >= this.#maxEntries) this.#sweep();
-    if (this.#held.size < this.#maxEntries) this.#held.set(handle, held);
+    const state = held.requestState;
+    if (typeof state === 'string' && state.length > MAX_HELD_STATE_CHARS) return;
+    const mine = this.#perPrincipal.get(held.principal) ?? 0;
+    if (this.#held.size >= this.#maxEntries || mine >= this.#maxPerPrincipal) this.#sweep();
+    if (this.#held.size >= this.#maxEntries) return;
+    if ((this.#perPrincipal.get(held.principal) ?? 0) >= this.#maxPerPrincipal) return;
+    this.#held.set(handle, held);
+    this.#perPrincipal.set(held.principal, (this.#perPrincipal.get(held.principal) ?? 0) + 1);
   }
 
   /** The state held under `handle`, once, if it is the same request's and principal's and not expired. */
   #take(handle: string, signature: string, principal: string): Held | undefined {
     const held = this.#held.get(handle);
     if (!held || held.signature !== signature || held.principal !== principal) return undefined;
-    this.#held.delete(handle);
+    this.#drop(handle, held);
     return held.expires > Date.now() ? held : undefined;
+  }
+
+  #drop(handle: string, held: Held): void {
+    this.#held.delete(handle);
+    const left = (this.#perPrincipal.get(held.principal) ?? 1) - 1;
+    if (left > 0) this.#perPrincipal.set(held.principal, left);
+    else this.#perPrincipal.delete(held.principal);
   }
 
   #sweep(): void {
     const now = Date.now();
-    for (const [handle, held] of this.#held) if (held.expires <= now) this.#held.delete(handle);
+    for (const [handle, held] of this.#held) if (held.expires <= now) this.#drop(handle, held);
   }
 }
 

@@ -14,6 +14,7 @@ import {
   type TaskState,
   type TaskStore,
 } from '../../core/index.js';
+import { storedTasksRefusal } from '../../core/runtime.js';
 import type { DurableObjectNamespace, DurableObjectState } from './types.js';
 
 /** A task as its object stores it, with the version compare-and-set checks. */
@@ -26,6 +27,13 @@ interface Stored {
 export interface DurableTaskStoreOptions {
   /** Milliseconds between polls of the tasks this isolate runs (default 500). */
   pollMs?: number;
+  /**
+   * Most unexpired tasks (running and finished) one principal holds at once (default 1 000).
+   * A new task beyond it is refused with -32600 `TooManyRequests` (HTTP 429) and
+   * `data: { limit: 'maxStoredTasksPerPrincipal', max }`; no stored task is evicted. Counted
+   * by one object per principal (`idFromName('holder:' + key)`) of the same class.
+   */
+  maxStoredTasksPerPrincipal?: number;
 }
 
 const ORIGIN = 'https://task.object';
@@ -55,8 +63,16 @@ export function createDurableTaskStore(
     for (const listener of [...listeners]) listener(signal);
   };
   const watcher = watch(read, emit, options.pollMs ?? 500);
+  const max = options.maxStoredTasksPerPrincipal ?? 1000;
+  if (!(max >= 1))
+    throw new RangeError('createDurableTaskStore: maxStoredTasksPerPrincipal must be at least 1');
   return {
     async create(task) {
+      const holder = task.internal.holder;
+      if (holder) {
+        const reserve = { taskId: task.taskId, expiresAt: task.ttlMs === null ? null : expiry(task), max };
+        if (!(await call(`holder:${holder}`, 'reserve', reserve))) throw storedTasksRefusal(max);
+      }
       await call(task.taskId, 'put', { task, expected: null });
       watcher.add(task);
     },
@@ -155,6 +171,7 @@ export function taskObject(): TaskObjectClass {
     async fetch(request: Request): Promise<Response> {
       const op = new URL(request.url).pathname;
       const storage = this.#state.storage;
+      if (op === '/reserve') return Response.json(await reserve(storage, await request.json()));
       const stored = (await storage.get<Stored>('task')) ?? null;
       const live = stored && expiry(stored.task) > Date.now() ? stored : null;
       if (op === '/get') return Response.json(live);
@@ -171,6 +188,23 @@ export function taskObject(): TaskObjectClass {
       await this.#state.storage.deleteAll();
     }
   };
+}
+
+/**
+ * A principal's object: records `taskId` until `expiresAt` unless `max` unexpired tasks are
+ * recorded already (expired ones are dropped first). True when recorded.
+ */
+async function reserve(storage: DurableObjectState['storage'], body: unknown): Promise<boolean> {
+  const { taskId, expiresAt, max } = body as { taskId: string; expiresAt: number | null; max: number };
+  const now = Date.now();
+  const held = ((await storage.get<Record<string, number | null>>('held')) ?? {}) as Record<
+    string,
+    number | null
+  >;
+  const live = Object.entries(held).filter(([, until]) => until === null || until > now);
+  if (live.length >= max) return false;
+  await storage.put('held', Object.fromEntries([...live, [taskId, expiresAt]]));
+  return true;
 }
 
 function expiry(task: TaskState): number {

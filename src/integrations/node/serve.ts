@@ -6,6 +6,7 @@ import { createServer as createNodeServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { McpServer } from '../../server/index.js';
 import type { HttpHandlerOptions } from '../../server/http/index.js';
+import { connectionShares } from '../../server/http/runtime.js';
 import { toNodeListener, type FetchHandler } from './listener.js';
 
 /** Options of {@link serve}. */
@@ -32,7 +33,10 @@ export interface ServeOptions {
   headersTimeoutMs?: number;
   /** Milliseconds a client has to send a complete request, body included (default 30 000). */
   requestTimeoutMs?: number;
-  /** Most TCP connections open at once (default 1 024); more are closed on arrival. */
+  /**
+   * Most TCP connections open at once (default 1 024); more are closed on arrival. The
+   * endpoint's per-principal defaults of what holds a connection are a tenth of it.
+   */
   maxConnections?: number;
 }
 
@@ -56,9 +60,14 @@ export interface Served {
 export async function serve(target: FetchHandler | McpServer, options: ServeOptions): Promise<Served> {
   const host = options.host ?? '127.0.0.1';
   const path = options.path ?? '/mcp';
+  const maxConnections = options.maxConnections ?? 1024;
   const listener = toNodeListener(target, {
     ...options.http,
     bindAddress: options.http?.bindAddress ?? host,
+    principals: connectionShares(options.http?.principals, {
+      connections: maxConnections,
+      maxSessions: options.http?.maxSessions,
+    }),
   });
   const own = typeof target === 'function' ? undefined : options.http;
   const card = own?.serverCard ? [`${path === '/' ? '' : path}/server-card`] : [];
@@ -71,7 +80,7 @@ export async function serve(target: FetchHandler | McpServer, options: ServeOpti
   });
   server.headersTimeout = options.headersTimeoutMs ?? 10_000;
   server.requestTimeout = options.requestTimeoutMs ?? 30_000;
-  server.maxConnections = options.maxConnections ?? 1024;
+  server.maxConnections = maxConnections;
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(options.port, host, () => resolve());

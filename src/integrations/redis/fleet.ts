@@ -3,7 +3,7 @@ import type { Redis } from 'ioredis';
 import type { EventStore } from '../../server/http/index.js';
 import { createRedisEventBus, type RedisEventBus } from './event-bus.js';
 import { createRedisEventStore, type RedisEventStoreOptions } from './event-store.js';
-import { createRedisTaskStore, type RedisTaskStore } from './task-store.js';
+import { createRedisTaskStore, type RedisTaskStore, type RedisTaskStoreOptions } from './task-store.js';
 import {
   createRedisSessionStore,
   type RedisSessionStore,
@@ -18,6 +18,8 @@ export interface RedisFleetOptions {
   events?: Omit<RedisEventStoreOptions, 'prefix'>;
   /** TTL, Redis timeout and size bounds of the legacy session store. */
   sessions?: Omit<RedisSessionStoreOptions, 'prefix'>;
+  /** Bounds of the task store (stored tasks per principal). */
+  tasks?: Omit<RedisTaskStoreOptions, 'prefix'>;
 }
 
 /**
@@ -39,7 +41,7 @@ export interface RedisFleet {
 export async function createRedisFleet(redis: Redis, options: RedisFleetOptions = {}): Promise<RedisFleet> {
   const prefix = options.prefix ?? 'mcpkit:';
   const eventBus = await createRedisEventBus(redis, { channel: `${prefix}events` });
-  const taskStore = await createRedisTaskStore(redis, { prefix });
+  const taskStore = await createRedisTaskStore(redis, { ...options.tasks, prefix });
   const eventStore = createRedisEventStore(redis, { ...options.events, prefix });
   const sessionStore = createRedisSessionStore(redis, { ...options.sessions, prefix });
   return {

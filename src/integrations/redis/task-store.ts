@@ -13,12 +13,21 @@ import {
   type TaskState,
   type TaskStore,
 } from '../../core/index.js';
+import { storedTasksRefusal } from '../../core/runtime.js';
 import { subscriberOf } from './connect.js';
 
 /** Options of {@link createRedisTaskStore}. */
 export interface RedisTaskStoreOptions {
   /** Key prefix (default `mcpkit:`); instances of one fleet share it. */
   prefix?: string;
+  /**
+   * Most unexpired tasks (running and finished) one principal holds in the fleet at once
+   * (default 1 000). A new task beyond it is refused with -32600 `TooManyRequests` (HTTP 429)
+   * and `data: { limit: 'maxStoredTasksPerPrincipal', max }`; no stored task is evicted, each
+   * expires with its own TTL. Counted in a sorted set per principal, checked and added in the
+   * same Lua script that stores the task.
+   */
+  maxStoredTasksPerPrincipal?: number;
 }
 
 /** A task store shared by a fleet; `close()` ends its subscriber connection. */
@@ -32,6 +41,29 @@ if redis.call('GET', KEYS[1]) ~= ARGV[1] then return 0 end
 redis.call('SET', KEYS[1], ARGV[2], 'KEEPTTL')
 if ARGV[3] == '' then redis.call('ZREM', KEYS[2], ARGV[4])
 else redis.call('ZADD', KEYS[2], ARGV[3], ARGV[4]) end
+return 1`;
+
+/**
+ * Stores a new task (KEYS[1]) unless its holder's index (KEYS[3]) already counts ARGV[7]
+ * unexpired tasks. ARGV: 1 task JSON, 2 TTL ms ('' for none), 3 lease score ('' for none),
+ * 4 task id, 5 now (ms), 6 expiry (ms; NO_EXPIRY for none), 7 the bound ('' when the task has
+ * no holder). The index expires with its longest-lived task. Returns 0 when refused.
+ */
+/** The expiry score of a task kept forever (year 2255; beyond every real expiry). */
+const NO_EXPIRY = 9_000_000_000_000;
+
+const CREATE = `
+if ARGV[7] ~= '' then
+  redis.call('ZREMRANGEBYSCORE', KEYS[3], '-inf', ARGV[5])
+  if redis.call('ZCARD', KEYS[3]) >= tonumber(ARGV[7]) then return 0 end
+  redis.call('ZADD', KEYS[3], ARGV[6], ARGV[4])
+  local last = redis.call('ZRANGE', KEYS[3], -1, -1, 'WITHSCORES')
+  if tonumber(last[2]) >= ${NO_EXPIRY} then redis.call('PERSIST', KEYS[3])
+  else redis.call('PEXPIREAT', KEYS[3], last[2]) end
+end
+if ARGV[2] == '' then redis.call('SET', KEYS[1], ARGV[1])
+else redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2]) end
+if ARGV[3] ~= '' then redis.call('ZADD', KEYS[2], ARGV[3], ARGV[4]) end
 return 1`;
 
 /** Most compare-and-set attempts before giving up on a change (each retry re-reads). */
@@ -48,7 +80,10 @@ function leaseScore(task: TaskState): string {
 interface TaskKeys {
   readonly redis: Redis;
   task(id: string): string;
+  /** The sorted set of a principal's unexpired tasks, by expiry. */
+  holder(key: string): string;
   readonly leases: string;
+  readonly maxPerHolder: number;
   readonly channel: string;
 }
 
@@ -61,7 +96,9 @@ export async function createRedisTaskStore(
   const keys: TaskKeys = {
     redis,
     task: (id) => `${prefix}task:${id}`,
+    holder: (key) => `${prefix}task-holder:${key}`,
     leases: `${prefix}task-leases`,
+    maxPerHolder: positive(options.maxStoredTasksPerPrincipal ?? 1000),
     channel: `${prefix}task-signals`,
   };
   const listeners = new Set<(signal: TaskSignal) => void>();
@@ -94,17 +131,29 @@ export async function createRedisTaskStore(
 }
 
 async function createTask(keys: TaskKeys, task: TaskState): Promise<void> {
-  const { redis } = keys;
-  const text = JSON.stringify(task);
-  const multi = redis.multi();
-  if (task.ttlMs === null) multi.set(keys.task(task.taskId), text);
-  else multi.set(keys.task(task.taskId), text, 'PX', task.ttlMs);
-  const score = leaseScore(task);
-  if (score !== '') multi.zadd(keys.leases, score, task.taskId);
-  const results = await multi.exec();
-  const failed = results?.find(([error]) => error);
-  if (!results || failed)
-    throw failed?.[0] ?? new LocalError('CONNECTION_CLOSED', 'Redis did not store the task');
+  const now = Date.now();
+  const holder = task.internal.holder ?? '';
+  const done = await keys.redis.eval(
+    CREATE,
+    3,
+    keys.task(task.taskId),
+    keys.leases,
+    keys.holder(holder),
+    JSON.stringify(task),
+    task.ttlMs === null ? '' : String(task.ttlMs),
+    leaseScore(task),
+    task.taskId,
+    String(now),
+    String(task.ttlMs === null ? NO_EXPIRY : Date.parse(task.createdAt) + task.ttlMs),
+    holder === '' ? '' : String(keys.maxPerHolder),
+  );
+  if (done !== 1) throw storedTasksRefusal(keys.maxPerHolder);
+}
+
+function positive(value: number): number {
+  if (!(value >= 1))
+    throw new RangeError('createRedisTaskStore: maxStoredTasksPerPrincipal must be at least 1');
+  return value;
 }
 
 /** {@link TaskStore.update} by compare-and-set: re-read and retry when another instance changed the task meanwhile. */

@@ -22,7 +22,14 @@ import type { AuthInfo, PrincipalRateLimits } from '../index.js';
 import type { HeaderReader, HttpRequest, HttpResponse } from './exchange.js';
 import { addressGroup } from './address-group.js';
 import { principalOf } from '../../core/runtime.js';
-import { PrincipalBudgets, noRelease, type AdmitOptions, type Admitted, type QuotaRefusal } from '../runtime.js';
+import {
+  PrincipalBudgets,
+  noRelease,
+  principalShare,
+  type AdmitOptions,
+  type Admitted,
+  type QuotaRefusal,
+} from '../runtime.js';
 import { rpcError } from './responses.js';
 
 /** What a {@link PrincipalKey} function sees of a request. */
@@ -52,12 +59,16 @@ export interface PrincipalLimits extends PrincipalRateLimits {
    */
   requestsPerSecond?: number;
   /**
-   * Requests one principal may have in progress (default 100), an SSE response counted until
+   * Requests one principal may have in progress (default 100, at most a tenth of the
+   * connections), an SSE response counted until
    * it ends; beyond it requests queue (`maxQueuedRequests`, `queueTimeoutMs`). Long-lived
    * streams (listens, legacy GET streams) have their own bounds and are not counted.
    */
   maxConcurrentRequests?: number;
-  /** Legacy sessions one principal may hold open (default 1 000; the global bound is `maxSessions`). */
+  /**
+   * Legacy sessions one principal may hold open, each with at most one GET stream (default: a
+   * tenth of `maxSessions` or of the connections, whichever is smaller: 102).
+   */
   maxSessions?: number;
   /** Longest principal key, in UTF-16 code units (default 512); a longer one is refused with 400. */
   maxKeyLength?: number;
@@ -79,6 +90,25 @@ function addressPrincipal(address: string): string {
     lastAddress = address;
   }
   return lastAddressKey;
+}
+
+/**
+ * The `principals` bounds of an endpoint behind a server that holds at most `connections`
+ * connections (`serve()`'s `maxConnections`): the defaults of what holds a connection become
+ * a tenth of it at most (requests in progress and queued, legacy sessions with their GET
+ * streams); what `principals` sets stays.
+ */
+export function connectionShares(
+  principals: PrincipalLimits | undefined,
+  globals: { connections: number; maxSessions?: number | undefined },
+): PrincipalLimits {
+  const share = principalShare(Infinity, globals.connections);
+  return {
+    maxConcurrentRequests: Math.min(100, share),
+    maxQueuedRequests: share,
+    maxSessions: principalShare(globals.maxSessions ?? 10_000, globals.connections),
+    ...principals,
+  };
 }
 
 /** The admission state of one endpoint. */

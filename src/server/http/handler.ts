@@ -3,7 +3,7 @@
  * `Request` to `Response`, serving the modern and the legacy wire on the same URL.
  * Source: 2026-07-28 basic/transports/streamable-http; 2025-11-25 basic/transports.
  */
-import { runtimeOf, refusedScopes } from '../runtime.js';
+import { runtimeOf, refusedScopes, principalShare } from '../runtime.js';
 import { decodeFrame, eraOf, type EraMessage } from '../../core/runtime.js';
 import { DEFAULT_MAX_BUFFERED_BYTES } from './sse.js';
 import type { McpServer } from '../index.js';
@@ -156,7 +156,7 @@ export function createHttpEndpoint(server: McpServer, options: HttpHandlerOption
   const sessions = new SessionTable({
     idleMs: options.sessionIdleMs ?? 30 * 60_000,
     maxSessions: options.maxSessions ?? 10_000,
-    maxPerPrincipal: options.principals?.maxSessions ?? 1000,
+    maxPerPrincipal: options.principals?.maxSessions ?? principalShare(options.maxSessions ?? 10_000),
     events: runtimeOf(server).eventBus,
   });
   const params = paramHeaderCheck(server);

@@ -7,3 +7,4 @@
 export { createHttpEndpoint, type HttpEndpoint } from './handler.js';
 export type { HttpRequest, HttpResponse } from './exchange.js';
 export { DEFAULT_MAX_BODY_BYTES, type BodyResult, readBody } from './body.js';
+export { connectionShares } from './admission.js';

@@ -5,8 +5,9 @@
  * Source: 2026-07-28 basic/patterns/mrtr; 2025-11-25 client/elicitation, client/sampling,
  * client/roots.
  */
-import { WireError, type Params } from '../../core/index.js';
-import { checkInputRequests, type AskedMethod } from '../answers.js';
+import { WireError, type ClientCapabilities, type Params } from '../../core/index.js';
+import type { SchemaLimits } from '../../validation/index.js';
+import { checkInputAnswer, checkInputRequests, type AskedMethod } from '../answers.js';
 import { isInputRequired, type InputRequest } from '../mrtr.js';
 import { askSession } from './input.js';
 import { askThrough, bindingOf, schemaLimitsOf, type RequestScope } from '../scope.js';
@@ -25,10 +26,13 @@ export async function runWithLegacyInput(
   run: () => Promise<Params> | Params,
 ): Promise<Params> {
   const known: Record<string, unknown> = Object.create(null) as Record<string, unknown>;
-  const ask = (method: AskedMethod, params: Params, key?: string): Promise<Params> =>
-    key !== undefined && Object.hasOwn(known, key)
-      ? Promise.resolve(known[key] as Params)
-      : sessionAsk(scope, { method, params });
+  // An answer to the explicit request is given to a `ctx.*` call of the same key only when it
+  // also fits that call's question; otherwise the session is asked.
+  const ask = async (method: AskedMethod, params: Params, key?: string): Promise<Params> => {
+    if (key === undefined || !Object.hasOwn(known, key)) return sessionAsk(scope, { method, params });
+    const question = { method, params, limits: schemaLimitsOf(scope) };
+    return checkInputAnswer(question, known[key], key).catch(() => sessionAsk(scope, { method, params }));
+  };
   for (let round = 0; round < MAX_ROUNDS; round++) {
     const result = await run();
     if (!isInputRequired(result)) return result;

@@ -17,6 +17,7 @@
  */
 import { WireError, type Middleware, type Params } from '../../core/index.js';
 import { principalKey } from '../../core/runtime.js';
+import { principalShare } from './shares.js';
 
 /** Bounds on what one principal may ask of a server at once and over time. */
 export interface PrincipalRateLimits {
@@ -28,7 +29,8 @@ export interface PrincipalRateLimits {
   maxConcurrentRequests?: number;
   /**
    * Requests of one principal that wait, first come first served, for one of its
-   * `maxConcurrentRequests` slots instead of being refused (default 1 000; 0 refuses at once).
+   * `maxConcurrentRequests` slots instead of being refused (default 102, a tenth of the 1 024
+   * connections `serve()` holds, since a queued HTTP request holds one; 0 refuses at once).
    */
   maxQueuedRequests?: number;
   /** Milliseconds a queued request waits for a slot before it is refused (default 30 000; 0 refuses at once). */
@@ -119,7 +121,7 @@ export class PrincipalBudgets {
     this.#burst = positive('burst', limits.burst ?? Math.max(1, Math.ceil(2 * this.#rate)));
     this.#maxInFlight = positive('maxConcurrentRequests', limits.maxConcurrentRequests ?? 100);
     const nonNegative = (name: string, value: number): number => (value === 0 ? 0 : positive(name, value));
-    this.#maxQueued = nonNegative('maxQueuedRequests', limits.maxQueuedRequests ?? 1000);
+    this.#maxQueued = nonNegative('maxQueuedRequests', limits.maxQueuedRequests ?? principalShare(Infinity));
     this.#queueMs = nonNegative('queueTimeoutMs', limits.queueTimeoutMs ?? 30_000);
     this.#maxTracked = positive('maxTracked', limits.maxTracked ?? 10_000);
     this.#maxKeyLength = positive('maxKeyLength', limits.maxKeyLength ?? 512);

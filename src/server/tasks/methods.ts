@@ -23,7 +23,7 @@ import {
   settle,
   principalKey,
 } from '../../core/runtime.js';
-import { checkInputAnswer, type AskedMethod } from '../answers.js';
+import { checkInputAnswer, isAskedMethod } from '../answers.js';
 import type { RequestContext } from '../context.js';
 import type { ListenContribution, ServerExtension } from '../extension.js';
 import { bindingOf, modernOf, requestOf, scopeOf, type RequestScope } from '../scope.js';
@@ -224,10 +224,6 @@ export class ServerTasks {
       answers,
     });
   }
-}
-
-function isAskedMethod(method: string): method is AskedMethod {
-  return method === 'elicitation/create' || method === 'sampling/createMessage' || method === 'roots/list';
 }
 
 function extensionSettingsOf(ctx: RequestContext): unknown {

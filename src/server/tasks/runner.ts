@@ -132,6 +132,7 @@ export class TaskRunner {
         call: { name: call.name, arguments: call.arguments, meta: call.meta.meta as Params },
         retrySafe: call.retrySafe,
         principal: call.principal,
+        ...(call.quotaKey ? { holder: call.quotaKey } : {}),
       },
     };
     await this.store.create(task);

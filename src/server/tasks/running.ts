@@ -28,6 +28,7 @@ import {
   type ScopeLine,
 } from '../scope.js';
 import type { InputMethod } from '../mrtr.js';
+import { checkInputAnswer } from '../answers.js';
 
 /** What a running task needs from its runner. */
 export interface RunningTaskInit {
@@ -96,10 +97,22 @@ export class RunningTask implements ScopeLine, InputAsker {
     return this.#answers;
   }
 
-  /** Asks the client through the task; resolves once `tasks/update` answers the key. */
+  /**
+   * Asks the client through the task; resolves once `tasks/update` answers the key. An
+   * answer recorded before (the `prepare` phase, an earlier run) is checked against the
+   * question as asked now; one that does not fit it is forgotten and asked again.
+   */
   async ask(method: InputMethod, params: Params, key?: string): Promise<Params> {
     const k = key ?? this.#autoKey(method);
-    if (Object.hasOwn(this.#answers, k)) return this.#answers[k] as Params;
+    const question = { method, params, limits: this.#init.schemaLimits };
+    if (Object.hasOwn(this.#answers, k)) {
+      const fits = await checkInputAnswer(question, this.#answers[k], k).then(
+        () => true,
+        () => false,
+      );
+      if (fits) return this.#answers[k] as Params;
+      Reflect.deleteProperty(this.#answers, k);
+    }
     const answer = new Promise<Params>((resolve, reject) => this.#waiters.set(k, { resolve, reject }));
     const { next, now } = await this.#added(k, { method, params });
     if (!next) this.#waiters.get(k)?.reject(gone(this.id));
@@ -121,7 +134,12 @@ export class RunningTask implements ScopeLine, InputAsker {
       const now = new Date();
       const next = await this.#init.store.update(this.id, (t) => {
         let changed: TaskState | undefined;
-        for (const asked of batch) changed = addInputRequest(changed ?? t, asked, now) ?? changed;
+        for (const asked of batch) {
+          const base = changed ?? t;
+          const stale =
+            Object.hasOwn(base.internal.answers, asked.key) && !Object.hasOwn(this.#answers, asked.key);
+          changed = addInputRequest(stale ? forget(base, asked.key) : base, asked, now) ?? changed;
+        }
         return changed;
       });
       return { next, now };
@@ -165,6 +183,13 @@ export class RunningTask implements ScopeLine, InputAsker {
     this.#counts.set(method, n);
     return `${PREFIX[method]}-${n}`;
   }
+}
+
+/** The task without the recorded answer under `key` (it no longer fits the question asked). */
+function forget(task: TaskState, key: string): TaskState {
+  const answers = { ...task.internal.answers };
+  Reflect.deleteProperty(answers, key);
+  return { ...task, internal: { ...task.internal, answers } };
 }
 
 function gone(taskId: string): WireError {
