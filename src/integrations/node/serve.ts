@@ -4,8 +4,9 @@
  */
 import { createServer as createNodeServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { SERVER_CARD_WELL_KNOWN_PATH } from '../../core/index.js';
 import type { McpServer } from '../../server/index.js';
-import type { HttpHandlerOptions } from '../../server/http/index.js';
+import type { HttpHandlerOptions, ServerCardOptions } from '../../server/http/index.js';
 import { toNodeListener, type FetchHandler } from './listener.js';
 
 /** Options of {@link serve}. */
@@ -16,7 +17,8 @@ export interface ServeOptions {
   host?: string;
   /**
    * Path of the MCP endpoint (default `/mcp`); other paths get 404, except `http.auth`'s
-   * metadata paths and, with `http.serverCard`, `<path>/server-card`.
+   * metadata paths and, with `http.serverCard`, `<path>/server-card` and
+   * `/.well-known/mcp/server-card.json`.
    */
   path?: string;
   /**
@@ -56,12 +58,15 @@ export interface Served {
 export async function serve(target: FetchHandler | McpServer, options: ServeOptions): Promise<Served> {
   const host = options.host ?? '127.0.0.1';
   const path = options.path ?? '/mcp';
+  const own = typeof target === 'function' ? undefined : options.http;
   const listener = toNodeListener(target, {
     ...options.http,
+    ...(own?.serverCard ? { serverCard: { endpointPath: path, ...cardOptions(own.serverCard) } } : {}),
     bindAddress: options.http?.bindAddress ?? host,
   });
-  const own = typeof target === 'function' ? undefined : options.http;
-  const card = own?.serverCard ? [`${path === '/' ? '' : path}/server-card`] : [];
+  const card = own?.serverCard
+    ? [`${path === '/' ? '' : path}/server-card`, SERVER_CARD_WELL_KNOWN_PATH]
+    : [];
   const paths = new Set([path, ...card, ...(own?.auth?.paths ?? [])]);
   // node:http checks the two timeouts every `connectionsCheckingInterval`; keep it short.
   const server = createNodeServer({ connectionsCheckingInterval: 1000 }, (req, res) => {
@@ -87,4 +92,9 @@ export async function serve(target: FetchHandler | McpServer, options: ServeOpti
       await stopped;
     },
   };
+}
+
+/** The card options of `http.serverCard` (`true`: all defaults). */
+function cardOptions(card: ServerCardOptions | true): ServerCardOptions {
+  return card === true ? {} : card;
 }
