@@ -35,8 +35,6 @@ function faulty(options: Partial<ServerOptions> = {}) {
   return server;
 }
 
-type Client = ReturnType<typeof createClient>;
-
 async function linked(options: Partial<ServerOptions>, era: 'modern' | 'legacy') {
   const [a, b] = createLinkedPair();
   await connect(faulty(options), b);
