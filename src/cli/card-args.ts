@@ -4,6 +4,7 @@
  * registry-json.ts).
  */
 import { parseArgs } from 'node:util';
+import { checkOutFlag } from './out-flag.js';
 import { CliError } from './errors.js';
 import { refuseCredentials } from './host-args.js';
 
@@ -170,6 +171,7 @@ export function parseRegistryJsonCommand(argv: readonly string[]): RegistryJsonC
   }
   const { values, positionals } = parsed;
   if (values.help === true) return { name: 'registry-json', help: true };
+  checkOutFlag('registry-json', argv, { out: values.out, short: false });
   if (positionals.length > 1 || (positionals.length === 1 && command !== undefined))
     throw new CliError(
       '`registry-json` takes one URL or a command after `--`; run `mcpkit registry-json --help`',

@@ -4,8 +4,8 @@
  * Exit codes: 0 valid (and, with --check, no drift), 1 drift found, 2 usage, 3 the card
  * could not be fetched, 4 the card is not valid.
  */
-import { fetchServerCard, serverCardUrl, type CardDrift } from '../client/index.js';
-import { LocalError, SERVER_CARD_PATH } from '../core/index.js';
+import { discoverServerCard, fetchServerCard, type CardDrift } from '../client/index.js';
+import { LocalError, SERVER_CARD_PATH, SERVER_CARD_WELL_KNOWN_PATH } from '../core/index.js';
 import { checkCard, type RemoteReport } from './card-check.js';
 import type { CardCommand } from './card-args.js';
 import { CliError } from './errors.js';
@@ -18,12 +18,15 @@ export interface CardOutcome {
 
 /** Runs `mcpkit card`. */
 export async function runCardCommand(command: CardCommand & { help?: false }): Promise<CardOutcome> {
-  const cardUrl = new URL(command.url).pathname.endsWith(SERVER_CARD_PATH)
-    ? command.url
-    : serverCardUrl(command.url);
+  // A card URL is fetched as given; an endpoint URL is searched at both card locations.
+  const path = new URL(command.url).pathname;
+  const direct = path.endsWith(SERVER_CARD_PATH) || path === SERVER_CARD_WELL_KNOWN_PATH;
+  const options = { timeoutMs: command.timeoutMs, headers: command.headers };
   let fetched;
   try {
-    fetched = await fetchServerCard(cardUrl, { timeoutMs: command.timeoutMs, headers: command.headers });
+    fetched = direct
+      ? await fetchServerCard(command.url, options)
+      : await discoverServerCard(command.url, options);
   } catch (error) {
     const invalid = error instanceof LocalError && error.code === 'INVALID_RESULT';
     throw new CliError(`${(error as Error).message}`, {
@@ -31,17 +34,17 @@ export async function runCardCommand(command: CardCommand & { help?: false }): P
       cause: error,
     });
   }
-  if (fetched.status !== 'ok') throw new CliError(`unexpected 304 from ${cardUrl}`, { kind: 'connection' });
+  if (fetched.status !== 'ok')
+    throw new CliError(`unexpected 304 from ${fetched.url}`, { kind: 'connection' });
   const card = fetched.card;
   if (!command.check) return { text: JSON.stringify(card, null, 2), code: 0 };
   const { cliVersion } = await import('./session.js');
-  const options = {
+  const { remotes, drift } = await checkCard(card, {
     headers: command.headers,
     values: command.values,
     timeoutMs: command.timeoutMs,
     version: cliVersion(),
-  };
-  const { remotes, drift } = await checkCard(card, options);
+  });
   const code = drift.length > 0 ? 1 : 0;
   if (command.json) return { text: JSON.stringify({ card: fetched.url, remotes, drift }, null, 2), code };
   return { text: report(`card ${fetched.url}: valid (${card.name} ${card.version})`, remotes, drift), code };

@@ -6,6 +6,7 @@
 import { writeFile } from 'node:fs/promises';
 import { parseClientArgs, type ClientArgs } from './args.js';
 import { CliError, EXIT_CODES } from './errors.js';
+import { checkOutFlag } from './out-flag.js';
 import { frontOf, type Front } from './host-args.js';
 
 const SERVER = `Server (one of):
@@ -106,6 +107,7 @@ async function contract(argv: readonly string[]): Promise<number> {
     const args = parsed('contract', rest, OUT);
     if (!args) return 0;
     if (args.positionals.length > 0) throw new CliError('`contract snapshot` takes no file; use -o FILE');
+    checkOutFlag('contract snapshot', rest, { out: args.values.out, short: true });
     await emit(await snapshotCommand(args.flags), args.values.out);
     return 0;
   }
@@ -128,6 +130,7 @@ async function record(argv: readonly string[]): Promise<number> {
   const args = parsed('record', argv, { ...OUT, port: { type: 'string' }, host: { type: 'string' } });
   if (!args) return 0;
   const out = args.values.out;
+  checkOutFlag('record', argv, { out, short: true });
   if (typeof out !== 'string') throw new CliError('`record` needs --out FILE');
   if (args.positionals.length > 0) throw new CliError(`\`record\` takes no \`${args.positionals[0]}\``);
   const front = parseFront(args.values);
@@ -150,6 +153,7 @@ async function codegen(argv: readonly string[]): Promise<number> {
   if (!args) return 0;
   if (args.positionals.length > 0)
     throw new CliError(`\`codegen\` takes no \`${args.positionals[0]}\`; use -o FILE`);
+  checkOutFlag('codegen', argv, { out: args.values.out, short: true });
   const { codegenCommand } = await import('./codegen.js');
   await emit(await codegenCommand(args.flags), args.values.out);
   return 0;

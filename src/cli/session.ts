@@ -187,8 +187,29 @@ async function explained<T>(
       const message = `${describeError(error)} (is ${opened.label} a legacy server? try --era auto)`;
       throw new CliError(message, { kind: 'protocol', cause: error });
     }
+    const hint = inputHint(error);
+    if (hint) throw new CliError(`${describeError(error)}; ${hint}`, { kind: 'protocol', cause: error });
     throw explain(error, opened, phase);
   }
+}
+
+const ANSWER_HINT =
+  'it asks for input: give each answer with --answer JSON, in order (e.g. --answer \'{"name":"Ada"}\', or \'{"action":"decline"}\')';
+
+/**
+ * What to do when a request failed for want of a client capability: -32021 (modern) names
+ * the capabilities; a legacy server's refusal only says "capability". Elicitation is the
+ * one the CLI can give, with `--answer`.
+ */
+function inputHint(error: unknown): string | undefined {
+  if (!(error instanceof WireError)) return undefined;
+  if (error.code === ERROR_TABLE.MissingRequiredClientCapability.code) {
+    const required = (error.data as { requiredCapabilities?: unknown } | undefined)?.requiredCapabilities;
+    const names = typeof required === 'object' && required !== null ? Object.keys(required) : [];
+    if (names.length === 0 || names.includes('elicitation')) return ANSWER_HINT;
+    return `it needs client capabilities mcpkit's CLI does not offer (${names.join(', ')})`;
+  }
+  return /capabilit/i.test(error.message) ? `if ${ANSWER_HINT}` : undefined;
 }
 
 /** The codes a modern server answers a modern request with when something is off. */

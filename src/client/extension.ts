@@ -6,12 +6,14 @@
  * `client.request(method)` is typed once the map is merged into `ExtensionRequestMap`
  * ({@link MethodsOf}). The identifier and method-name rules are the server's (core
  * `extensionDefinitionProblem`).
- * Source: SEP-2133 "Extension Identifiers", "Negotiation"; 2026-07-28 basic/index "_meta".
+ * Source: SEP-2133 "Extension Identifiers", "Negotiation"; SEP-3392 "Extension Lifecycle"
+ * (stage); 2026-07-28 basic/index "_meta".
  */
 import {
   LocalError,
   TASKS_EXTENSION,
   type Era,
+  type ExtensionStage,
   type TaskView,
   type UpdateTaskParams,
   type Params,
@@ -36,6 +38,11 @@ export interface ClientExtension<
 > {
   /** The identifier, `{vendor-prefix}/{name}`. */
   readonly id: string;
+  /**
+   * Its maturity stage (SEP-3392): `'experimental'` (the default), `'beta'` or `'stable'`.
+   * Documentation only: never sent, since SEP-3392 leaves negotiation unchanged.
+   */
+  readonly stage?: ExtensionStage;
   /** Its settings in `capabilities.extensions[id]` (`{}` when omitted). */
   readonly settings?: Params;
   /** The eras it is advertised on (default both). */
@@ -61,14 +68,17 @@ export type MethodsOf<E> =
 
 /**
  * Checks and freezes a client extension definition; its method types are kept for {@link MethodsOf}.
- * @throws LocalError `INVALID_DEFINITION` for a malformed identifier or a core method name.
+ * The result always has a `stage` (`'experimental'` when the definition has none).
+ * @throws LocalError `INVALID_DEFINITION` for a malformed identifier, a core method name or
+ *   a stage other than `'experimental'`, `'beta'`, `'stable'`.
  */
 export function defineExtension<const M extends Readonly<Record<string, MethodType<object, object>>>>(
   definition: ClientExtension<M>,
 ): ClientExtension<M> {
-  const problem = extensionDefinitionProblem(definition.id, Object.keys(definition.methods ?? {}));
+  const methods = Object.keys(definition.methods ?? {});
+  const problem = extensionDefinitionProblem(definition.id, methods, definition.stage);
   if (problem) throw new LocalError('INVALID_DEFINITION', problem);
-  return Object.freeze({ ...definition });
+  return Object.freeze({ ...definition, stage: definition.stage ?? 'experimental' });
 }
 
 /** The `capabilities.extensions` entry of `extension`, for one request's `extensions`. */
@@ -79,6 +89,7 @@ export function declaration(extension: ClientExtension): Record<string, Params> 
 /** The Tasks extension as the client speaks it (modern only; advertised where a task may come back). */
 export const tasksExtension = defineExtension({
   id: TASKS_EXTENSION,
+  stage: 'beta',
   eras: ['modern'],
   advertise: 'on-use',
   methods: {

@@ -43,8 +43,10 @@ export {
 export {
   cardDrift,
   cardEndpoint,
+  discoverServerCard,
   fetchServerCard,
   serverCardUrl,
+  serverCardUrls,
   type CardDrift,
   type FetchedServerCard,
   type FetchServerCardOptions,

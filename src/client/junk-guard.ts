@@ -32,7 +32,7 @@ export function guardFirstFrame(transport: Transport): Transport {
           sink.closed(
             new LocalError(
               'CONNECTION_CLOSED',
-              `the server wrote output that is not JSON-RPC before any message: ${quote}`,
+              `the server wrote output that is not JSON-RPC before any message: ${quote} (a stdio server must log to stderr: console.error, not console.log)`,
             ),
           );
           void transport.close().catch(() => undefined);

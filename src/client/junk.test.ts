@@ -36,6 +36,7 @@ describe('a server whose first output is not JSON-RPC', () => {
     const error = (await client.connect(transport).catch((e: unknown) => e)) as LocalError;
     expect(error.code).toBe('CONNECTION_CLOSED');
     expect(error.message).toMatch(/not JSON-RPC before any message: "hello from a server/);
+    expect(error.message).toMatch(/must log to stderr: console.error, not console.log/);
     expect(Date.now() - started).toBeLessThan(10_000);
   });
 });

@@ -13,8 +13,10 @@ import {
   cardDrift,
   cardEndpoint,
   createClient,
+  discoverServerCard,
   fetchServerCard,
   serverCardUrl,
+  serverCardUrls,
   streamableHttp,
 } from './index.js';
 
@@ -98,6 +100,70 @@ describe('fetchServerCard', () => {
     const missing = await raw((res) => res.writeHead(404).end());
     await expect(fetchServerCard(missing)).rejects.toMatchObject({ code: 'CONNECTION_CLOSED' });
     await expect(fetchServerCard('file:///etc/passwd')).rejects.toMatchObject({ code: 'INVALID_ARGUMENT' });
+  });
+});
+
+/** A plain node server that serves `card` at `path` alone and 404 elsewhere; its origin. */
+async function cardOnlyAt(
+  path: string,
+  card: ServerCard = minimal,
+): Promise<{ origin: string; asked: string[] }> {
+  const asked: string[] = [];
+  const server = createNodeServer((req, res) => {
+    asked.push(req.url ?? '');
+    if (req.url === path)
+      res.writeHead(200, { 'content-type': 'application/mcp-server-card+json' }).end(JSON.stringify(card));
+    else res.writeHead(404).end();
+  });
+  open.push(server);
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return { origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, asked };
+}
+
+describe('discoverServerCard: both card locations', () => {
+  it('lists <endpoint>/server-card first, then the well-known path on the origin', () => {
+    expect(serverCardUrls('https://a.example/x/mcp?q=1')).toEqual([
+      'https://a.example/x/mcp/server-card',
+      'https://a.example/.well-known/mcp/server-card.json',
+    ]);
+  });
+
+  it('finds a card served only at /.well-known/mcp/server-card.json', async () => {
+    const { origin, asked } = await cardOnlyAt('/.well-known/mcp/server-card.json');
+    const found = await discoverServerCard(`${origin}/mcp`);
+    expect(found).toMatchObject({
+      status: 'ok',
+      url: `${origin}/.well-known/mcp/server-card.json`,
+      card: minimal,
+    });
+    expect(asked).toEqual(['/mcp/server-card', '/.well-known/mcp/server-card.json']);
+  });
+
+  it('finds a card served only at <endpoint>/server-card without asking further', async () => {
+    const { origin, asked } = await cardOnlyAt('/mcp/server-card');
+    const found = await discoverServerCard(`${origin}/mcp`);
+    expect(found).toMatchObject({ status: 'ok', url: `${origin}/mcp/server-card` });
+    expect(asked).toEqual(['/mcp/server-card']);
+  });
+
+  it('names both locations and their statuses when neither serves a card', async () => {
+    const { origin } = await cardOnlyAt('/elsewhere');
+    await expect(discoverServerCard(`${origin}/mcp`)).rejects.toMatchObject({
+      code: 'CONNECTION_CLOSED',
+      message: expect.stringMatching(
+        /mcp\/server-card: HTTP 404.*well-known\/mcp\/server-card\.json: HTTP 404/,
+      ),
+    });
+  });
+
+  it("finds mcpkit's own served card at both locations", async () => {
+    const served = await weather();
+    const origin = new URL(served.url).origin;
+    const wellKnown = await fetchServerCard(`${origin}/.well-known/mcp/server-card.json`);
+    const endpoint = await fetchServerCard(serverCardUrl(served.url));
+    if (wellKnown.status !== 'ok' || endpoint.status !== 'ok') throw new Error('expected cards');
+    expect(wellKnown.card).toEqual(endpoint.card);
+    expect(cardEndpoint(wellKnown.card).url).toBe(served.url);
   });
 });
 

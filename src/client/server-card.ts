@@ -4,13 +4,15 @@
  * endpoint, and once connected compare its claims with what the server says live. A card
  * is advisory: one that does not validate is refused, and live values win over it.
  * Source: SEP-2127 (draft); experimental-ext-server-card `docs/discovery.md` "Client
- * Discovery Flow", "Consistency with Runtime Behavior", "Caching" (8924e08).
+ * Discovery Flow", "Hosted Server Card Location", "Consistency with Runtime Behavior",
+ * "Caching" (8924e08).
  */
 import {
   LocalError,
   SERVER_CARD_JSON_SCHEMA,
   SERVER_CARD_MEDIA_TYPE,
   SERVER_CARD_PATH,
+  SERVER_CARD_WELL_KNOWN_PATH,
   type CardRemote,
   type Implementation,
   type ServerCard,
@@ -64,6 +66,42 @@ export function serverCardUrl(endpoint: string | URL): string {
 }
 
 /**
+ * Where the card of a Streamable HTTP endpoint may be, in the order a client tries them:
+ * `<endpoint>/server-card` (the extension's recommended location), then
+ * `<origin>/.well-known/mcp/server-card.json` (where other implementers serve it).
+ */
+export function serverCardUrls(endpoint: string | URL): string[] {
+  return [serverCardUrl(endpoint), new URL(SERVER_CARD_WELL_KNOWN_PATH, endpoint).href];
+}
+
+/** Errors that say only "no card at this URL" (an HTTP status other than 200 and 304). */
+const ABSENT = new WeakSet<Error>();
+
+/**
+ * Finds and fetches the card of the Streamable HTTP endpoint `endpoint`: tries each of
+ * {@link serverCardUrls} in turn and returns the first card that validates. A location
+ * that answers another HTTP status (404, 405, …) is passed over; an unreachable host, a
+ * card that is too large or not valid stops the search with its error.
+ * @throws LocalError `CONNECTION_CLOSED` naming each URL and its status when no location
+ *   serves a card, and the errors of {@link fetchServerCard} otherwise.
+ */
+export async function discoverServerCard(
+  endpoint: string | URL,
+  options: FetchServerCardOptions = {},
+): Promise<FetchedServerCard> {
+  const missed: string[] = [];
+  for (const url of serverCardUrls(endpoint)) {
+    try {
+      return await fetchServerCard(url, options);
+    } catch (error) {
+      if (!(error instanceof Error) || !ABSENT.has(error)) throw error;
+      missed.push(error.message.replace(/^server card /, ''));
+    }
+  }
+  throw new LocalError('CONNECTION_CLOSED', `no server card found: ${missed.join(', ')}`);
+}
+
+/**
  * Fetches the Server Card at `url` and validates it against the card's JSON Schema.
  * @throws LocalError `CONNECTION_CLOSED` (unreachable, or an HTTP status other than 200
  *   and 304), `TIMEOUT`, `LIMIT_EXCEEDED` (over `maxBytes`), `INVALID_RESULT` (not JSON,
@@ -106,7 +144,9 @@ async function readCard(
   }
   if (response.status !== 200) {
     await response.body?.cancel();
-    throw new LocalError('CONNECTION_CLOSED', `server card ${href}: HTTP ${response.status}`);
+    const absent = new LocalError('CONNECTION_CLOSED', `server card ${href}: HTTP ${response.status}`);
+    ABSENT.add(absent);
+    throw absent;
   }
   const card = await validCard(
     href,

@@ -4,7 +4,7 @@
  * one file of a skill verified against the entry (listed, size, SHA-256, and for `SKILL.md`
  * the frontmatter field by field), and download a whole skill that way. Unverified bytes
  * are never returned: a mismatch is LocalError `INVALID_RESULT` naming the file.
- * Source: ext-skills specification/stable/skills.mdx (SEP-2640) "Skill Entries", "Limits",
+ * Source: ext-skills specification/beta/skills.mdx (SEP-2640) "Skill Entries", "Limits",
  * "Integrity and Verification", "Relative References", "Capability Negotiation".
  */
 import { isDeepStrictEqual } from './deep-equal.js';

@@ -2,8 +2,9 @@
  * The parts of the extension seam both sides share: the identifier rule, the typed map
  * of extension methods (augmented by each extension), the definition rules both sides'
  * `defineExtension` apply, and the one negotiation check.
- * Source: SEP-2133 "Extension Identifiers", "Negotiation"; 2026-07-28 basic/index "_meta"
- * (per-request `clientCapabilities`); 2025-11-25 basic/lifecycle (per-session capabilities).
+ * Source: SEP-2133 "Extension Identifiers", "Negotiation"; SEP-3392 "Extension Lifecycle"
+ * (stages); 2026-07-28 basic/index "_meta" (per-request `clientCapabilities`); 2025-11-25
+ * basic/lifecycle (per-session capabilities).
  */
 import type { Params } from './jsonrpc.js';
 import type {
@@ -74,11 +75,32 @@ export function isCoreMethod(method: string): boolean {
 }
 
 /**
- * What is wrong with an extension definition of identifier `id` adding `methods`, or
- * undefined: a malformed identifier, or a method name the core protocol defines.
+ * The maturity stage of an extension (SEP-3392 "Extension Lifecycle"): `'experimental'`
+ * (no stability promise; may break at any time), `'beta'` (entered by an Extensions Track
+ * SEP; may still make breaking changes with its maintainers' approval) or `'stable'`
+ * (changes only with a new core protocol revision). The stage is documentation for
+ * implementers: it is shown by the folder of the extension's specification and never sent
+ * on the wire (SEP-3392 does not change negotiation), so mcpkit keeps it in the
+ * definition only.
  */
-export function extensionDefinitionProblem(id: string, methods: readonly string[]): string | undefined {
+export type ExtensionStage = 'experimental' | 'beta' | 'stable';
+
+/** The stages of SEP-3392, in order; an extension starts at the first. */
+const EXTENSION_STAGES: readonly ExtensionStage[] = Object.freeze(['experimental', 'beta', 'stable']);
+
+/**
+ * What is wrong with an extension definition of identifier `id` adding `methods` at
+ * `stage` (undefined: the default, experimental), or undefined: a malformed identifier, a
+ * method name the core protocol defines, or a stage SEP-3392 does not define.
+ */
+export function extensionDefinitionProblem(
+  id: string,
+  methods: readonly string[],
+  stage?: unknown,
+): string | undefined {
   if (!isExtensionIdentifier(id)) return `extension id '${id}' is not {vendor-prefix}/{name}`;
+  if (stage !== undefined && !EXTENSION_STAGES.includes(stage as ExtensionStage))
+    return `extension '${id}' has stage ${JSON.stringify(stage)}: use 'experimental', 'beta' or 'stable'`;
   const core = methods.find(isCoreMethod);
   return core === undefined ? undefined : `extension method '${core}' is a core method name`;
 }

@@ -48,6 +48,7 @@ export {
 export {
   extensionSettings,
   isExtensionIdentifier,
+  type ExtensionStage,
   type ExtensionMethodTypes,
   type ExtensionRequestMap,
 } from './extensions.js';
@@ -84,6 +85,7 @@ export {
   SERVER_CARD_NAME_PATTERN,
   SERVER_CARD_PATH,
   SERVER_CARD_SCHEMA_URL,
+  SERVER_CARD_WELL_KNOWN_PATH,
   type CardHeader,
   type CardInput,
   type CardRemote,

@@ -18,6 +18,14 @@ export const SERVER_CARD_SCHEMA_URL =
 /** The path suffix reserved for a card: `GET <streamable-http-url>/server-card`. */
 export const SERVER_CARD_PATH = '/server-card';
 
+/**
+ * The site-wide location some implementers serve and read a card at:
+ * `GET <origin>/.well-known/mcp/server-card.json`. The extension's `docs/discovery.md`
+ * recommends `<endpoint>/server-card` and does not reserve this path; mcpkit serves and
+ * reads both so that clients and servers of either convention find each other.
+ */
+export const SERVER_CARD_WELL_KNOWN_PATH = '/.well-known/mcp/server-card.json';
+
 /** `name`: reverse-DNS namespace, one slash, server name (3 to 200 characters). */
 export const SERVER_CARD_NAME_PATTERN = /^[a-zA-Z0-9.-]+\/[a-zA-Z0-9._-]+$/;
 

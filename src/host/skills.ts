@@ -5,7 +5,7 @@
  * collide and the origin is recoverable from the path. Each skill is written to a fresh
  * temporary directory and renamed into place: a failed verification writes nothing.
  * Keep `dir` outside every filesystem-skill discovery path.
- * Source: ext-skills specification/stable/skills.mdx (SEP-2640) "Skill URIs", "Lazy
+ * Source: ext-skills specification/beta/skills.mdx (SEP-2640) "Skill URIs", "Lazy
  * Retrieval", "Security Considerations" (cache isolation, durable origin).
  */
 import { mkdir, mkdtemp, rename, rm, writeFile } from 'node:fs/promises';

@@ -168,6 +168,8 @@ function uiExtension(): ServerExtension {
   };
   return defineExtension({
     id: UI_EXTENSION,
+    // Stable: MCP Apps (SEP-1865) is a stable extension (SEP-3392 stages).
+    stage: 'stable',
     setup: (server) => void server.transform(track, hide),
     intercept: ({ method, params }, ctx) => {
       if (method !== 'tools/call' || typeof params.name !== 'string' || !appOnly.has(params.name))

@@ -7,6 +7,7 @@ import { runtimeOf, type McpServer } from './server.js';
 import { DEFAULT_MAX_JSON_DEPTH, EVENT_METHOD, Peer, allowsBatch } from '../core/runtime.js';
 import type { ServerEvent, Transport } from '../core/index.js';
 import { RequestScope, type SessionInit } from './scope.js';
+import { reportInternalError } from './internal-error.js';
 import { LegacySession, forwardEvent } from './legacy/session.js';
 
 /** A live connection of a server to one client. */
@@ -45,7 +46,7 @@ export async function connect(server: McpServer, transport: Transport): Promise<
       request: (request, incoming) => runtime.serve(new RequestScope(request, incoming, binding)),
       notification: (n) => runtime.handleNotification(n, binding.session),
       allowBatch: () => allowsBatch(binding.session?.protocolVersion),
-      internalError: (error, request) => server.options.onError?.(error, request),
+      internalError: (error, request) => reportInternalError(server.options, error, request),
       closed: () => {
         unwatch?.();
         resolveClosed();

@@ -64,6 +64,7 @@ import { ViewTracker } from './catalogue/views.js';
 import type { LegacySession } from './legacy/session.js';
 import { ServerCatalogue, type OwnRegistries } from './catalogue/catalogue.js';
 import { ServedPrompts, ServedResources, ServedTools } from './catalogue/served.js';
+import { reportInternalError } from './internal-error.js';
 
 /** Routes each request of one server to its era's handling and answers it. */
 export class ServerDispatcher {
@@ -106,7 +107,9 @@ export class ServerDispatcher {
     this.supportedVersions = [...this.modern, ...this.legacy];
     const limits = options.limits;
     this.own = {
-      tools: new ToolRegistry(limits?.schema),
+      tools: new ToolRegistry(limits?.schema, (error, request) =>
+        reportInternalError(options, error, request),
+      ),
       resources: new ResourceRegistry(),
       prompts: new PromptRegistry(limits?.schema),
     };

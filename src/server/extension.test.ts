@@ -1,5 +1,5 @@
 import { describe, expect, expectTypeOf, it } from 'vitest';
-import { createClient, type ClientExtension } from '../client/index.js';
+import { createClient, tasksExtension, type ClientExtension } from '../client/index.js';
 import { WireError, type Params } from '../core/index.js';
 import { createLinkedPair } from '../testing/linked-pair.js';
 import { validateWire } from '../testing/wire-tap.js';
@@ -8,6 +8,7 @@ import {
   createServer,
   defineExtension,
   negotiated,
+  skillsExtension,
   type MethodsOf,
   type McpServer,
 } from './index.js';
@@ -109,6 +110,26 @@ describe('defineExtension', () => {
     expect(() => defineExtension({ id: ECHO_ID, methods: { 'tools/call': () => ({}) } })).toThrow(
       /core method/,
     );
+  });
+
+  it('labels an extension with its SEP-3392 stage, experimental by default, and refuses an unknown stage', () => {
+    expect(defineExtension({ id: ECHO_ID }).stage).toBe('experimental');
+    expect(defineExtension({ id: ECHO_ID, stage: 'beta' }).stage).toBe('beta');
+    expect(defineExtension({ id: ECHO_ID, stage: 'stable' }).stage).toBe('stable');
+    // @ts-expect-error -- 'alpha' is not a stage
+    expect(() => defineExtension({ id: ECHO_ID, stage: 'alpha' })).toThrow(/stage "alpha"/);
+  });
+
+  it('labels the extensions mcpkit ships with their stage (skills and tasks beta)', () => {
+    expect(skillsExtension(new Promise<never>(() => undefined)).stage).toBe('beta');
+    expect(tasksExtension.stage).toBe('beta');
+  });
+
+  it('keeps the stage off the wire: capabilities.extensions carries the settings alone', async () => {
+    const server = createServer({ name: 's', version: '1', extensions: [echoExtension()] });
+    server.tool('t', {}, () => 'ok');
+    const client = await clientOf(server, 'modern', ECHO);
+    expect(client.serverExtension(ECHO_ID)).toEqual({ loud: true });
   });
 
   it('refuses a second extension with the same id or method', () => {

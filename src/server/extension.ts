@@ -6,9 +6,18 @@
  * `capabilities.extensions`, routes its methods, and answers a method the client did not
  * negotiate (per request on modern, per session on legacy) with -32601, as for an unknown
  * method, unless the extension names its own error.
- * Source: SEP-2133 "Negotiation", "Graceful Degradation"; 2026-07-28 basic/index "_meta".
+ * Each extension has a maturity stage (SEP-3392), kept in its definition and never sent.
+ * Source: SEP-2133 "Negotiation", "Graceful Degradation"; SEP-3392 "Extension Lifecycle";
+ * 2026-07-28 basic/index "_meta".
  */
-import { LocalError, WireError, extensionSettings, type Era, type Params } from '../core/index.js';
+import {
+  LocalError,
+  WireError,
+  extensionSettings,
+  type Era,
+  type ExtensionStage,
+  type Params,
+} from '../core/index.js';
 import { extensionDefinitionProblem } from '../core/runtime.js';
 import type { RequestContext } from './context.js';
 import type { Transform } from './catalogue/types.js';
@@ -56,6 +65,13 @@ export interface ServerExtension<
 > {
   /** The identifier, `{vendor-prefix}/{name}` (e.g. `io.modelcontextprotocol/skills`). */
   readonly id: string;
+  /**
+   * Its maturity stage (SEP-3392): `'experimental'`, `'beta'` or `'stable'`. Defaults to
+   * `'experimental'`, where every extension starts; {@link defineExtension} fills it in.
+   * Documentation only: the stage is not part of `capabilities.extensions` (SEP-3392
+   * leaves negotiation unchanged).
+   */
+  readonly stage?: ExtensionStage;
   /**
    * The settings declared in `capabilities.extensions[id]` (`{}` when omitted), or a
    * function read each time capabilities are computed; undefined from it means the
@@ -117,16 +133,18 @@ export type MethodsOf<E> =
 
 /**
  * Checks and freezes an extension definition; its method types are kept for {@link MethodsOf}.
- * @throws LocalError `INVALID_DEFINITION` for a malformed identifier or a method name the
- *   core protocol defines.
+ * The result always has a `stage` (`'experimental'` when the definition has none).
+ * @throws LocalError `INVALID_DEFINITION` for a malformed identifier, a method name the
+ *   core protocol defines, or a stage other than `'experimental'`, `'beta'`, `'stable'`.
  */
 export function defineExtension<
   const M extends Readonly<Record<string, ExtensionHandler<never, object>>>,
   S extends object = Params,
 >(definition: ServerExtension<S, M>): ServerExtension<S, M> {
-  const problem = extensionDefinitionProblem(definition.id, Object.keys(definition.methods ?? {}));
+  const methods = Object.keys(definition.methods ?? {});
+  const problem = extensionDefinitionProblem(definition.id, methods, definition.stage);
   if (problem) throw new LocalError('INVALID_DEFINITION', problem);
-  return Object.freeze({ ...definition });
+  return Object.freeze({ ...definition, stage: definition.stage ?? 'experimental' });
 }
 
 /**

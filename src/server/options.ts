@@ -60,7 +60,14 @@ export interface ServerOptions {
    * from `createServer` for two with one id or one method.
    */
   extensions?: readonly ServerExtension<object>[];
-  /** Sees errors a handler threw that were answered as -32603 (for logging); `request` is undefined for a failure tied to no request. */
+  /**
+   * Sees the cause of every error the client does not see in full: a handler's exception
+   * answered as -32603 (a resource, prompt or extension handler; a tool result that fails
+   * its `outputSchema`), and a tool's exception turned into an `isError` result. `request`
+   * is undefined for a failure tied to no request. Without it, each is logged as one line
+   * on stderr (`mcpkit server: internal error in <method> '<name>': <error> (at <frame>)`),
+   * which never disturbs the stdio transport; give `onError` to log elsewhere or not at all.
+   */
   onError?: (error: unknown, request: JsonRpcRequest | undefined) => void;
   /**
    * Hooks on resource subscriptions, counted over every client of this instance: `subscribe`

@@ -46,14 +46,26 @@ const ANY_OBJECT: CompiledSchema = {
     isObject(value) ? { ok: true, value } : { ok: false, issues: ['the arguments must be an object'] },
 };
 
+/** Receives the cause of a tool handler's exception, with the request it failed (method and tool name). */
+export type ToolFailureReport = (
+  error: unknown,
+  request: { method: string; params: { name: string } },
+) => void;
+
 /** Holds a server's tools. */
 export class ToolRegistry {
   readonly #tools = new Map<string, RegisteredTool>();
   readonly #limits: SchemaLimits | undefined;
 
-  /** `limits` bound every tool's schemas (see `ServerLimits.schema`). */
-  constructor(limits?: SchemaLimits) {
+  readonly #report: ToolFailureReport | undefined;
+
+  /**
+   * `limits` bound every tool's schemas (see `ServerLimits.schema`); `report` receives the
+   * cause of each exception a tool handler threw (the client gets its message only).
+   */
+  constructor(limits?: SchemaLimits, report?: ToolFailureReport) {
     this.#limits = limits;
+    this.#report = report;
   }
   #list: Tool[] = [];
   #legacyList: Tool[] | undefined;
@@ -184,6 +196,7 @@ export class ToolRegistry {
     try {
       result = await tool.handler(checked.value, context);
     } catch (error) {
+      if (!(error instanceof WireError)) this.#report?.(error, { method: 'tools/call', params: { name } });
       return handlerFailed(tool, error);
     }
     if (isInputRequired(result) || !tool.output || result.isError || isPassThrough(result)) return result;
@@ -191,7 +204,8 @@ export class ToolRegistry {
   }
 }
 
-// Protocol errors stay protocol errors; anything else is a tool execution error the model can see.
+// Protocol errors stay protocol errors; anything else is a tool execution error the model can
+// see (2026-07-28 server/tools "Error Handling"): its message only, never its stack or cause.
 function handlerFailed(tool: RegisteredTool, error: unknown): ToolResult {
   if (error instanceof WireError) throw error;
   return errorResult(

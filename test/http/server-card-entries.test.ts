@@ -16,7 +16,7 @@ import { mcpExpress } from '../../src/integrations/express/index.js';
 import { mcpHono } from '../../src/integrations/hono/index.js';
 import { mcpFastify } from '../../src/integrations/fastify/index.js';
 import { createWorker } from '../../src/integrations/cloudflare/index.js';
-import { createClient, fetchServerCard, streamableHttp } from '../../src/client/index.js';
+import { createClient, discoverServerCard, fetchServerCard, streamableHttp } from '../../src/client/index.js';
 
 const OPTIONS: HttpHandlerOptions = { serverCard: true };
 const closers: Array<() => Promise<unknown>> = [];
@@ -56,14 +56,14 @@ const ENTRIES: Record<string, () => Promise<string>> = {
   express: async () => {
     const app = express();
     const mcp = mcpExpress(definition(), OPTIONS);
-    app.all(['/mcp', '/mcp/server-card'], mcp);
+    app.all(['/mcp', '/mcp/server-card', '/.well-known/mcp/server-card.json'], mcp);
     closers.push(() => mcp.close());
     return `${await listening(createNodeServer(app))}/mcp`;
   },
   hono: async () => {
     const app = new Hono();
     const mcp = mcpHono(definition(), OPTIONS);
-    app.all('/mcp', mcp).all('/mcp/server-card', mcp);
+    app.all('/mcp', mcp).all('/mcp/server-card', mcp).all('/.well-known/mcp/server-card.json', mcp);
     closers.push(() => mcp.close());
     return `${await fetchOnLoopback((request) => Promise.resolve(app.fetch(request)))}/mcp`;
   },
@@ -95,6 +95,18 @@ describe('the Server Card on every HTTP entry point', () => {
       await client.connect(streamableHttp(endpoint));
       expect((await client.listTools()).map((t) => t.name)).toEqual(['ping']);
       await client.close();
+    });
+  }
+
+  // Fastify's plugin routes only under its prefix; the others serve the well-known path too.
+  for (const [entry, start] of Object.entries(ENTRIES).filter(([name]) => name !== 'fastify')) {
+    it(`${entry}: serves the same card at /.well-known/mcp/server-card.json, and discoverServerCard finds it`, async () => {
+      const endpoint = await start();
+      const wellKnown = await fetchServerCard(new URL('/.well-known/mcp/server-card.json', endpoint));
+      if (wellKnown.status !== 'ok') throw new Error('expected a card');
+      expect(wellKnown.card.remotes?.[0]?.url).toBe(endpoint);
+      const found = await discoverServerCard(endpoint);
+      expect(found).toMatchObject({ status: 'ok', url: `${endpoint}/server-card` });
     });
   }
 });

@@ -2,7 +2,7 @@
  * The Skills extension's wire types (`io.modelcontextprotocol/skills`): skill entries with
  * their file manifests, and the params and results of `skills/list`, `skills/get` and
  * `resources/directory/read`, merged into `ExtensionRequestMap` so requests are typed.
- * Source: ext-skills specification/stable/skills.mdx (SEP-2640) "Skill Entries",
+ * Source: ext-skills specification/beta/skills.mdx (SEP-2640) "Skill Entries",
  * "Listing Skills", "Getting a Skill", "Reading Directories".
  */
 import type { Resource } from './content.js';

@@ -6,7 +6,7 @@
  * the one object that holds it, whichever isolate received it.
  * Source: 2026-07-28 basic/transports/streamable-http; 2025-11-25 basic/transports "Session Management".
  */
-import { ERROR_TABLE, type ErrorName } from '../../core/index.js';
+import { ERROR_TABLE, SERVER_CARD_WELL_KNOWN_PATH, type ErrorName } from '../../core/index.js';
 import { errorResponse } from '../../core/runtime.js';
 import { runtimeOf } from '../../server/runtime.js';
 import type { McpServer } from '../../server/index.js';
@@ -25,7 +25,10 @@ export type WorkerEnv = Record<string, unknown>;
 
 /** Options of {@link createWorker}: the endpoint's, plus where it lives and its sessions. */
 export interface WorkerOptions extends HttpHandlerOptions {
-  /** The MCP endpoint's path (default `/mcp`); any other path gets 404 (but `<path>/server-card` with `serverCard`). */
+  /**
+   * The MCP endpoint's path (default `/mcp`); any other path gets 404 (but, with
+   * `serverCard`, `<path>/server-card` and `/.well-known/mcp/server-card.json`).
+   */
   path?: string;
   /**
    * The name of the Durable Object namespace binding whose class is {@link sessionObject}'s:
@@ -68,7 +71,12 @@ export function createWorker(
   let built: { handler: HttpHandler; options: WorkerOptions } | undefined;
   const build = (env: WorkerEnv) => {
     const chosen = typeof options === 'function' ? options(env) : options;
-    const handler = createHttpHandler(definition(env), { bindAddress: '0.0.0.0', ...chosen });
+    const card = chosen.serverCard;
+    const serverCard =
+      card === undefined
+        ? {}
+        : { serverCard: { endpointPath: chosen.path ?? '/mcp', ...(card === true ? {} : card) } };
+    const handler = createHttpHandler(definition(env), { bindAddress: '0.0.0.0', ...chosen, ...serverCard });
     return { handler, options: chosen };
   };
   return {
@@ -88,10 +96,14 @@ export function createWorker(
   };
 }
 
-/** The endpoint's path, and `<path>/server-card` when the Worker serves a card. */
+/** The endpoint's path, and both card locations when the Worker serves a card. */
 function servesPath(options: WorkerOptions, pathname: string): boolean {
   const path = options.path ?? '/mcp';
-  return pathname === path || (options.serverCard !== undefined && pathname === `${path}/server-card`);
+  if (pathname === path) return true;
+  return (
+    options.serverCard !== undefined &&
+    (pathname === `${path}/server-card` || pathname === SERVER_CARD_WELL_KNOWN_PATH)
+  );
 }
 
 /** How often a waiting invocation wakes while background work runs (see {@link settled}). */

@@ -4,8 +4,9 @@
  */
 import { createServer as createNodeServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { SERVER_CARD_WELL_KNOWN_PATH } from '../../core/index.js';
 import type { McpServer } from '../../server/index.js';
-import type { HttpHandlerOptions } from '../../server/http/index.js';
+import type { HttpHandlerOptions, ServerCardOptions } from '../../server/http/index.js';
 import { connectionShares } from '../../server/http/runtime.js';
 import { toNodeListener, type FetchHandler } from './listener.js';
 
@@ -17,7 +18,8 @@ export interface ServeOptions {
   host?: string;
   /**
    * Path of the MCP endpoint (default `/mcp`); other paths get 404, except `http.auth`'s
-   * metadata paths and, with `http.serverCard`, `<path>/server-card`.
+   * metadata paths and, with `http.serverCard`, `<path>/server-card` and
+   * `/.well-known/mcp/server-card.json`.
    */
   path?: string;
   /**
@@ -61,16 +63,19 @@ export async function serve(target: FetchHandler | McpServer, options: ServeOpti
   const host = options.host ?? '127.0.0.1';
   const path = options.path ?? '/mcp';
   const maxConnections = options.maxConnections ?? 1024;
+  const own = typeof target === 'function' ? undefined : options.http;
   const listener = toNodeListener(target, {
     ...options.http,
+    ...(own?.serverCard ? { serverCard: { endpointPath: path, ...cardOptions(own.serverCard) } } : {}),
     bindAddress: options.http?.bindAddress ?? host,
     principals: connectionShares(options.http?.principals, {
       connections: maxConnections,
       maxSessions: options.http?.maxSessions,
     }),
   });
-  const own = typeof target === 'function' ? undefined : options.http;
-  const card = own?.serverCard ? [`${path === '/' ? '' : path}/server-card`] : [];
+  const card = own?.serverCard
+    ? [`${path === '/' ? '' : path}/server-card`, SERVER_CARD_WELL_KNOWN_PATH]
+    : [];
   const paths = new Set([path, ...card, ...(own?.auth?.paths ?? [])]);
   // node:http checks the two timeouts every `connectionsCheckingInterval`; keep it short.
   const server = createNodeServer({ connectionsCheckingInterval: 1000 }, (req, res) => {
@@ -96,4 +101,9 @@ export async function serve(target: FetchHandler | McpServer, options: ServeOpti
       await stopped;
     },
   };
+}
+
+/** The card options of `http.serverCard` (`true`: all defaults). */
+function cardOptions(card: ServerCardOptions | true): ServerCardOptions {
+  return card === true ? {} : card;
 }

@@ -5,7 +5,7 @@
  * Source: 2026-07-28 basic/transports/streamable-http "Sending Messages" item 6,
  * "Receiving Messages"; 2025-11-25 basic/transports "Sending Messages to the Server".
  */
-import { requestOf, runtimeOf, type RequestScope } from '../runtime.js';
+import { reportInternalError, requestOf, runtimeOf, type RequestScope } from '../runtime.js';
 import {
   ERROR_TABLE,
   WireError,
@@ -94,7 +94,7 @@ export interface Outcome {
 /**
  * Runs one request through the server. An {@link WireError} becomes an error response
  * with its `httpStatus`; anything else becomes -32603 "Internal error" (status 200) and
- * is reported to `ServerOptions.onError`.
+ * is reported to `ServerOptions.onError`, else logged as one line on stderr.
  */
 export function answer(server: McpServer, scope: RequestScope): Promise<Outcome> {
   const request = requestOf(scope) as JsonRpcRequest;
@@ -135,7 +135,7 @@ function failure(server: McpServer, request: JsonRpcRequest, error: unknown): Ou
   if (error instanceof WireError) {
     return { response: errorResponse(request.id, error.toJSON()), status: error.httpStatus };
   }
-  server.options.onError?.(error, request);
+  reportInternalError(server.options, error, request);
   const internal = { code: ERROR_TABLE.InternalError.code, message: 'Internal error' };
   return { response: errorResponse(request.id, internal), status: HTTP_OK };
 }

@@ -156,6 +156,20 @@ describe('the served Server Card', () => {
     expect(response.status).toBe(403);
   });
 
+  it('is served at /.well-known/mcp/server-card.json too, naming the endpoint at endpointPath', async () => {
+    const { handler } = weather({ serverCard: { endpointPath: '/api/mcp' } });
+    const wellKnown = 'http://127.0.0.1:3000/.well-known/mcp/server-card.json';
+    const response = await handler(get({}, 'GET', wellKnown));
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toBe('application/mcp-server-card+json');
+    expect(response.headers.get('access-control-allow-origin')).toBe('*');
+    const card = (await response.json()) as ServerCard;
+    expect(official(card), JSON.stringify(official.errors)).toBe(true);
+    expect(card.remotes?.[0]?.url).toBe('http://127.0.0.1:3000/api/mcp');
+    const byDefault = await weather().handler(get({}, 'GET', wellKnown));
+    expect(((await byDefault.json()) as ServerCard).remotes?.[0]?.url).toBe('http://127.0.0.1:3000/mcp');
+  });
+
   it('is not served without the option: the path is the MCP endpoint as before', async () => {
     const server = createServer({ name: 'com.example/x', version: '1', description: 'd' });
     const response = await createHttpHandler(server)(get());

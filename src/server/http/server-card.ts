@@ -1,6 +1,7 @@
 /**
  * The Server Card of an HTTP endpoint: built from the server definition and served at
- * `GET <streamable-http-url>/server-card` as `application/mcp-server-card+json`, public
+ * `GET <streamable-http-url>/server-card` and at `GET /.well-known/mcp/server-card.json`
+ * (where other implementers serve and look for it) as `application/mcp-server-card+json`, public
  * (before authentication, any origin), cacheable (`Cache-Control`, a strong `ETag`, 304 on
  * `If-None-Match`). The card names identity, the endpoint, its revisions and, for a
  * protected endpoint, the `Authorization` header; never tools, capabilities or extensions.
@@ -13,6 +14,7 @@ import {
   SERVER_CARD_NAME_PATTERN,
   SERVER_CARD_PATH,
   SERVER_CARD_SCHEMA_URL,
+  SERVER_CARD_WELL_KNOWN_PATH,
   type CardHeader,
   type CardRepository,
   type ServerCard,
@@ -29,10 +31,17 @@ export interface ServerCardOptions {
   /** Reverse-DNS name (`com.example/weather`); default the server's name when it is one. */
   name?: string;
   /**
-   * The endpoint's public URL. Default: the card request's URL without `/server-card`.
+   * The endpoint's public URL. Default: the card request's URL without `/server-card`, or
+   * for a request of `/.well-known/mcp/server-card.json`, its origin and `endpointPath`.
    * Set it behind a proxy or load balancer: a card must not reveal internal addresses.
    */
   url?: string;
+  /**
+   * The endpoint's path on its origin (default `/mcp`): names the endpoint in a card
+   * requested at the well-known path when `url` is not set. `serve()` and the Workers
+   * entry set it from their own `path`.
+   */
+  endpointPath?: string;
   /** 1 to 100 characters; default the server's `description`. */
   description?: string;
   /** Default the server's `websiteUrl`. */
@@ -48,7 +57,11 @@ export interface ServerCardOptions {
 
 /** The endpoint option that serves a card: `createHttpHandler(server, { serverCard: {...} })`. */
 export interface ServerCardHosting {
-  /** Serve a Server Card at `<endpoint>/server-card` (`true`: all defaults). */
+  /**
+   * Serve a Server Card at `<endpoint>/server-card` and `/.well-known/mcp/server-card.json`
+   * (`true`: all defaults). A framework adapter routes the paths it mounts; `serve()` and
+   * the Workers entry route both.
+   */
   serverCard?: ServerCardOptions | true;
 }
 
@@ -145,7 +158,9 @@ export function cardRoute(
   };
   const maxAge = `public, max-age=${card.maxAgeS ?? 3600}`;
   return (request, admission) => {
-    if (!pathOf(request).endsWith(SERVER_CARD_PATH)) return undefined;
+    const path = pathOf(request);
+    const wellKnown = path === SERVER_CARD_WELL_KNOWN_PATH;
+    if (!wellKnown && !path.endsWith(SERVER_CARD_PATH)) return undefined;
     const violation = rebindingViolation(request, options.policy, () => true);
     if (violation) return rpcError('Forbidden', `Forbidden: ${violation}`);
     if (request.method === 'OPTIONS') return emptyResponse(204, { ...CORS, 'access-control-max-age': '600' });
@@ -156,7 +171,8 @@ export function cardRoute(
       const outcome = await admitted;
       if ('response' in outcome) return outcome.response;
       outcome.release();
-      const { body, etag } = await encoded(card.url ?? endpointOf(request));
+      const url = card.url ?? endpointOf(request, wellKnown ? (card.endpointPath ?? '/mcp') : undefined);
+      const { body, etag } = await encoded(url);
       const headers: HeaderMap = { ...CORS, etag, 'cache-control': maxAge };
       if (matches(request.headers.get('if-none-match'), etag)) return emptyResponse(304, headers);
       headers['content-type'] = SERVER_CARD_MEDIA_TYPE;
@@ -174,10 +190,14 @@ const CORS: HeaderMap = {
   'access-control-expose-headers': 'ETag',
 };
 
-/** The endpoint URL a card request was made under: its URL without query and `/server-card`. */
-function endpointOf(request: HttpRequest): string {
+/**
+ * The endpoint URL a card request was made under: its URL without query and `/server-card`,
+ * or its origin and `endpointPath` for a request of the well-known path.
+ */
+function endpointOf(request: HttpRequest, endpointPath?: string): string {
   const host = request.headers.get('host');
   const url = new URL(request.url, host === null ? 'http://localhost' : `http://${host}`);
+  if (endpointPath !== undefined) return `${url.origin}${endpointPath}`;
   return `${url.origin}${url.pathname.slice(0, -SERVER_CARD_PATH.length)}`;
 }
 

@@ -4,7 +4,7 @@
  * file under it with digest and size, and the bytes are held so a read serves exactly
  * what the entry describes. A skill that breaks a rule (frontmatter, name, a symlink or
  * special file, an unsafe path, the 512-file or 16 MiB limit) is refused with a reason.
- * Source: ext-skills specification/stable/skills.mdx (SEP-2640) "Skill Format", "Resource
+ * Source: ext-skills specification/beta/skills.mdx (SEP-2640) "Skill Format", "Resource
  * Mapping", "Skill Entries", "Limits", "Nested Skills", "Directory Resources".
  */
 import {

@@ -6,7 +6,7 @@
  * Clients need not declare the extension: the SEP gates the methods on the server's
  * declaration only. Unknown skills, directories and files are -32602 with the URI named;
  * a URI with `..`, `.` or empty segments, a backslash or a control character is refused.
- * Source: ext-skills specification/stable/skills.mdx (SEP-2640) "Capability Negotiation",
+ * Source: ext-skills specification/beta/skills.mdx (SEP-2640) "Capability Negotiation",
  * "Listing Skills", "Getting a Skill", "Reading Skill Content", "Reading Directories",
  * "Error Handling".
  */
@@ -44,6 +44,8 @@ export function skillsExtension(
   ready.catch(() => undefined); // a failed load is reported by every request that needs it
   return defineExtension({
     id: SKILLS_EXTENSION,
+    // Beta: the Skills specification sits in ext-skills specification/beta/ (SEP-3392).
+    stage: 'beta',
     settings: { directoryRead: true },
     requiresNegotiation: false,
     // The SEP makes list and get cacheable; the official SDK 2.4 client also wants the cache fields on directory reads.

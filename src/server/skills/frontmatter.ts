@@ -3,7 +3,7 @@
  * against the Agent Skills rules the extension relies on: it opens the file, it is a
  * mapping, `name` matches the skill's directory and the naming rule, `description` is a
  * non-empty string of at most 1 024 characters.
- * Source: ext-skills specification/stable/skills.mdx "Skill Format", "Frontmatter";
+ * Source: ext-skills specification/beta/skills.mdx "Skill Format", "Frontmatter";
  * agentskills.io specification "name field", "description field".
  */
 import { frontmatterBlock, isSkillName, type SkillFrontmatter } from '../../core/index.js';

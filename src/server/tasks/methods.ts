@@ -83,6 +83,7 @@ export class ServerTasks {
         this.#taskMethod(name, params, principalOf(ctx.auth));
     return {
       id: TASKS_EXTENSION,
+      stage: 'beta',
       settings: () => (this.enabled ? {} : undefined),
       eras: ['modern'],
       methods: {

@@ -89,6 +89,46 @@ describe('expectServerConforms', () => {
   });
 });
 
+describe('--call of a tool that fails', () => {
+  it(
+    'reports an isError result as tools.call-failed (error) and an elicitation the checker cannot answer as a warning, on both eras',
+    SLOW,
+    async () => {
+      const handler = createHttpHandler(createEverythingServer());
+      const fetch: FetchLike = (request) => handler(request);
+      try {
+        const report = await checkServer(
+          { kind: 'http', label: 'test', url: 'http://127.0.0.1/mcp', fetch },
+          {
+            calls: [
+              { tool: 'test_error_handling', args: {} },
+              { tool: 'test_input_required_result_elicitation', args: {} },
+              { tool: 'test_simple_text', args: {} },
+            ],
+          },
+        );
+        const failed = report.findings.filter((f) => f.rule === 'tools.call-failed');
+        const errors = failed.filter((f) => f.severity === 'error');
+        expect(errors.map((f) => f.era).sort()).toEqual(['legacy', 'modern']);
+        for (const f of errors)
+          expect(f.message).toMatch(
+            /^--call test_error_handling \{\} got a result with isError: true \("This tool intentionally/,
+          );
+        const warnings = failed.filter((f) => f.severity === 'warning');
+        expect(warnings.map((f) => f.era).sort()).toEqual(['legacy', 'modern']);
+        for (const f of warnings)
+          expect(f.message).toMatch(
+            /^--call test_input_required_result_elicitation \{\} got .*input the checker cannot give/,
+          );
+        expect(failed.some((f) => f.message.includes('test_simple_text'))).toBe(false);
+        expect(report.counts.error).toBeGreaterThanOrEqual(2);
+      } finally {
+        await handler.close();
+      }
+    },
+  );
+});
+
 describe('a hostile server', () => {
   it('that writes junk and never answers is reported, and the check ends in bounded time', async () => {
     let sink: TransportSink | undefined;
@@ -193,7 +233,8 @@ describe('Streamable HTTP rules', () => {
       },
       custom,
     );
-    expect(rules(report)).toEqual(['http.param-mirroring']);
+    // Its --call fails too (the server refuses it), which tools.call-failed reports.
+    expect(rules(report)).toEqual(['http.param-mirroring', 'tools.call-failed']);
     expect(paramFindings(report)).toEqual([
       'tools/call test_custom_headers with every Mcp-Param-* header matching the body got HTTP 400 and error -32020 "Header mismatch: Mcp-Param-Region is missing"',
     ]);

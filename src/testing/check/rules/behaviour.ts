@@ -6,7 +6,7 @@
 import { ERROR_TABLE } from '../../../core/index.js';
 import { itemKey } from '../collect.js';
 import type { Answer, EraSeen, ListWalk } from '../observations.js';
-import { codeOf, described, perEra, resultOf, type Hit, type Rule } from './kit.js';
+import { codeOf, described, isObject, perEra, resultOf, type Hit, type Rule } from './kit.js';
 
 const walks = (era: EraSeen): ListWalk[] => Object.values(era.lists);
 
@@ -192,6 +192,56 @@ const invalidArguments: Rule = {
     }),
 };
 
+const CHECKER_CANNOT =
+  'asks for input the checker cannot give (elicitation, sampling or roots): call it with arguments that avoid it';
+
+/** What a `--call` got instead of a complete, successful result, or undefined when it succeeded. */
+function callFailure(answer: Answer): { what: string; severity: 'error' | 'warning' } | undefined {
+  if (answer.failure !== undefined) return undefined; // errors.no-answer's finding
+  const code = codeOf(answer);
+  if (code !== undefined) {
+    const error = isObject(answer.response?.error) ? answer.response.error : {};
+    const missing =
+      code === ERROR_TABLE.MissingRequiredClientCapability.code ||
+      (typeof error.message === 'string' && /capabilit/i.test(error.message));
+    const what = `${described(answer)}${missing ? `; it ${CHECKER_CANNOT}` : ''}`;
+    return { what, severity: missing ? 'warning' : 'error' };
+  }
+  const result = resultOf(answer);
+  if (result?.resultType === 'input_required')
+    return { what: `input_required; it ${CHECKER_CANNOT}`, severity: 'warning' };
+  if (result?.isError !== true) return undefined;
+  const content = Array.isArray(result.content) ? (result.content as unknown[]) : [];
+  const text = content.map((c) => (isObject(c) && typeof c.text === 'string' ? c.text : '')).join(' ');
+  return {
+    what: `a result with isError: true${text ? ` ("${text.slice(0, 200)}")` : ''}`,
+    severity: 'error',
+  };
+}
+
+const callFailed: Rule = {
+  id: 'tools.call-failed',
+  severity: 'error',
+  section: 'server/tools "Calling Tools", "Error Handling"',
+  requirement:
+    'A tool named with --call is one that is safe to call and expected to succeed with the arguments given; a call that fails checks nothing of its result.',
+  check: (seen) =>
+    perEra(seen, (era) =>
+      era.calls.flatMap((call): Hit[] => {
+        const failed = callFailure(call.answer);
+        if (!failed) return [];
+        return [
+          {
+            message: `--call ${call.tool} ${JSON.stringify(call.args)} got ${failed.what}`,
+            era: era.era,
+            offending: call.answer.response,
+            severity: failed.severity,
+          },
+        ];
+      }),
+    ),
+};
+
 const parity: Rule = {
   id: 'parity.lists',
   severity: 'error',
@@ -229,5 +279,6 @@ export const BEHAVIOUR_RULES: readonly Rule[] = [
   unknownTool,
   malformedParams,
   invalidArguments,
+  callFailed,
   parity,
 ];
