@@ -118,8 +118,7 @@ const TESTS = ['**/*.test.ts', 'test/**'];
 
 /**
  * Exceptions to the size and parameter caps: [file, rules turned off]. The comment above
- * each group is the reason; "pending merge of <helper>" marks files another helper of
- * issue 20 is rewriting, which the lead removes from this list after the merge.
+ * each group is the reason; a file without a written reason gets no exception.
  */
 const SIZE_EXCEPTIONS = [
   // page(list, items, params, size, key) and findCompleter(f, ref, arg, era) run on every list
@@ -147,12 +146,6 @@ const SIZE_EXCEPTIONS = [
   // An example reads top to bottom as one story.
   ['examples/limits.ts', 'max-lines-per-function'],
 ];
-
-/**
- * "warn" while cross-layer imports still reach into internals: the lead rewrites them by
- * script at the end of issue 20, then sets this to "error".
- */
-const LAYER_ENTRY_LEVEL = 'error';
 
 export default tseslint.config(
   {
@@ -193,19 +186,8 @@ export default tseslint.config(
       'max-lines-per-function': ['error', { max: 60, skipBlankLines: true, skipComments: true }],
       'max-params': ['error', 3],
       '@typescript-eslint/no-floating-promises': 'error',
-      'mcpkit/layer-entry': LAYER_ENTRY_LEVEL,
+      'mcpkit/layer-entry': 'error',
     },
-  },
-  // pending merge of scope: unused imports left by the RequestScope step (connect, modern,
-  // server, tasks/methods); the lead drops this entry once scope's branch removes them.
-  {
-    files: [
-      'src/server/connect.ts',
-      'src/server/modern.ts',
-      'src/server/server.ts',
-      'src/server/tasks/methods.ts',
-    ],
-    rules: { '@typescript-eslint/no-unused-vars': 'off' },
   },
   ...SIZE_EXCEPTIONS.map(([file, rules]) => ({
     files: [file],

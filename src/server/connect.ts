@@ -4,8 +4,8 @@
  * Source: 2026-07-28 basic/transports/stdio; 2025-11-25 basic/lifecycle.
  */
 import { runtimeOf, type McpServer } from './server.js';
-import { DEFAULT_MAX_JSON_DEPTH, EVENT_METHOD, Peer, allowsBatch } from '../core/runtime.js';
-import type { ServerEvent, Transport } from '../core/index.js';
+import { DEFAULT_MAX_JSON_DEPTH, Peer, allowsBatch } from '../core/runtime.js';
+import type { Transport } from '../core/index.js';
 import { RequestScope, type SessionInit } from './scope.js';
 import { LegacySession, forwardEvent } from './legacy/session.js';
 
