@@ -3,7 +3,7 @@
  * connection, at most one legacy session, any number of modern requests.
  * Source: 2026-07-28 basic/transports/stdio; 2025-11-25 basic/lifecycle.
  */
-import { runtimeOf, type McpServer } from './server.js';
+import { runtimeOf, startServing, type McpServer } from './server.js';
 import { DEFAULT_MAX_JSON_DEPTH, Peer, allowsBatch } from '../core/runtime.js';
 import type { Transport } from '../core/index.js';
 import { RequestScope, type SessionInit } from './scope.js';
@@ -28,6 +28,7 @@ export async function connect(server: McpServer, transport: Transport): Promise<
     openSession: (init) => openSession(init),
   };
   const runtime = runtimeOf(server);
+  startServing(server);
   let unwatch: (() => void) | undefined;
   let resolveClosed!: () => void;
   const closed = new Promise<void>((resolve) => (resolveClosed = resolve));

@@ -3,7 +3,7 @@
  * `Request` to `Response`, serving the modern and the legacy wire on the same URL.
  * Source: 2026-07-28 basic/transports/streamable-http; 2025-11-25 basic/transports.
  */
-import { runtimeOf, refusedScopes } from '../runtime.js';
+import { runtimeOf, refusedScopes, startServing } from '../runtime.js';
 import { decodeFrame, eraOf, type EraMessage } from '../../core/runtime.js';
 import { DEFAULT_MAX_BUFFERED_BYTES } from './sse.js';
 import type { McpServer } from '../index.js';
@@ -153,6 +153,7 @@ function fromWebRequest(request: Request, remoteAddress: string | undefined): Ht
 export function createHttpEndpoint(server: McpServer, options: HttpHandlerOptions = {}): HttpEndpoint {
   const keepAliveMs = options.keepAliveMs ?? DEFAULT_KEEP_ALIVE_MS;
   const maxBufferedBytes = options.maxStreamBufferBytes ?? DEFAULT_MAX_BUFFERED_BYTES;
+  startServing(server);
   const sessions = new SessionTable({
     idleMs: options.sessionIdleMs ?? 30 * 60_000,
     maxSessions: options.maxSessions ?? 10_000,
