@@ -32,7 +32,7 @@ import {
   type ToolDefinition,
   type ToolHandler,
 } from './tool-types.js';
-import { MiddlewareChains } from './middleware.js';
+import { MiddlewareChains } from './chains.js';
 import { mountOn, withMounted, type MountOptions } from './catalogue/bridge.js';
 import type { Transform } from './catalogue/types.js';
 
