@@ -258,7 +258,7 @@ function scopeChallenge(guard: HttpAuthGuard, response: HttpResponse): HttpRespo
  * or as soon as it starts for a long-lived stream (which its own bound holds instead).
  */
 function admitted(ctx: Context, request: HttpRequest): Promise<HttpResponse> | HttpResponse {
-  const principal = (request.principal = ctx.admission.principalOf(request));
+  const principal = (request.principal = ctx.admission.quotaKeyOf(request));
   const admission = ctx.admission.admit(principal, request.signal);
   if (admission instanceof Promise) return admission.then((queued) => answerAdmitted(ctx, request, queued));
   return answerAdmitted(ctx, request, admission);
@@ -295,7 +295,7 @@ function answerAdmitted(
  * (its address, by default), and a caller whose failures spent its rate gets 429 at once.
  */
 async function authenticate(ctx: Context, guard: HttpAuthGuard, request: HttpRequest): Promise<AuthOutcome> {
-  const anonymous = ctx.admission.principalOf(request);
+  const anonymous = ctx.admission.quotaKeyOf(request);
   const spent = ctx.admission.spent(anonymous);
   if (spent) return { response: spent };
   const outcome = await guard.authenticate(request);
