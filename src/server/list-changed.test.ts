@@ -106,10 +106,11 @@ describe('a server is served once a transport takes it, not when its runtime is 
     expect(events).toEqual([]);
   });
 
-  it.each([
-    ['connect', (server: McpServer) => void connect(server, createLinkedPair()[1])],
-    ['createHttpHandler', (server: McpServer) => void createHttpHandler(server)],
-  ] as const)('after %s, a registration is announced once', async (_name, take) => {
+  const takers: [string, (server: McpServer) => void][] = [
+    ['connect', (server) => void connect(server, createLinkedPair()[1])],
+    ['createHttpHandler', (server) => void createHttpHandler(server)],
+  ];
+  it.each(takers)('after %s, a registration is announced once', async (_name, take) => {
     const server = serving();
     const events = published(server);
     take(server);
