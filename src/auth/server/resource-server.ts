@@ -8,8 +8,7 @@
  * "Error Handling", "Scope Challenge Handling"; RFC 6750 §3; RFC 9728; RFC 9449 §7.
  */
 import type { AuthInfo } from '../../server/index.js';
-import type { HttpAuthGuard } from '../../server/http/index.js';
-import type { HttpRequest, HttpResponse } from '../../server/http/runtime.js';
+import type { GuardRequest, GuardResponse, HttpAuthGuard } from '../../server/http/index.js';
 import { AuthError } from '../errors.js';
 import { checkProof, DPOP_ALGORITHMS, ReplayCache } from './dpop.js';
 import type { TokenVerifier } from './verifiers.js';
@@ -60,7 +59,7 @@ class ResourceGuard implements HttpAuthGuard {
     this.#algorithms = d === true ? DPOP_ALGORITHMS : d ? d.algorithms : undefined;
   }
 
-  serve(request: HttpRequest): HttpResponse | undefined {
+  serve(request: GuardRequest): GuardResponse | undefined {
     if (request.method !== 'GET' && request.method !== 'HEAD') return undefined;
     const o = this.#o;
     const doc = {
@@ -78,7 +77,7 @@ class ResourceGuard implements HttpAuthGuard {
     };
   }
 
-  async authenticate(request: HttpRequest): Promise<{ auth: AuthInfo } | { response: HttpResponse }> {
+  async authenticate(request: GuardRequest): Promise<{ auth: AuthInfo } | { response: GuardResponse }> {
     const match = /^(\S+) +(\S+)$/.exec(request.headers.get('authorization')?.trim() ?? '');
     const scheme = match?.[1]?.toLowerCase();
     if (!match || (scheme !== 'bearer' && !(scheme === 'dpop' && this.#algorithms)))
@@ -97,7 +96,7 @@ class ResourceGuard implements HttpAuthGuard {
     }
   }
 
-  insufficientScope(required: readonly string[]): HttpResponse {
+  insufficientScope(required: readonly string[]): GuardResponse {
     return this.#challenge(403, {
       error: 'insufficient_scope',
       description: `this needs scope ${required.join(' ')}`,
@@ -107,7 +106,7 @@ class ResourceGuard implements HttpAuthGuard {
 
   /** DPoP-bound tokens only with a valid proof; DPoP proofs only for bound tokens. */
   async #binding(
-    request: HttpRequest,
+    request: GuardRequest,
     presented: { scheme: string; auth: AuthInfo; token: string },
   ): Promise<void> {
     const { scheme, auth, token } = presented;
@@ -132,7 +131,7 @@ class ResourceGuard implements HttpAuthGuard {
   #challenge(
     status: number,
     why: { error?: string; description: string; scopes?: readonly string[] },
-  ): HttpResponse {
+  ): GuardResponse {
     const { error, description, scopes } = why;
     const scope = scopes ?? this.#o.requiredScopes ?? this.#o.scopesSupported;
     const params = [`resource_metadata=${quoted(this.#metadataUrl.href)}`];
@@ -146,7 +145,7 @@ class ResourceGuard implements HttpAuthGuard {
   }
 }
 
-function oauthError(status: number, error: string, description: string): HttpResponse {
+function oauthError(status: number, error: string, description: string): GuardResponse {
   return { status, headers: JSON_HEADERS, body: JSON.stringify({ error, error_description: description }) };
 }
 
