@@ -8,7 +8,15 @@
  * Card Location", "CORS Requirements", "Caching" (8924e08).
  */
 import { LocalError } from '../../core/index.js';
-import { SERVER_CARD_MEDIA_TYPE, SERVER_CARD_NAME_PATTERN, SERVER_CARD_PATH, SERVER_CARD_SCHEMA_URL, type CardHeader, type CardRepository, type ServerCard } from '../../core/server-card.js';
+import {
+  SERVER_CARD_MEDIA_TYPE,
+  SERVER_CARD_NAME_PATTERN,
+  SERVER_CARD_PATH,
+  SERVER_CARD_SCHEMA_URL,
+  type CardHeader,
+  type CardRepository,
+  type ServerCard,
+} from '../../core/server-card.js';
 import type { McpServer } from '../index.js';
 import type { Admission } from './admission.js';
 import { pathOf, type HttpAuthGuard } from './auth-guard.js';
