@@ -1,5 +1,5 @@
 /**
- * `npm run bench:workers`: cold start on Cloudflare's runtime (issue 21). Three Workers with
+ * `npm run bench:workers`: cold start on Cloudflare's runtime. Three Workers with
  * one `echo` tool — mcpkit's (`createWorker`), the official SDK v2's (`createMcpHandler`,
  * its documented fetch-runtime recipe) and a bare JSON-RPC echo as the yardstick — are each
  * bundled by `wrangler deploy --dry-run` (the bundle a deploy would upload: raw and gzip

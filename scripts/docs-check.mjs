@@ -1,7 +1,8 @@
 // Checks the built site (docs/.vitepress/dist, from `npm run docs:build`): every internal
 // link and #anchor of every page resolves, the local search index and llms.txt/llms-full.txt
 // are there, and a headless chromium (Debian's, as test/browser uses) renders the home page
-// and a few pages, every image on them loaded, kept as screenshots in test-artifacts/docs/.
+// and a few pages, every image on them loaded, kept as screenshots in test-artifacts/docs/;
+// and docs/reference.md lists every value export of the API snapshots (scripts/reference-gaps.mjs).
 // Exits 1 naming what is broken.
 /* global URL, document */
 import { existsSync, mkdirSync, readFileSync, readdirSync, statSync } from 'node:fs';
@@ -9,6 +10,7 @@ import { createServer } from 'node:http';
 import { dirname, extname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { launchChromium } from './chromium.mjs';
+import { referenceGaps } from './reference-gaps.mjs';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 const SITE = join(ROOT, 'docs', '.vitepress', 'dist');
@@ -139,6 +141,7 @@ if (!existsSync(join(SITE, 'index.html'))) {
 }
 const pages = filesOf(SITE).filter((file) => file.endsWith('.html'));
 const problems = [
+  ...referenceGaps().map((gap) => `docs/reference.md: ${gap}`),
   ...brokenLinks(pages),
   ...brokenExtras(),
   ...(await screenshots([

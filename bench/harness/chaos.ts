@@ -1,5 +1,5 @@
 /**
- * The chaos run of a fleet (issue 25 §6): three instances of examples/fleet-server.ts on a
+ * The chaos run of a fleet: three instances of examples/fleet-server.ts on a
  * real, persistent redis-server, behind a health-checked round-robin balancer, under
  * continuous mixed load (both eras, MRTR and legacy elicitation, tasks, listen streams),
  * while a random instance is SIGKILLed and restarted every `killEveryMs` and Redis is

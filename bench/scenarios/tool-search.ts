@@ -1,5 +1,5 @@
 /**
- * Tool search over a 5 000-tool catalogue (issue 23): how long the index takes to build, how
+ * Tool search over a 5 000-tool catalogue: how long the index takes to build, how
  * much heap it holds, and search latency — in process (`ToolSearch.search`) and as a
  * `search_tools` call from an mcpkit client over the in-memory pair (modern), with half the
  * tools hidden from the caller by a per-caller rule. Tools and queries come from a seeded

@@ -17,11 +17,10 @@ import {
 import {
   LEGACY_REVISIONS,
   isLegacyRevision,
-  type CardRemote,
   type Implementation,
-  type ServerCard,
   type ServerCapabilities,
 } from '../core/index.js';
+import { type CardRemote, type ServerCard } from '../core/server-card.js';
 
 /** How the check reaches the server. */
 export interface ProbeOptions {

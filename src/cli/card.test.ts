@@ -12,7 +12,7 @@ import { CliError } from './errors.js';
 import { createEverythingServer } from '../../servers/everything/server.js';
 import { createServer } from '../server/index.js';
 import { serve, toNodeListener, type Served } from '../integrations/node/index.js';
-import { SERVER_CARD_SCHEMA_URL, type ServerCard } from '../core/index.js';
+import { SERVER_CARD_SCHEMA_URL, type ServerCard } from '../core/server-card.js';
 
 let everything: Served;
 let drifting: Server;

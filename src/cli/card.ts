@@ -5,7 +5,8 @@
  * could not be fetched, 4 the card is not valid.
  */
 import { discoverServerCard, fetchServerCard, type CardDrift } from '../client/index.js';
-import { LocalError, SERVER_CARD_PATH, SERVER_CARD_WELL_KNOWN_PATH } from '../core/index.js';
+import { LocalError } from '../core/index.js';
+import { SERVER_CARD_PATH, SERVER_CARD_WELL_KNOWN_PATH } from '../core/server-card.js';
 import { checkCard, type RemoteReport } from './card-check.js';
 import type { CardCommand } from './card-args.js';
 import { CliError } from './errors.js';

@@ -6,7 +6,8 @@
  * official-registry-requirements.md); static schemas/2025-12-11/server.schema.json.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
-import { SERVER_CARD_NAME_PATTERN, type Implementation } from '../core/index.js';
+import { type Implementation } from '../core/index.js';
+import { SERVER_CARD_NAME_PATTERN } from '../core/server-card.js';
 import type { ClientFlags } from './args.js';
 import type { RegistryJsonCommand } from './card-args.js';
 import { CliError } from './errors.js';

@@ -8,7 +8,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createServer } from '../server/index.js';
 import { serve, type Served } from '../integrations/node/index.js';
-import { SERVER_CARD_SCHEMA_URL, type ServerCard } from '../core/index.js';
+import { SERVER_CARD_SCHEMA_URL, type ServerCard } from '../core/server-card.js';
 import {
   cardDrift,
   cardEndpoint,

@@ -7,16 +7,15 @@
  * Discovery Flow", "Hosted Server Card Location", "Consistency with Runtime Behavior",
  * "Caching" (8924e08).
  */
+import { LocalError, type Implementation } from '../core/index.js';
 import {
-  LocalError,
   SERVER_CARD_JSON_SCHEMA,
   SERVER_CARD_MEDIA_TYPE,
   SERVER_CARD_PATH,
   SERVER_CARD_WELL_KNOWN_PATH,
   type CardRemote,
-  type Implementation,
   type ServerCard,
-} from '../core/index.js';
+} from '../core/server-card.js';
 import { DEFAULT_MAX_JSON_DEPTH, nestedDeeperThan } from '../core/runtime.js';
 import { compileJsonSchema, type JsonSchemaValidator } from '../validation/index.js';
 import { withDeadline } from '../core/runtime.js';

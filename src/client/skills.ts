@@ -10,17 +10,19 @@
 import { isDeepStrictEqual } from './deep-equal.js';
 import {
   LocalError,
+  type Params,
+  type RequestOptions,
+  type Skill,
+  type SkillResource,
+} from '../core/index.js';
+import {
   SKILLS_EXTENSION,
   SKILL_LIMITS,
   frontmatterBlock,
   isSkillName,
   skillDigest,
   unsafeSkillPath,
-  type Params,
-  type RequestOptions,
-  type Skill,
-  type SkillResource,
-} from '../core/index.js';
+} from '../core/skills.js';
 import type { Client } from './client.js';
 
 const DIGEST = /^sha256:[0-9a-f]{64}$/;

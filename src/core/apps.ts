@@ -1,7 +1,7 @@
 /**
- * MCP Apps (`io.modelcontextprotocol/ui`): the wire names and the pure rules both sides
- * share — what a tool's `_meta.ui` says, whether a client negotiated the extension, and
- * the Content-Security-Policy a host builds from a UI resource's declared domains.
+ * `mcpkit/apps`: MCP Apps (`io.modelcontextprotocol/ui`), the wire names and the pure rules
+ * both sides share — what a tool's `_meta.ui` says, whether a client negotiated the
+ * extension, and the Content-Security-Policy a host builds from a UI resource's declared domains.
  * Source: ext-apps specification 2026-01-26 (Stable) "UI Resource Format", "Resource
  * Discovery", "Client<>Server Capability Negotiation", "Security Implications" 4; the
  * draft's "Metadata Location" (list entry and content item, the content item wins).

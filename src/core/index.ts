@@ -1,6 +1,8 @@
 /**
  * `mcpkit`: the protocol core — message types of every revision we speak, the error
  * table, revisions and `_meta` keys, the JSON-RPC envelope and the transport seam. No I/O.
+ * The extensions' own definitions have subpaths of their own: `mcpkit/apps`,
+ * `mcpkit/skills` and `mcpkit/server-card`.
  */
 export type * from './types/index.js';
 export {
@@ -52,15 +54,6 @@ export {
   type ExtensionMethodTypes,
   type ExtensionRequestMap,
 } from './extensions.js';
-export {
-  DIRECTORY_MIME_TYPE,
-  SKILLS_EXTENSION,
-  SKILL_LIMITS,
-  frontmatterBlock,
-  isSkillName,
-  skillDigest,
-  unsafeSkillPath,
-} from './skills.js';
 export { createMemoryEventBus, type EventBus, type ServerEvent } from './event-bus.js';
 export {
   TASKS_EXTENSION,
@@ -79,32 +72,3 @@ export {
   type UpdateTaskParams,
 } from './tasks.js';
 export { createMemoryTaskStore, type MemoryTaskStoreOptions } from './task-store.js';
-export {
-  SERVER_CARD_JSON_SCHEMA,
-  SERVER_CARD_MEDIA_TYPE,
-  SERVER_CARD_NAME_PATTERN,
-  SERVER_CARD_PATH,
-  SERVER_CARD_SCHEMA_URL,
-  SERVER_CARD_WELL_KNOWN_PATH,
-  type CardHeader,
-  type CardInput,
-  type CardRemote,
-  type CardRepository,
-  type ServerCard,
-} from './server-card.js';
-export {
-  APP_MIME_TYPE,
-  APP_PROTOCOL_VERSION,
-  FLAT_RESOURCE_URI_KEY,
-  UI_EXTENSION,
-  appAllowAttribute,
-  appCspHeader,
-  negotiatesUi,
-  toolUiOf,
-  uiClientExtension,
-  type AppCsp,
-  type AppPermissions,
-  type AppResourceUi,
-  type AppVisibility,
-  type ToolUi,
-} from './apps.js';

@@ -1,22 +1,85 @@
 /**
- * The core's face for mcpkit's own layers (server, client, stdio, redis, auth), not exported
- * from the package: request correlation over a transport, timers for any duration, and the
- * loopback host list. Applications use `mcpkit` (core/index.ts) instead.
+ * The core's face for mcpkit's own layers (server, client, stdio, redis, auth, host), not
+ * exported from the package. Applications use `mcpkit` (core/index.ts) instead; the CLI
+ * uses public entries only. Grouped by concern, one export line per module, sorted within.
  */
-export { Peer, type IncomingContext, type PeerHandlers, type PeerOptions } from './peer.js';
-export { setTimer, timerDelay } from './timer.js';
-export { type Deadline, bufferedResponse, fetchWhole, shownUrl, withDeadline } from './deadline.js';
-export { LOOPBACK_HOSTS, isLoopbackHost } from './loopback.js';
-export { type EraMessage, eraOf, revisionOf } from './era.js';
-export { isServerErrorCode } from './errors.js';
-export { loadOptional } from './optional.js';
-export { EVENT_METHOD } from './event-bus.js';
+
+// The JSON-RPC envelope, framing and request correlation.
 export { afterMicrotasks } from './frame-queue.js';
-export { neverAborted, nextCalledTwice } from './middleware.js';
 export { DEFAULT_MAX_JSON_DEPTH, nestedDeeperThan, valueDeeperThan } from './json-limits.js';
-export { type Checked, type Decoded, isObject } from './jsonrpc.js';
+export {
+  type Checked,
+  type Decoded,
+  checkEnvelope,
+  decodeFrame,
+  errorResponse,
+  isObject,
+  isRequestId,
+  resultResponse,
+} from './jsonrpc.js';
 export { LineDecoder, type LineEvent, encodeFrame } from './line-framing.js';
-export { LIST_CHANGED, LIST_FEATURES, type ListFeature, listChangedFeature } from './list-changed.js';
+export { Peer, type IncomingContext, type PeerHandlers, type PeerOptions } from './peer.js';
+
+// Errors, revisions and eras.
+export { type EraMessage, eraOf, revisionOf } from './era.js';
+export {
+  MODERN_ERROR_CODES,
+  isServerErrorCode,
+  missingCapabilityError,
+  missingMetaError,
+  unsupportedVersionError,
+} from './errors.js';
+export { isLevelEnabled, negotiateLegacyRevision } from './revisions.js';
+
+// Capabilities, extensions, names and the spec's wire rules.
+export {
+  type CapabilityNeed,
+  clientCapabilityNeeded,
+  declares,
+  missingCapabilities,
+  serverCapabilityNeeded,
+} from './capabilities.js';
+export { extensionDefinitionProblem, isCoreMethod } from './extensions.js';
+export { URI_SEPARATOR, isQualifiedNameValid, qualifyName, qualifyUri, unqualifyUri } from './namespace.js';
+export {
+  type HeaderAnnotation,
+  type ToolHeaderCheck,
+  allowsBatch,
+  checkToolHeaders,
+  decodeHeaderValue,
+  encodeHeaderValue,
+  headerMatches,
+  headerValueOf,
+  mcpNameOf,
+  metaOf,
+  valueAtPath,
+} from './wire.js';
+
+// Events, list changes and tasks.
+export { EVENT_METHOD } from './event-bus.js';
+export {
+  LIST_CHANGED,
+  LIST_FEATURES,
+  type ListFeature,
+  listChangedFeature,
+  listChangedFilter,
+} from './list-changed.js';
+export { addInputRequest, settle, storedTasksRefusal } from './tasks.js';
+export {
+  CACHEABLE_METHODS,
+  INPUT_METHODS,
+  MODERN_CORE_METHODS,
+  TASK_METHODS,
+  type MethodFacts,
+  methodFacts,
+  targetOf,
+} from './methods.js';
+export { SCHEMA_MAP_KEYWORDS } from './schema-keywords.js';
+
+// Principals, state and limits.
+export { LOOPBACK_HOSTS, isLoopbackHost } from './loopback.js';
+export { neverAborted, nextCalledTwice } from './middleware.js';
+export { loadOptional } from './optional.js';
 export { ownEntry, setOwn } from './own-keys.js';
 export { principalKey, principalOf } from './principal.js';
 export { rateBudget } from './rate.js';
@@ -30,43 +93,7 @@ export {
   digestParams,
   generateStateKey,
 } from './request-state.js';
-export { isLevelEnabled } from './revisions.js';
-export { addInputRequest, settle, storedTasksRefusal } from './tasks.js';
-export { MAX_TIMER_MS } from './timer.js';
-export { allowsBatch, headerMatches, headerValueOf, mcpNameOf, metaOf, valueAtPath } from './wire.js';
-export {
-  MODERN_ERROR_CODES,
-  missingCapabilityError,
-  missingMetaError,
-  unsupportedVersionError,
-} from './errors.js';
-export { negotiateLegacyRevision } from './revisions.js';
-export { checkEnvelope, decodeFrame, errorResponse, isRequestId, resultResponse } from './jsonrpc.js';
-export { listChangedFilter } from './list-changed.js';
-export {
-  checkToolHeaders,
-  decodeHeaderValue,
-  encodeHeaderValue,
-  type HeaderAnnotation,
-  type ToolHeaderCheck,
-} from './wire.js';
-export {
-  type CapabilityNeed,
-  clientCapabilityNeeded,
-  declares,
-  missingCapabilities,
-  serverCapabilityNeeded,
-} from './capabilities.js';
-export { URI_SEPARATOR, isQualifiedNameValid, qualifyName, qualifyUri, unqualifyUri } from './namespace.js';
-export { extensionDefinitionProblem, isCoreMethod } from './extensions.js';
-export {
-  CACHEABLE_METHODS,
-  INPUT_METHODS,
-  MODERN_CORE_METHODS,
-  TASK_METHODS,
-  type MethodFacts,
-  methodFacts,
-  targetOf,
-} from './methods.js';
-export { SCHEMA_MAP_KEYWORDS } from './schema-keywords.js';
-export { sleep } from './timer.js';
+
+// Time and fetching with a deadline.
+export { type Deadline, bufferedResponse, fetchWhole, shownUrl, withDeadline } from './deadline.js';
+export { MAX_TIMER_MS, setTimer, sleep, timerDelay } from './timer.js';

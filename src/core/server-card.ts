@@ -1,6 +1,6 @@
 /**
- * The Server Card: a static JSON document that describes a remote MCP server (identity,
- * endpoints, protocol versions) before anyone connects. Shapes, media type and schema
+ * `mcpkit/server-card`: the Server Card, a static JSON document that describes a remote MCP
+ * server (identity, endpoints, protocol versions) before anyone connects. Shapes, media type and schema
  * URL as the experimental extension defines them; the JSON Schema below states the same
  * constraints in our words and is checked against the extension's own schema in tests.
  * Source: SEP-2127 (draft); modelcontextprotocol/experimental-ext-server-card `schema.ts`

@@ -1,6 +1,7 @@
 /**
- * What both sides of the Skills extension check the same way: the identifier, the
- * per-skill limits, digests, skill names, and the relative paths a skill file may have.
+ * `mcpkit/skills`: what both sides of the Skills extension check the same way: the
+ * identifier, the per-skill limits, digests, skill names, and the relative paths a skill
+ * file may have.
  * Source: ext-skills specification/beta/skills.mdx (SEP-2640) "Extension Identifier",
  * "Limits", "Integrity and Verification", "Resource Mapping"; agentskills.io "name field".
  */

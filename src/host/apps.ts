@@ -7,7 +7,8 @@
  * Source: ext-apps specification 2026-01-26 "Resource Discovery" (visibility; app scope
  * per server), "Reservations in MCP" (the `ui://` scheme).
  */
-import { FLAT_RESOURCE_URI_KEY, toolUiOf, type Tool } from '../core/index.js';
+import { type Tool } from '../core/index.js';
+import { FLAT_RESOURCE_URI_KEY, toolUiOf } from '../core/apps.js';
 
 /** The front URI of `uri` (a `ui://` URI of `server`). */
 export function frontUiUri(server: string, uri: string): string {

@@ -7,13 +7,8 @@
  * "List Changed Notification" (session notifications).
  */
 import { createClient, streamableHttp, type Client, type Subscription } from '../client/index.js';
-import {
-  LocalError,
-  uiClientExtension,
-  type Params,
-  type Transport,
-  type TransportSink,
-} from '../core/index.js';
+import { LocalError, type Params, type Transport, type TransportSink } from '../core/index.js';
+import { uiClientExtension } from '../core/apps.js';
 import {
   listChangedFilter,
   listChangedFeature,

@@ -11,7 +11,7 @@ import type { Prompt, Resource, ResourceTemplate, Tool } from '../core/index.js'
 import type { ServerLists } from './lists.js';
 import { isValidName, passes, type NameFilter, type QualifyName } from './names.js';
 import { frontUiUri, isAppOnly, withFrontUi } from './apps.js';
-import { APP_MIME_TYPE, toolUiOf } from '../core/index.js';
+import { APP_MIME_TYPE, toolUiOf } from '../core/apps.js';
 
 /** A tool of the merged registry. */
 export interface HostTool {

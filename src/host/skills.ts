@@ -11,7 +11,8 @@
 import { mkdir, mkdtemp, rename, rm, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { downloadSkill, listSkills, type Client } from '../client/index.js';
-import { LocalError, unsafeSkillPath, type Skill } from '../core/index.js';
+import { LocalError, type Skill } from '../core/index.js';
+import { unsafeSkillPath } from '../core/skills.js';
 
 /** Options of {@link materialiseSkills}. */
 export interface MaterialiseOptions {

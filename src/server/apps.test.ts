@@ -6,7 +6,8 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { createClient, type Client } from '../client/index.js';
-import { APP_MIME_TYPE, LocalError, uiClientExtension } from '../core/index.js';
+import { LocalError } from '../core/index.js';
+import { APP_MIME_TYPE, uiClientExtension } from '../core/apps.js';
 import { createLinkedPair } from '../testing/index.js';
 import { validateWire } from '../testing/wire-tap.js';
 import { appResource, appTool, connect, createServer, serveApps } from './index.js';

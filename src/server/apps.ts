@@ -6,17 +6,16 @@
  * Source: ext-apps specification 2026-01-26 "UI Resource Format", "Resource Discovery",
  * "Server Behavior" (graceful degradation); the draft's "Metadata Location".
  */
+import { LocalError, WireError } from '../core/index.js';
 import {
   APP_MIME_TYPE,
   FLAT_RESOURCE_URI_KEY,
-  LocalError,
   UI_EXTENSION,
-  WireError,
   negotiatesUi,
   toolUiOf,
   type AppResourceUi,
   type AppVisibility,
-} from '../core/index.js';
+} from '../core/apps.js';
 import {
   isVisible,
   type Caller,

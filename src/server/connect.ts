@@ -3,9 +3,9 @@
  * connection, at most one legacy session, any number of modern requests.
  * Source: 2026-07-28 basic/transports/stdio; 2025-11-25 basic/lifecycle.
  */
-import { runtimeOf, type McpServer } from './server.js';
-import { DEFAULT_MAX_JSON_DEPTH, EVENT_METHOD, Peer, allowsBatch } from '../core/runtime.js';
-import type { ServerEvent, Transport } from '../core/index.js';
+import { runtimeOf, startServing, type McpServer } from './server.js';
+import { DEFAULT_MAX_JSON_DEPTH, Peer, allowsBatch } from '../core/runtime.js';
+import type { Transport } from '../core/index.js';
 import { RequestScope, type SessionInit } from './scope.js';
 import { reportInternalError } from './internal-error.js';
 import { LegacySession, forwardEvent } from './legacy/session.js';
@@ -29,6 +29,7 @@ export async function connect(server: McpServer, transport: Transport): Promise<
     openSession: (init) => openSession(init),
   };
   const runtime = runtimeOf(server);
+  startServing(server);
   let unwatch: (() => void) | undefined;
   let resolveClosed!: () => void;
   const closed = new Promise<void>((resolve) => (resolveClosed = resolve));

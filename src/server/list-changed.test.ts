@@ -4,7 +4,10 @@ import type { JsonRpcNotification } from '../core/jsonrpc.js';
 import { createLinkedPair } from '../testing/linked-pair.js';
 import { validateWire } from '../testing/wire-tap.js';
 import { turn, until } from '../../test/support/wait.js';
+import type { ServerEvent } from '../core/index.js';
+import { createHttpHandler } from './http/index.js';
 import { connect, createServer, type McpServer } from './index.js';
+import { runtimeOf } from './runtime.js';
 
 const MODERN_META = {
   'io.modelcontextprotocol/protocolVersion': '2026-07-28',
@@ -83,5 +86,36 @@ describe('registering while serving announces the list change', () => {
     await turn();
     await peer.request('ping', {});
     expect(got).toEqual(['notifications/tools/list_changed']);
+  });
+});
+
+describe('a server is served once a transport takes it, not when its runtime is read', () => {
+  /** The events `server` publishes from now on. */
+  function published(server: McpServer): ServerEvent[] {
+    const events: ServerEvent[] = [];
+    runtimeOf(server).eventBus.subscribe((event) => void events.push(event));
+    return events;
+  }
+
+  it('reading runtimeOf() switches no announcement on: a later registration publishes nothing', async () => {
+    const server = serving();
+    const events = published(server);
+    void runtimeOf(server).servesLegacy;
+    server.tool('second', {}, () => 'two');
+    await turn();
+    expect(events).toEqual([]);
+  });
+
+  const takers: [string, (server: McpServer) => void][] = [
+    ['connect', (server) => void connect(server, createLinkedPair()[1])],
+    ['createHttpHandler', (server) => void createHttpHandler(server)],
+  ];
+  it.each(takers)('after %s, a registration is announced once', async (_name, take) => {
+    const server = serving();
+    const events = published(server);
+    take(server);
+    server.tool('second', {}, () => 'two');
+    await until(() => events.length > 0);
+    expect(events).toEqual([{ type: 'toolsListChanged' }]);
   });
 });

@@ -157,7 +157,7 @@ function salientParams(method: string, params: Params): unknown {
 }
 
 /** Builds the binding of a request's state. */
-export async function bindingOf(method: string, params: Params, principal: string): Promise<StateBinding> {
+async function bindingOf(method: string, params: Params, principal: string): Promise<StateBinding> {
   return { principal, method, digest: await digestParams(salientParams(method, params)) };
 }
 
@@ -174,7 +174,7 @@ interface StatePayload {
  * @throws WireError -32602 for malformed `inputResponses`/`requestState`, or for tampered,
  *   expired or foreign state.
  */
-export async function openRound(
+async function openRound(
   params: Params,
   binding: () => Promise<StateBinding>,
   sealer: RequestStateSealer,

@@ -4,7 +4,7 @@
  * definition, and the session hooks. Not exported from `mcpkit/server`: authors register
  * features on `McpServer`; transports reach this through {@link runtimeOf}.
  */
-export { runtimeOf } from './server.js';
+export { runtimeOf, startServing } from './server.js';
 export type { ServerRuntime } from './server-runtime.js';
 export {
   PrincipalBudgets,

@@ -107,7 +107,7 @@ export interface InputAsker {
   remember?(key: string, value: unknown): void;
 }
 
-/** The server's middleware chains, as a chained request's scope reaches them (server/middleware.ts). */
+/** The server's middleware chains, as a chained request's scope reaches them (server/chains.ts). */
 export interface ScopeChain {
   /** Sends the request's notification through the outgoing chain. */
   notify(scope: RequestScope, method: string, params: Params): void;

@@ -32,7 +32,7 @@ import {
   type ToolDefinition,
   type ToolHandler,
 } from './tool-types.js';
-import { MiddlewareChains } from './middleware.js';
+import { MiddlewareChains } from './chains.js';
 import { mountOn, withMounted, type MountOptions } from './catalogue/bridge.js';
 import type { Transform } from './catalogue/types.js';
 
@@ -41,19 +41,32 @@ import { principalQuotas } from './middleware/quotas.js';
 import { scopeCheck } from './middleware/scopes.js';
 
 let runtimeFor: (server: McpServer) => ServerRuntime;
+let markServing: (server: McpServer) => void;
 
 /** The events that announce a changed list. */
 type ListEvent = Exclude<ServerEvent['type'], 'resourceUpdated'>;
 
-/** The transports' face of `server` (see runtime.ts); not part of the public API. */
+/** The transports' face of `server` (see runtime.ts); not part of the public API. No side effect. */
 export function runtimeOf(server: McpServer): ServerRuntime {
   return runtimeFor(server);
+}
+
+/**
+ * Marks `server` as served: from now on a registration is announced as a list change. Called
+ * by the transports when they take the server (`connect`, the HTTP endpoint) and by `mount`
+ * for the mounted server, whose announcements the parent forwards. Idempotent.
+ */
+export function startServing(server: McpServer): void {
+  markServing(server);
 }
 
 /** An MCP server definition. Register features, then serve it on any transport. */
 export class McpServer {
   static {
-    runtimeFor = (server) => ((server.#serving = true), server.#runtime);
+    runtimeFor = (server) => server.#runtime;
+    markServing = (server) => {
+      server.#serving = true;
+    };
   }
 
   readonly info: Implementation;
@@ -68,7 +81,7 @@ export class McpServer {
   });
   readonly #runtime: ServerRuntime;
   #scopesChecked = false;
-  /** Set once a transport took the runtime: registrations are announced from then on. */
+  /** Set once a transport took the server ({@link startServing}): registrations are announced from then on. */
   #serving = false;
   /** List changes announced at the end of this turn (one notification per list, however many registrations). */
   readonly #toAnnounce = new Set<ListEvent>();
@@ -227,6 +240,7 @@ export class McpServer {
    */
   mount(prefix: string, server: McpServer, options: MountOptions = {}): this {
     const lists = this.options.listChanged !== false;
+    startServing(server);
     mountOn(this.#runtime, runtimeFor(server), { prefix, options, lists });
     this.#mounted.push(server);
     this.#composed();

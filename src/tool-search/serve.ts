@@ -2,7 +2,8 @@
  * Putting a tool search to work: on a server definition ({@link installToolSearch}) and over
  * a host's merged registry ({@link hostToolSource}), so one search covers every backend.
  */
-import { toolUiOf, type Tool } from '../core/index.js';
+import { type Tool } from '../core/index.js';
+import { toolUiOf } from '../core/apps.js';
 import type { McpServer, RequestContext, ToolResult } from '../server/index.js';
 import type { SearchableTool, ToolSearch, ToolSource } from './search.js';
 

@@ -16,7 +16,18 @@ const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as {
 };
 
 /** The subpaths that claim to run on any runtime: no Node built-in, nothing refused at load. */
-const WEB_ENTRIES = ['.', './server', './client', './http', './auth', './otel', './cloudflare'];
+const WEB_ENTRIES = [
+  '.',
+  './server',
+  './client',
+  './apps',
+  './skills',
+  './server-card',
+  './http',
+  './auth',
+  './otel',
+  './cloudflare',
+];
 
 async function browserBundle(subpath: string): Promise<{ code: string; inputs: string[] }> {
   const target = pkg.exports[subpath];

@@ -1,5 +1,5 @@
 /**
- * The short chaos run in CI (issue 25 §6; the long one is `npm run chaos`): three fleet
+ * The short chaos run in CI (the long one is `npm run chaos`): three fleet
  * instances and a persistent Redis under mixed load for 15 s while an instance is SIGKILLed
  * and restarted every 2.5 s and Redis is restarted once half-way. Nothing may hang, run
  * twice, reach the wrong call or vanish; every failure is a clear error; every listen

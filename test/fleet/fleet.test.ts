@@ -1,5 +1,5 @@
 /**
- * Three mcpkit instances and one Redis behave as one server (issue 10's fleet proof):
+ * Three mcpkit instances and one Redis behave as one server:
  * listen streams hear changes made elsewhere, tasks are polled and answered through any
  * instance, a killed instance's tasks fail (or re-run when retry-safe) within the lease,
  * requestState opens on any instance, and a Redis restart is survived.

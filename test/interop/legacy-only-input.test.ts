@@ -1,7 +1,7 @@
 /**
  * A FastMCP server asks for input only with server-initiated requests (legacy sessions):
  * on a modern connection its eliciting tool fails, and mcpkit says to pin the legacy era
- * (issue 27 §4) — once per tool, through the client's `onWarning` and the host's `warning`
+ * — once per tool, through the client's `onWarning` and the host's `warning`
  * event. Pinned to legacy, the same tool is answered through the client's handlers.
  */
 import { join } from 'node:path';

@@ -4,7 +4,7 @@
  * over stdio and Streamable HTTP, against our everything server and the README's weather
  * example (progress sent right before the tool returns, the case the clients used to drop).
  * Each call is repeated, because a lost notification depends on how writes are chunked.
- * Source: 2026-07-28 basic/patterns/progress; issue 12 item 0.
+ * Source: 2026-07-28 basic/patterns/progress.
  */
 import {
   Client as ModernClient,

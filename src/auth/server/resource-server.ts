@@ -8,8 +8,7 @@
  * "Error Handling", "Scope Challenge Handling"; RFC 6750 §3; RFC 9728; RFC 9449 §7.
  */
 import type { AuthInfo } from '../../server/index.js';
-import type { HttpAuthGuard } from '../../server/http/index.js';
-import type { HttpRequest, HttpResponse } from '../../server/http/runtime.js';
+import type { GuardRequest, GuardResponse, HttpAuthGuard } from '../../server/http/index.js';
 import { AuthError } from '../errors.js';
 import { checkProof, DPOP_ALGORITHMS, ReplayCache } from './dpop.js';
 import type { TokenVerifier } from './verifiers.js';
@@ -67,7 +66,7 @@ class ResourceGuard implements HttpAuthGuard {
     this.#algorithms = d === true ? DPOP_ALGORITHMS : d ? d.algorithms : undefined;
   }
 
-  serve(request: HttpRequest): HttpResponse | undefined {
+  serve(request: GuardRequest): GuardResponse | undefined {
     if (request.method !== 'GET' && request.method !== 'HEAD') return undefined;
     const o = this.#o;
     const doc = {
@@ -85,7 +84,7 @@ class ResourceGuard implements HttpAuthGuard {
     };
   }
 
-  async authenticate(request: HttpRequest): Promise<{ auth: AuthInfo } | { response: HttpResponse }> {
+  async authenticate(request: GuardRequest): Promise<{ auth: AuthInfo } | { response: GuardResponse }> {
     const match = /^(\S+) +(\S+)$/.exec(request.headers.get('authorization')?.trim() ?? '');
     const scheme = match?.[1]?.toLowerCase();
     if (!match || (scheme !== 'bearer' && !(scheme === 'dpop' && this.#algorithms)))
@@ -116,7 +115,7 @@ class ResourceGuard implements HttpAuthGuard {
     return scopesSupported?.filter((s) => !privileged.includes(s));
   }
 
-  insufficientScope(required: readonly string[]): HttpResponse {
+  insufficientScope(required: readonly string[]): GuardResponse {
     return this.#challenge(403, {
       error: 'insufficient_scope',
       description: `this needs scope ${required.join(' ')}`,
@@ -126,7 +125,7 @@ class ResourceGuard implements HttpAuthGuard {
 
   /** DPoP-bound tokens only with a valid proof; DPoP proofs only for bound tokens. */
   async #binding(
-    request: HttpRequest,
+    request: GuardRequest,
     presented: { scheme: string; auth: AuthInfo; token: string },
   ): Promise<void> {
     const { scheme, auth, token } = presented;
@@ -151,7 +150,7 @@ class ResourceGuard implements HttpAuthGuard {
   #challenge(
     status: number,
     why: { error?: string; description: string; scopes?: readonly string[] },
-  ): HttpResponse {
+  ): GuardResponse {
     const { error, description, scopes } = why;
     const scope = scopes ?? this.#basicScopes();
     const params = [`resource_metadata=${quoted(this.#metadataUrl.href)}`];
@@ -165,7 +164,7 @@ class ResourceGuard implements HttpAuthGuard {
   }
 }
 
-function oauthError(status: number, error: string, description: string): HttpResponse {
+function oauthError(status: number, error: string, description: string): GuardResponse {
   return { status, headers: JSON_HEADERS, body: JSON.stringify({ error, error_description: description }) };
 }
 

@@ -5,7 +5,8 @@
  * Source: ext-apps specification 2026-01-26 "Visibility", "Security Implications" 2
  * (validate all incoming messages, reject malformed ones).
  */
-import { toolUiOf, type Tool } from '../../core/index.js';
+import { type Tool } from '../../core/index.js';
+import { toolUiOf } from '../../core/apps.js';
 
 /** A message from a view that passed the envelope check. */
 export type ViewMessage =

@@ -10,7 +10,7 @@ import type { Frame, Page } from 'puppeteer-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createClient } from '../../client/index.js';
 import { streamableHttp } from '../../client/index.js';
-import { appCspHeader } from '../../core/index.js';
+import { appCspHeader } from '../../core/apps.js';
 import { createGateway, createHost, type Gateway, type Host } from '../../host/index.js';
 import { serve, type Served } from '../../integrations/node/index.js';
 import { appResource, appTool, createServer } from '../../server/index.js';

@@ -11,16 +11,14 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { Client } from '../../client/index.js';
+import { WireError, type ErrorName, type Tool } from '../../core/index.js';
 import {
   APP_MIME_TYPE,
   APP_PROTOCOL_VERSION,
-  WireError,
   appAllowAttribute,
   appCspHeader,
   toolUiOf,
-  type ErrorName,
-  type Tool,
-} from '../../core/index.js';
+} from '../../core/apps.js';
 import { checkViewMessage, toolRefusal } from './app-rules.js';
 import type { SandboxView } from './sandbox.js';
 

@@ -7,7 +7,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { createClient, type Client, type EraPreference } from '../../client/index.js';
-import { uiClientExtension } from '../../core/index.js';
+import { uiClientExtension } from '../../core/apps.js';
 import { listChangedFilter } from '../../core/runtime.js';
 import { AppViews } from './apps.js';
 import { ReceivedResults, withReceived } from './received.js';

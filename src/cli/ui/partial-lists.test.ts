@@ -1,6 +1,6 @@
 /**
  * The inspector app against a server that declares `resources` and `prompts` but answers
- * `resources/templates/list` and `prompts/list` with -32601 (issue 25 §5): those lists are
+ * `resources/templates/list` and `prompts/list` with -32601: those lists are
  * shown as missing, and the rest is shown.
  */
 import { fileURLToPath } from 'node:url';

@@ -14,4 +14,4 @@ export {
   type RetryOptions,
   type StreamableHttpOptions,
 } from './transport.js';
-export { sseTransport, type SseTransportOptions } from '../legacy/sse-transport.js';
+export { sseTransport, type SseTransportOptions } from './legacy/sse-transport.js';

@@ -17,7 +17,7 @@ import {
   resultOf,
   statusFrame,
 } from './frames.js';
-import type { Exchange, LegacySession } from '../legacy/http-session.js';
+import type { Exchange, LegacySession } from './legacy/http-session.js';
 import type { RelatedRequests } from './related-requests.js';
 import { newCursor, readBoundedText, readSse, type SseCursor } from './sse.js';
 

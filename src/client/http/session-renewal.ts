@@ -12,7 +12,7 @@
 import type { JsonRpcMessage, JsonRpcRequest, Params } from '../../core/index.js';
 import { isObject } from '../../core/runtime.js';
 import { mediaTypeOf, parseObject } from './frames.js';
-import type { LegacySession } from '../legacy/http-session.js';
+import type { LegacySession } from './legacy/http-session.js';
 import { newCursor, readBoundedText, readSse } from './sse.js';
 
 /** What a renewal needs from its transport. */

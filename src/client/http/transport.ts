@@ -21,13 +21,13 @@ import {
 } from '../../core/index.js';
 import { disconnectedFrame } from './frames.js';
 import { retried, unreachable, within, type PostFailure } from './fetch-failure.js';
-import { LegacySession, type Exchange } from '../legacy/http-session.js';
+import { LegacySession, type Exchange } from './legacy/http-session.js';
 import type { StreamableHttpOptions } from './options.js';
 import { SessionRenewal } from './session-renewal.js';
 import { RelatedRequests } from './related-requests.js';
 import { modernHeaders } from './request-headers.js';
 import { ResponseReader } from './responses.js';
-import { legacySseFallback, type SseTransport } from '../legacy/sse-transport.js';
+import { legacySseFallback, type SseTransport } from './legacy/sse-transport.js';
 import { DEFAULT_MAX_MESSAGE_BYTES } from './sse.js';
 import { withDeadline } from '../../core/runtime.js';
 

@@ -7,7 +7,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createClient, streamableHttp, type Client } from '../../client/index.js';
-import { toolUiOf, uiClientExtension } from '../../core/index.js';
+import { toolUiOf, uiClientExtension } from '../../core/apps.js';
 import { serve, type Served } from '../../integrations/node/index.js';
 import { appResource, appTool, createServer } from '../../server/index.js';
 import { createGateway, createHost, type Gateway, type Host } from '../index.js';

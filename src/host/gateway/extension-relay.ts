@@ -28,11 +28,11 @@ import {
   WireError,
   META,
   TASKS_EXTENSION,
-  UI_EXTENSION,
   type Middleware,
   type Params,
   type RequestId,
 } from '../../core/index.js';
+import { UI_EXTENSION } from '../../core/apps.js';
 import { rateBudget } from '../../core/runtime.js';
 import { relayRequest } from '../../client/runtime.js';
 import type { RequestContext, ServerExtension } from '../../server/index.js';

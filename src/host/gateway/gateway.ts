@@ -15,7 +15,8 @@ import {
   type RequestContext,
   serveApps,
 } from '../../server/index.js';
-import { WireError, negotiatesUi, type Params, type ResourceTemplate, type Tool } from '../../core/index.js';
+import { WireError, type Params, type ResourceTemplate, type Tool } from '../../core/index.js';
+import { negotiatesUi } from '../../core/apps.js';
 import { isAppOnly } from '../apps.js';
 import { passThrough } from '../../server/runtime.js';
 import type { StandardJsonSchema } from '../../validation/index.js';
@@ -26,7 +27,8 @@ import { ParkedCalls } from './parked.js';
 import { RelayStates } from './relay.js';
 import { GatewaySubscriptions } from './subscriptions.js';
 import { SearchableTools } from './searchable.js';
-import { principalOf, TaskIds } from './task-ids.js';
+import { TaskIds } from './task-ids.js';
+import { principalOf } from '../../core/runtime.js';
 import { createToolSearch, installToolSearch } from '../../tool-search/index.js';
 import { tasksMiddleware } from './tasks.js';
 import { advertiseRelayed, relayExtension } from './extension-relay.js';
@@ -256,7 +258,7 @@ class RegistrySync {
   #createdTask(server: string, task: Params, ctx: RequestContext): never {
     if (typeof task.taskId !== 'string')
       throw WireError.of('InternalError', `server '${server}' answered with a task without a taskId`);
-    const taskId = this.#setup.taskIds.wrap({ server, taskId: task.taskId }, principalOf(ctx));
+    const taskId = this.#setup.taskIds.wrap({ server, taskId: task.taskId }, principalOf(ctx.auth));
     return passThrough({ ...task, taskId }) as never;
   }
 

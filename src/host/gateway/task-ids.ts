@@ -7,8 +7,7 @@
  * Source: SEP-2663 "Task Creation", "Security Implications".
  */
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
-import { META, TASKS_EXTENSION, type MiddlewareContext, type Params } from '../../core/index.js';
-import { principalOf as principalOfAuth } from '../../core/runtime.js';
+import { META, TASKS_EXTENSION, type Params } from '../../core/index.js';
 
 /** Where a gateway task id points. */
 export interface TaskRoute {
@@ -62,11 +61,6 @@ function b64(text: string): string {
 
 function unb64(text: string): string {
   return Buffer.from(text, 'base64url').toString('utf8');
-}
-
-/** The principal a request acts for ('' when anonymous), as the server's own tasks see it. */
-export function principalOf(ctx: Pick<MiddlewareContext, 'auth'>): string {
-  return principalOfAuth(ctx.auth);
 }
 
 /** True when the request's `_meta` declares the Tasks extension among its client capabilities. */

@@ -15,10 +15,10 @@ import {
   type MiddlewareContext,
   type Params,
 } from '../../core/index.js';
-import { missingCapabilityError } from '../../core/runtime.js';
+import { missingCapabilityError, principalOf } from '../../core/runtime.js';
 import type { Subscription } from '../../client/index.js';
 import type { Host } from '../host.js';
-import { declaresTasks, principalOf, type TaskIds, type TaskRoute } from './task-ids.js';
+import { declaresTasks, type TaskIds, type TaskRoute } from './task-ids.js';
 
 /** Most task ids one listen request may follow, as on a server of its own. */
 const MAX_TASK_IDS = 1000;
@@ -106,7 +106,7 @@ export class TaskListens {
       taskIds.some((id) => typeof id !== 'string')
     )
       throw WireError.of('InvalidParams', `taskIds must be an array of at most ${MAX_TASK_IDS} task ids`);
-    const principal = principalOf(ctx);
+    const principal = principalOf(ctx.auth);
     const routes = new Map<string, TaskRoute>();
     for (const id of taskIds as string[]) {
       const route = this.#ids.unwrap(id, principal);

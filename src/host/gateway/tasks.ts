@@ -21,11 +21,11 @@ import {
   type McpMessage,
   type Params,
 } from '../../core/index.js';
-import { TASK_METHODS, missingCapabilityError } from '../../core/runtime.js';
+import { TASK_METHODS, missingCapabilityError, principalOf } from '../../core/runtime.js';
 import { relayRequest } from '../../client/runtime.js';
 import type { Host } from '../host.js';
 import { TaskListens } from './task-listen.js';
-import { declaresTasks, principalOf, type TaskIds } from './task-ids.js';
+import { declaresTasks, type TaskIds } from './task-ids.js';
 
 /** True when some ready server of `host` offers the Tasks extension. */
 function hostOffersTasks(host: Host): boolean {
@@ -68,7 +68,7 @@ async function taskMethod(
   const { host, ids } = gateway;
   const params = message.params ?? {};
   if (!declaresTasks(params)) throw missingCapabilityError({ extensions: { [TASKS_EXTENSION]: {} } });
-  const route = ids.unwrap(params.taskId, principalOf(ctx));
+  const route = ids.unwrap(params.taskId, principalOf(ctx.auth));
   if (!route) throw WireError.of('InvalidParams', `unknown task: ${JSON.stringify(params.taskId)}`);
   const client = host.clientOf(route.server);
   if (!client || !offersTasks(host, route.server))

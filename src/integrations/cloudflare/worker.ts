@@ -6,7 +6,8 @@
  * the one object that holds it, whichever isolate received it.
  * Source: 2026-07-28 basic/transports/streamable-http; 2025-11-25 basic/transports "Session Management".
  */
-import { ERROR_TABLE, SERVER_CARD_WELL_KNOWN_PATH, type ErrorName } from '../../core/index.js';
+import { ERROR_TABLE, type ErrorName } from '../../core/index.js';
+import { SERVER_CARD_WELL_KNOWN_PATH } from '../../core/server-card.js';
 import { errorResponse } from '../../core/runtime.js';
 import { runtimeOf } from '../../server/runtime.js';
 import type { McpServer } from '../../server/index.js';

@@ -4,7 +4,7 @@
  */
 import { createServer as createNodeServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { SERVER_CARD_WELL_KNOWN_PATH } from '../../core/index.js';
+import { SERVER_CARD_WELL_KNOWN_PATH } from '../../core/server-card.js';
 import type { McpServer } from '../../server/index.js';
 import type { HttpHandlerOptions, ServerCardOptions } from '../../server/http/index.js';
 import { connectionShares } from '../../server/http/runtime.js';

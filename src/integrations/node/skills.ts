@@ -8,7 +8,7 @@
 import { constants } from 'node:fs';
 import { open, readdir, realpath } from 'node:fs/promises';
 import { dirname, join, sep } from 'node:path';
-import { unsafeSkillPath } from '../../core/index.js';
+import { unsafeSkillPath } from '../../core/skills.js';
 import {
   SkillCatalogue,
   type SkillCatalogueOptions,

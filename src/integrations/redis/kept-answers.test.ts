@@ -1,6 +1,6 @@
 /**
  * A client's answer to another instance's request, published while that instance's
- * subscriber connection is down, is not lost (issue 25 §6, the fault the chaos run found):
+ * subscriber connection is down, is not lost (a fault the chaos run found):
  * the store keeps it until the request has it and delivers it again on resubscribing.
  * Real redis-server; the drop is `CLIENT KILL TYPE pubsub`, and the asking instance
  * reconnects only after 400 ms, so the answer is certainly published while it is away.

@@ -5,7 +5,7 @@
  */
 
 /** One media range of an `Accept` header: lower-cased type and subtype, weight 0 to 1. */
-export interface MediaRange {
+interface MediaRange {
   type: string;
   subtype: string;
   q: number;
@@ -43,7 +43,7 @@ function parseRange(text: string): MediaRange | undefined {
 }
 
 /** Parses an `Accept` header into its media ranges; malformed ranges are skipped. */
-export function parseAccept(header: string | null): MediaRange[] {
+function parseAccept(header: string | null): MediaRange[] {
   if (header === null) return [];
   return splitOutsideQuotes(header, ',')
     .map((part) => parseRange(part))

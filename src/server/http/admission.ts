@@ -126,8 +126,8 @@ export class Admission {
       );
   }
 
-  /** The principal key of a request ('' when unidentified). */
-  principalOf(request: HttpRequest): string {
+  /** The key a request's quotas count against ('' when unidentified): see {@link PrincipalKey}. */
+  quotaKeyOf(request: HttpRequest): string {
     return (
       this.#key({ headers: request.headers, remoteAddress: request.remoteAddress, auth: request.auth }) ?? ''
     );

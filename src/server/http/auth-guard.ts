@@ -7,21 +7,39 @@
  * Source: 2026-07-28 basic/authorization "Access Token Usage", "Error Handling".
  */
 import type { AuthInfo } from '../index.js';
-import type { HttpRequest, HttpResponse } from './exchange.js';
+import type { HeaderReader, HttpRequest } from './exchange.js';
+
+/**
+ * What a guard reads of a request: its method, URL (absolute, or a path), headers and abort
+ * signal. A web `Request` has all four; the endpoint passes its own request shape.
+ */
+export interface GuardRequest {
+  readonly method: string;
+  readonly url: string;
+  readonly headers: HeaderReader;
+  readonly signal: AbortSignal;
+}
+
+/** A response a guard answers with: status, lowercase header names, a text body or none. */
+export interface GuardResponse {
+  readonly status: number;
+  readonly headers: Record<string, string>;
+  readonly body: string | ReadableStream<Uint8Array> | null;
+}
 
 /** The result of authenticating a request: who is calling, or the response refusing it. */
-export type AuthOutcome = { auth: AuthInfo } | { response: HttpResponse };
+export type AuthOutcome = { auth: AuthInfo } | { response: GuardResponse };
 
 /** Authorization for {@link createHttpHandler}: see mcpkit/auth `protectedResource()`. */
 export interface HttpAuthGuard {
   /** Paths besides the MCP endpoint's that the guard answers (its Protected Resource Metadata). */
   readonly paths: readonly string[];
   /** Answers a request for one of {@link paths}; undefined for any other request. */
-  serve(request: HttpRequest): HttpResponse | undefined;
+  serve(request: GuardRequest): GuardResponse | undefined;
   /** Verifies the credentials of a request to the MCP endpoint. Never throws. */
-  authenticate(request: HttpRequest): Promise<AuthOutcome>;
+  authenticate(request: GuardRequest): Promise<AuthOutcome>;
   /** The 403 for a caller that lacks `required` scopes (`insufficient_scope`), answering the server's scope check. */
-  insufficientScope(required: readonly string[]): HttpResponse;
+  insufficientScope(required: readonly string[]): GuardResponse;
   /**
    * Called once by the endpoint with a reader of the scopes the served features need (every
    * `scopes` a tool, prompt, resource or template registered, current when read), so the

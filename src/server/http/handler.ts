@@ -3,7 +3,7 @@
  * `Request` to `Response`, serving the modern and the legacy wire on the same URL.
  * Source: 2026-07-28 basic/transports/streamable-http; 2025-11-25 basic/transports.
  */
-import { runtimeOf, refusedScopes, principalShare } from '../runtime.js';
+import { runtimeOf, refusedScopes, principalShare, startServing } from '../runtime.js';
 import { decodeFrame, eraOf, type EraMessage } from '../../core/runtime.js';
 import { DEFAULT_MAX_BUFFERED_BYTES } from './sse.js';
 import type { McpServer } from '../index.js';
@@ -153,6 +153,7 @@ function fromWebRequest(request: Request, remoteAddress: string | undefined): Ht
 export function createHttpEndpoint(server: McpServer, options: HttpHandlerOptions = {}): HttpEndpoint {
   const keepAliveMs = options.keepAliveMs ?? DEFAULT_KEEP_ALIVE_MS;
   const maxBufferedBytes = options.maxStreamBufferBytes ?? DEFAULT_MAX_BUFFERED_BYTES;
+  startServing(server);
   const sessions = new SessionTable({
     idleMs: options.sessionIdleMs ?? 30 * 60_000,
     maxSessions: options.maxSessions ?? 10_000,
@@ -259,7 +260,7 @@ function scopeChallenge(guard: HttpAuthGuard, response: HttpResponse): HttpRespo
  * or as soon as it starts for a long-lived stream (which its own bound holds instead).
  */
 function admitted(ctx: Context, request: HttpRequest): Promise<HttpResponse> | HttpResponse {
-  const principal = (request.principal = ctx.admission.principalOf(request));
+  const principal = (request.principal = ctx.admission.quotaKeyOf(request));
   const admission = ctx.admission.admit(principal, request);
   if (admission instanceof Promise) return admission.then((queued) => answerAdmitted(ctx, request, queued));
   return answerAdmitted(ctx, request, admission);
@@ -296,7 +297,7 @@ function answerAdmitted(
  * (its address, by default), and a caller whose failures spent its rate gets 429 at once.
  */
 async function authenticate(ctx: Context, guard: HttpAuthGuard, request: HttpRequest): Promise<AuthOutcome> {
-  const anonymous = ctx.admission.principalOf(request);
+  const anonymous = ctx.admission.quotaKeyOf(request);
   const spent = ctx.admission.spent(anonymous);
   if (spent) return { response: spent };
   const outcome = await guard.authenticate(request);

@@ -19,9 +19,13 @@ export type { SessionChange, SessionMessage, SessionRecord, SessionStore } from 
 export { LOOPBACK_HOSTS } from '../../core/runtime.js';
 export type { OriginPolicy } from './security.js';
 export type { CorsOptions } from './cors.js';
-export { accepts, parseAccept, type MediaRange } from './accept.js';
-export { DEFAULT_MAX_BODY_BYTES } from './body.js';
-export { principalOf, type AuthOutcome, type HttpAuthGuard } from './auth-guard.js';
+export {
+  principalOf,
+  type AuthOutcome,
+  type GuardRequest,
+  type GuardResponse,
+  type HttpAuthGuard,
+} from './auth-guard.js';
 export {
   buildServerCard,
   type CardSource,

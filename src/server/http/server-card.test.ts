@@ -12,7 +12,7 @@ import addFormats from 'ajv-formats';
 import { createServer } from '../index.js';
 import { createHttpHandler, type HttpAuthGuard, type HttpHandlerOptions } from './index.js';
 import { buildServerCard } from './server-card.js';
-import { SERVER_CARD_JSON_SCHEMA, type ServerCard } from '../../core/index.js';
+import { SERVER_CARD_JSON_SCHEMA, type ServerCard } from '../../core/server-card.js';
 import { compileJsonSchema } from '../../validation/index.js';
 
 const SPEC = join(import.meta.dirname, '../../../test/spec/extensions/server-card');

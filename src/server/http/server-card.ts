@@ -8,8 +8,8 @@
  * Source: SEP-2127 (draft); experimental-ext-server-card `docs/discovery.md` "Hosted Server
  * Card Location", "CORS Requirements", "Caching" (8924e08).
  */
+import { LocalError } from '../../core/index.js';
 import {
-  LocalError,
   SERVER_CARD_MEDIA_TYPE,
   SERVER_CARD_NAME_PATTERN,
   SERVER_CARD_PATH,
@@ -18,7 +18,7 @@ import {
   type CardHeader,
   type CardRepository,
   type ServerCard,
-} from '../../core/index.js';
+} from '../../core/server-card.js';
 import type { McpServer } from '../index.js';
 import type { Admission } from './admission.js';
 import { pathOf, type HttpAuthGuard } from './auth-guard.js';
@@ -166,7 +166,7 @@ export function cardRoute(
     if (request.method === 'OPTIONS') return emptyResponse(204, { ...CORS, 'access-control-max-age': '600' });
     if (request.method !== 'GET' && request.method !== 'HEAD')
       return rpcError('MethodNotAllowed', `Method not allowed; use ${ALLOW}`, { headers: { allow: ALLOW } });
-    const admitted = admission.admit(admission.principalOf(request), request);
+    const admitted = admission.admit(admission.quotaKeyOf(request), request);
     const answer = async (): Promise<HttpResponse> => {
       const outcome = await admitted;
       if ('response' in outcome) return outcome.response;

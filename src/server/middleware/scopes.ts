@@ -9,7 +9,7 @@
 import { WireError, type AuthInfo, type Middleware } from '../../core/index.js';
 import type { Needed } from '../catalogue/catalogue.js';
 import type { Caller } from '../catalogue/types.js';
-import { callerOf } from '../middleware.js';
+import { callerOf } from '../chains.js';
 
 /** Where the scope check reads what a request needs (`ServerCatalogue.requiredScopes`). */
 export interface ScopeSource {

@@ -7,15 +7,8 @@
  * Source: ext-skills specification/beta/skills.mdx (SEP-2640) "Skill Format", "Resource
  * Mapping", "Skill Entries", "Limits", "Nested Skills", "Directory Resources".
  */
-import {
-  DIRECTORY_MIME_TYPE,
-  LocalError,
-  SKILL_LIMITS,
-  skillDigest,
-  unsafeSkillPath,
-  type Resource,
-  type Skill,
-} from '../../core/index.js';
+import { LocalError, type Resource, type Skill } from '../../core/index.js';
+import { DIRECTORY_MIME_TYPE, SKILL_LIMITS, skillDigest, unsafeSkillPath } from '../../core/skills.js';
 import { frontmatterOf, SkillRuleError } from './frontmatter.js';
 
 /** One entry of a storage directory; `other` is a symlink or special file, which is refused. */

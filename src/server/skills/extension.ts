@@ -11,15 +11,14 @@
  * "Error Handling".
  */
 import {
-  SKILLS_EXTENSION,
   WireError,
-  unsafeSkillPath,
   type GetSkillResult,
   type ListSkillsResult,
   type ReadResourceDirectoryResult,
   type BlobResourceContents,
   type TextResourceContents,
 } from '../../core/index.js';
+import { SKILLS_EXTENSION, unsafeSkillPath } from '../../core/skills.js';
 import { defineExtension } from '../extension.js';
 import { paginate } from '../pagination.js';
 import type { SkillCatalogue } from './catalogue.js';

@@ -6,7 +6,8 @@
  * Source: ext-skills specification/beta/skills.mdx "Skill Format", "Frontmatter";
  * agentskills.io specification "name field", "description field".
  */
-import { frontmatterBlock, isSkillName, type SkillFrontmatter } from '../../core/index.js';
+import { type SkillFrontmatter } from '../../core/index.js';
+import { frontmatterBlock, isSkillName } from '../../core/skills.js';
 
 /**
  * Parses the YAML of a frontmatter block into a plain JSON object (YAML 1.2 core schema,

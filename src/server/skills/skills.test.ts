@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createClient, downloadSkill, getSkill, listSkills, readSkillFile } from '../../client/index.js';
-import { SKILLS_EXTENSION, skillDigest, type Skill } from '../../core/index.js';
+import { type Skill } from '../../core/index.js';
+import { SKILLS_EXTENSION, skillDigest } from '../../core/skills.js';
 import { createLinkedPair } from '../../testing/linked-pair.js';
 import { connect, createServer, SkillCatalogue, skillsExtension } from '../index.js';
 

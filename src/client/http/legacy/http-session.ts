@@ -6,9 +6,9 @@
  * Source: 2025-11-25 basic/transports "Session Management", "Listening for Messages from
  * the Server", "Resumability and Redelivery", "Protocol Version Header".
  */
-import { mediaTypeOf } from '../http/frames.js';
-import { newCursor, readSse, type SseCursor } from '../http/sse.js';
-import { sleep, withDeadline } from '../../core/runtime.js';
+import { mediaTypeOf } from '../frames.js';
+import { newCursor, readSse, type SseCursor } from '../sse.js';
+import { sleep, withDeadline } from '../../../core/runtime.js';
 
 /** One request in flight, as the transport tracks it. */
 export interface Exchange {

@@ -8,10 +8,9 @@ import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { SSEServerTransport } from '@modelcontextprotocol/sdk/server/sse.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import type { JsonRpcMessage } from '../../core/jsonrpc.js';
-import type { Transport } from '../../core/transport.js';
-import { createClient } from '../index.js';
-import { streamableHttp } from '../http/index.js';
+import type { JsonRpcMessage } from '../../../core/jsonrpc.js';
+import type { Transport } from '../../../core/transport.js';
+import { createClient, streamableHttp } from '../../index.js';
 import { sseTransport } from './sse-transport.js';
 
 const cleanup: (() => Promise<void>)[] = [];

@@ -14,13 +14,13 @@ import {
   type RequestId,
   type Transport,
   type TransportSink,
-} from '../../core/index.js';
-import { failureFrame, isResponseObject, mediaTypeOf, parseObject, statusFrame } from '../http/frames.js';
-import { sendRetrying, type RetryOptions } from '../http/retry.js';
-import { unreachable } from '../http/fetch-failure.js';
-import { DEFAULT_MAX_MESSAGE_BYTES, readBoundedText } from '../http/sse.js';
-import { withDeadline } from '../../core/runtime.js';
-import type { HeaderSource } from '../http/options.js';
+} from '../../../core/index.js';
+import { failureFrame, isResponseObject, mediaTypeOf, parseObject, statusFrame } from '../frames.js';
+import { sendRetrying, type RetryOptions } from '../retry.js';
+import { unreachable } from '../fetch-failure.js';
+import { DEFAULT_MAX_MESSAGE_BYTES, readBoundedText } from '../sse.js';
+import { withDeadline } from '../../../core/runtime.js';
+import type { HeaderSource } from '../options.js';
 
 /** Options of {@link sseTransport}. */
 export interface SseTransportOptions {
