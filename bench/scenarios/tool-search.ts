@@ -134,14 +134,14 @@ async function round(config: Config, results: Results, run: number): Promise<voi
   const before = process.memoryUsage().heapUsed;
   const started = performance.now();
   const search = createToolSearch({ tools: () => tools });
-  search.search('warm up the index', caller);
+  await search.search('warm up the index', caller);
   results.add(key('build-ms'), 'mcpkit', run, performance.now() - started);
   gc();
   results.add(key('heap-mib'), 'mcpkit', run, (process.memoryUsage().heapUsed - before) / 2 ** 20);
   const times: number[] = [];
   for (const query of queries(config.quick ? 500 : 2000)) {
     const t0 = performance.now();
-    search.search(query, caller);
+    await search.search(query, caller);
     times.push((performance.now() - t0) * 1000);
   }
   times.sort((a, b) => a - b);

@@ -72,7 +72,6 @@ export {
   TASK_METHODS,
   type MethodFacts,
   methodFacts,
-  targetOf,
 } from './methods.js';
 export { SCHEMA_MAP_KEYWORDS } from './schema-keywords.js';
 

@@ -5,7 +5,6 @@
  * Source: 2026-07-28 server/tools, server/resources, server/prompts, utilities/completion.
  */
 import { WireError, type Params, type ServerCapabilities } from '../core/index.js';
-import { targetOf } from '../core/runtime.js';
 import { runCompleter } from './completion.js';
 import type { RequestContext } from './context.js';
 import { paginate } from './pagination.js';

@@ -34,8 +34,7 @@ function consoleToStderr(): () => void {
       console.error(...args);
     };
   return () => methods.forEach((name, i) => (console[name] = saved[i]!));
-}/* eslint-enable no-console */
-
+} /* eslint-enable no-console */
 
 /**
  * Starts serving `server` over stdio. By default the process exits with code 0 once

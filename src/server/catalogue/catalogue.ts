@@ -6,7 +6,6 @@
  * Source: 2026-07-28 server/tools, server/prompts, server/resources.
  */
 import { LocalError } from '../../core/index.js';
-import { methodFacts, targetOf } from '../../core/runtime.js';
 import type { PromptRegistry } from '../prompts.js';
 import type { ResourceRegistry } from '../resources.js';
 import type { ToolRegistry } from '../tools.js';

@@ -154,12 +154,7 @@ export function createHttpEndpoint(server: McpServer, options: HttpHandlerOption
   const keepAliveMs = options.keepAliveMs ?? DEFAULT_KEEP_ALIVE_MS;
   const maxBufferedBytes = options.maxStreamBufferBytes ?? DEFAULT_MAX_BUFFERED_BYTES;
   startServing(server);
-  const sessions = new SessionTable({
-    idleMs: options.sessionIdleMs ?? 30 * 60_000,
-    maxSessions: options.maxSessions ?? 10_000,
-    maxPerPrincipal: options.principals?.maxSessions ?? principalShare(options.maxSessions ?? 10_000),
-    events: runtimeOf(server).eventBus,
-  });
+  const sessions = sessionTable(server, options);
   const params = paramHeaderCheck(server);
   const session = { store: options.eventStore ?? createMemoryEventStore(), keepAliveMs, maxBufferedBytes };
   const store = options.sessionStore;
@@ -210,6 +205,17 @@ export function createHttpEndpoint(server: McpServer, options: HttpHandlerOption
       await open.close(closeTimeoutMs);
     })());
   return { handle, close };
+}
+
+/** The legacy sessions' table: every session's bound, and each principal's share of it. */
+function sessionTable(server: McpServer, options: HttpHandlerOptions): SessionTable {
+  const maxSessions = options.maxSessions ?? 10_000;
+  return new SessionTable({
+    idleMs: options.sessionIdleMs ?? 30 * 60_000,
+    maxSessions,
+    maxPerPrincipal: options.principals?.maxSessions ?? principalShare(maxSessions),
+    events: runtimeOf(server).eventBus,
+  });
 }
 
 const internalError = (): HttpResponse => rpcError('ServerError', 'Internal error');

@@ -5,8 +5,7 @@
  * Source: 2026-07-28 basic/patterns/mrtr; 2025-11-25 client/elicitation, client/sampling,
  * client/roots.
  */
-import { WireError, type ClientCapabilities, type Params } from '../../core/index.js';
-import type { SchemaLimits } from '../../validation/index.js';
+import { WireError, type Params } from '../../core/index.js';
 import { checkInputAnswer, checkInputRequests, type AskedMethod } from '../answers.js';
 import { isInputRequired, type InputRequest } from '../mrtr.js';
 import { askSession } from './input.js';
