@@ -31,6 +31,7 @@ import { createToolSearch, installToolSearch } from '../../tool-search/index.js'
 import { tasksMiddleware } from './tasks.js';
 import { advertiseRelayed, relayExtension } from './extension-relay.js';
 import type { GatewayOptions } from './options.js';
+import { firstUnsafeInteger, unsafeIntegerMessage } from './exact-numbers.js';
 
 export type { GatewayOptions } from './options.js';
 
@@ -224,6 +225,9 @@ class RegistrySync {
       // A front host without the UI extension has no app: its model must not call an app-only tool.
       if (appOnly && !negotiatesUi(ctx.clientCapabilities))
         throw WireError.of('InvalidParams', `Tool ${name} is callable only from its app`);
+      const unsafeArgument = firstUnsafeInteger(args);
+      if (unsafeArgument !== undefined)
+        return errorResult(unsafeIntegerMessage('the arguments', unsafeArgument));
       const signature = JSON.stringify(['tools/call', name, args]);
       let result: Params;
       try {
@@ -235,6 +239,9 @@ class RegistrySync {
         if (error instanceof WireError) throw error;
         return errorResult(frontError(server, error).message);
       }
+      const unsafeResult = firstUnsafeInteger(result);
+      if (unsafeResult !== undefined)
+        return errorResult(unsafeIntegerMessage(`server '${server}''s result`, unsafeResult));
       // A task (the client declared the Tasks extension): sent as it is, under the gateway's id.
       if (result.resultType === 'task') return this.#createdTask(server, result, ctx);
       return result as never;
