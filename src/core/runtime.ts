@@ -55,5 +55,12 @@ export {
   missingCapabilities,
   serverCapabilityNeeded,
 } from './capabilities.js';
-export { URI_SEPARATOR, isQualifiedNameValid, qualifyName, qualifyUri, unqualifyUri } from './namespace.js';
+export {
+  URI_SEPARATOR,
+  isQualifiedNameValid,
+  qualifyName,
+  qualifyUri,
+  unqualifyUri,
+  uriPrefix,
+} from './namespace.js';
 export { extensionDefinitionProblem, isCoreMethod } from './extensions.js';
