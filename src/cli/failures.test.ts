@@ -11,7 +11,7 @@ import { CLI, ROOT, runCli, type CliRun } from '../../test/support/cli.js';
 /** A "server" that reads stdin and never answers. */
 const SILENT = 'process.stdin.resume()';
 /** A "server" that greets on stdout instead of speaking JSON-RPC, then never answers. */
-const CHATTY = "console.log('hello, I am not MCP'); process.stdin.resume()";
+const CHATTY = "for (let i = 0; i < 200; i++) console.log('hello, I am not MCP'); process.stdin.resume()";
 
 /** Expects `code` and exactly one `mcpkit: …` line on stderr matching `text`. */
 function expectFailure(run: CliRun, code: number, text: string | RegExp): void {
@@ -77,8 +77,17 @@ describe('mcpkit against a server that connects but never answers a call', () =>
 describe('mcpkit against a server that writes junk on stdout', () => {
   it('fails at once, quoting the junk, without waiting for any timeout', async () => {
     const run = await runCli(['inspect', '--connect-timeout', '60000', '--', 'node', '-e', CHATTY]);
-    expectFailure(run, 3, /not JSON-RPC before any message: "hello, I am not MCP"/);
+    expectFailure(run, 3, /wrote 101 lines .*not JSON-RPC and no message; the last: "hello, I am not MCP"/);
     expect(run.elapsedMs).toBeLessThan(30_000);
+  });
+});
+
+describe('mcpkit against a server started through npx, which prints a notice and a banner first', () => {
+  it('skips the lines that are not JSON-RPC and calls the tool', async () => {
+    const server = `${ROOT}test/support/fixtures/launched-server.mjs`;
+    const run = await runCli(['call', 'log', '--', 'node', server, '--banner']);
+    expect(run.stderr).toBe('');
+    expect(run).toMatchObject({ code: 0, stdout: 'logged\n' });
   });
 });
 

@@ -111,7 +111,7 @@ export class Connection {
       await connection.#establish(transport.binding);
     } catch (error) {
       await connection.close();
-      throw explainJunk(error, connection.#junk);
+      throw explainJunk(error, connection.#junk ?? transport.nonProtocolLines?.().at(-1));
     }
     return connection;
   }

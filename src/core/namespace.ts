@@ -3,9 +3,12 @@
  * merged registry (and so the gateway): a tool or prompt `name` of the server (or mount)
  * `prefix` becomes `prefix__name`, other characters than A-Z a-z 0-9 _ - . replaced by `_`
  * and a name over 64 characters shortened with a hash; a resource URI or template `uri`
- * becomes `prefix+uri`.
+ * becomes `p+uri`, where `p` is `prefix` made a valid start of a URI scheme (see
+ * {@link uriPrefix}: `my_fs` → `my-fs`, `Local Files` → `local-files`, `1password` →
+ * `x1password`), since `p+file` is the URI's scheme.
  * Source: 2026-07-28 server/tools "Tool Names" (1–128 of A-Z a-z 0-9 _ - .; aggregating
- * proxies SHOULD disambiguate, e.g. by a server prefix).
+ * proxies SHOULD disambiguate, e.g. by a server prefix); server/resources (URIs per
+ * RFC 3986, whose §3.1 scheme is ALPHA *( ALPHA / DIGIT / "+" / "-" / "." )).
  */
 
 /** Between a prefix and a tool or prompt name. */
@@ -27,15 +30,31 @@ export function qualifyName(prefix: string, name: string): string {
   return fit(`${clean(prefix)}${NAME_SEPARATOR}${clean(name)}`);
 }
 
-/** `prefix+uri`: a resource URI or URI template under `prefix`. */
-export function qualifyUri(prefix: string, uri: string): string {
-  return `${prefix}${URI_SEPARATOR}${uri}`;
+/**
+ * `name` (a mount prefix, a server's name in an `mcpServers` config) as the start of a URI
+ * scheme, deterministically: lower case (schemes compare case-insensitively, so a client
+ * that lowers them still lands on the same server), every character other than a-z 0-9
+ * `.` `-` replaced by `-` (`+` too: it separates the prefix from the URI), and `x` put
+ * before a name that does not start with a letter. Two names may map to one prefix
+ * (`fs_a`, `fs-a`); whoever merges names checks that (host: `createHost`).
+ */
+export function uriPrefix(name: string): string {
+  const mapped = name.toLowerCase().replace(/[^a-z0-9.-]/g, '-');
+  return /^[a-z]/.test(mapped) ? mapped : `x${mapped}`;
 }
 
-/** The URI under `prefix` that `uri` names (see {@link qualifyUri}); undefined when it has another prefix. */
+/** `p+uri`: a resource URI or URI template under `prefix` (`p` = {@link uriPrefix} of it). */
+export function qualifyUri(prefix: string, uri: string): string {
+  return `${uriPrefix(prefix)}${URI_SEPARATOR}${uri}`;
+}
+
+/**
+ * The URI under `prefix` that `uri` names (see {@link qualifyUri}), its scheme's prefix
+ * compared case-insensitively; undefined when it has another prefix.
+ */
 export function unqualifyUri(prefix: string, uri: string): string | undefined {
-  const head = `${prefix}${URI_SEPARATOR}`;
-  return uri.startsWith(head) ? uri.slice(head.length) : undefined;
+  const head = `${uriPrefix(prefix)}${URI_SEPARATOR}`;
+  return uri.slice(0, head.length).toLowerCase() === head ? uri.slice(head.length) : undefined;
 }
 
 /** True when `name` follows the tool-name rules (and the 64-character cap above). */

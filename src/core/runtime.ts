@@ -40,7 +40,14 @@ export {
   serverCapabilityNeeded,
 } from './capabilities.js';
 export { extensionDefinitionProblem, isCoreMethod } from './extensions.js';
-export { URI_SEPARATOR, isQualifiedNameValid, qualifyName, qualifyUri, unqualifyUri } from './namespace.js';
+export {
+  URI_SEPARATOR,
+  isQualifiedNameValid,
+  qualifyName,
+  qualifyUri,
+  unqualifyUri,
+  uriPrefix,
+} from './namespace.js';
 export {
   type HeaderAnnotation,
   type ToolHeaderCheck,

@@ -63,4 +63,10 @@ export interface Transport {
    * rules that differ per binding; `'stdio'` for a child process's stdin/stdout.
    */
   readonly binding?: 'stdio' | 'streamable-http' | 'sse';
+  /**
+   * Optional: the latest output of the peer that was not protocol and was skipped (a
+   * launcher's notice or a banner on a stdio server's stdout), oldest first, for error
+   * messages. The client quotes it when connecting fails.
+   */
+  nonProtocolLines?(): readonly string[];
 }

@@ -8,7 +8,7 @@
 import { readFile } from 'node:fs/promises';
 import { z } from 'zod';
 import { LocalError } from '../core/index.js';
-import { DEFAULT_MAX_JSON_DEPTH, nestedDeeperThan } from '../core/runtime.js';
+import { DEFAULT_MAX_JSON_DEPTH, nestedDeeperThan, uriPrefix } from '../core/runtime.js';
 
 const stringMap = z.record(z.string(), z.string());
 const decision = z.enum(['allow', 'deny']);
@@ -100,7 +100,27 @@ export function resolveServers(
       name,
     });
   }
+  checkPrefixes(out.map((s) => s.name));
   return out;
+}
+
+/**
+ * Two server names that become the same URI prefix (`fs_a` and `fs-a` both give
+ * `fs-a+file:///…`, core/namespace.ts `uriPrefix`) would make one server's resources
+ * unreachable: refused now, naming both.
+ * @throws LocalError `INVALID_ARGUMENT`.
+ */
+function checkPrefixes(names: readonly string[]): void {
+  const seen = new Map<string, string>();
+  for (const name of names) {
+    const prefix = uriPrefix(name);
+    const other = seen.get(prefix);
+    if (other !== undefined) {
+      const message = `mcpServers: servers '${other}' and '${name}' both give the URI prefix '${prefix}+'; rename one`;
+      throw new LocalError('INVALID_ARGUMENT', message);
+    }
+    seen.set(prefix, name);
+  }
 }
 
 /**

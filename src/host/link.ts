@@ -9,20 +9,14 @@
 import { createClient, streamableHttp, type Client, type Subscription } from '../client/index.js';
 import { LocalError, type Params, type Transport, type TransportSink } from '../core/index.js';
 import { uiClientExtension } from '../core/apps.js';
-import {
-  listChangedFilter,
-  listChangedFeature,
-  type ListFeature,
-  setTimer,
-  timerDelay,
-} from '../core/runtime.js';
+import { listChangedFilter, setTimer, timerDelay } from '../core/runtime.js';
 import { spawnStdio } from '../integrations/stdio/index.js';
 import type { ResolvedServer } from './config.js';
 import type { LinkSetup, ServerState, ServerStatus } from './link-types.js';
 import { HealthProbe } from './health.js';
 import { Turns } from './turns.js';
 import type { NameFilter } from './names.js';
-import { fetchLists, LIST_METHODS, emptyLists, type ListKind, type ServerLists } from './lists.js';
+import { fetchLists, kindsOf, LIST_METHODS, emptyLists, type ListKind, type ServerLists } from './lists.js';
 
 export type { LinkSetup, ReconnectPolicy, ServerState, ServerStatus } from './link-types.js';
 
@@ -36,6 +30,8 @@ export class ServerLink {
   #client: Client | undefined;
   #transport: (Transport & { pid?: number | undefined }) | undefined;
   #subscription: Subscription | undefined;
+  readonly #stale = new Set<ListKind>();
+  #relisting = false;
   #state: ServerState = 'connecting';
   #reason: string | undefined;
   #attempts = 0;
@@ -197,13 +193,34 @@ export class ServerLink {
     void (async () => {
       let ended: unknown;
       try {
-        for await (const n of subscription) await this.refresh(kindsOf(n.method));
+        for await (const n of subscription) this.#changed(kindsOf(n.method));
       } catch (error) {
         ended = error;
       }
       // Not closed by us: the stream (modern) or the session (legacy) is gone with the server.
       if (this.#subscription === subscription) this.#lost(describe(ended ?? 'the listen stream ended'));
     })();
+  }
+
+  /**
+   * A list changed: `kinds` are stale. A burst (a server sending 200 list_changed back to
+   * back) costs one re-list while the first runs and at most one follow-up for whatever
+   * changed meanwhile, not one re-list (and one front notification) per notification.
+   */
+  #changed(kinds: readonly ListKind[]): void {
+    for (const kind of kinds) this.#stale.add(kind);
+    if (!this.#relisting) void this.#relist();
+  }
+
+  /** Re-lists until nothing is stale; `refresh` records its failures, never throws. */
+  async #relist(): Promise<void> {
+    this.#relisting = true;
+    while (this.#stale.size > 0) {
+      const kinds = [...this.#stale];
+      this.#stale.clear();
+      await this.refresh(kinds);
+    }
+    this.#relisting = false;
   }
 
   /** Starts the periodic health probe (see health.ts), when configured for this server. */
@@ -284,18 +301,6 @@ function makeTransport(server: ResolvedServer): Transport & { pid?: number | und
     ...(server.env ? { env: server.env } : {}),
     ...(server.cwd === undefined ? {} : { cwd: server.cwd }),
   });
-}
-
-/** The host lists each feature's list_changed notification makes stale. */
-const STALE: Readonly<Record<ListFeature, ListKind[]>> = {
-  tools: ['tools'],
-  prompts: ['prompts'],
-  resources: ['resources', 'templates'],
-};
-
-function kindsOf(method: string): ListKind[] {
-  const feature = listChangedFeature(method);
-  return feature === undefined ? [] : STALE[feature];
 }
 
 async function withTimeout<T>(work: Promise<T>, ms: number, message: string): Promise<T> {

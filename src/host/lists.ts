@@ -12,6 +12,7 @@ import {
   type ResourceTemplate,
   type Tool,
 } from '../core/index.js';
+import { listChangedFeature, type ListFeature } from '../core/runtime.js';
 
 /** The lists a host keeps per server. */
 export interface ServerLists {
@@ -67,4 +68,17 @@ async function orEmpty<T>(listing: Promise<T[]>): Promise<T[]> {
     if (error instanceof WireError && error.code === ERROR_TABLE.MethodNotFound.code) return [];
     throw error;
   }
+}
+
+/** The host lists each feature's list_changed notification makes stale. */
+const STALE: Readonly<Record<ListFeature, ListKind[]>> = {
+  tools: ['tools'],
+  prompts: ['prompts'],
+  resources: ['resources', 'templates'],
+};
+
+/** The lists the list_changed notification `method` makes stale (none for another method). */
+export function kindsOf(method: string): ListKind[] {
+  const feature = listChangedFeature(method);
+  return feature === undefined ? [] : STALE[feature];
 }

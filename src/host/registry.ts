@@ -6,7 +6,7 @@
  */
 import { compileUriTemplate, type UriTemplate } from '../server/index.js';
 import { resourceUriKey } from '../server/runtime.js';
-import { URI_SEPARATOR, qualifyUri, unqualifyUri } from '../core/runtime.js';
+import { URI_SEPARATOR, qualifyUri, unqualifyUri, uriPrefix } from '../core/runtime.js';
 import type { Prompt, Resource, ResourceTemplate, Tool } from '../core/index.js';
 import type { ServerLists } from './lists.js';
 import { isValidName, passes, type NameFilter, type QualifyName } from './names.js';
@@ -196,9 +196,10 @@ export class Registry {
     const listed = this.resources.get(uri) ?? this.#resourceKeys.get(resourceUriKey(uri));
     if (listed) return { server: listed.server, uri: listed.originalUri };
     const plus = uri.indexOf(URI_SEPARATOR);
-    const prefix = plus > 0 ? uri.slice(0, plus) : undefined;
-    const own = prefix !== undefined && servers.includes(prefix) ? unqualifyUri(prefix, uri) : undefined;
-    if (own !== undefined) return { server: prefix!, uri: own };
+    const prefix = plus > 0 ? uri.slice(0, plus).toLowerCase() : undefined;
+    const server = prefix === undefined ? undefined : servers.find((s) => uriPrefix(s) === prefix);
+    const own = server === undefined ? undefined : unqualifyUri(server, uri);
+    if (own !== undefined) return { server: server!, uri: own };
     const template = this.templates.find((t) => t.matcher.match(uri) !== undefined);
     return template && { server: template.server, uri };
   }

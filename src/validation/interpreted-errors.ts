@@ -6,6 +6,7 @@
  * Source: JSON Schema 2020-12 core §12.4 (output units); ajv's error messages.
  */
 import { firstDuplicate } from './duplicates.js';
+import { unsafeIntegerPhrase } from './safe-integers.js';
 
 /** One output unit of the interpreter (@cfworker/json-schema). */
 export interface OutputUnit {
@@ -27,8 +28,8 @@ const PHRASES: Record<string, Phrase> = {
   required: (_v, unit) => `must have required property '${quotedName(unit.error) ?? '?'}'`,
   enum: () => 'must be equal to one of the allowed values',
   const: () => 'must be equal to constant',
-  minimum: bound('must be >= #'),
-  maximum: bound('must be <= #'),
+  minimum: (value) => unsafeIntegerPhrase(value) ?? `must be >= ${String(value)}`,
+  maximum: (value) => unsafeIntegerPhrase(value) ?? `must be <= ${String(value)}`,
   exclusiveMinimum: bound('must be > #'),
   exclusiveMaximum: bound('must be < #'),
   multipleOf: bound('must be multiple of #'),

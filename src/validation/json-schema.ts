@@ -22,6 +22,7 @@ import { LocalError } from '../core/index.js';
 import type { ValidationOutcome } from './types.js';
 import type { AjvLike } from './ajv-engine.js';
 import { hybridValidator, interpretable } from './interpreted.js';
+import { mentionsInteger, unsafeIntegerPhrase, withSafeIntegerBounds } from './safe-integers.js';
 import { checkSchemaPatterns, withPatternLimits, type PatternLimits } from './patterns.js';
 import { resolvedEngine, type SchemaEngine } from './engine.js';
 import { withProtoMembers } from './proto-keys.js';
@@ -119,7 +120,9 @@ function describeAjvErrors(errors: readonly AjvError[] | null | undefined): stri
   return (errors ?? []).map((e) => {
     const where = e.instancePath === '' ? 'the value' : `'${e.instancePath}'`;
     const extra = e.keyword === 'additionalProperties' ? ` ('${String(e.params.additionalProperty)}')` : '';
-    return `${where} ${e.message ?? 'is invalid'}${extra}`;
+    const unsafe =
+      e.keyword === 'maximum' || e.keyword === 'minimum' ? unsafeIntegerPhrase(e.params.limit) : undefined;
+    return `${where} ${unsafe ?? e.message ?? 'is invalid'}${extra}`;
   });
 }
 
@@ -187,7 +190,10 @@ export function compileJsonSchema(schema: object, limits?: SchemaLimits): JsonSc
   checkSchemaPatterns(schema, limits);
   const dangling = unresolvableRef(schema);
   if (dangling !== undefined) throw invalid(dangling);
-  const compiling = { dialect, schema, key: `${dialect}\n${patternLimitsKey(limits)}\n${text}`, limits };
+  // Integer-typed values beyond ±(2^53 − 1) are refused (safe-integers.ts), in the compiled copy only.
+  const checked = mentionsInteger(text) ? (withSafeIntegerBounds(schema) as object) : schema;
+  const key = `${dialect}\n${patternLimitsKey(limits)}\n${text}`;
+  const compiling = { dialect, schema: checked, key, limits };
   const engine = resolvedEngine(limits?.engine);
   if (engine === 'interpreted') return interpretedValidator(compiling);
   let validate: ValidateFunction | undefined;
@@ -206,8 +212,8 @@ export function compileJsonSchema(schema: object, limits?: SchemaLimits): JsonSc
     );
   };
   // A 2020-12 schema starts on the interpreter, unless ajv is already loaded (see interpreted.ts).
-  return engine === 'hybrid' && dialect === DRAFT_2020 && !loaded && interpretable(schema)
-    ? hybridValidator(schema, viaAjv)
+  return engine === 'hybrid' && dialect === DRAFT_2020 && !loaded && interpretable(checked)
+    ? hybridValidator(checked, viaAjv)
     : viaAjv;
 }
 

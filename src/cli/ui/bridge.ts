@@ -13,7 +13,7 @@ import { AppViews } from './apps.js';
 import { ReceivedResults, withReceived } from './received.js';
 import type { InspectorLogin } from './login.js';
 import { recordedLine, recordingText } from '../record/format.js';
-import { recordingTransport, type RecordedFrame } from './recorder.js';
+import { nonProtocolFrame, recordingTransport, type RecordedFrame } from './recorder.js';
 import { openTransport, type InspectorTarget } from './target.js';
 
 /** An event for the web app. */
@@ -114,15 +114,15 @@ export class InspectorBridge {
           : 'the built-in everything server';
     this.#http = target.kind === 'http';
     if (this.#http) this.#login?.resetRequired();
-    const transport = recordingTransport(
-      openTransport(target, { login: this.#login, bearer: this.#bearer }),
-      (frame) => {
-        this.#received.note(frame);
-        this.#history.push(frame);
-        if (this.#history.length > MAX_HISTORY) this.#history.shift();
-        this.#emit({ type: 'frame', ...frame });
-      },
-    );
+    const record = (frame: RecordedFrame): void => {
+      this.#received.note(frame);
+      this.#history.push(frame);
+      if (this.#history.length > MAX_HISTORY) this.#history.shift();
+      this.#emit({ type: 'frame', ...frame });
+    };
+    const auth = { login: this.#login, bearer: this.#bearer };
+    const opened = openTransport(target, auth, (line) => record(nonProtocolFrame(line)));
+    const transport = recordingTransport(opened, record);
     const client = this.#newClient(era);
     try {
       await client.connect(transport);

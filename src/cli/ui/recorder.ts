@@ -50,5 +50,15 @@ export function recordingTransport(transport: Transport, record: (frame: Recorde
       transport.send(message, options);
     },
     close: () => transport.close(),
+    nonProtocolLines: () => transport.nonProtocolLines?.() ?? [],
+  };
+}
+
+/** What the inspector records for a skipped line of a stdio server's stdout that is not JSON-RPC. */
+export function nonProtocolFrame(line: string): RecordedFrame {
+  return {
+    direction: 'in',
+    at: Date.now(),
+    message: { note: 'not JSON-RPC, skipped', text: line.slice(0, 200) },
   };
 }

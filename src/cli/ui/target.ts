@@ -31,7 +31,11 @@ export interface TargetAuth {
  * `--token` of that very URL, then the OAuth login.
  * @throws Error when the built-in server is not built.
  */
-export function openTransport(target: InspectorTarget, auth: TargetAuth = {}): Transport {
+export function openTransport(
+  target: InspectorTarget,
+  auth: TargetAuth = {},
+  onNonProtocolLine?: (line: string) => void,
+): Transport {
   if (target.kind === 'http') {
     const typed = Object.keys(target.headers).some((name) => name.toLowerCase() === 'authorization');
     const fixed = auth.bearer?.url === target.url ? tokenAuth(auth.bearer.token) : undefined;
@@ -42,5 +46,11 @@ export function openTransport(target: InspectorTarget, auth: TargetAuth = {}): T
   if (target.kind === 'builtin' && !existsSync(builtin))
     throw new Error(`the built-in everything server is missing (${builtin}); run \`npm run build\``);
   const { command, args } = target.kind === 'stdio' ? target : { command: process.execPath, args: [builtin] };
-  return spawnStdio({ command, args, env: { ...process.env }, stderr: 'pipe' });
+  return spawnStdio({
+    command,
+    args,
+    env: { ...process.env },
+    stderr: 'pipe',
+    ...(onNonProtocolLine ? { onNonProtocolLine } : {}),
+  });
 }

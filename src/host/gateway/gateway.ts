@@ -34,6 +34,7 @@ import { tasksMiddleware } from './tasks.js';
 import { advertiseRelayed, relayExtension } from './extension-relay.js';
 import type { GatewayOptions } from './options.js';
 import { requireScopes, scopeMapping, scopesField, type ScopeMapping } from './scope-mapping.js';
+import { firstUnsafeInteger, unsafeIntegerMessage } from './exact-numbers.js';
 
 export type { GatewayFeature, GatewayOptions } from './options.js';
 
@@ -234,6 +235,9 @@ class RegistrySync {
         throw WireError.of('InvalidParams', `Tool ${name} is callable only from its app`);
       // Behind tool search, call_tool reaches this handler without the front's scope check.
       if (this.#setup.searchable) requireScopes(ctx, scoped.scopes);
+      const unsafeArgument = firstUnsafeInteger(args);
+      if (unsafeArgument !== undefined)
+        return errorResult(unsafeIntegerMessage('the arguments', unsafeArgument));
       const signature = JSON.stringify(['tools/call', name, args]);
       let result: Params;
       try {
@@ -245,6 +249,9 @@ class RegistrySync {
         if (error instanceof WireError) throw error;
         return errorResult(frontError(server, error).message);
       }
+      const unsafeResult = firstUnsafeInteger(result);
+      if (unsafeResult !== undefined)
+        return errorResult(unsafeIntegerMessage(`server '${server}''s result`, unsafeResult));
       // A task (the client declared the Tasks extension): sent as it is, under the gateway's id.
       if (result.resultType === 'task') return this.#createdTask(server, result, ctx);
       return result as never;

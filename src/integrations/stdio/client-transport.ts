@@ -7,7 +7,9 @@ import type { ChildProcess } from 'node:child_process';
 import { createRequire } from 'node:module';
 import type { Readable } from 'node:stream';
 import { LocalError, type JsonRpcMessage, type Transport, type TransportSink } from '../../core/index.js';
-import { LineDecoder, encodeFrame, type LineEvent, setOwn, setTimer } from '../../core/runtime.js';
+import { LineDecoder, encodeFrame, type LineEvent, setOwn } from '../../core/runtime.js';
+import { groupGone, signalGroup, within } from './process-group.js';
+import { mayBeProtocol, quoteLines, StdoutNoise } from './stdout-noise.js';
 
 /** Options of {@link spawnStdio}. */
 export interface SpawnStdioOptions {
@@ -32,6 +34,11 @@ export interface SpawnStdioOptions {
   shutdownTimeoutMs?: number;
   /** Longest accepted line from the server in bytes (default 64 MiB); longer lines are dropped. */
   maxLineBytes?: number;
+  /**
+   * Called with each line of the server's stdout that is not JSON-RPC (a launcher's notice,
+   * a banner), which the transport skips; see {@link StdioClientTransport.nonProtocolLines}.
+   */
+  onNonProtocolLine?: (line: string) => void;
 }
 
 /** A {@link Transport} to a child process, with access to the process. */
@@ -45,6 +52,11 @@ export interface StdioClientTransport extends Transport {
   readonly stderr: Readable | null;
   /** The last 64 KiB of the child's stderr as UTF-8 text (empty unless `stderr` is `'pipe'`). */
   stderrText(): string;
+  /**
+   * The latest lines of the child's stdout that were not JSON-RPC and were skipped, oldest
+   * first: at most 20, each cut at 500 characters.
+   */
+  nonProtocolLines(): string[];
 }
 
 /** Environment variables a child inherits by default, like the official SDKs. */
@@ -71,9 +83,19 @@ const DRAIN_GRACE_MS = 250;
  * - If the process exits on its own, the sink gets `closed(error)` naming the exit code or
  *   signal and ending with the tail of its stderr, so pending requests fail.
  * - A line from the server longer than `maxLineBytes` is dropped (its request times out).
- * - `close()` follows the spec's shutdown: ends stdin, waits `shutdownTimeoutMs` for exit,
- *   sends SIGTERM, waits again, then SIGKILL; resolves once the process has exited, then
- *   calls `sink.closed()`.
+ * - A line of stdout that cannot be JSON-RPC (it does not start with `{`, or with `[` and
+ *   then `{` or `]`), such as `npx`'s `npm warn exec …` or a server's banner, is skipped
+ *   before and after the handshake, kept for {@link StdioClientTransport.nonProtocolLines}
+ *   and passed to `onNonProtocolLine`. After more than 100 such lines, or 64 Ki characters
+ *   of them, in a row without a message, the sink gets `closed(error)` (LocalError
+ *   `CONNECTION_CLOSED` quoting the last lines) and the process is ended as by `close()`.
+ * - On POSIX the child leads a process group of its own (spawned `detached`, never
+ *   unref'd), so a launcher that does not forward signals (`sh -c`, `npx`, `uv run`) cannot
+ *   leave the real server behind.
+ * - `close()` follows the spec's shutdown, for the whole group: ends stdin, waits
+ *   `shutdownTimeoutMs` for the child to exit and the group to empty, sends SIGTERM to the
+ *   group, waits again, then SIGKILL; resolves once the child has exited, then calls
+ *   `sink.closed()`.
  */
 export function spawnStdio(options: SpawnStdioOptions): StdioClientTransport {
   return new ChildTransport(options);
@@ -86,6 +108,7 @@ class ChildTransport implements StdioClientTransport {
   readonly #options: SpawnStdioOptions;
   readonly #decoder: LineDecoder;
   readonly #tail = new TailBuffer(STDERR_TAIL_BYTES);
+  readonly #noise = new StdoutNoise();
   #child: ChildProcess | undefined;
   #sink: TransportSink | undefined;
   #state: State = 'new';
@@ -111,6 +134,10 @@ class ChildTransport implements StdioClientTransport {
     return this.#tail.text();
   }
 
+  nonProtocolLines(): string[] {
+    return this.#noise.recent();
+  }
+
   async start(sink: TransportSink): Promise<void> {
     const { command, args = [], cwd } = this.#options;
     this.#sink = sink;
@@ -118,6 +145,8 @@ class ChildTransport implements StdioClientTransport {
       stdio: ['pipe', 'pipe', this.#options.stderr ?? 'pipe'],
       env: childEnv(this.#options.env),
       windowsHide: true,
+      // Its own process group on POSIX, so close() can end a launcher's children too.
+      detached: process.platform !== 'win32',
       ...(cwd === undefined ? {} : { cwd }),
     });
     this.#child = child;
@@ -151,8 +180,23 @@ class ChildTransport implements StdioClientTransport {
   #deliver(events: LineEvent[]): void {
     for (const event of events) {
       if (this.#state === 'closed') return;
-      if (event.kind === 'line') this.#sink?.frame(event.text);
+      if (event.kind !== 'line') continue;
+      if (mayBeProtocol(event.text)) {
+        this.#noise.endRun();
+        this.#sink?.frame(event.text);
+      } else {
+        this.#skip(event.text);
+      }
     }
+  }
+
+  /** A line that is not JSON-RPC: kept and reported; a long run of them ends the connection. */
+  #skip(line: string): void {
+    this.#options.onNonProtocolLine?.(line);
+    if (!this.#noise.note(line) || this.#state !== 'running') return;
+    const error = new LocalError('CONNECTION_CLOSED', this.#noise.describeRun(this.#options.command));
+    this.#closing ??= this.#shutdown();
+    this.#finish(error);
   }
 
   async #onExit(code: number | null, signal: NodeJS.Signals | null): Promise<void> {
@@ -161,7 +205,11 @@ class ChildTransport implements StdioClientTransport {
     this.#finish(
       new LocalError(
         'CONNECTION_CLOSED',
-        exitMessage(this.#options.command, { code, signal }, this.#tail.text()),
+        exitMessage(
+          this.#options.command,
+          { code, signal },
+          { stderr: this.#tail.text(), noise: this.#noise.recent() },
+        ),
       ),
     );
   }
@@ -171,9 +219,11 @@ class ChildTransport implements StdioClientTransport {
     const timeoutMs = this.#options.shutdownTimeoutMs ?? 2000;
     this.#state = 'closing';
     child?.stdin?.end();
+    const group = child?.pid !== undefined && process.platform !== 'win32' ? child.pid : undefined;
+    const ended = group === undefined ? this.#exited : this.#exited.then(() => groupGone(group, timeoutMs));
     for (const signal of ['SIGTERM', 'SIGKILL'] as const) {
-      if (await within(this.#exited, timeoutMs)) break;
-      child?.kill(signal);
+      if (await within(ended, timeoutMs)) break;
+      if (group === undefined || !signalGroup(group, signal)) child?.kill(signal);
     }
     await this.#exited;
     await within(this.#drained, DRAIN_GRACE_MS);
@@ -209,17 +259,6 @@ function spawned(child: ChildProcess, command: string): Promise<void> {
   });
 }
 
-/** True when `promise` settles within `ms` milliseconds; the timer never outlives the wait. */
-async function within(promise: Promise<void>, ms: number): Promise<boolean> {
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const timeout = new Promise<boolean>((resolve) => (timer = setTimer(() => resolve(false), ms)));
-  try {
-    return await Promise.race([promise.then(() => true), timeout]);
-  } finally {
-    clearTimeout(timer);
-  }
-}
-
 function childEnv(extra: Record<string, string | undefined> = {}): Record<string, string> {
   const env: Record<string, string> = {};
   // Read at spawn, not at import: a module that reads `process` on load breaks web runtimes.
@@ -237,12 +276,14 @@ function childEnv(extra: Record<string, string | undefined> = {}): Record<string
 function exitMessage(
   command: string,
   exit: { code: number | null; signal: string | null },
-  stderr: string,
+  output: { stderr: string; noise: readonly string[] },
 ): string {
+  const { stderr, noise } = output;
   const how =
     exit.signal === null ? `exited with code ${exit.code ?? 'unknown'}` : `was killed by ${exit.signal}`;
+  const stdout = noise.length === 0 ? '' : `; stdout (not JSON-RPC): ${quoteLines(noise.slice(-3))}`;
   const tail = stderr.length > 2000 ? `…${stderr.slice(-2000)}` : stderr;
-  return `MCP server "${command}" ${how}${tail.trim() === '' ? '' : `; stderr:\n${tail.trimEnd()}`}`;
+  return `MCP server "${command}" ${how}${stdout}${tail.trim() === '' ? '' : `; stderr:\n${tail.trimEnd()}`}`;
 }
 
 /** Keeps the last `limit` bytes written to it, in amortised linear time. */
