@@ -9,9 +9,9 @@
  */
 
 /** Most lines of non-protocol output in a row, without a message between them, before the connection fails. */
-export const MAX_NOISE_LINES = 100;
+const MAX_NOISE_LINES = 100;
 /** Most bytes (UTF-16 code units, as received) of non-protocol output in a row before the connection fails. */
-export const MAX_NOISE_CHARS = 64 * 1024;
+const MAX_NOISE_CHARS = 64 * 1024;
 /** How many of the latest non-protocol lines are kept, and how long each may be. */
 const KEPT_LINES = 20;
 const KEPT_CHARS = 500;
