@@ -325,8 +325,24 @@ export class ServerDispatcher {
   #runFeature(scope: RequestScope): Promise<Params> | Params {
     const { method, params = {} } = requestOf(scope);
     const feature = ownEntry(FEATURE_METHODS, method);
-    if (!feature || !declares(this.#capabilities(), serverCapabilityNeeded(method)))
-      throw methodNotFound(method);
+    if (!feature || !this.#declares(method)) throw methodNotFound(method);
     return feature(this.features, params, scope);
   }
+
+  /**
+   * Whether the server's current capabilities declare what `method` needs, remembered per
+   * method for as long as the capabilities object is the same (it is remade on a change).
+   */
+  #declares(method: string): boolean {
+    const caps = this.#capabilities();
+    if (this.#declared.caps !== caps) this.#declared = { caps, methods: new Map() };
+    let ok = this.#declared.methods.get(method);
+    if (ok === undefined)
+      this.#declared.methods.set(method, (ok = declares(caps, serverCapabilityNeeded(method))));
+    return ok;
+  }
+  #declared: { caps: ServerCapabilities | undefined; methods: Map<string, boolean> } = {
+    caps: undefined,
+    methods: new Map(),
+  };
 }

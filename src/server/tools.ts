@@ -139,10 +139,16 @@ export class ToolRegistry {
   }
 
   /** True when some tool may run as a task. */
+  /** Whether some tool may run as a task (read on every call: cached per revision). */
   get hasTaskTools(): boolean {
-    for (const tool of this.#tools.values()) if (tool.task && tool.task.support !== 'forbidden') return true;
-    return false;
+    if (this.#taskToolsAt !== this.#revision) {
+      this.#taskTools = [...this.#tools.values()].some((t) => t.task && t.task.support !== 'forbidden');
+      this.#taskToolsAt = this.#revision;
+    }
+    return this.#taskTools;
   }
+  #taskTools = false;
+  #taskToolsAt = -1;
 
   /** Validates a tool's arguments; undefined when they do not match (the call then reports it). */
   async checkArgs(name: string, args: unknown): Promise<{ value: unknown } | undefined> {

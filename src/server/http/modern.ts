@@ -135,6 +135,8 @@ class ModernExchange implements ScopeLine, ScopeBinding, Closable {
   readonly principal: string | undefined;
   readonly headers: HeaderReader;
   readonly reply: PostReply;
+  openPrev: Closable | undefined = undefined;
+  openNext: Closable | undefined = undefined;
   readonly #open: OpenRequests;
   readonly #request: HttpRequest;
   readonly #id: JsonRpcRequest['id'];

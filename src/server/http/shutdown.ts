@@ -29,20 +29,28 @@ export function streamLifetimes(options: {
   return { maxListenMs, closeTimeoutMs };
 }
 
-/** A request in progress as shutdown sees it; it calls {@link OpenRequests.ended} when its reply ends. */
+/**
+ * A request in progress as shutdown sees it; it calls {@link OpenRequests.ended} when its reply
+ * ends. `openPrev`/`openNext` belong to {@link OpenRequests}, which links the requests through
+ * them (start both undefined).
+ */
 export interface Closable {
   /** Asks the request to end gracefully (a listen sends its completion result). */
   close(): void;
   /** Gives up on the request: cancels its handler and answers it with an error. */
   abandon(): void;
+  openPrev: Closable | undefined;
+  openNext: Closable | undefined;
 }
 
 /**
- * The set of requests in progress of one endpoint. A request leaves it by calling
- * {@link ended}: no promise or callback is made per request, only when `close()` waits.
+ * The requests in progress of one endpoint, linked through the requests themselves: adding
+ * and removing one is two field writes (a Set gave every request an identity hash and a
+ * table entry), and nothing is allocated per request unless `close()` waits.
  */
 export class OpenRequests {
-  readonly #open = new Set<Closable>();
+  #head: Closable | undefined;
+  #size = 0;
   #closed = false;
   #drained: (() => void) | undefined;
 
@@ -53,12 +61,21 @@ export class OpenRequests {
 
   /** Tracks `request` until it calls {@link ended}. */
   add(request: Closable): void {
-    this.#open.add(request);
+    request.openNext = this.#head;
+    if (this.#head) this.#head.openPrev = request;
+    this.#head = request;
+    this.#size++;
   }
 
-  /** `request`'s reply has ended. */
+  /** `request`'s reply has ended (a second call does nothing). */
   ended(request: Closable): void {
-    if (this.#open.delete(request) && this.#open.size === 0) this.#drained?.();
+    const { openPrev: prev, openNext: next } = request;
+    if (prev === undefined && this.#head !== request) return; // not linked (any more)
+    if (prev) prev.openNext = next;
+    else this.#head = next;
+    if (next) next.openPrev = prev;
+    request.openPrev = request.openNext = undefined;
+    if (--this.#size === 0) this.#drained?.();
   }
 
   /**
@@ -67,20 +84,27 @@ export class OpenRequests {
    */
   async close(timeoutMs: number): Promise<void> {
     this.#closed = true;
-    for (const request of [...this.#open]) request.close();
+    for (const request of this.#each()) request.close();
     const all = this.#allEnded();
     let timer: ReturnType<typeof setTimeout> | undefined;
     const late = new Promise<'late'>((resolve) => (timer = setTimer(() => resolve('late'), timeoutMs)));
     const outcome = await Promise.race([all, late]);
     clearTimeout(timer);
     if (outcome === 'late') {
-      for (const request of [...this.#open]) request.abandon();
+      for (const request of this.#each()) request.abandon();
       await all;
     }
   }
 
+  /** A snapshot of the requests in progress (closing one may end it and unlink it). */
+  #each(): Closable[] {
+    const all: Closable[] = [];
+    for (let request = this.#head; request; request = request.openNext) all.push(request);
+    return all;
+  }
+
   #allEnded(): Promise<void> {
-    if (this.#open.size === 0) return Promise.resolve();
+    if (this.#size === 0) return Promise.resolve();
     return new Promise((resolve) => (this.#drained = resolve));
   }
 }

@@ -93,7 +93,9 @@ export class ServerTasks {
       },
       notNegotiated: () => tasksRequired(),
       intercept: (request, ctx) => {
-        const scope = request.method === 'tools/call' ? scopeOf(ctx) : undefined;
+        // Most servers have no task tool: a plain call then costs one flag read here.
+        if (request.method !== 'tools/call' || !this.#tools.hasTaskTools) return undefined;
+        const scope = scopeOf(ctx);
         return scope && this.#route(scope);
       },
       listen: (filter, ctx) => this.#listen(filter, ctx),
