@@ -6,6 +6,7 @@
  * Source: 2026-07-28 server/tools, server/prompts, server/resources.
  */
 import { LocalError } from '../../core/index.js';
+import { uriPrefix } from '../../core/runtime.js';
 import type { PromptRegistry } from '../prompts.js';
 import type { ResourceRegistry } from '../resources.js';
 import type { ToolRegistry } from '../tools.js';
@@ -73,6 +74,15 @@ export class ServerCatalogue {
    * (nothing is mounted then).
    */
   mount(mounted: Mounted): void {
+    const { prefix } = mounted.names;
+    const clash = this.#mounts.find(
+      (m) => m.names.prefix !== prefix && prefix !== '' && uriPrefix(m.names.prefix) === uriPrefix(prefix),
+    );
+    if (clash)
+      throw new LocalError(
+        'INVALID_DEFINITION',
+        `mount '${prefix}': its resource URIs would start '${uriPrefix(prefix)}+', as those of mount '${clash.names.prefix}' do; choose prefixes that differ in more than case and punctuation`,
+      );
     this.#attempt(
       () => this.#mounts.push(mounted),
       () => this.#mounts.pop(),

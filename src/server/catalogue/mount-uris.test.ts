@@ -39,3 +39,17 @@ describe.each(['modern', 'legacy'] as const)("mount('my_fs', child) (%s)", (era)
     await client.close();
   });
 });
+
+describe('two mount prefixes that map to one URI prefix', () => {
+  it("refuses the second at mount time, naming both (a_b and a-b would share 'a-b+')", () => {
+    const parent = createServer({ name: 'p', version: '1' });
+    const child = (): ReturnType<typeof createServer> => {
+      const server = createServer({ name: 'c', version: '1' });
+      server.resource('file:///x', { name: 'x' }, (uri) => [{ uri, text: 'x' }]);
+      return server;
+    };
+    parent.mount('a_b', child());
+    expect(() => parent.mount('a-b', child())).toThrow(/mount 'a-b'.*'a-b\+'.*mount 'a_b'/);
+    expect(() => parent.mount('A_B', child())).toThrow(/INVALID_DEFINITION|'a-b\+'/);
+  });
+});
