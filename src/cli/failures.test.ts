@@ -77,7 +77,11 @@ describe('mcpkit against a server that connects but never answers a call', () =>
 describe('mcpkit against a server that writes junk on stdout', () => {
   it('fails at once, quoting the junk, without waiting for any timeout', async () => {
     const run = await runCli(['inspect', '--connect-timeout', '60000', '--', 'node', '-e', CHATTY]);
-    expectFailure(run, 3, /wrote 101 lines .*not JSON-RPC and no message; the last: "hello, I am not MCP"/);
+    expectFailure(
+      run,
+      3,
+      /wrote 101 lines .*not JSON-RPC in a row, with no message between them; the last: "hello, I am not MCP"/,
+    );
     expect(run.elapsedMs).toBeLessThan(30_000);
   });
 });

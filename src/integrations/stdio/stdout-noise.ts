@@ -73,7 +73,7 @@ export class StdoutNoise {
   describeRun(command: string): string {
     return (
       `MCP server "${command}" wrote ${this.#runLines} lines (${this.#runChars} characters) on stdout ` +
-      `that are not JSON-RPC and no message; the last: ${quoteLines(this.#recent.slice(-3))}`
+      `that are not JSON-RPC in a row, with no message between them; the last: ${quoteLines(this.#recent.slice(-3))}`
     );
   }
 }
