@@ -202,7 +202,9 @@ export class ToolRegistry {
     try {
       result = await tool.handler(checked.value, context);
     } catch (error) {
-      if (!(error instanceof WireError)) this.#report?.(error, { method: 'tools/call', params: { name } });
+      // A handler that gave up because its request was cancelled did nothing wrong: not logged.
+      if (!(error instanceof WireError) && !context.signal.aborted)
+        this.#report?.(error, { method: 'tools/call', params: { name } });
       return handlerFailed(tool, error);
     }
     if (isInputRequired(result) || !tool.output || result.isError || isPassThrough(result)) return result;

@@ -87,7 +87,10 @@ describe('stored tasks per principal (Redis store, two instances)', () => {
     const made = await Promise.all([1, 2, 3, 4].map(() => bob('tools/call', { name: 'quick' })));
     await expect(bob('tools/call', { name: 'quick' })).rejects.toMatchObject(refusal);
     const probe = connections[0]!;
-    expect(await probe.pttl('bounds2:task-holder:auth:bob')).toBeGreaterThan(0);
+    const [holder, ...others] = await probe.keys('bounds2:task-holder:*');
+    expect(others).toEqual([]); // bob's index alone, named after his principal key
+    expect(holder).toMatch(/bob$/);
+    expect(await probe.pttl(holder!)).toBeGreaterThan(0);
     await vi.waitFor(
       async () => expect(await bob('tools/call', { name: 'quick' })).toMatchObject({ resultType: 'task' }),
       { timeout: 5000, interval: 50 },
