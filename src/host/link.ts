@@ -156,7 +156,9 @@ export class ServerLink {
         };
       })(),
       timeoutMs,
-      `server '${server.name}' did not become ready within ${timeoutMs} ms (${timeoutOption(server)})`,
+      () =>
+        `server '${server.name}' did not become ready within ${timeoutMs} ms (${timeoutOption(server)})` +
+        skippedLines(transport),
     );
   }
 
@@ -303,10 +305,20 @@ function makeTransport(server: ResolvedServer): Transport & { pid?: number | und
   });
 }
 
-async function withTimeout<T>(work: Promise<T>, ms: number, message: string): Promise<T> {
+/** What a server wrote on stdout that is not JSON-RPC (a banner, an error page), for an error message. */
+function skippedLines(transport: Transport): string {
+  const lines = transport.nonProtocolLines?.() ?? [];
+  if (lines.length === 0) return '';
+  return `; on stdout it wrote, not JSON-RPC: ${lines
+    .slice(-3)
+    .map((line) => JSON.stringify(line))
+    .join(', ')}`;
+}
+
+async function withTimeout<T>(work: Promise<T>, ms: number, message: () => string): Promise<T> {
   let timer: ReturnType<typeof setTimeout> | undefined;
   const timeout = new Promise<never>(
-    (_, reject) => (timer = setTimer(() => reject(new LocalError('TIMEOUT', message)), ms)),
+    (_, reject) => (timer = setTimer(() => reject(new LocalError('TIMEOUT', message())), ms)),
   );
   work.catch(() => undefined);
   try {

@@ -177,8 +177,9 @@ interface StatePayload {
 async function openRound(
   params: Params,
   binding: () => Promise<StateBinding>,
-  sealer: RequestStateSealer,
+  opening: { sealer: RequestStateSealer; limits: SchemaLimits | undefined },
 ): Promise<InputRound> {
+  const { sealer, limits } = opening;
   const responses = params.inputResponses;
   if (responses !== undefined && !isObject(responses)) {
     throw WireError.of(
@@ -192,7 +193,8 @@ async function openRound(
   await Promise.all(
     Object.entries(state.q ?? {}).map(async ([key, { m, p }]) => {
       const answer = ownEntry(fresh, key);
-      if (isObject(answer)) setOwn(answers, key, await checkAnswer(key, { method: m, params: p }, answer));
+      if (isObject(answer))
+        setOwn(answers, key, await checkAnswer(key, { method: m, params: p, limits }, answer));
     }),
   );
   return new InputRound(answers, fresh, binding);
@@ -253,7 +255,9 @@ export function openInputRound(
     (binding ??= bindingOf(requestOf(scope).method, params, principalOf(scope.auth)));
   if (params.requestState === undefined && params.inputResponses === undefined)
     return beginRound(new InputRound({}, {}, bind), scope, sealer);
-  return openRound(params, bind, sealer).then((round) => beginRound(round, scope, sealer));
+  return openRound(params, bind, { sealer, limits: schemaLimitsOf(scope) }).then((round) =>
+    beginRound(round, scope, sealer),
+  );
 }
 
 function beginRound(round: InputRound, scope: RequestScope, sealer: RequestStateSealer): InputRound {

@@ -40,9 +40,14 @@ async function run(opts: {
     },
   });
   await client.connect(a);
-  const result = await client.callTool('ask');
+  // A modern retry's answers are checked as they arrive, before the handler runs again: a bad
+  // one then fails the call itself (-32602), where on legacy the handler's ctx.elicit throws it.
+  const text = await client.callTool('ask').then(
+    (result) => (result.content[0] as { text: string }).text,
+    (error: { code?: unknown; message: string }) => `refused ${String(error.code)}: ${error.message}`,
+  );
   await client.close();
-  return { text: (result.content[0] as { text: string }).text, seen };
+  return { text, seen };
 }
 
 const longPattern = `^(?:${'x'.repeat(5000)})?a$`; // 5 011 characters: over the 4 096 default

@@ -3,12 +3,23 @@
  * shares (issue 35 §1): bob holding his tenth of the table, or sending a state over 1 MiB,
  * never keeps alice's state from being held, and hers still goes back with her retry.
  */
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import type { Params } from '../../core/index.js';
 import type { RequestContext } from '../../server/index.js';
 import { RelayStates } from './relay.js';
 
 const HANDLE_KEY = 'io.mcpkit/gateway-relay';
+
+// The fake front ctx below is not a server's request scope: what the relay keeps in the
+// request's next requestState is recorded by the fake's own `remember`.
+vi.mock('../../server/index.js', async (original) => ({
+  ...(await original<typeof import('../../server/index.js')>()),
+  keepInRequestState: (
+    ctx: { remember: (key: string, value: unknown) => boolean },
+    key: string,
+    value: unknown,
+  ) => ctx.remember(key, value),
+}));
 
 /** A front request context that records the relay round it would seal; its questions never settle. */
 function front(subject: string): { ctx: RequestContext; sealed: () => unknown } {

@@ -55,27 +55,35 @@ export function toNodeListener(
 }
 
 /**
- * Counts the responses started and not yet handed to node (a JSON body is handed over by one
- * `end()`; a stream when its last event is written), so `close()` can wait for them. A counter,
- * not a set of responses with a `close` listener each: nothing is allocated per request.
+ * The responses started and not yet handed to node (a JSON body is handed over by one `end()`;
+ * a stream when its last event is written), so `close()` can wait for them. No listener is
+ * added per response: `close()` listens, on the ones still here, for their end or their
+ * connection's.
  */
 class Writes {
-  #active = 0;
-  #idle: (() => void) | undefined;
+  readonly #open = new Set<ServerResponse>();
 
-  start(): void {
-    this.#active++;
+  start(res: ServerResponse): void {
+    this.#open.add(res);
   }
 
-  readonly done = (): void => {
-    if (--this.#active === 0) this.#idle?.();
-  };
+  done(res: ServerResponse): void {
+    this.#open.delete(res);
+  }
 
-  /** Settles once every response started so far has been handed to node. */
+  /** Settles once every response started so far has been written out or lost its connection. */
   drained(): Promise<void> {
-    if (this.#active === 0) return Promise.resolve();
-    return new Promise((resolve) => (this.#idle = resolve));
+    return Promise.all([...this.#open].map(written)).then(() => undefined);
   }
+}
+
+/** Settles once `res` has been written out or its connection went away. */
+function written(res: ServerResponse): Promise<void> {
+  if (res.writableFinished || res.destroyed) return Promise.resolve();
+  return new Promise((resolve) => {
+    res.once('finish', resolve);
+    res.once('close', resolve);
+  });
 }
 
 function failed(res: ServerResponse): void {
@@ -85,7 +93,7 @@ function failed(res: ServerResponse): void {
 
 function endpointListener(endpoint: HttpEndpoint, writes: Writes): NodeListener {
   return (req, res) => {
-    writes.start();
+    writes.start(res);
     const request = new NodeRequest(req, res);
     endpoint.handle(request).then(
       (response) => {
@@ -96,12 +104,12 @@ function endpointListener(endpoint: HttpEndpoint, writes: Writes): NodeListener 
         } catch {
           failed(res);
         }
-        if (streaming) streaming.catch(() => failed(res)).finally(writes.done);
-        else writes.done();
+        if (streaming) void streaming.catch(() => failed(res)).finally(() => writes.done(res));
+        else writes.done(res);
       },
       () => {
         failed(res);
-        writes.done();
+        writes.done(res);
       },
     );
   };
