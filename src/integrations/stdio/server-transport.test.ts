@@ -79,6 +79,27 @@ describe('stdioServerTransport', () => {
     ]);
   });
 
+  it('writes the messages of one tick in one write, in order, and a later tick in its own', async () => {
+    const writes: string[] = [];
+    const stdout = { write: (text: string) => writes.push(text), on: () => stdout };
+    const transport = stdioServerTransport({
+      stdin: new PassThrough(),
+      stdout: stdout as unknown as NodeJS.WritableStream,
+    });
+    await transport.start({ frame: () => {}, closed: () => {} });
+    transport.send({ jsonrpc: '2.0', id: 1, result: {} });
+    await Promise.resolve(); // a microtask of the same tick, as an async handler's answer is
+    transport.send({ jsonrpc: '2.0', id: 2, result: {} });
+    expect(writes).toEqual([]); // nothing before the tick's work is done
+    await new Promise((resolve) => setImmediate(resolve));
+    transport.send({ jsonrpc: '2.0', id: 3, result: {} });
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(writes).toEqual([
+      '{"jsonrpc":"2.0","id":1,"result":{}}\n{"jsonrpc":"2.0","id":2,"result":{}}\n',
+      '{"jsonrpc":"2.0","id":3,"result":{}}\n',
+    ]);
+  });
+
   it('closes the sink without error when stdin ends, after the last line', async () => {
     const h = harness();
     const events: string[] = [];
@@ -113,12 +134,15 @@ describe('stdioServerTransport', () => {
 });
 
 describe('stdioServerTransport, the gap between progress and the response', () => {
-  /** A transport whose stdout records each written line at once. */
+  /** A transport whose stdout records each line of each write at once. */
   function recording(gapMs: number) {
     const stdin = new PassThrough();
     const sent: Record<string, unknown>[] = [];
     const stdout = {
-      write: (line: string) => sent.push(JSON.parse(line) as Record<string, unknown>),
+      write: (lines: string) => {
+        for (const line of lines.split('\n'))
+          if (line !== '') sent.push(JSON.parse(line) as Record<string, unknown>);
+      },
       on: () => stdout,
     } as unknown as NodeJS.WritableStream;
     return { stdin, sent, transport: stdioServerTransport({ stdin, stdout, progressGapMs: gapMs }) };
@@ -169,6 +193,7 @@ describe('stdioServerTransport, the gap between progress and the response', () =
     await until(() => frames.length === 1);
     transport.send(progress);
     transport.send({ jsonrpc: '2.0', id: 1, result: {} });
+    await new Promise((resolve) => process.nextTick(resolve));
     expect(sent).toHaveLength(1);
     await transport.close();
     expect(sent.at(-1)).toEqual({ jsonrpc: '2.0', id: 1, result: {} });

@@ -47,8 +47,9 @@ export const STDIO_PROGRESS_GAP_MS = 50;
  *
  * - Each line of stdin becomes one frame for the sink (`\r\n` accepted, empty lines skipped,
  *   UTF-8 decoded across chunk boundaries).
- * - `send()` writes one line to stdout at once, one write per message. Node queues writes,
- *   so send never throws. The one exception: the response to a request whose params carried
+ * - `send()` queues one line; the lines one tick of the event loop produces leave in one
+ *   write to stdout when that tick's work is done (before any I/O is read again). Node queues
+ *   writes, so send never throws. The one exception: the response to a request whose params carried
  *   a `_meta.progressToken` waits until `progressGapMs` after the last progress notification
  *   sent for that token (other messages pass it).
  * - A line longer than `maxLineBytes` is discarded without being buffered, and the transport
@@ -73,6 +74,8 @@ class StdioServer implements Transport {
   readonly #gap: ProgressGap | undefined;
   #sink: TransportSink | undefined;
   #closed = false;
+  /** Lines written this tick, not yet handed to stdout (see {@link #write}). */
+  #pending = '';
 
   constructor(options: StdioServerOptions) {
     this.#stdin = options.stdin ?? process.stdin;
@@ -96,17 +99,30 @@ class StdioServer implements Transport {
 
   send(message: JsonRpcMessage | JsonRpcMessage[]): void {
     if (this.#closed) return;
-    // One write per message, at once: holding a turn's messages for one write put a
-    // request's progress in the same chunk as its response (the official clients then drop
-    // it) and handed the client its answers in batches instead of as they were ready.
     const wait = this.#gap?.waitFor(message) ?? 0;
     if (wait > 0) this.#gap?.hold(wait, () => this.#write(message));
-    else this.#stdout.write(encodeFrame(message));
+    else this.#write(message);
   }
 
+  /**
+   * Queues one line for the write that ends this tick. The messages one turn of the event
+   * loop produces (the answers to the requests of one stdin chunk, their notifications) leave
+   * in one write to stdout instead of one each: on a pipe every write is a system call, the
+   * largest cost of a small call. Nothing waits for a later turn: the write happens as soon
+   * as the current job and its microtasks are done. A progress notification and its
+   * response never share it (the response waits out the progress gap first).
+   */
   #write(message: JsonRpcMessage | JsonRpcMessage[]): void {
-    if (!this.#closed) this.#stdout.write(encodeFrame(message));
+    if (this.#closed) return;
+    if (this.#pending === '') process.nextTick(this.#flush);
+    this.#pending += encodeFrame(message);
   }
+
+  readonly #flush = (): void => {
+    const lines = this.#pending;
+    this.#pending = '';
+    if (lines !== '' && !this.#closed) this.#stdout.write(lines);
+  };
 
   async close(): Promise<void> {
     await this.#gap?.released();
@@ -138,6 +154,7 @@ class StdioServer implements Transport {
   /** Ends the transport once. The error listeners stay, so a late EPIPE cannot crash the process. */
   readonly #finish = (error?: Error): void => {
     if (this.#closed) return;
+    if (error === undefined) this.#flush();
     this.#closed = true;
     this.#stdin.removeListener('data', this.#onData);
     this.#stdin.removeListener('end', this.#onEnd);
