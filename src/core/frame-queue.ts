@@ -91,7 +91,8 @@ export class FrameQueue {
       if (related !== undefined) this.#related.delete(index);
       this.#run(this.#frames[index]!, related);
     }
-    if (this.#head === this.#frames.length) this.clear();
+    // Nothing left: start again at the front (no new array when it was already empty).
+    if (this.#head > 0 && this.#head === this.#frames.length) this.clear();
   }
 
   // The microtasks ran out with a frame still pending: it waits on I/O, so go on without it.

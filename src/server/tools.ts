@@ -232,16 +232,17 @@ export function validateOwn(
   owner: string,
   value: unknown,
 ): ValidationOutcome | Promise<ValidationOutcome> {
-  const refused = (error: unknown): never => {
-    if (!(error instanceof LocalError) || error.code !== 'INVALID_DEFINITION') throw error;
-    throw WireError.of('InternalError', `${owner}: ${error.message}`);
-  };
   try {
     const pending = schema.validate(value);
-    return pending instanceof Promise ? pending.catch(refused) : pending;
+    return pending instanceof Promise ? pending.catch((error: unknown) => refusedOwn(owner, error)) : pending;
   } catch (error) {
-    return refused(error);
+    return refusedOwn(owner, error);
   }
+}
+
+function refusedOwn(owner: string, error: unknown): never {
+  if (!(error instanceof LocalError) || error.code !== 'INVALID_DEFINITION') throw error;
+  throw WireError.of('InternalError', `${owner}: ${error.message}`);
 }
 
 async function checkOutput(tool: RegisteredTool, result: ToolResult): Promise<ToolResult> {

@@ -48,9 +48,20 @@ export class ServedTools {
     return this.#catalogue.compiled().toolList(caller, legacy);
   }
 
-  /** @throws WireError -32602 for an unknown (or hidden) tool or non-object arguments. */
-  async call(name: unknown, args: unknown, ctx: RequestContext): Promise<ToolResult | InputRequiredAnswer> {
+  /**
+   * Not an async frame when nothing is composed (the registry's call is; one tick less per call).
+   * @throws WireError -32602 (as a rejection) for an unknown (or hidden) tool or non-object arguments.
+   */
+  call(name: unknown, args: unknown, ctx: RequestContext): Promise<ToolResult | InputRequiredAnswer> {
     if (!this.#catalogue.composed) return this.#own.tools.call(name, args, ctx);
+    return this.#callComposed(name, args, ctx);
+  }
+
+  async #callComposed(
+    name: unknown,
+    args: unknown,
+    ctx: RequestContext,
+  ): Promise<ToolResult | InputRequiredAnswer> {
     if (typeof name !== 'string')
       throw WireError.of('InvalidParams', 'tools/call needs the tool name as a string');
     const served = this.#catalogue.compiled().tools.get(name);

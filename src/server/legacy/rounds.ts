@@ -7,7 +7,7 @@
  */
 import { WireError, type Params } from '../../core/index.js';
 import { checkInputAnswer, checkInputRequests, type AskedMethod } from '../answers.js';
-import { isInputRequired, type InputRequest } from '../mrtr.js';
+import { isInputRequired, type InputRequest, type InputRequiredAnswer } from '../mrtr.js';
 import { askSession } from './input.js';
 import { askThrough, bindingOf, schemaLimitsOf, type RequestScope } from '../scope.js';
 
@@ -24,6 +24,16 @@ export async function runWithLegacyInput(
   scope: RequestScope,
   run: () => Promise<Params> | Params,
 ): Promise<Params> {
+  // Most handlers answer at once: nothing is allocated for the rounds until one asks.
+  const first = await run();
+  return isInputRequired(first) ? moreRounds(scope, run, first) : first;
+}
+
+async function moreRounds(
+  scope: RequestScope,
+  run: () => Promise<Params> | Params,
+  first: InputRequiredAnswer,
+): Promise<Params> {
   const known: Record<string, unknown> = Object.create(null) as Record<string, unknown>;
   // An answer to the explicit request is given to a `ctx.*` call of the same key only when it
   // also fits that call's question; otherwise the session is asked.
@@ -32,8 +42,9 @@ export async function runWithLegacyInput(
     const question = { method, params, limits: schemaLimitsOf(scope) };
     return checkInputAnswer(question, known[key], key).catch(() => sessionAsk(scope, { method, params }));
   };
+  let result: Params | InputRequiredAnswer = first;
   for (let round = 0; round < MAX_ROUNDS; round++) {
-    const result = await run();
+    if (round > 0) result = await run();
     if (!isInputRequired(result)) return result;
     checkInputRequests(scope.clientCapabilities, 'legacy', result.inputRequests);
     const entries = Object.entries(result.inputRequests);
