@@ -42,7 +42,10 @@ const INTEGRATION = [
 export default defineConfig({
   resolve: {
     // package.json "imports" name dist/ files; tests run the sources.
-    alias: { '#compiled-engine': fileURLToPath(new URL('src/validation/ajv-engine.ts', import.meta.url)) },
+    alias: {
+      '#compiled-engine': fileURLToPath(new URL('src/validation/ajv-engine.ts', import.meta.url)),
+      '#pattern-engine': fileURLToPath(new URL('src/validation/re2-engine.ts', import.meta.url)),
+    },
   },
   test: {
     testTimeout: 30_000,

@@ -128,10 +128,11 @@ const result = await build({
     // mcpkit/client, mcpkit/http, mcpkit/auth) reach no node: module (test/build/web-entries).
     codeSplitting: {
       groups: [
-        // The `#compiled-engine` targets are entries of their own (ajv stays out of core).
+        // The `#compiled-engine` and `#pattern-engine` targets are entries of their own (ajv and
+        // re2js stay out of core, and a Workers bundler picks its own target).
         {
           name: 'core',
-          test: /[\\/]src[\\/](core|validation[\\/](?!ajv-(engine|absent)\.ts))/,
+          test: /[\\/]src[\\/](core|validation[\\/](?!(ajv-engine|ajv-absent|re2-engine|native-engine)\.ts))/,
           tags: ['$initial'],
           priority: 5,
         },

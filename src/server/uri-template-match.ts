@@ -20,22 +20,23 @@
  * - `{+var}` and `{#var}` keep `%XX` triplets as they are when expanding, so a decoded
  *   `%20` might have been a literal `%20` in the value: matching always decodes;
  * - a prefix (`{var:3}`) matches at most that many characters and returns the prefix.
- * Matching runs on re2js (linear time, no backtracking), whatever the request URI. re2js
- * is imported when the first template is compiled, not when the server starts: it is
- * large to load and most servers never match a URI.
+ * Matching runs on re2js (linear time, no backtracking), whatever the request URI; on
+ * Cloudflare Workers on the platform's RegExp (`#pattern-engine`: the patterns built here
+ * repeat only delimited groups, and a request URI is bounded). The engine is imported when
+ * the first template is compiled, not when the server starts: most servers never match a URI.
  * Source: RFC 6570 §1.4 ("Limitations": reverse matching), §3.2; RFC 3986 §2.1, §6.2.2.
  */
-import type { RE2JS } from 're2js';
+import type { CompiledPattern } from '#pattern-engine';
 import { LocalError } from '../core/index.js';
 import { setOwn } from '../core/runtime.js';
 import type { Operator, TemplatePart, VarSpec } from './uri-template-parts.js';
 
-let engine: typeof RE2JS | undefined;
+let engine: ((source: string, flags: string) => CompiledPattern) | undefined;
 let loading: Promise<void> | undefined;
 
-/** Loads the matching engine (re2js) once; matchers work once this resolves. */
+/** Loads the matching engine (`#pattern-engine`: re2js, or on Workers the platform's RegExp) once. */
 export function loadMatcher(): Promise<void> {
-  loading ??= import('re2js').then((m) => void (engine = m.RE2JS));
+  loading ??= import('#pattern-engine').then((m) => void (engine = m.compilePattern));
   return loading;
 }
 
@@ -62,16 +63,16 @@ export function compileMatcher(
 ): (uri: string) => Record<string, string> | undefined {
   const expressions = parts.filter((p): p is Expression => 'vars' in p);
   const source = parts.map((p) => ('literal' in p ? literalPattern(p.literal) : `(${valuePattern(p)})`));
-  let pattern: ReturnType<typeof RE2JS.compile> | undefined;
+  let pattern: CompiledPattern | undefined;
   return (uri) => {
     if (!engine)
       throw new LocalError('NOT_READY', "URI template matching is loading: await the template's ready first");
-    pattern ??= engine.compile(`^${source.join('')}$`, engine.DOTALL);
-    const m = pattern.matcher(uri);
-    if (!m.matches()) return undefined;
+    pattern ??= engine(source.join(''), 's');
+    const groups = pattern.whole(uri);
+    if (!groups) return undefined;
     const out: Record<string, string> = {};
     for (const [i, expression] of expressions.entries()) {
-      if (!assign(expression, m.group(i + 1) ?? '', out)) return undefined;
+      if (!assign(expression, groups[i] ?? '', out)) return undefined;
     }
     return out;
   };

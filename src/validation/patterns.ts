@@ -113,8 +113,8 @@ function groupProblem(head: string, groups: ('lookbehind' | 'other')[]): string 
   return undefined;
 }
 
-// The index of the `]` closing the class opened at `start` (escapes skipped).
-function classEnd(pattern: string, start: number): number {
+/** The index of the `]` closing the character class opened at `start` (escapes skipped). */
+export function classEnd(pattern: string, start: number): number {
   for (let i = start + 1; i < pattern.length; i++) {
     if (pattern[i] === '\\') i++;
     else if (pattern[i] === ']') return i;

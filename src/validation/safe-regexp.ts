@@ -6,7 +6,9 @@
  * values (a tool's `inputSchema` and its arguments), so a pattern must never run V8's
  * backtracking engine: `^(a+)+$` against 34 × `a` + `!` blocks the event loop for hours.
  * Every pattern is translated from ECMA-262 syntax and compiled with re2js (an RE2 port),
- * whose matching time is linear in the input.
+ * whose matching time is linear in the input: the engine the package import `#pattern-engine`
+ * names (re2-engine.ts). On Cloudflare Workers it names native-engine.ts instead, which runs
+ * the platform's RegExp and refuses the pattern shapes that backtrack exponentially.
  *
  * What RE2 cannot express — lookahead, backreferences, lookbehind with captures — is
  * refused: compiling the schema fails with `INVALID_DEFINITION`, naming the pattern. It never
@@ -14,7 +16,7 @@
  * time). Known differences from ECMA-262: `\s` is ASCII whitespace only.
  * Source: 2026-07-28 basic/index "JSON Schema Usage"; JSON Schema 2020-12 validation §6.3.3.
  */
-import { RE2JS } from 're2js';
+import { compilePattern, type CompiledPattern } from '#pattern-engine';
 import {
   PATTERN_DEFAULTS,
   activePatternLimits,
@@ -52,14 +54,14 @@ export function safeRegExp(
   // re2js would read a named backreference `\k<a>` as the literal `k<a>`: refuse it first.
   const construct = unsupportedConstruct(pattern);
   if (construct) throw refusedPattern(pattern, `not supported by the linear-time engine (${construct})`);
-  let compiled: RE2JS;
+  let compiled: CompiledPattern;
   try {
-    compiled = RE2JS.compile(RE2JS.translateRegExp(pattern), re2Flags(flags));
+    compiled = compilePattern(pattern, flags);
   } catch (cause) {
     const reason = cause instanceof Error ? cause.message : String(cause);
     throw refusedPattern(pattern, `not supported by the linear-time engine (${reason})`, cause);
   }
-  if (compiled.programSize() > maxPatternProgram) {
+  if (compiled.size > maxPatternProgram) {
     throw refusedPattern(
       pattern,
       `too costly (RE2 program over ${maxPatternProgram} instructions, limits.schema.maxPatternProgram)`,
@@ -68,14 +70,5 @@ export function safeRegExp(
   const text = `/${pattern}/${flags}`;
   return { test: (input) => compiled.test(input), toString: () => text };
 }
-// ECMA-262 flags with an RE2 equivalent: i, m, s (g and y only move lastIndex; u is RE2's default).
-function re2Flags(flags: string): number {
-  let out = RE2JS.LOOKBEHINDS;
-  if (flags.includes('i')) out |= RE2JS.CASE_INSENSITIVE;
-  if (flags.includes('m')) out |= RE2JS.MULTILINE;
-  if (flags.includes('s')) out |= RE2JS.DOTALL;
-  return out;
-}
-
 // ajv emits this name for standalone code; mcpkit never generates standalone validators.
 safeRegExp.code = 'safeRegExp';

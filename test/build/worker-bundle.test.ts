@@ -1,7 +1,8 @@
 /**
- * A Cloudflare Worker built on mcpkit carries no ajv (issue 33): Workers refuse the code ajv
+ * A Cloudflare Worker built on mcpkit carries no ajv and no re2js: Workers refuse the code ajv
  * generates, so there every schema is interpreted, and package.json "imports" maps
- * `#compiled-engine` to a module without ajv under the `workerd` and `worker` conditions.
+ * `#compiled-engine` to a module without ajv and `#pattern-engine` to the platform-RegExp
+ * engine (native-engine.ts) under the `workerd` and `worker` conditions.
  * The Worker is bundled as wrangler does (esbuild, conditions workerd, worker, browser) from
  * the built dist/, and the bundle's inputs are read: a content check, not a timing.
  */
@@ -40,6 +41,7 @@ async function bundledModules(conditions: string[]): Promise<string[]> {
 }
 
 const ajvCode = (modules: string[]) => modules.filter((m) => /node_modules\/ajv\/.*\.js$/.test(m));
+const re2Code = (modules: string[]) => modules.filter((m) => /node_modules\/re2js\//.test(m));
 
 describe('the Worker bundle of a one-tool server', () => {
   it('holds no ajv code under the workerd conditions (wrangler’s), nor the compiled engine', async () => {
@@ -53,6 +55,19 @@ describe('the Worker bundle of a one-tool server', () => {
 
   it('holds no ajv code under the worker condition alone (other Workers bundlers)', async () => {
     expect(ajvCode(await bundledModules(['worker', 'browser']))).toEqual([]);
+  });
+
+  it('holds no re2js under either Workers condition: patterns run on the platform RegExp there', async () => {
+    for (const conditions of [
+      ['workerd', 'worker', 'browser'],
+      ['worker', 'browser'],
+    ]) {
+      const modules = await bundledModules(conditions);
+      expect(re2Code(modules)).toEqual([]);
+      expect(modules).toContain(join('dist/src/validation/native-engine.js'));
+    }
+    // Elsewhere the linear-time engine is the one bundled: the check can fail.
+    expect(re2Code(await bundledModules(['browser'])).length).toBeGreaterThan(0);
   });
 
   it('still holds ajv where code generation works (no Workers condition): the check can fail', async () => {
