@@ -8,24 +8,40 @@ import tseslint from 'typescript-eslint';
 const layers = [
   {
     files: ['src/core/**'],
-    banned: ['validation', 'server', 'client', 'integrations', 'cli', 'testing'],
+    banned: ['validation', 'server', 'client', 'integrations', 'cli', 'testing', 'check', 'contract'],
     node: true,
   },
   {
     files: ['src/validation/**'],
-    banned: ['server', 'client', 'integrations', 'cli', 'testing'],
+    banned: ['server', 'client', 'integrations', 'cli', 'testing', 'check', 'contract'],
     node: true,
   },
-  { files: ['src/server/**'], banned: ['client', 'integrations', 'cli', 'testing'], node: true },
-  { files: ['src/client/**'], banned: ['server', 'integrations', 'cli', 'testing'], node: true },
-  { files: ['src/integrations/**'], banned: ['cli', 'testing'], node: false },
+  {
+    files: ['src/server/**'],
+    banned: ['client', 'integrations', 'cli', 'testing', 'check', 'contract'],
+    node: true,
+  },
+  {
+    files: ['src/client/**'],
+    banned: ['server', 'integrations', 'cli', 'testing', 'check', 'contract'],
+    node: true,
+  },
+  { files: ['src/integrations/**'], banned: ['cli', 'testing', 'check', 'contract'], node: false },
   // Workers run without nodejs_compat: no node: module.
-  { files: ['src/integrations/cloudflare/**'], banned: ['cli', 'testing'], node: true },
-  { files: ['src/auth/**'], banned: ['integrations', 'cli', 'testing'], node: true },
-  { files: ['src/host/**'], banned: ['cli', 'testing'], node: false },
-  { files: ['src/otel/**'], banned: ['integrations', 'cli', 'testing'], node: true },
-  { files: ['src/openapi/**'], banned: ['client', 'host', 'integrations', 'cli', 'testing'], node: true },
-  { files: ['src/tool-search/**'], banned: ['client', 'host', 'integrations', 'cli', 'testing'], node: true },
+  { files: ['src/integrations/cloudflare/**'], banned: ['cli', 'testing', 'check', 'contract'], node: true },
+  { files: ['src/auth/**'], banned: ['integrations', 'cli', 'testing', 'check', 'contract'], node: true },
+  { files: ['src/host/**'], banned: ['cli', 'testing', 'check', 'contract'], node: false },
+  { files: ['src/otel/**'], banned: ['integrations', 'cli', 'testing', 'check', 'contract'], node: true },
+  {
+    files: ['src/openapi/**'],
+    banned: ['client', 'host', 'integrations', 'cli', 'testing', 'check', 'contract'],
+    node: true,
+  },
+  {
+    files: ['src/tool-search/**'],
+    banned: ['client', 'host', 'integrations', 'cli', 'testing', 'check', 'contract'],
+    node: true,
+  },
 ];
 
 const layerRules = layers.map(({ files, banned, node }) => ({
