@@ -13,7 +13,12 @@ import { CliError, describeError, systemCodeOf, tailLines } from './errors.js';
 import { httpTransport } from './http.js';
 import { browserAuth, tokenAuth } from './auth-flow.js';
 import { packagePath } from './package-root.js';
-import { isServerErrorCode, setTimer } from '../core/runtime.js';
+
+/**
+ * `setTimeout`'s longest delay (2^31 − 1 ms, about 24.8 days); Node fires a longer one after
+ * 1 ms. `--connect-timeout` takes any safe integer, so a longer one waits this long.
+ */
+const MAX_DELAY_MS = 2_147_483_647;
 
 /** Default longest wait for a connection, in milliseconds (probe and handshake included). */
 const CONNECT_TIMEOUT_MS = 15_000;
@@ -113,7 +118,7 @@ function answering(answers: readonly ElicitAnswer[]): NonNullable<ClientHandlers
 async function connectWithin(client: Client, opened: Opened, ms: number): Promise<void> {
   let timer: ReturnType<typeof setTimeout> | undefined;
   const expired = new Promise<never>((_, reject) => {
-    timer = setTimer(() => reject(connectTimeout(opened, ms)), ms);
+    timer = setTimeout(() => reject(connectTimeout(opened, ms)), Math.min(ms, MAX_DELAY_MS));
   });
   const notice = process.stderr.isTTY
     ? setTimeout(
@@ -229,6 +234,11 @@ function looksLegacy(error: unknown): boolean {
   if (!(error instanceof WireError)) return false;
   if (error.code === ERROR_TABLE.MethodNotFound.code) return true;
   return isServerErrorCode(error.code) && !MODERN_CODES.has(error.code);
+}
+
+/** JSON-RPC 2.0 §5.1: -32000 to -32099 are reserved for implementation-defined server errors. */
+function isServerErrorCode(code: number): boolean {
+  return code <= -32000 && code >= -32099;
 }
 
 /** Rewrites a failure as a CliError that says which server and what happened. */

@@ -30,6 +30,8 @@ export { applyElicitationDefaults, type ElicitContent } from './elicitation-defa
 export type { ParamsFor, ResultFor, ResultOf, SharedMethod } from './request-types.js';
 export type { RequestOptions, ProgressUpdate } from '../core/index.js';
 export type { SubscriptionFilter } from '../core/index.js';
+// What `client.listen(listChangedFilter(client.serverCapabilities ?? {}))` follows: every list the server announces.
+export { listChangedFilter } from '../core/runtime.js';
 export {
   streamableHttp,
   sseTransport,

@@ -167,16 +167,12 @@ export class ToolCalls {
         );
       try {
         const compiled = compileJsonSchema(tool.outputSchema as object, this.#limits);
-        validate = (value) => {
-          let outcome: ReturnType<JsonSchemaValidator>;
+        validate = async (value) => {
           try {
-            outcome = compiled(value);
+            return await compiled(value);
           } catch (error) {
             throw named(error);
           }
-          return outcome instanceof Promise
-            ? outcome.catch((error: unknown) => Promise.reject(named(error)))
-            : outcome;
         };
       } catch (error) {
         const refusal = named(error);

@@ -31,7 +31,12 @@ export function listChangedFeature(method: string): ListFeature | undefined {
 
 /**
  * The filter that follows every list `caps` declares `listChanged` for (empty when it
- * declares none), for `subscriptions/listen` or a legacy session's notifications.
+ * declares none), for `subscriptions/listen` or a legacy session's notifications: for
+ * example `client.listen(listChangedFilter(client.serverCapabilities ?? {}))` (public in
+ * `mcpkit/client`). Each of `toolsListChanged`, `promptsListChanged` and
+ * `resourcesListChanged` is `true` when `caps.tools`, `caps.prompts` or `caps.resources`
+ * says `listChanged: true`, and absent otherwise.
+ * Source: 2026-07-28 basic/patterns/subscriptions (SubscriptionFilter).
  */
 export function listChangedFilter(caps: ServerCapabilities): SubscriptionFilter {
   const filter: SubscriptionFilter = {};

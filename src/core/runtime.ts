@@ -103,3 +103,6 @@ export {
 // Time and fetching with a deadline.
 export { type Deadline, bufferedResponse, fetchWhole, shownUrl, withDeadline } from './deadline.js';
 export { MAX_TIMER_MS, setTimer, sleep, timerDelay } from './timer.js';
+
+// The sync-or-async step of the per-request paths.
+export { thenOrNow } from './then-or-now.js';

@@ -154,8 +154,7 @@ async function successResult(
   } catch {
     return fail(`upstream answered HTTP ${status} with a body that is not valid JSON${excerpt(answer)}`);
   }
-  const pending = setup.output.validate(value);
-  const checked = pending instanceof Promise ? await pending : pending;
+  const checked = await setup.output.validate(value);
   if (!checked.ok)
     return fail(
       `upstream answered HTTP ${status} with JSON that does not match its response schema: ${checked.issues.slice(0, 5).join('; ')}`,

@@ -17,6 +17,7 @@ import {
   CACHEABLE_METHODS,
   INPUT_METHODS,
   MODERN_CORE_METHODS,
+  thenOrNow,
 } from '../core/runtime.js';
 import {
   WireError,
@@ -318,11 +319,12 @@ export class ServerDispatcher {
   #runFeatureDecorated(scope: RequestScope): Promise<Params> | Params {
     const result = this.#runFeature(scope);
     if (!this.extensions.decorating) return result;
-    const { method } = requestOf(scope);
-    return result instanceof Promise
-      ? result.then((r) => this.extensions.decorate(method, r, scope))
-      : this.extensions.decorate(method, result, scope);
+    return thenOrNow(result, this.#decorate, scope);
   }
+
+  // Made once per dispatcher, so a decorated result costs no closure per request.
+  readonly #decorate = (result: Params, scope: RequestScope): Params =>
+    this.extensions.decorate(requestOf(scope).method, result, scope);
 
   #runFeature(scope: RequestScope): Promise<Params> | Params {
     const { method, params = {} } = requestOf(scope);

@@ -1,23 +1,20 @@
 /**
- * `mcpkit/testing`: in-memory fakes and wire checks for tests of MCP servers and clients.
+ * `mcpkit/testing`: in-memory fakes and wire checks for tests of MCP servers and clients,
+ * with the server checker (`src/check`) and contract snapshots and diff (`src/contract`),
+ * which live in folders of their own and are public through this entry.
  */
 export { createLinkedPair } from './linked-pair.js';
 export { assertWireValid, wireValidator, type WireRevision } from './wire-schema.js';
 export { validateWire } from './wire-tap.js';
-export { checkServer, type CheckOptions, type CheckTarget } from './check/check.js';
-export { expectServerConforms, type ConformsOptions } from './check/expect.js';
-export { failsAt, SEVERITIES, type CheckReport, type Finding, type Severity } from './check/report.js';
-export { RULES } from './check/rules/index.js';
-export type { Hit, Rule, Section } from './check/rules/kit.js';
-export type { SafeCall } from './check/collect.js';
-export type { FetchLike } from './check/http-channel.js';
-export type * from './check/observations.js';
+export { checkServer, expectServerConforms, failsAt, RULES, SEVERITIES } from '../check/index.js';
+export type * from '../check/index.js';
 export {
+  atLeast,
+  contractMatchers,
   contractOf,
+  diffContracts,
+  formatContractChanges,
   serverContract,
   surfaceOf,
-  type Contract,
-  type ContractSurface,
-} from './contract/snapshot.js';
-export { atLeast, diffContracts, type ChangeLevel, type ContractChange } from './contract/diff.js';
-export { contractMatchers, formatContractChanges, type ContractMatchOptions } from './contract/report.js';
+} from '../contract/index.js';
+export type * from '../contract/index.js';

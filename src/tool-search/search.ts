@@ -217,8 +217,7 @@ function checked(tool: Tool, call: SearchableTool['call']): SearchableTool {
     tool,
     call: async (args, context) => {
       schema ??= compileSchema(tool.inputSchema as Record<string, unknown>);
-      const pending = schema.validate(args ?? {});
-      const outcome = pending instanceof Promise ? await pending : pending;
+      const outcome = await schema.validate(args ?? {});
       if (!outcome.ok)
         return errorResult(`Invalid arguments for tool ${tool.name}: ${outcome.issues.join('; ')}`);
       return call(outcome.value, context);

@@ -6,9 +6,8 @@
  * requests) go to every open event stream.
  */
 import { randomUUID } from 'node:crypto';
-import { createClient, type Client, type EraPreference } from '../../client/index.js';
+import { createClient, listChangedFilter, type Client, type EraPreference } from '../../client/index.js';
 import { uiClientExtension } from '../../core/apps.js';
-import { listChangedFilter } from '../../core/runtime.js';
 import { AppViews } from './apps.js';
 import { ReceivedResults, withReceived } from './received.js';
 import type { InspectorLogin } from './login.js';

@@ -21,7 +21,7 @@
 import type { AuthInfo, PrincipalRateLimits } from '../index.js';
 import type { HeaderReader, HttpRequest, HttpResponse } from './exchange.js';
 import { addressGroup } from './address-group.js';
-import { principalOf } from '../../core/runtime.js';
+import { principalOf, thenOrNow } from '../../core/runtime.js';
 import {
   PrincipalBudgets,
   noRelease,
@@ -141,7 +141,7 @@ export class Admission {
    */
   admit(principal: string, request?: AdmitOptions): AdmissionOutcome | Promise<AdmissionOutcome> {
     const admitted = this.#budgets.admit(principal, request);
-    return admitted instanceof Promise ? admitted.then(outcomeOf) : outcomeOf(admitted);
+    return thenOrNow(admitted, outcomeOf);
   }
 
   /**

@@ -16,7 +16,7 @@
  * Source: RFC 6585 §4 (429), RFC 9110 §10.2.3 (Retry-After).
  */
 import { WireError, type Middleware, type Params } from '../../core/index.js';
-import { principalKey } from '../../core/runtime.js';
+import { principalKey, thenOrNow } from '../../core/runtime.js';
 import { principalShare } from './shares.js';
 
 /** Bounds on what one principal may ask of a server at once and over time. */
@@ -303,7 +303,8 @@ export function principalQuotas(limits: PrincipalRateLimits): Middleware {
       stream,
     });
     const handle = () => next(message, ctx);
-    return admitted instanceof Promise ? admitted.then((a) => run(a, handle)) : run(admitted, handle);
+    // run answers with a promise, so both branches do.
+    return thenOrNow(admitted, run, handle) as Promise<Params | undefined>;
   };
 }
 

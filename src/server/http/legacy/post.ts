@@ -5,7 +5,7 @@
  * Source: 2025-11-25 basic/transports "Streamable HTTP" (Sending Messages, Listening,
  * Resumability and Redelivery, Session Management, Protocol Version Header).
  */
-import { allowsBatch, checkEnvelope, type Checked, type Decoded } from '../../../core/runtime.js';
+import { allowsBatch, checkEnvelope, thenOrNow, type Checked, type Decoded } from '../../../core/runtime.js';
 import {
   type JsonRpcRequest,
   type JsonRpcErrorResponse,
@@ -87,9 +87,7 @@ export function legacyPost(
   if (isInit && request.headers.get('mcp-session-id') === null)
     return initialize(ctx, checked.message, request);
   const found = findSession(ctx, request);
-  return found instanceof Promise
-    ? found.then((session) => postTo(session, { checked, decoded, request }))
-    : postTo(found, { checked, decoded, request });
+  return thenOrNow(found, postTo, { checked, decoded, request });
 }
 
 /** Delivers a POST's message(s) to the session it names (or answers the lookup's refusal). */

@@ -5,7 +5,7 @@
  * since the checker declares no client capabilities. Nothing the server sends can make it
  * throw, hang or grow without bound.
  */
-import { ERROR_TABLE, type JsonRpcMessage, type RequestId, type Transport } from '../../core/index.js';
+import { ERROR_TABLE, type JsonRpcMessage, type RequestId, type Transport } from '../core/index.js';
 import type { Answer, Json, WireRecord } from './observations.js';
 
 /** Sends requests and notifications to one server connection. */

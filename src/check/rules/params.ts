@@ -3,7 +3,7 @@
  * the body. Source: 2026-07-28 basic/transports/streamable-http "Server Behavior for Custom
  * Headers", "Server Validation".
  */
-import { ERROR_TABLE } from '../../../core/index.js';
+import { ERROR_TABLE } from '../../core/index.js';
 import type { Answer, ParamProbe } from '../observations.js';
 import { codeOf, described, resultOf, type Hit, type Rule } from './kit.js';
 

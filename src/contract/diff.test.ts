@@ -1,13 +1,13 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { createEverythingServer } from '../../../servers/everything/server.js';
-import { forecastServer, V2_CHANGES } from '../../../test/support/forecast-server.js';
+import { createEverythingServer } from '../../servers/everything/server.js';
+import { forecastServer, V2_CHANGES } from '../../test/support/forecast-server.js';
 import {
   contractMatchers,
   diffContracts,
   formatContractChanges,
   serverContract,
   type Contract,
-} from '../index.js';
+} from '../testing/index.js';
 
 expect.extend(contractMatchers);
 

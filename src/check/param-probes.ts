@@ -5,8 +5,8 @@
  * refuse those two before running anything. Source: 2026-07-28
  * basic/transports/streamable-http "Server Behavior for Custom Headers".
  */
-import { LATEST_REVISION } from '../../core/index.js';
-import { headerValueOf, valueAtPath, type HeaderAnnotation } from '../../core/runtime.js';
+import { LATEST_REVISION } from '../core/index.js';
+import { headerValueOf, valueAtPath, type HeaderAnnotation } from '../core/runtime.js';
 import { mirroredHeaders, rememberAnnotations, type HttpChannelOptions } from './http-channel.js';
 import { ask } from './http-probes.js';
 import type { EraSeen, Json, ParamProbe } from './observations.js';

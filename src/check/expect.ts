@@ -2,10 +2,10 @@
  * `expectServerConforms`: the checks of `mcpkit check`, run in process against a server
  * definition, for vitest (or any test runner): it throws with the findings listed.
  */
-import type { Era } from '../../core/index.js';
-import { connect, type McpServer } from '../../server/index.js';
-import { createHttpHandler } from '../../server/http/index.js';
-import { createLinkedPair } from '../linked-pair.js';
+import type { Era } from '../core/index.js';
+import { connect, type McpServer } from '../server/index.js';
+import { createHttpHandler } from '../server/http/index.js';
+import { createLinkedPair } from '../testing/runtime.js';
 import { checkServer, type CheckOptions } from './check.js';
 import { failsAt, type CheckReport, type Severity } from './report.js';
 

@@ -4,8 +4,8 @@
  * a request that changes nothing (a list, a discover, a ping, a call of a tool no server
  * has), each bounded in time and size.
  */
-import { LATEST_REVISION } from '../../core/index.js';
-import { bufferedResponse, withDeadline } from '../../core/runtime.js';
+import { LATEST_REVISION } from '../core/index.js';
+import { bufferedResponse, withDeadline } from '../core/runtime.js';
 import { DEFAULT_LIMITS } from './channel.js';
 import { factsOf, mirroredHeaders, post, type HttpChannelOptions } from './http-channel.js';
 import type { Answer, EraSeen, HttpProbeName, HttpSeen, Json } from './observations.js';

@@ -3,8 +3,8 @@
  * schema, stdout hygiene, the eras and versions the server opens, and capabilities
  * against what the server does.
  */
-import { LEGACY_REVISIONS, MODERN_REVISIONS, META } from '../../../core/index.js';
-import type { WireRevision } from '../../wire-schema.js';
+import { LEGACY_REVISIONS, MODERN_REVISIONS, META } from '../../core/index.js';
+import type { WireRevision } from '../../testing/runtime.js';
 import { wireProblems } from '../wire-check.js';
 import { LIST_METHODS, type ListMethod } from '../observations.js';
 import { UNKNOWN_VERSION } from '../requests.js';

@@ -3,7 +3,7 @@
  * a severity, the spec section and sentence it rests on, and a pure function from the
  * observations to hits. Adding a check means adding one entry to a table.
  */
-import { LATEST_LEGACY_REVISION, LATEST_REVISION, type Era } from '../../../core/index.js';
+import { LATEST_LEGACY_REVISION, LATEST_REVISION, type Era } from '../../core/index.js';
 import type { Severity } from '../report.js';
 import type { Answer, EraSeen, Json, Observations } from '../observations.js';
 

@@ -2,7 +2,7 @@
  * What the checker saw, gathered by the probes before any rule runs: rules are pure
  * functions over these plain values, so each one is a small unit that is easy to test.
  */
-import type { Era } from '../../core/index.js';
+import type { Era } from '../core/index.js';
 
 /** A JSON object as received from the server (never trusted: read with own-key checks). */
 export type Json = Record<string, unknown>;

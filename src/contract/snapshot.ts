@@ -3,12 +3,12 @@
  * (tools with their schemas and annotations, resources, resource templates, prompts,
  * capabilities and extensions). Two snapshots compare with `diffContracts`.
  */
-import type { Client } from '../../client/index.js';
-import { createClient } from '../../client/index.js';
-import type { Era, Prompt, Resource, ResourceTemplate, Tool } from '../../core/index.js';
-import type { McpServer } from '../../server/index.js';
-import { connect } from '../../server/index.js';
-import { createLinkedPair } from '../linked-pair.js';
+import type { Client } from '../client/index.js';
+import { createClient } from '../client/index.js';
+import type { Era, Prompt, Resource, ResourceTemplate, Tool } from '../core/index.js';
+import type { McpServer } from '../server/index.js';
+import { connect } from '../server/index.js';
+import { createLinkedPair } from '../testing/runtime.js';
 
 /** What one era of a server offers, keyed and sorted so equal servers give equal JSON. */
 export interface ContractSurface {

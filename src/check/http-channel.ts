@@ -16,7 +16,7 @@ import {
   valueAtPath,
   withDeadline,
   type HeaderAnnotation,
-} from '../../core/runtime.js';
+} from '../core/runtime.js';
 
 /** How the checker reaches an HTTP endpoint: the global fetch, or a handler in process. */
 export type FetchLike = (request: Request) => Promise<Response>;

@@ -2,7 +2,7 @@
  * Rules on tools: names, input and output schemas compiled in their declared dialect,
  * `structuredContent` of the `--call` calls against `outputSchema`, annotations, icons.
  */
-import { compileJsonSchema } from '../../../validation/index.js';
+import { compileJsonSchema } from '../../validation/index.js';
 import type { EraSeen, Json } from '../observations.js';
 import { isObject, listedItems, perEra, resultOf, toolsOf, type Hit, type Rule } from './kit.js';
 

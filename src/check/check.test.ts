@@ -1,10 +1,10 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import type { Transport, TransportSink } from '../../core/index.js';
-import { createHttpHandler } from '../../server/http/index.js';
-import { createEverythingServer } from '../../../servers/everything/server.js';
-import { encodeHeaderValue } from '../../core/runtime.js';
+import type { Transport, TransportSink } from '../core/index.js';
+import { createHttpHandler } from '../server/http/index.js';
+import { createEverythingServer } from '../../servers/everything/server.js';
+import { encodeHeaderValue } from '../core/runtime.js';
 import {
   checkServer,
   expectServerConforms,
@@ -12,7 +12,7 @@ import {
   type CheckReport,
   type FetchLike,
   type SafeCall,
-} from '../index.js';
+} from '../testing/index.js';
 
 const rules = (report: CheckReport): string[] => [...new Set(report.findings.map((f) => f.rule))].sort();
 const SLOW = { timeout: 60_000 };
@@ -296,10 +296,7 @@ describe('Streamable HTTP rules', () => {
 
 describe('the guide', () => {
   it('lists every rule of the table', () => {
-    const guide = readFileSync(
-      fileURLToPath(new URL('../../../docs/guide/check.md', import.meta.url)),
-      'utf8',
-    );
+    const guide = readFileSync(fileURLToPath(new URL('../../docs/guide/check.md', import.meta.url)), 'utf8');
     const listed = (id: string, severity: string): boolean =>
       guide
         .split('\n')

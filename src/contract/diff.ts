@@ -3,7 +3,7 @@
  * `breaking` (a client that worked may now fail), `review` (a person should look: wording,
  * annotations, new optional arguments) or `info` (additions and loosenings).
  */
-import type { Era } from '../../core/index.js';
+import type { Era } from '../core/index.js';
 import { canonical, compareSchemas, type ChangeLevel, type RawChange } from './schema-diff.js';
 import type { Contract, ContractSurface } from './snapshot.js';
 

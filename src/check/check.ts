@@ -4,7 +4,7 @@
  * bounded in time, every list in pages, every body in bytes; a server that hangs, lies or
  * dies produces findings, never a hang or a crash of the checker.
  */
-import { LocalError, type Era, type Transport } from '../../core/index.js';
+import { LocalError, type Era, type Transport } from '../core/index.js';
 import { DEFAULT_LIMITS, transportChannel, type Channel, type ChannelLimits } from './channel.js';
 import { seeEra, type SafeCall } from './collect.js';
 import { httpChannel, type FetchLike, type HttpChannelOptions, type HttpEraHeaders } from './http-channel.js';

@@ -2,8 +2,8 @@
  * Rules on Streamable HTTP: content types, the header checks a server must make, Origin,
  * the status codes of modern errors, legacy sessions, and authorization metadata on 401.
  */
-import { ERROR_TABLE } from '../../../core/index.js';
-import type { Era } from '../../../core/index.js';
+import { ERROR_TABLE } from '../../core/index.js';
+import type { Era } from '../../core/index.js';
 import type { Answer, HttpProbeName, HttpSeen } from '../observations.js';
 import { codeOf, described, isObject, type Hit, type Rule } from './kit.js';
 import { paramMirroring } from './params.js';

@@ -4,7 +4,7 @@
  * errors point at the exact field, and only the definitions needed are compiled.
  */
 import type { ValidateFunction } from 'ajv';
-import { officialSchemaAjv, type WireRevision } from '../wire-schema.js';
+import { officialSchemaAjv, type WireRevision } from '../testing/runtime.js';
 import type { Json } from './observations.js';
 
 /** The result definition of each method the checker sends. */

@@ -3,7 +3,7 @@
  * version, client identity and capabilities in `_meta` (2026-07-28 basic/index "_meta");
  * legacy ones rely on the session `initialize` opened.
  */
-import { LATEST_LEGACY_REVISION, LATEST_REVISION, META, type Era } from '../../core/index.js';
+import { LATEST_LEGACY_REVISION, LATEST_REVISION, META, type Era } from '../core/index.js';
 import type { Json } from './observations.js';
 
 /** The checker's identity on the wire. */

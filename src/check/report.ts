@@ -2,7 +2,7 @@
  * What `mcpkit check` reports: findings with a severity, a stable rule id, the spec section
  * and line they rest on, and the message that showed the problem.
  */
-import type { Era } from '../../core/index.js';
+import type { Era } from '../core/index.js';
 
 /** How bad a finding is: `error` breaks a MUST, `warning` a SHOULD, `info` is worth knowing. */
 export type Severity = 'error' | 'warning' | 'info';

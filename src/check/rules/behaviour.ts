@@ -3,7 +3,7 @@
  * error codes of the probes that change nothing, answers in time, and what the two eras
  * see of the same server.
  */
-import { ERROR_TABLE } from '../../../core/index.js';
+import { ERROR_TABLE } from '../../core/index.js';
 import { itemKey } from '../collect.js';
 import type { Answer, EraSeen, ListWalk } from '../observations.js';
 import { codeOf, described, isObject, perEra, resultOf, type Hit, type Rule } from './kit.js';

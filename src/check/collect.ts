@@ -4,7 +4,7 @@
  * tool, malformed params, invalid arguments, an unknown protocol version). What comes back
  * is kept as observations; no judgement is made here.
  */
-import { LATEST_REVISION, LocalError, type Era } from '../../core/index.js';
+import { LATEST_REVISION, LocalError, type Era } from '../core/index.js';
 import type { Channel } from './channel.js';
 import {
   LIST_METHODS,
