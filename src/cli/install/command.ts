@@ -10,7 +10,7 @@ import { addServer, serversIn } from './config-file.js';
 import { HOSTS, hostNamed, type Place, type Scope, type ServerSpec } from './hosts.js';
 
 /** The help page of `mcpkit install`. */
-export const INSTALL_USAGE = `Usage: mcpkit install HOST [--name NAME] [--env KEY=VALUE]... [--scope user|project] [--force] -- COMMAND [ARGS...]
+const INSTALL_USAGE = `Usage: mcpkit install HOST [--name NAME] [--env KEY=VALUE]... [--scope user|project] [--force] -- COMMAND [ARGS...]
        mcpkit install HOST URL [--name NAME] [--scope user|project] [--force]
        mcpkit install mcp-json [--name NAME] [--env KEY=VALUE]... (-- COMMAND [ARGS...] | URL)
        mcpkit install --list
@@ -107,7 +107,7 @@ function envOf(pairs: readonly string[]): Record<string, string> {
 }
 
 /** The name a server gets without --name: the server file's name, else the command's or the URL's host. */
-export function defaultName(spec: ServerSpec): string {
+function defaultName(spec: ServerSpec): string {
   if (spec.kind === 'remote')
     return new URL(spec.url).hostname.split('.').filter((p) => p !== 'www')[0] ?? 'server';
   const file =
