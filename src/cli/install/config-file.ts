@@ -20,7 +20,7 @@ const MAX_CONFIG_BYTES = 64 * 1024 * 1024;
 type Toml = typeof import('smol-toml');
 
 /** smol-toml, loaded on first use. @throws LocalError `MISSING_DEPENDENCY` naming the install. */
-export function loadToml(): Promise<Toml> {
+function loadToml(): Promise<Toml> {
   return loadPeer(
     { name: 'smol-toml', feature: 'writing Codex\u2019s config.toml' },
     () => import('smol-toml'),
