@@ -100,6 +100,10 @@ export async function devCommand(argv: readonly string[]): Promise<number> {
     if (error instanceof LoadFailure) throw new CliError(error.message, { kind: 'failure' });
     throw error;
   }
+  if ((first.server.options.extensions ?? []).length > 0)
+    say(
+      'note: the protocol extensions of the file (createServer({ extensions })) are not served under mcpkit dev',
+    );
   const live = new LiveServer(first.server);
   const reloader = new Reloader(args.file, live);
   reloader.watcher.watch(first.files);
