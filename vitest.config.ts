@@ -32,6 +32,7 @@ const INTEGRATION = [
   'src/cli/ui/{apps,forms,inspector,login-flow,partial-lists}.test.ts',
   'src/cli/{auth,card,check,codegen,codegen-input,contract,failures,main,partial-lists}.test.ts',
   'src/cli/{registry-json,serve-openapi}.test.ts',
+  'src/cli/dev/dev.test.ts',
   'src/cli/record/**/*.test.ts',
   'src/cli/replay/**/*.test.ts',
   'src/integrations/redis/**/*.test.ts',

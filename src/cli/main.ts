@@ -17,6 +17,9 @@ import { usage } from './usage.js';
 export async function run(argv: readonly string[]): Promise<number> {
   try {
     if (DEV_TOOLS.has(argv[0] ?? '')) return await (await import('./dev-tools.js')).runDevTool(argv);
+    if (argv[0] === 'install')
+      return await (await import('./install/command.js')).installCommand(argv.slice(1));
+    if (argv[0] === 'dev') return await (await import('./dev/command.js')).devCommand(argv.slice(1));
     const command = parseCommandLine(argv);
     if (command.name === 'check') return await runCheck(command);
     const output = await execute(command);

@@ -109,6 +109,8 @@ Commands:
   migrate FILE...                    rewrite code written for the official SDK v1 for mcpkit
   card URL [--check]                 fetch and validate a Server Card; --check: compare it with the server
   registry-json [URL] [-- CMD]       write the MCP Registry's server.json for a server
+  dev FILE [--port N|--stdio] [--ui] serve a TypeScript server file, reloading it on every edit
+  install HOST [-- CMD | URL]        write a server into Claude, Cursor, VS Code, Codex… (--list)
 
 Without URL or \`-- COMMAND\`, client commands use the built-in everything server.
 

@@ -40,6 +40,8 @@ const LOADED_ON_USE = [
   'fastest-levenshtein',
   'ts-morph',
   'json-schema-to-typescript',
+  'esbuild',
+  'smol-toml',
 ];
 
 const packageOf = (spec: string) =>
