@@ -8,10 +8,10 @@ import { loadExtraction, loadRobots } from './deps.js';
 import { FetchError, type Getter } from './network.js';
 
 /** The official text for a page Readability finds no article in. */
-export const NOT_SIMPLIFIED = '<error>Page failed to be simplified from HTML</error>';
+const NOT_SIMPLIFIED = '<error>Page failed to be simplified from HTML</error>';
 
 /** The main content of `html` as Markdown, or {@link NOT_SIMPLIFIED}. */
-export async function htmlToMarkdown(html: string): Promise<string> {
+async function htmlToMarkdown(html: string): Promise<string> {
   const { parseHTML, Readability, TurndownService } = await loadExtraction();
   const { document } = parseHTML(html);
   const article = new Readability(document as unknown as Document).parse();
@@ -40,7 +40,7 @@ export async function pageContent(
 }
 
 /** The robots.txt URL of `url`'s origin. */
-export function robotsUrl(url: string): string {
+function robotsUrl(url: string): string {
   return new URL('/robots.txt', url).href;
 }
 

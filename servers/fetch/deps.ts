@@ -6,7 +6,7 @@
 import { LocalError } from '../../src/core/index.js';
 
 /** The install line for every package the fetch server loads. */
-export const FETCH_PACKAGES = 'npm install undici linkedom @mozilla/readability turndown robots-parser';
+const FETCH_PACKAGES = 'npm install undici linkedom @mozilla/readability turndown robots-parser';
 
 /**
  * Runs `load` (an `import()` of `name`, written out so bundlers see it).

@@ -10,9 +10,9 @@ import { addressLiteral, isPublicAddress } from './addresses.js';
 import { loadUndici } from './deps.js';
 
 /** Most bytes of a page read; the rest is not downloaded. */
-export const MAX_PAGE_BYTES = 5 * 1024 * 1024;
+const MAX_PAGE_BYTES = 5 * 1024 * 1024;
 /** Longest a page (all its redirects included) may take, in milliseconds (the official server's 30 s). */
-export const PAGE_TIMEOUT_MS = 30_000;
+const PAGE_TIMEOUT_MS = 30_000;
 /** Most redirects followed (httpx's default, which the official server uses). */
 export const MAX_REDIRECTS = 20;
 

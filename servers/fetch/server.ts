@@ -18,7 +18,7 @@ import { loadExtraction, loadRobots } from './deps.js';
 import { createGetter, FetchError, type Getter } from './network.js';
 
 /** The server's name in discover and initialize: the official server's. */
-export const FETCH_SERVER_NAME = 'mcp-fetch';
+const FETCH_SERVER_NAME = 'mcp-fetch';
 
 /** User-Agent of tool calls (the model fetching on its own). */
 export const USER_AGENT_AUTONOMOUS =

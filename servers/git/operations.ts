@@ -133,7 +133,7 @@ export async function reset(repo: Repo): Promise<string> {
 }
 
 /** Most commits `git_log` lists, whatever `max_count` asks. */
-export const MAX_LOG_COUNT = 1000;
+const MAX_LOG_COUNT = 1000;
 
 /** Options of {@link log}. */
 export interface LogQuery {

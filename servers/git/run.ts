@@ -9,7 +9,7 @@ import { spawn } from 'node:child_process';
 /** Most bytes of a command's standard output kept; the rest is dropped with a notice. */
 export const MAX_OUTPUT_BYTES = 1024 * 1024;
 /** Longest a command may run, in milliseconds, before it is killed. */
-export const GIT_TIMEOUT_MS = 30_000;
+const GIT_TIMEOUT_MS = 30_000;
 
 /**
  * Options every command gets ahead of its own, as `-c` settings (which win over the

@@ -14,7 +14,7 @@ import { show } from './show.js';
 import { GIT_TOOLS } from './tools.js';
 
 /** The server's name in discover and initialize: the official server's. */
-export const GIT_SERVER_NAME = 'mcp-git';
+const GIT_SERVER_NAME = 'mcp-git';
 
 const USAGE = 'usage: mcpkit serve git [--repository PATH] [-v]';
 

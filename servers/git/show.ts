@@ -76,7 +76,7 @@ async function showCommit(repo: Repo, sha: string): Promise<string> {
  * Each file's patch of a `git diff-tree -p` output as `\n--- a\n+++ b\n` and its hunks
  * (`/dev/null` for the missing side of an added or deleted file).
  */
-export function filePatches(text: string): string {
+function filePatches(text: string): string {
   const sections = text.split(/^diff --git /m).slice(1);
   return sections
     .map((section) => {

@@ -10,7 +10,7 @@ import { createServer, type McpServer } from '../../src/server/index.js';
 import { atWallTime, dayIn, hoursText, isKnownZone, zonedTime, type ZonedTime } from './zones.js';
 
 /** The server's name in discover and initialize: the official server's. */
-export const TIME_SERVER_NAME = 'mcp-time';
+const TIME_SERVER_NAME = 'mcp-time';
 
 const USAGE = 'usage: mcpkit serve time [--local-timezone IANA_ZONE]';
 
