@@ -2,7 +2,7 @@
  * The package's dependency list holds only what its SDK subpaths use (issue 33, DESIGN
  * decision 1): each dependency is named below with the subpath that needs it, and each is
  * imported by the built code of a package.json "exports" target. What only the CLI, OpenAPI,
- * tool search or the dev tools use is an optional peer dependency, loaded by `import()` on
+ * tool search, the fetch reference server or the dev tools use is an optional peer dependency, loaded by `import()` on
  * first use (core/optional.ts says what to install), so importing any subpath or starting
  * the CLI never needs it. Reads the built dist/ (npm test builds it first).
  */
@@ -42,6 +42,12 @@ const LOADED_ON_USE = [
   'json-schema-to-typescript',
   'esbuild',
   'smol-toml',
+  // The fetch reference server (servers/fetch/deps.ts), loaded when `mcpkit serve fetch` starts.
+  'undici',
+  'linkedom',
+  '@mozilla/readability',
+  'turndown',
+  'robots-parser',
 ];
 
 const packageOf = (spec: string) =>
