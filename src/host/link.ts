@@ -14,6 +14,7 @@ import { spawnStdio } from '../integrations/stdio/index.js';
 import type { ResolvedServer } from './config.js';
 import type { LinkSetup, ServerState, ServerStatus } from './link-types.js';
 import { HealthProbe } from './health.js';
+import { deliverExact } from './exact-numbers.js';
 import { Turns } from './turns.js';
 import type { NameFilter } from './names.js';
 import { fetchLists, kindsOf, LIST_METHODS, emptyLists, type ListKind, type ServerLists } from './lists.js';
@@ -246,7 +247,14 @@ export class ServerLink {
     transport.start = (sink: TransportSink) =>
       start({
         ...sink,
-        frame: (text, related) => sink.frame(text, related),
+        // Numbers beyond 2^53 − 1 are refused here, once, for every message of the server.
+        frame: (text, related) =>
+          deliverExact(text, related, {
+            server: this.name,
+            frame: (t, r) => sink.frame(t, r),
+            reply: (message) => transport.send(message),
+            warn: (message) => this.#setup.onWarning(message),
+          }),
         closed: (error) => {
           sink.closed(error);
           if (this.#transport === transport && this.#state === 'ready') this.#dropped(error);
