@@ -191,7 +191,7 @@ class ChildTransport implements StdioClientTransport {
       // Output written with no newline before a message: the output is skipped, the message kept.
       const split = splitPrefixedMessage(event.text);
       this.#skip(split?.prefix ?? event.text);
-      if (split === undefined || this.#state === 'closed') continue;
+      if (split === undefined || (this.#state as State) === 'closed') continue;
       this.#noise.endRun();
       this.#sink?.frame(split.message);
     }
