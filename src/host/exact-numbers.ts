@@ -16,7 +16,13 @@
  * passed on untouched, unparsed.
  * Source: RFC 8259 §6 (interoperable integers are within ±(2^53 − 1)).
  */
-import { ERROR_TABLE, WireError, type JsonRpcMessage, type RequestId } from '../core/index.js';
+import {
+  ERROR_TABLE,
+  WireError,
+  type JsonRpcMessage,
+  type RequestId,
+  type TransportSink,
+} from '../core/index.js';
 
 /**
  * The JSON Pointer of the first number in `value` that is an integer beyond
@@ -64,6 +70,15 @@ export interface ExactFrameSink {
   reply(message: JsonRpcMessage): void;
   /** Reports a dropped notification. */
   warn(message: string): void;
+}
+
+/**
+ * `sink` with its frames screened by {@link deliverExact} (a server's transport sink, wrapped
+ * once per connection): `reply` sends the server an error, `warn` reports a dropped notification.
+ */
+export function exactSink(sink: TransportSink, to: Omit<ExactFrameSink, 'frame'>): TransportSink {
+  const screened: ExactFrameSink = { ...to, frame: (text, related) => sink.frame(text, related) };
+  return { ...sink, frame: (text, related) => deliverExact(text, related, screened) };
 }
 
 /** Digits enough to exceed 2^53 − 1, or an exponent: the only ways to spell such a number. */
