@@ -14,11 +14,14 @@ import { spawnStdio } from '../integrations/stdio/index.js';
 import type { ResolvedServer } from './config.js';
 import type { LinkSetup, ServerState, ServerStatus } from './link-types.js';
 import { HealthProbe } from './health.js';
+import { exactSink } from './exact-numbers.js';
 import { Turns } from './turns.js';
 import type { NameFilter } from './names.js';
 import { fetchLists, kindsOf, LIST_METHODS, emptyLists, type ListKind, type ServerLists } from './lists.js';
 
 export type { LinkSetup, ReconnectPolicy, ServerState, ServerStatus } from './link-types.js';
+const ALL_KINDS = Object.keys(LIST_METHODS) as ListKind[];
+const ignore = (): void => undefined;
 
 /** Log messages per second one backend may send through the host (all callers together). */
 const HOST_LOGS_PER_SECOND = 1000;
@@ -128,7 +131,7 @@ export class ServerLink {
       this.#attempts = 0;
       this.#everReady = true;
       this.#set('ready', undefined);
-      this.#setup.onLists(Object.keys(LIST_METHODS) as ListKind[]);
+      this.#setup.onLists(ALL_KINDS);
       this.#follow();
       this.#probe();
     } catch (error) {
@@ -152,7 +155,7 @@ export class ServerLink {
         if (client.era === 'modern' && client.serverCapabilities === undefined) await client.discover();
         this.lists = {
           ...emptyLists(),
-          ...(await fetchLists(client, Object.keys(LIST_METHODS) as ListKind[])),
+          ...(await fetchLists(client, ALL_KINDS)),
         };
       })(),
       timeoutMs,
@@ -192,6 +195,8 @@ export class ServerLink {
     if (Object.keys(filter).length === 0) return;
     const subscription = client.listen(filter);
     this.#subscription = subscription;
+    // A modern change between the first listing and the listen's acknowledgment reached no stream.
+    if (client.era === 'modern') subscription.acknowledged.then(() => this.#changed(ALL_KINDS), ignore);
     void (async () => {
       let ended: unknown;
       try {
@@ -245,8 +250,12 @@ export class ServerLink {
     const start = transport.start.bind(transport);
     transport.start = (sink: TransportSink) =>
       start({
-        ...sink,
-        frame: (text, related) => sink.frame(text, related),
+        // Numbers beyond 2^53 − 1 are refused here, once, for every message of the server.
+        ...exactSink(sink, {
+          server: this.name,
+          reply: (m) => transport.send(m),
+          warn: this.#setup.onWarning,
+        }),
         closed: (error) => {
           sink.closed(error);
           if (this.#transport === transport && this.#state === 'ready') this.#dropped(error);
@@ -260,7 +269,7 @@ export class ServerLink {
     this.#reason = error ? describe(error) : 'the connection closed';
     this.#subscription?.close();
     this.lists = emptyLists();
-    this.#setup.onLists(Object.keys(LIST_METHODS) as ListKind[]);
+    this.#setup.onLists(ALL_KINDS);
     this.#retryLater();
   }
 

@@ -25,6 +25,7 @@ import {
   serverCapabilityNeeded,
 } from '../core/runtime.js';
 import type { ListenContribution } from './extension.js';
+import { subscribedSpelling } from './resource-uri.js';
 import type { ScopeLine } from './scope.js';
 
 export type { SubscriptionFilter } from '../core/index.js';
@@ -64,12 +65,13 @@ export function honouredFilter(
 function eventNotification(
   event: ServerEvent,
   filter: SubscriptionFilter,
+  uris: ReadonlySet<string> | undefined,
 ): { method: string; params: Params } | undefined {
   const method = EVENT_METHOD[event.type];
   if (event.type !== 'resourceUpdated') return filter[event.type] ? { method, params: {} } : undefined;
-  return filter.resourceSubscriptions?.includes(event.uri)
-    ? { method, params: { uri: event.uri } }
-    : undefined;
+  // Any spelling of the resource the stream asked for (told with the stream's own spelling).
+  const uri = uris && subscribedSpelling(event.uri, uris);
+  return uri === undefined ? undefined : { method, params: { uri } };
 }
 
 /**
@@ -114,8 +116,9 @@ export function listen(init: {
   const acknowledged: Params = { ...filter };
   for (const c of contributions) acknowledged[c.key] = c.value;
   channel.notify('notifications/subscriptions/acknowledged', { _meta: tag, notifications: acknowledged });
+  const uris = filter.resourceSubscriptions && new Set(filter.resourceSubscriptions);
   const unsubscribe = bus.subscribe((event) => {
-    const n = eventNotification(event, filter);
+    const n = eventNotification(event, filter, uris);
     if (n && init.views && !init.views.concerns(event)) return;
     if (n && !channel.signal.aborted) channel.notify(n.method, { ...n.params, _meta: tag });
   });

@@ -43,3 +43,17 @@ function lowercased(_all: string, ...parts: (string | undefined)[]): string {
 export function resourceUriKey(uri: string): string {
   return uri.replace(SCHEME_AND_HOST, lowercased).replace(TO_NORMALISE, normalised);
 }
+
+/**
+ * The spelling among `subscribed` that names the same resource as `uri` (by
+ * {@link resourceUriKey}), or undefined: how a `resources/updated` event finds its
+ * subscribers whatever spelling each subscribed with, and the URI each is told (its own).
+ * The same spelling costs one lookup; another costs one key per subscribed URI.
+ */
+export function subscribedSpelling(uri: string, subscribed: ReadonlySet<string>): string | undefined {
+  if (subscribed.has(uri)) return uri;
+  if (subscribed.size === 0) return undefined;
+  const key = resourceUriKey(uri);
+  for (const spelling of subscribed) if (resourceUriKey(spelling) === key) return spelling;
+  return undefined;
+}

@@ -34,7 +34,8 @@ import { tasksMiddleware } from './tasks.js';
 import { advertiseRelayed, relayExtension } from './extension-relay.js';
 import type { GatewayOptions } from './options.js';
 import { requireScopes, scopeMapping, scopesField, type ScopeMapping } from './scope-mapping.js';
-import { firstUnsafeInteger, unsafeIntegerMessage } from './exact-numbers.js';
+import { isUnsafeIntegerError } from '../exact-numbers.js';
+import { exactRequests } from './exact-requests.js';
 
 export type { GatewayFeature, GatewayOptions } from './options.js';
 
@@ -78,6 +79,8 @@ export function createGateway(host: Host, options: GatewayOptions = {}): Gateway
   // App-only tools reach only front clients that negotiated the UI extension (their apps).
   serveApps(server);
   const taskIds = new TaskIds(options.taskIdKey);
+  // Before anything reads a front request: a number it may have rounded is never relayed.
+  server.use(exactRequests());
   server.use(tasksMiddleware(host, taskIds));
   server.use(advertiseRelayed(host)).use(relayExtension(host));
   const parked = new ParkedCalls({
@@ -235,9 +238,6 @@ class RegistrySync {
         throw WireError.of('InvalidParams', `Tool ${name} is callable only from its app`);
       // Behind tool search, call_tool reaches this handler without the front's scope check.
       if (this.#setup.searchable) requireScopes(ctx, scoped.scopes);
-      const unsafeArgument = firstUnsafeInteger(args);
-      if (unsafeArgument !== undefined)
-        return errorResult(unsafeIntegerMessage('the arguments', unsafeArgument));
       const signature = JSON.stringify(['tools/call', name, args]);
       let result: Params;
       try {
@@ -245,13 +245,12 @@ class RegistrySync {
           this.#host.callTool(name, args, o),
         );
       } catch (error) {
-        // A backend's wire error keeps its code; a local failure is a tool error naming the server.
+        // A backend's wire error keeps its code (a refused inexact number is a tool error);
+        // a local failure is a tool error naming the server.
+        if (isUnsafeIntegerError(error)) return errorResult(error.message);
         if (error instanceof WireError) throw error;
         return errorResult(frontError(server, error).message);
       }
-      const unsafeResult = firstUnsafeInteger(result);
-      if (unsafeResult !== undefined)
-        return errorResult(unsafeIntegerMessage(`server '${server}''s result`, unsafeResult));
       // A task (the client declared the Tasks extension): sent as it is, under the gateway's id.
       if (result.resultType === 'task') return this.#createdTask(server, result, ctx);
       return result as never;

@@ -29,6 +29,7 @@ import { LocalError, WireError, type Params } from '../../core/index.js';
 import { principalOf, setTimer } from '../../core/runtime.js';
 import type { RequestContext } from '../../server/index.js';
 import type { InputRequestEvent } from '../inputs.js';
+import { firstUnsafeInteger, unsafeIntegerMessage } from '../exact-numbers.js';
 
 /** What happened next in a parked call. */
 type Step =
@@ -285,14 +286,25 @@ export class ParkedCalls {
   }
 }
 
-/** Asks the front client through the request context (modern: MRTR; legacy: a session request). */
-export function askClient(
+/**
+ * Asks the front client through the request context (modern: MRTR; legacy: a session
+ * request). An answer carrying an integer beyond ±(2^53 − 1) is refused with -32602 naming
+ * where, never relayed to the backend rounded.
+ */
+export async function askClient(
   ctx: RequestContext,
   step: { key?: string; request: InputRequestEvent },
 ): Promise<Params> {
   const options = step.key === undefined ? undefined : { key: step.key };
   const { kind, params } = step.request;
-  if (kind === 'elicitation') return ctx.elicit(params as never, options) as unknown as Promise<Params>;
-  if (kind === 'sampling') return ctx.sample(params as never, options) as unknown as Promise<Params>;
-  return ctx.listRoots(options) as unknown as Promise<Params>;
+  const answer =
+    kind === 'elicitation'
+      ? ((await ctx.elicit(params as never, options)) as unknown as Params)
+      : kind === 'sampling'
+        ? ((await ctx.sample(params as never, options)) as unknown as Params)
+        : ((await ctx.listRoots(options)) as unknown as Params);
+  const at = firstUnsafeInteger(answer);
+  if (at !== undefined)
+    throw WireError.of('InvalidParams', unsafeIntegerMessage(`the client's ${kind} answer`, at));
+  return answer;
 }

@@ -9,7 +9,7 @@ import type { Readable } from 'node:stream';
 import { LocalError, type JsonRpcMessage, type Transport, type TransportSink } from '../../core/index.js';
 import { LineDecoder, encodeFrame, type LineEvent, setOwn } from '../../core/runtime.js';
 import { groupGone, signalGroup, within } from './process-group.js';
-import { mayBeProtocol, quoteLines, StdoutNoise } from './stdout-noise.js';
+import { mayBeProtocol, quoteLines, splitPrefixedMessage, StdoutNoise } from './stdout-noise.js';
 
 /** Options of {@link spawnStdio}. */
 export interface SpawnStdioOptions {
@@ -86,7 +86,9 @@ const DRAIN_GRACE_MS = 250;
  * - A line of stdout that cannot be JSON-RPC (it does not start with `{`, or with `[` and
  *   then `{` or `]`), such as `npx`'s `npm warn exec …` or a server's banner, is skipped
  *   before and after the handshake, kept for {@link StdioClientTransport.nonProtocolLines}
- *   and passed to `onNonProtocolLine`. After more than 100 such lines, or 64 Ki characters
+ *   and passed to `onNonProtocolLine`. A line that ends with a whole JSON-RPC object
+ *   written straight after such output (`Loading...{"jsonrpc":"2.0",…}`) is split: the
+ *   output before the object is skipped as above, the object delivered. After more than 100 such lines, or 64 Ki characters
  *   of them, in a row without a message, the sink gets `closed(error)` (LocalError
  *   `CONNECTION_CLOSED` quoting the last lines) and the process is ended as by `close()`.
  * - On POSIX the child leads a process group of its own (spawned `detached`, never
@@ -184,9 +186,14 @@ class ChildTransport implements StdioClientTransport {
       if (mayBeProtocol(event.text)) {
         this.#noise.endRun();
         this.#sink?.frame(event.text);
-      } else {
-        this.#skip(event.text);
+        continue;
       }
+      // Output written with no newline before a message: the output is skipped, the message kept.
+      const split = splitPrefixedMessage(event.text);
+      this.#skip(split?.prefix ?? event.text);
+      if (split === undefined || (this.#state as State) === 'closed') continue;
+      this.#noise.endRun();
+      this.#sink?.frame(split.message);
     }
   }
 

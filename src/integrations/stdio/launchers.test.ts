@@ -4,6 +4,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createClient, type Client } from '../../client/index.js';
 import type { LocalError } from '../../core/errors.js';
 import { spawnStdio, type SpawnStdioOptions, type StdioClientTransport } from './client-transport.js';
+import { splitPrefixedMessage } from './stdout-noise.js';
 
 const fixture = (name: string): string =>
   fileURLToPath(new URL(`../../../test/support/fixtures/${name}`, import.meta.url));
@@ -58,6 +59,23 @@ describe('a stdio server that prints lines that are not JSON-RPC on stdout', () 
     expect(await client.callTool('log', {})).toMatchObject({ content: [{ text: 'logged' }] });
   });
 
+  it('keeps a first reply written with no newline after other output, and skips the output', async () => {
+    const seen: string[] = [];
+    const transport = spawnStdio({
+      command: node,
+      args: [SERVER, '--prefix'],
+      onNonProtocolLine: (l) => seen.push(l),
+    });
+    // A probe timeout far beyond the test's: the era is learnt from the prefixed reply, not a timeout.
+    const client = createClient({ name: 't', version: '1', timeoutMs: 20_000, probeTimeoutMs: 600_000 });
+    clients.push(client);
+    await client.connect(transport);
+    expect(client.era).toBe('legacy');
+    expect(seen).toEqual(['Loading...']);
+    expect(transport.nonProtocolLines()).toEqual(['Loading...']);
+    expect(await client.callTool('log', {})).toMatchObject({ content: [{ text: 'logged' }] });
+  });
+
   it('fails quickly, naming what it saw, when the server writes only junk', async () => {
     const started = Date.now();
     const error = (await connect({
@@ -103,4 +121,18 @@ describe('close() of a server started through a launcher', () => {
       expect(isRunning(transport.pid ?? -1)).toBe(false);
     },
   );
+});
+
+describe('splitPrefixedMessage', () => {
+  const message = '{"jsonrpc":"2.0","id":1,"result":{"a":{"b":1}}}';
+  it.each([
+    [`Loading...${message}`, { prefix: 'Loading...', message }],
+    [`Loading {config} {"x":1} ...${message}  `, { prefix: 'Loading {config} {"x":1} ...', message }],
+    ['Weather MCP Server running on stdio', undefined],
+    [`${message}`, undefined],
+    ['log {"jsonrpc": "1.0"}', undefined],
+    [`${'{"'.repeat(50)}${message}`, undefined],
+  ])('splits %j into %j', (line, expected) => {
+    expect(splitPrefixedMessage(line)).toEqual(expected);
+  });
 });

@@ -41,6 +41,43 @@ function skipBlanks(line: string, from: number): number {
   return i;
 }
 
+/** How many places a message may start at that {@link splitPrefixedMessage} tries, at most. */
+const MAX_MESSAGE_STARTS = 8;
+const CLOSE_BRACE = 0x7d; // }
+
+/**
+ * A non-protocol line that ends with a whole JSON-RPC message written straight after some
+ * other output with no newline between them (`Loading...{"jsonrpc":"2.0","id":1,...}`):
+ * the output before it and the message's text, or undefined when the line is not one.
+ * Called only for lines {@link mayBeProtocol} rejected. Bounded: a line that does not end
+ * with `}` or never names `"jsonrpc"` costs one scan; otherwise at most 8 places where an
+ * object starts (`{` then `"`, in order) are parsed, the first whose rest of the line is
+ * a JSON-RPC object (`jsonrpc: "2.0"`) winning — the outermost, since it starts first.
+ */
+export function splitPrefixedMessage(line: string): { prefix: string; message: string } | undefined {
+  const text = line.trimEnd();
+  if (text.charCodeAt(text.length - 1) !== CLOSE_BRACE || !text.includes('"jsonrpc"')) return undefined;
+  let from = 0;
+  for (let tries = 0; tries < MAX_MESSAGE_STARTS; tries++) {
+    const start = text.indexOf('{', from);
+    if (start <= 0) return undefined; // none left, or the line starts with it (not a prefix)
+    from = start + 1;
+    if (text.charCodeAt(skipBlanks(text, from)) !== 0x22) continue; // not `{"…`: no JSON-RPC object
+    const message = text.slice(start);
+    if (isJsonRpcObject(message)) return { prefix: text.slice(0, start), message };
+  }
+  return undefined;
+}
+
+function isJsonRpcObject(text: string): boolean {
+  try {
+    const value = JSON.parse(text) as { jsonrpc?: unknown } | null;
+    return typeof value === 'object' && value !== null && value.jsonrpc === '2.0';
+  } catch {
+    return false;
+  }
+}
+
 /** Counts the current run of non-protocol lines and keeps the latest ones. */
 export class StdoutNoise {
   readonly #recent: string[] = [];

@@ -16,6 +16,7 @@ import type {
   ServerEvent,
 } from '../../core/index.js';
 import { EVENT_METHOD, declares, serverCapabilityNeeded } from '../../core/runtime.js';
+import { subscribedSpelling } from '../resource-uri.js';
 
 /** How a session reaches its client; supplied by the transport. */
 export interface SessionLink {
@@ -85,5 +86,9 @@ export function forwardEvent(event: ServerEvent, session: LegacySession): void {
   if (advertised && !declares(advertised, serverCapabilityNeeded(method))) return;
   if (session.concerns && !session.concerns(event)) return;
   if (event.type !== 'resourceUpdated') session.link.notify(method);
-  else if (session.subscriptions.has(event.uri)) session.link.notify(method, { uri: event.uri });
+  else {
+    // Any spelling of the resource the session subscribed to (told with its own spelling).
+    const uri = subscribedSpelling(event.uri, session.subscriptions);
+    if (uri !== undefined) session.link.notify(method, { uri });
+  }
 }
