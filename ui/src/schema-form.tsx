@@ -18,6 +18,27 @@ interface Props {
   testId?: string;
 }
 
+/**
+ * Number and integer fields start with the schema's `default`, or empty: the library would
+ * otherwise fill a required one with 0, a value the person never chose and that may break
+ * the field's own constraint (`minimum: 1`). An empty required field is then flagged like
+ * any other, and its placeholder states the constraint (form-hints.ts).
+ */
+function defaultsOnlyFromSchema(): void {
+  const editors = JSONEditor.defaults.editors;
+  for (const type of ['number', 'integer'] as const) {
+    const Base = editors[type];
+    if (Base.defaultsFromSchema) continue;
+    editors[type] = class extends Base {
+      static readonly defaultsFromSchema = true;
+      override getDefault(): unknown {
+        return this.schema.default;
+      }
+    };
+  }
+}
+defaultsOnlyFromSchema();
+
 const EDITOR_OPTIONS = {
   theme: 'html',
   iconlib: null,
