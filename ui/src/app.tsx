@@ -11,6 +11,8 @@ import { ResourcesView, type Resource, type Template } from './resources.js';
 import { RootsView } from './roots.js';
 import { ToolsView, type Tool } from './tools.js';
 import { AppsView } from './apps.js';
+import { NetworkView } from './network.js';
+import { ConsoleView } from './console.js';
 
 type Lists = { tools: Tool[]; resources: Resource[]; resourceTemplates: Template[]; prompts: Prompt[] };
 type Kind = keyof Lists;
@@ -30,7 +32,7 @@ const TAB_OF: Record<Kind, string> = {
 };
 /** JSON-RPC Method not found: a server that declares a feature may still lack an optional list. */
 const METHOD_NOT_FOUND = -32601;
-const TABS = ['tools', 'apps', 'resources', 'prompts', 'roots'] as const;
+const TABS = ['tools', 'apps', 'resources', 'prompts', 'roots', 'network', 'console'] as const;
 type Tab = (typeof TABS)[number];
 
 /** Which lists a notification makes stale. */
@@ -103,7 +105,7 @@ function MissingLists(props: { tab: string; missing: Kind[] }) {
 /** A tab's count, or `(loading…)` until the first answer to its lists since connecting. */
 function TabCount(props: { tab: Tab; lists: Lists; loading: Kind[] }) {
   const { tab, lists } = props;
-  if (tab === 'roots' || tab === 'apps') return null;
+  if (tab !== 'tools' && tab !== 'resources' && tab !== 'prompts') return null;
   if (props.loading.some((kind) => TAB_OF[kind] === tab))
     return (
       <span class="count" data-test={`count-${tab}`} aria-busy="true">
@@ -156,6 +158,8 @@ export function App() {
         {tab === 'roots' && (
           <RootsView roots={state.roots} onSaved={(roots) => setState({ ...state, roots })} />
         )}
+        {tab === 'network' && <NetworkView era={state.era} eraReason={state.eraReason} />}
+        {tab === 'console' && <ConsoleView stdio={state.transport !== 'http'} />}
       </main>
       <aside>
         <NotificationsPane />
