@@ -73,7 +73,7 @@ const time = (at: number) => new Date(at).toISOString().slice(11, 23);
 const path = (url: string) => {
   try {
     const u = new URL(url);
-    return `${u.host}${u.pathname}`;
+    return u.pathname;
   } catch {
     return url;
   }
@@ -183,47 +183,49 @@ export function NetworkView(props: { era?: string; eraReason?: string }) {
         era <span class="tag">{props.era ?? 'not connected'}</span> {props.eraReason}
       </p>
       {entries.length === 0 && <p class="muted">Nothing crossed the connection yet.</p>}
-      <table class="net">
-        <thead>
-          {http ? (
-            <tr>
-              <th>time</th>
-              <th>method</th>
-              <th>URL</th>
-              <th>JSON-RPC</th>
-              <th>status</th>
-              <th>Mcp-Method / Mcp-Name / Mcp-Param-*</th>
-              <th>MCP-Protocol-Version</th>
-              <th>session</th>
-              <th>duration</th>
-              <th>SSE</th>
-              <th>error class</th>
-            </tr>
-          ) : (
-            <tr>
-              <th>time</th>
-              <th>direction</th>
-              <th>message</th>
-              <th>size</th>
-              <th>error class</th>
-            </tr>
-          )}
-        </thead>
-        <tbody>
-          {entries.map((e) =>
-            e.kind === 'http' ? (
-              <HttpRow
-                key={e.id}
-                entry={e}
-                open={open === e.id}
-                onToggle={() => setOpen(open === e.id ? undefined : e.id)}
-              />
+      <div class="net-scroll">
+        <table class="net">
+          <thead>
+            {http ? (
+              <tr>
+                <th>time</th>
+                <th>method</th>
+                <th>URL</th>
+                <th>JSON-RPC</th>
+                <th>status</th>
+                <th title="Mcp-Method, Mcp-Name, Mcp-Param-*">Mcp-Method / Name / Param</th>
+                <th title="MCP-Protocol-Version">version</th>
+                <th>session</th>
+                <th>duration</th>
+                <th>SSE</th>
+                <th>error class</th>
+              </tr>
             ) : (
-              <LineRow key={e.id} entry={e} />
-            ),
-          )}
-        </tbody>
-      </table>
+              <tr>
+                <th>time</th>
+                <th>direction</th>
+                <th>message</th>
+                <th>size</th>
+                <th>error class</th>
+              </tr>
+            )}
+          </thead>
+          <tbody>
+            {entries.map((e) =>
+              e.kind === 'http' ? (
+                <HttpRow
+                  key={e.id}
+                  entry={e}
+                  open={open === e.id}
+                  onToggle={() => setOpen(open === e.id ? undefined : e.id)}
+                />
+              ) : (
+                <LineRow key={e.id} entry={e} />
+              ),
+            )}
+          </tbody>
+        </table>
+      </div>
     </section>
   );
 }
