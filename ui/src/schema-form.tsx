@@ -16,6 +16,8 @@ interface Props {
   /** Extra buttons next to submit (decline, cancel...). */
   children?: preact.ComponentChildren;
   testId?: string;
+  /** The value the form starts with (a deep link's arguments), over the schema's defaults. */
+  initial?: Record<string, unknown> | undefined;
 }
 
 /**
@@ -104,7 +106,11 @@ function liveValidation(holder: HTMLElement, editor: JSONEditor): () => void {
 }
 
 /** Keeps one editor per schema text: a reloaded list hands over equal schemas as new objects. */
-function useEditor(schema: Schema | undefined, holder: { current: HTMLDivElement | null }) {
+function useEditor(
+  schema: Schema | undefined,
+  holder: { current: HTMLDivElement | null },
+  initial?: Record<string, unknown>,
+) {
   const schemaText = JSON.stringify(schema ?? null);
   const editor = useRef<JSONEditor | null>(null);
   const [failed, setFailed] = useState<string | undefined>();
@@ -121,7 +127,10 @@ function useEditor(schema: Schema | undefined, holder: { current: HTMLDivElement
         ...EDITOR_OPTIONS,
         schema: formSchema(parsed ?? undefined),
       });
-      created.on('ready', () => setReady(true));
+      created.on('ready', () => {
+        if (initial) created.setValue({ ...(created.getValue() as object), ...initial });
+        setReady(true);
+      });
       // The schema's $refs are loaded and the form built after the constructor returns.
       created.promise.catch((error: unknown) => current && setFailed(message(error)));
       editor.current = created;
@@ -146,7 +155,7 @@ export function SchemaForm(props: Props) {
   const [text, setText] = useState('{}');
   const [errors, setErrors] = useState<string[]>([]);
   const [submitted, setSubmitted] = useState(false);
-  const { editor, failed, ready } = useEditor(props.schema, holder);
+  const { editor, failed, ready } = useEditor(props.schema, holder, props.initial);
   const useRaw = raw || failed !== undefined;
 
   const switchTo = (wantRaw: boolean) => {
