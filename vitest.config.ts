@@ -29,7 +29,7 @@ const INTEGRATION = [
   'test/hostile/evil-server.test.ts',
   'test/http/listen-shutdown.test.ts',
   'test/support/pack-cache.test.ts',
-  'src/cli/ui/{apps,forms,inspector,login-flow,partial-lists}.test.ts',
+  'src/cli/ui/{apps,forms,inspector,login-flow,partial-lists,form-layout,network,deep-link}.test.ts',
   'src/cli/{auth,card,check,codegen,codegen-input,contract,failures,main,partial-lists}.test.ts',
   'src/cli/{registry-json,serve-openapi}.test.ts',
   'src/cli/dev/dev.test.ts',

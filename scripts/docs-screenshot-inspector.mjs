@@ -1,7 +1,11 @@
-// Regenerates docs/inspector.png, the inspector picture of docs/guide/cli.md: starts the built
-// CLI's `mcpkit inspect --ui` on the built-in everything server (stdio), drives the page in
-// Debian's chromium (as the inspector's browser tests do), calls `echo`, then calls
-// `test_elicitation` and shoots the page with the elicitation dialog half filled in.
+// Regenerates the inspector pictures of docs/guide/cli.md: starts the built CLI's
+// `mcpkit inspect --ui` on the built-in everything server (stdio), drives the page in
+// Debian's chromium (as the inspector's browser tests do), calls `echo`, shoots the Network
+// view (docs/inspector-network.png), then calls `test_elicitation` and shoots the page with
+// the elicitation dialog half filled in (docs/inspector.png, or out.png). Then, on the
+// official SDK v1 server of test/support/fixtures/noisy-server.mjs, it calls `hello` and
+// `crash` and shoots the Console view with the server's last lines and exit code
+// (docs/inspector-console.png).
 // Usage: npm run build && node scripts/docs-screenshot-inspector.mjs [out.png]
 /* global document */
 import { spawn } from 'node:child_process';
@@ -14,10 +18,16 @@ const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 const CLI = join(ROOT, 'dist', 'src', 'cli', 'main.js');
 const OUT = process.argv[2] ?? join(ROOT, 'docs', 'inspector.png');
 const STEP_MS = 20_000;
+// Relative to ROOT (the inspector's working directory), so no local path shows in the picture.
+const NOISY = 'test/support/fixtures/noisy-server.mjs';
+const docsImage = (name) => join(ROOT, 'docs', name);
 
 /** Starts `mcpkit inspect --ui` and resolves with its URL and the child. */
-function startInspector() {
-  const child = spawn(process.execPath, [CLI, 'inspect', '--ui'], { stdio: ['ignore', 'pipe', 'pipe'] });
+function startInspector(args = []) {
+  const child = spawn(process.execPath, [CLI, 'inspect', '--ui', ...args], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+    cwd: ROOT,
+  });
   return new Promise((resolve, reject) => {
     let out = '';
     let err = '';
@@ -53,6 +63,11 @@ async function shoot(page, url) {
     () => document.querySelector('[data-test=tool-result]')?.textContent?.includes('Hello from the docs'),
     { timeout: STEP_MS },
   );
+  await page.click('[data-test=tab-network]');
+  await page.waitForSelector('[data-test=net-row]', { timeout: STEP_MS });
+  await page.screenshot({ path: docsImage('inspector-network.png') });
+  await page.click('[data-test=tab-tools]');
+  await page.waitForSelector('[data-tool=test_elicitation]', { timeout: STEP_MS });
   await callTool(page, 'test_elicitation', { message: 'Who are you?' });
   const dialog = '[data-test=elicitation-form][data-ready]';
   await page.waitForSelector(`${dialog} [name="root[username]"]`, { timeout: STEP_MS });
@@ -61,18 +76,38 @@ async function shoot(page, url) {
   await page.screenshot({ path: OUT });
 }
 
+/** The Console view of a stdio server that wrote to stderr and then died. */
+async function shootConsole(page, url) {
+  await page.setViewport({ width: 1280, height: 800 });
+  await page.goto(url);
+  await page.waitForSelector('[data-tool=hello]', { timeout: STEP_MS });
+  await callTool(page, 'hello', {});
+  await page.waitForSelector('[data-test=tool-result]', { timeout: STEP_MS });
+  await callTool(page, 'crash', {});
+  await page.click('[data-test=tab-console]');
+  await page.waitForSelector('[data-test=server-exit]', { timeout: STEP_MS });
+  await page.screenshot({ path: docsImage('inspector-console.png') });
+}
+
+async function stop(inspector) {
+  const exited = new Promise((resolve) => inspector.child.once('exit', resolve));
+  inspector.child.kill('SIGTERM');
+  await exited;
+}
+
 if (!existsSync(join(ROOT, 'dist', 'ui', 'index.html'))) {
   console.error('docs-screenshot-inspector: no dist/ui; run `npm run build` first');
   process.exit(1);
 }
 const inspector = await startInspector();
+const noisy = await startInspector(['--', 'node', NOISY]);
 const { browser, close } = await launchChromium('mcpkit-screenshot-');
 try {
   await shoot(await browser.newPage(), inspector.url);
-  console.log(`docs-screenshot-inspector: wrote ${OUT}`);
+  await shootConsole(await browser.newPage(), noisy.url);
+  console.log(`docs-screenshot-inspector: wrote ${OUT}, inspector-network.png, inspector-console.png`);
 } finally {
   await close();
-  const exited = new Promise((resolve) => inspector.child.once('exit', resolve));
-  inspector.child.kill('SIGTERM');
-  await exited;
+  await stop(inspector);
+  await stop(noisy);
 }

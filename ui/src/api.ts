@@ -4,11 +4,26 @@
 const query = new URLSearchParams(location.search);
 const token = query.get('token') ?? '';
 
-/** What the CLI was started with (target and era), for the connection panel. */
+/**
+ * A deep link's part in the hash (`#tool=echo&args={"text":"hi"}`), read first from the
+ * hash and then from the query: the tool to open and the arguments to put in its form.
+ */
+const link = new URLSearchParams(location.hash.slice(1));
+const linked = (name: string) => link.get(name) ?? query.get(name);
+
+/** What the CLI was started with (target and era), for the connection panel; and the deep link. */
 export const startup = {
   target: parseJson(query.get('target')) ?? { kind: 'builtin' },
   era: query.get('era') ?? 'auto',
+  tool: linked('tool') ?? undefined,
+  args: parseJson(linked('args')),
 };
+
+/** Puts the open tool in the page's hash, so the address is a deep link to it. */
+export function linkTo(tool: string | undefined): void {
+  const hash = tool ? `#${new URLSearchParams({ tool }).toString()}` : '';
+  history.replaceState(null, '', `${location.pathname}${location.search}${hash}`);
+}
 
 function parseJson(text: string | null): Record<string, unknown> | undefined {
   try {

@@ -11,6 +11,8 @@ import { ResourcesView, type Resource, type Template } from './resources.js';
 import { RootsView } from './roots.js';
 import { ToolsView, type Tool } from './tools.js';
 import { AppsView } from './apps.js';
+import { NetworkView } from './network.js';
+import { ConsoleView } from './console.js';
 
 type Lists = { tools: Tool[]; resources: Resource[]; resourceTemplates: Template[]; prompts: Prompt[] };
 type Kind = keyof Lists;
@@ -30,7 +32,7 @@ const TAB_OF: Record<Kind, string> = {
 };
 /** JSON-RPC Method not found: a server that declares a feature may still lack an optional list. */
 const METHOD_NOT_FOUND = -32601;
-const TABS = ['tools', 'apps', 'resources', 'prompts', 'roots'] as const;
+const TABS = ['tools', 'apps', 'resources', 'prompts', 'roots', 'network', 'console'] as const;
 type Tab = (typeof TABS)[number];
 
 /** Which lists a notification makes stale. */
@@ -40,9 +42,15 @@ const STALE: Record<string, (keyof Lists)[]> = {
   'notifications/resources/list_changed': ['resources', 'resourceTemplates'],
 };
 
+/**
+ * The server's lists, reloaded when the connection changes or a notification makes one
+ * stale. `loading` holds the kinds asked for on (re)connecting and not answered yet: their
+ * tabs say so instead of showing a count of 0 before the server answered.
+ */
 function useLists(state: ServerState) {
   const [lists, setLists] = useState<Lists>(EMPTY);
   const [missing, setMissing] = useState<Kind[]>([]);
+  const [loading, setLoading] = useState<Kind[]>([]);
   const load = useCallback(async (kinds: Kind[]) => {
     for (const kind of kinds) {
       let absent = false;
@@ -51,6 +59,7 @@ function useLists(state: ServerState) {
         return [];
       });
       setLists((l) => ({ ...l, [kind]: list }));
+      setLoading((k) => k.filter((other) => other !== kind));
       setMissing((m) => (absent ? [...m.filter((k) => k !== kind), kind] : m.filter((k) => k !== kind)));
     }
   }, []);
@@ -58,12 +67,17 @@ function useLists(state: ServerState) {
     // Unknown capabilities (a server that would not say): try every list.
     const caps = state.capabilities ?? { tools: {}, resources: {}, prompts: {} };
     setMissing([]);
-    if (!state.connected) return setLists(EMPTY);
-    void load([
+    if (!state.connected) {
+      setLoading([]);
+      return setLists(EMPTY);
+    }
+    const kinds: Kind[] = [
       ...(caps.tools ? (['tools'] as const) : []),
       ...(caps.resources ? (['resources', 'resourceTemplates'] as const) : []),
       ...(caps.prompts ? (['prompts'] as const) : []),
-    ]);
+    ];
+    setLoading(kinds);
+    void load(kinds);
   }, [state]);
   useEvents(
     useCallback((e: AppEvent) => {
@@ -71,7 +85,7 @@ function useLists(state: ServerState) {
       if (e.type === 'notification' && STALE[method]) void load(STALE[method]);
     }, []),
   );
-  return { lists, missing };
+  return { lists, missing, loading };
 }
 
 /** The lists of `tab` the server answered with -32601: shown as missing, the rest as usual. */
@@ -88,11 +102,27 @@ function MissingLists(props: { tab: string; missing: Kind[] }) {
   );
 }
 
+/** A tab's count, or `(loading…)` until the first answer to its lists since connecting. */
+function TabCount(props: { tab: Tab; lists: Lists; loading: Kind[] }) {
+  const { tab, lists } = props;
+  if (tab !== 'tools' && tab !== 'resources' && tab !== 'prompts') return null;
+  if (props.loading.some((kind) => TAB_OF[kind] === tab))
+    return (
+      <span class="count" data-test={`count-${tab}`} aria-busy="true">
+        {' '}
+        (loading…)
+      </span>
+    );
+  const count =
+    tab === 'resources' ? lists.resources.length + lists.resourceTemplates.length : lists[tab].length;
+  return <span class="count" data-test={`count-${tab}`}>{` (${count})`}</span>;
+}
+
 /** The whole page. */
 export function App() {
   const [state, setState] = useState<ServerState>({ connected: false, roots: [] });
   const [tab, setTab] = useState<Tab>('tools');
-  const { lists, missing } = useLists(state);
+  const { lists, missing, loading } = useLists(state);
   useEvents(
     useCallback((e: AppEvent) => {
       if (e.type === 'state') setState(e.state as ServerState);
@@ -108,14 +138,17 @@ export function App() {
         {TABS.map((t) => (
           <button key={t} class={t === tab ? 'active' : ''} data-test={`tab-${t}`} onClick={() => setTab(t)}>
             {t}
-            {t !== 'roots' &&
-              t !== 'apps' &&
-              ` (${t === 'resources' ? lists.resources.length + lists.resourceTemplates.length : lists[t].length})`}
+            <TabCount tab={t} lists={lists} loading={loading} />
           </button>
         ))}
       </nav>
       <main>
         <MissingLists tab={tab} missing={missing} />
+        {loading.some((kind) => TAB_OF[kind] === tab) && (
+          <p class="muted loading" data-test="loading" aria-busy="true">
+            Loading {tab}…
+          </p>
+        )}
         {tab === 'tools' && <ToolsView tools={lists.tools} />}
         {tab === 'apps' && <AppsView revision={lists.tools} />}
         {tab === 'resources' && (
@@ -125,6 +158,8 @@ export function App() {
         {tab === 'roots' && (
           <RootsView roots={state.roots} onSaved={(roots) => setState({ ...state, roots })} />
         )}
+        {tab === 'network' && <NetworkView era={state.era} eraReason={state.eraReason} />}
+        {tab === 'console' && <ConsoleView stdio={state.transport !== 'http'} />}
       </main>
       <aside>
         <NotificationsPane />

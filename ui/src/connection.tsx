@@ -7,6 +7,10 @@ import { LoginControls, type AuthState } from './login.js';
 export type ServerState = {
   connected: boolean;
   era?: string;
+  /** Why that era: pinned by the setting, or the outcome of the server/discover probe. */
+  eraReason?: string;
+  /** How the server is reached. */
+  transport?: 'stdio' | 'http';
   protocolVersion?: string;
   serverInfo?: Record<string, unknown>;
   capabilities?: Record<string, unknown>;
@@ -51,7 +55,7 @@ function Info({ state }: { state: ServerState }) {
       </div>
       <div>
         era{' '}
-        <span class="tag" data-test="era">
+        <span class="tag" data-test="era" title={state.eraReason}>
           {state.era}
         </span>{' '}
         protocol version{' '}

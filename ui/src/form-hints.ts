@@ -60,9 +60,44 @@ function requiredAtFields(schema: Schema): Schema {
   };
 }
 
+const BOUNDS: [string, string][] = [
+  ['minimum', '≥'],
+  ['exclusiveMinimum', '>'],
+  ['maximum', '≤'],
+  ['exclusiveMaximum', '<'],
+  ['multipleOf', 'multiple of'],
+];
+
+/**
+ * The constraints of a number or integer field in words (`integer, ≥ 1, ≤ 7`), or undefined
+ * for another type. The field starts empty unless the schema has a `default` (see
+ * schema-form.ts), and this text is its placeholder, so the constraint shows where a value
+ * is missing.
+ */
+export function numberConstraint(schema: Schema): string | undefined {
+  const type = schema.type;
+  if (type !== 'integer' && type !== 'number') return undefined;
+  const bounds = BOUNDS.filter(([key]) => typeof schema[key] === 'number').map(
+    ([key, sign]) => `${sign} ${String(schema[key])}`,
+  );
+  return [type, ...bounds].join(', ');
+}
+
+/** A number field's constraint as its placeholder (see {@link numberConstraint}). */
+function constraintPlaceholder(schema: Schema): Schema {
+  const text = numberConstraint(schema);
+  if (text === undefined) return schema;
+  const options = isObject(schema.options) ? schema.options : {};
+  const attributes = isObject(options.inputAttributes) ? options.inputAttributes : {};
+  return {
+    ...schema,
+    options: { ...options, inputAttributes: { placeholder: text, ...attributes } },
+  };
+}
+
 /** The schema with form hints, recursively through properties and items. */
 export function withFormHints(schema: Schema): Schema {
-  let out = legacyTitles(asEnum(schema));
+  let out = constraintPlaceholder(legacyTitles(asEnum(schema)));
   if (isObject(out.properties)) {
     const properties = Object.fromEntries(
       Object.entries(out.properties).map(([k, v]) => [k, isObject(v) ? withFormHints(v) : v]),

@@ -10,7 +10,15 @@ declare module '@json-editor/json-editor' {
     is_dirty: boolean;
     showValidationErrors(errors: JsonEditorError[]): void;
   }
+  /** A field editor class of the library's registry (`JSONEditor.defaults.editors`). */
+  export interface EditorClass {
+    new (...args: never[]): { schema: Record<string, unknown>; getDefault(): unknown };
+    /** Set on the app's own subclasses (schema-form.tsx), so they are installed once. */
+    defaultsFromSchema?: boolean;
+  }
   export class JSONEditor {
+    /** The library's registries; `editors` maps a type or format to its editor class. */
+    static defaults: { editors: Record<string, EditorClass> };
     constructor(element: HTMLElement, options: Record<string, unknown>);
     /** Settles when the schema is loaded and the form built; rejects when it cannot be. */
     readonly promise: Promise<void>;

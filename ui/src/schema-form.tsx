@@ -16,7 +16,30 @@ interface Props {
   /** Extra buttons next to submit (decline, cancel...). */
   children?: preact.ComponentChildren;
   testId?: string;
+  /** The value the form starts with (a deep link's arguments), over the schema's defaults. */
+  initial?: Record<string, unknown> | undefined;
 }
+
+/**
+ * Number and integer fields start with the schema's `default`, or empty: the library would
+ * otherwise fill a required one with 0, a value the person never chose and that may break
+ * the field's own constraint (`minimum: 1`). An empty required field is then flagged like
+ * any other, and its placeholder states the constraint (form-hints.ts).
+ */
+function defaultsOnlyFromSchema(): void {
+  const editors = JSONEditor.defaults.editors;
+  for (const type of ['number', 'integer'] as const) {
+    const Base = editors[type];
+    if (Base.defaultsFromSchema) continue;
+    editors[type] = class extends Base {
+      static readonly defaultsFromSchema = true;
+      override getDefault(): unknown {
+        return this.schema.default;
+      }
+    };
+  }
+}
+defaultsOnlyFromSchema();
 
 const EDITOR_OPTIONS = {
   theme: 'html',
@@ -83,7 +106,11 @@ function liveValidation(holder: HTMLElement, editor: JSONEditor): () => void {
 }
 
 /** Keeps one editor per schema text: a reloaded list hands over equal schemas as new objects. */
-function useEditor(schema: Schema | undefined, holder: { current: HTMLDivElement | null }) {
+function useEditor(
+  schema: Schema | undefined,
+  holder: { current: HTMLDivElement | null },
+  initial?: Record<string, unknown>,
+) {
   const schemaText = JSON.stringify(schema ?? null);
   const editor = useRef<JSONEditor | null>(null);
   const [failed, setFailed] = useState<string | undefined>();
@@ -100,7 +127,10 @@ function useEditor(schema: Schema | undefined, holder: { current: HTMLDivElement
         ...EDITOR_OPTIONS,
         schema: formSchema(parsed ?? undefined),
       });
-      created.on('ready', () => setReady(true));
+      created.on('ready', () => {
+        if (initial) created.setValue({ ...(created.getValue() as object), ...initial });
+        setReady(true);
+      });
       // The schema's $refs are loaded and the form built after the constructor returns.
       created.promise.catch((error: unknown) => current && setFailed(message(error)));
       editor.current = created;
@@ -125,7 +155,7 @@ export function SchemaForm(props: Props) {
   const [text, setText] = useState('{}');
   const [errors, setErrors] = useState<string[]>([]);
   const [submitted, setSubmitted] = useState(false);
-  const { editor, failed, ready } = useEditor(props.schema, holder);
+  const { editor, failed, ready } = useEditor(props.schema, holder, props.initial);
   const useRaw = raw || failed !== undefined;
 
   const switchTo = (wantRaw: boolean) => {

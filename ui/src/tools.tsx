@@ -1,7 +1,7 @@
 // The tools view: the list (titles, descriptions, annotations, icons), a call form generated
 // from the selected tool's inputSchema, live progress with cancel, and the rendered result.
 import { useCallback, useRef, useState } from 'preact/hooks';
-import { api, ApiError, type AppEvent } from './api.js';
+import { api, ApiError, linkTo, startup, type AppEvent } from './api.js';
 import { useEvents } from './bus.js';
 import { ToolResult } from './content.js';
 import { SchemaForm } from './schema-form.js';
@@ -98,7 +98,7 @@ function useCall(tool: Tool) {
   return { running: callId !== undefined, progress, outcome, call, cancel };
 }
 
-function ToolPanel({ tool }: { tool: Tool }) {
+function ToolPanel({ tool, initial }: { tool: Tool; initial?: Record<string, unknown> | undefined }) {
   const { running, progress, outcome, call, cancel } = useCall(tool);
   return (
     <section class="panel" data-test="tool-panel">
@@ -109,6 +109,7 @@ function ToolPanel({ tool }: { tool: Tool }) {
         submitLabel="Call"
         onSubmit={(args) => void call(args)}
         testId="call-form"
+        initial={initial}
       />
       {running && (
         <div class="running" data-test="running">
@@ -141,12 +142,18 @@ function ToolPanel({ tool }: { tool: Tool }) {
 
 /** The tools tab. */
 export function ToolsView({ tools }: { tools: Tool[] }) {
-  const [selected, setSelected] = useState<string | undefined>();
+  // A deep link opens its tool with its arguments (api.ts); picking another tool updates the link.
+  const [selected, setSelected] = useState<string | undefined>(startup.tool);
   const tool = tools.find((t) => t.name === selected);
+  const select = (name: string) => {
+    setSelected(name);
+    linkTo(name);
+  };
+  const initial = tool && tool.name === startup.tool ? startup.args : undefined;
   return (
     <div class="split">
-      <ToolList tools={tools} selected={selected} onSelect={setSelected} />
-      {tool ? <ToolPanel key={tool.name} tool={tool} /> : <p class="muted">Pick a tool.</p>}
+      <ToolList tools={tools} selected={selected} onSelect={select} />
+      {tool ? <ToolPanel key={tool.name} tool={tool} initial={initial} /> : <p class="muted">Pick a tool.</p>}
     </div>
   );
 }

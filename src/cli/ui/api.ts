@@ -69,6 +69,8 @@ export const ROUTES: Record<string, Route> = {
   prompt: (b, body) =>
     b.client.getPrompt(str(body.name, 'name'), obj(body.arguments) as Record<string, string>),
   answer: (b, body) => b.answer(str(body.id, 'id'), obj(body)),
+  network: (b) => ({ entries: b.watch.network.list() }),
+  console: (b) => b.watch.console(),
   apps: (b) => b.apps.list(),
   'app-open': (b, body) => b.apps.open(str(body.name, 'name'), obj(body.arguments)),
   'app-message': (b, body) => b.apps.receive(str(body.viewId, 'viewId'), body.message),

@@ -14,6 +14,7 @@ import type { InspectorLogin } from './login.js';
 import { recordedLine, recordingText } from '../record/format.js';
 import { nonProtocolFrame, recordingTransport, type RecordedFrame } from './recorder.js';
 import { openTransport, type InspectorTarget } from './target.js';
+import { ConnectionWatch, eraReason } from './watch.js';
 
 /** An event for the web app. */
 export type InspectorEvent = { type: string; [key: string]: unknown };
@@ -58,6 +59,9 @@ export class InspectorBridge {
   readonly #recent: InspectorEvent[] = [];
   readonly #history: RecordedFrame[] = [];
   #server = '';
+  #eraReason = '';
+  /** The network, console and era of the current connection (Network and Console views). */
+  readonly watch = new ConnectionWatch((event) => this.#emit(event));
   readonly #received = new ReceivedResults();
   #roots: InspectorRoot[] = [];
   #client: Client | undefined;
@@ -113,15 +117,24 @@ export class InspectorBridge {
           : 'the built-in everything server';
     this.#http = target.kind === 'http';
     if (this.#http) this.#login?.resetRequired();
+    this.watch.reset();
+    const stdio = target.kind !== 'http';
     const record = (frame: RecordedFrame): void => {
+      if (stdio) this.watch.frame(frame);
       this.#received.note(frame);
       this.#history.push(frame);
       if (this.#history.length > MAX_HISTORY) this.#history.shift();
       this.#emit({ type: 'frame', ...frame });
     };
     const auth = { login: this.#login, bearer: this.#bearer };
-    const opened = openTransport(target, auth, (line) => record(nonProtocolFrame(line)));
-    const transport = recordingTransport(opened, record);
+    const opened = openTransport(target, auth, {
+      fetch: this.watch.network.fetch(),
+      onNonProtocolLine: (line) => {
+        record(nonProtocolFrame(line));
+        this.watch.nonProtocolLine(line);
+      },
+    });
+    const transport = recordingTransport(this.watch.wrap(opened), record);
     const client = this.#newClient(era);
     try {
       await client.connect(transport);
@@ -133,6 +146,7 @@ export class InspectorBridge {
     if (this.#http) this.#login?.attend((url) => this.#emit({ type: 'authorize', url: url.href }));
     // A pinned modern era skips the probe; server/discover tells what the panel shows.
     if (client.era === 'modern' && !client.serverCapabilities) await client.discover().catch(() => undefined);
+    this.#eraReason = eraReason(era, this.#history);
     this.#client = client;
     this.#startListening(client);
     return this.state();
@@ -241,6 +255,8 @@ export class InspectorBridge {
       ...auth,
       connected: true,
       era: client.era,
+      eraReason: this.#eraReason,
+      transport: this.#http ? 'http' : 'stdio',
       protocolVersion: client.protocolVersion,
       serverInfo: client.serverInfo,
       capabilities: client.serverCapabilities,
@@ -263,7 +279,9 @@ export class InspectorBridge {
     this.#pending.clear();
     const client = this.#client;
     this.#client = undefined;
+    if (client) this.watch.closing();
     await client?.close().catch(() => undefined);
+    this.watch.network.stop();
   }
 
   /**

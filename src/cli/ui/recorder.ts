@@ -9,6 +9,8 @@ export interface RecordedFrame {
   direction: 'in' | 'out';
   at: number;
   message: unknown;
+  /** The frame's size in UTF-8 bytes as it crossed (newline excluded). */
+  bytes?: number;
 }
 
 /** Frames longer than this (an image result, say) are recorded as a note instead. */
@@ -29,7 +31,7 @@ export function recordingTransport(transport: Transport, record: (frame: Recorde
     start(sink: TransportSink) {
       const wrapped: TransportSink = {
         frame(text, related) {
-          record({ direction: 'in', at: Date.now(), message: parsed(text) });
+          record({ direction: 'in', at: Date.now(), message: parsed(text), bytes: Buffer.byteLength(text) });
           sink.frame(text, related);
         },
         closed: (error) => sink.closed(error),
@@ -46,6 +48,7 @@ export function recordingTransport(transport: Transport, record: (frame: Recorde
         direction: 'out',
         at: Date.now(),
         message: text.length > MAX_RECORDED_CHARS ? parsed(text) : message,
+        bytes: Buffer.byteLength(text),
       });
       transport.send(message, options);
     },
@@ -60,5 +63,6 @@ export function nonProtocolFrame(line: string): RecordedFrame {
     direction: 'in',
     at: Date.now(),
     message: { note: 'not JSON-RPC, skipped', text: line.slice(0, 200) },
+    bytes: Buffer.byteLength(line),
   };
 }

@@ -26,6 +26,12 @@ export interface TargetAuth {
   bearer?: { url: string; token: string } | undefined;
 }
 
+/** What watches the transport: the fetch of an HTTP one, the skipped stdout lines of a stdio one. */
+export interface TransportWatch {
+  fetch?: typeof fetch;
+  onNonProtocolLine?: (line: string) => void;
+}
+
 /**
  * Opens the transport to `target`. An Authorization header the person typed wins, then the
  * `--token` of that very URL, then the OAuth login.
@@ -34,13 +40,18 @@ export interface TargetAuth {
 export function openTransport(
   target: InspectorTarget,
   auth: TargetAuth = {},
-  onNonProtocolLine?: (line: string) => void,
+  watch: TransportWatch = {},
 ): Transport {
+  const { onNonProtocolLine } = watch;
   if (target.kind === 'http') {
     const typed = Object.keys(target.headers).some((name) => name.toLowerCase() === 'authorization');
     const fixed = auth.bearer?.url === target.url ? tokenAuth(auth.bearer.token) : undefined;
     const chosen = typed ? undefined : (fixed ?? auth.login?.authFor(target.url, target.clientId));
-    return streamableHttp(target.url, { headers: target.headers, ...(chosen ? { auth: chosen } : {}) });
+    return streamableHttp(target.url, {
+      headers: target.headers,
+      ...(chosen ? { auth: chosen } : {}),
+      ...(watch.fetch ? { fetch: watch.fetch } : {}),
+    });
   }
   const builtin = packagePath('dist', 'servers', 'everything', 'main.js');
   if (target.kind === 'builtin' && !existsSync(builtin))

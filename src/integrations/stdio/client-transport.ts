@@ -57,6 +57,11 @@ export interface StdioClientTransport extends Transport {
    * first: at most 20, each cut at 500 characters.
    */
   nonProtocolLines(): string[];
+  /**
+   * How the child ended: its exit code, or the signal that ended it (Node's `exit` event);
+   * `undefined` while it runs or before `start()`.
+   */
+  readonly exitStatus: { code: number | null; signal: NodeJS.Signals | null } | undefined;
 }
 
 /** Environment variables a child inherits by default, like the official SDKs. */
@@ -117,6 +122,7 @@ class ChildTransport implements StdioClientTransport {
   #closing: Promise<void> | undefined;
   #exited: Promise<void> = new Promise(() => {});
   #drained: Promise<void> = new Promise(() => {});
+  #exitStatus: { code: number | null; signal: NodeJS.Signals | null } | undefined;
 
   constructor(options: SpawnStdioOptions) {
     this.#options = options;
@@ -138,6 +144,10 @@ class ChildTransport implements StdioClientTransport {
 
   nonProtocolLines(): string[] {
     return this.#noise.recent();
+  }
+
+  get exitStatus(): { code: number | null; signal: NodeJS.Signals | null } | undefined {
+    return this.#exitStatus;
   }
 
   async start(sink: TransportSink): Promise<void> {
@@ -176,7 +186,10 @@ class ChildTransport implements StdioClientTransport {
     child.stdout?.on('data', (chunk: Uint8Array) => this.#deliver(this.#decoder.push(chunk)));
     child.stdout?.on('end', () => this.#deliver(this.#decoder.end()));
     child.stderr?.on('data', (chunk: Uint8Array) => this.#tail.push(chunk));
-    child.once('exit', (code, signal) => void this.#onExit(code, signal));
+    child.once('exit', (code, signal) => {
+      this.#exitStatus = { code, signal };
+      void this.#onExit(code, signal);
+    });
   }
 
   #deliver(events: LineEvent[]): void {
