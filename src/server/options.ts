@@ -14,6 +14,7 @@ import type { ServerExtension } from './extension.js';
 import type { TaskOptions } from './tasks/runner.js';
 import type { ResourceSubscriptionHooks } from './subscriptions.js';
 import type { PrincipalRateLimits } from './middleware/quotas.js';
+import { UserStates, type UserStateOptions } from './user-state.js';
 
 /** Options of {@link createServer}. */
 export interface ServerOptions {
@@ -77,6 +78,11 @@ export interface ServerOptions {
   resourceSubscriptions?: ResourceSubscriptionHooks;
   /** Bounds on what clients may make this server hold; see {@link ServerLimits} for the defaults. */
   limits?: ServerLimits;
+  /**
+   * Where `ctx.userState` keeps each caller's data (default: in memory) and its TTL and
+   * bounds; see {@link UserStateOptions}. Nothing is made until a handler first uses it.
+   */
+  userState?: UserStateOptions;
 }
 
 /**
@@ -121,6 +127,19 @@ export interface ServerLimits {
   maxJsonDepth?: number;
   /** Bounds on the tools' own JSON Schemas (defaults: depth 32, 1 000 subschemas, 1 MiB). */
   schema?: SchemaLimits;
+}
+
+/** What a server keeps for all its requests, set on each request's scope (server/scope.ts): one object per server, made once. */
+export interface ServedBy {
+  /** The server's `limits.schema`, which also bound elicitation `requestedSchema`s. */
+  readonly schema: SchemaLimits | undefined;
+  /** The server's user state, opened for the caller by `ctx.userState`. */
+  readonly userState: UserStates;
+}
+
+/** What the server built from `o` sets on each request's scope. @throws RangeError for a bad `userState` bound. */
+export function servedBy(o: ServerOptions): ServedBy {
+  return { schema: o.limits?.schema, userState: new UserStates(o.userState, o.name) };
 }
 
 /** The server's `Implementation` (serverInfo) from its options. */
