@@ -63,7 +63,11 @@ describe('the in-memory user state store', () => {
 
   it('names the bound in the refusal: 429 for the caller, 503 for the store', () => {
     const mine = userStateRefusal('maxKeysPerPrincipal', 3);
-    expect([mine.code, mine.httpStatus, mine.data]).toEqual([-32600, 429, { limit: 'maxKeysPerPrincipal', max: 3 }]);
+    expect([mine.code, mine.httpStatus, mine.data]).toEqual([
+      -32600,
+      429,
+      { limit: 'maxKeysPerPrincipal', max: 3 },
+    ]);
     const full = userStateRefusal('maxTotalBytes');
     expect([full.code, full.httpStatus, full.data]).toEqual([-32603, 503, { limit: 'maxTotalBytes' }]);
   });

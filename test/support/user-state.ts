@@ -42,10 +42,17 @@ export interface CallOutcome {
   error?: { code: number; message: string; data?: unknown };
 }
 
-/** How a caller reaches the endpoint: its token, and the legacy session it speaks in (else modern). */
+/** Sends one HTTP request: `fetch`, or an endpoint's handler called directly. */
+export type Send = (request: Request) => Promise<Response>;
+
+/**
+ * How a caller reaches the endpoint: its token, the legacy session it speaks in (else
+ * modern), and what sends its requests (default `fetch`).
+ */
 export interface Caller {
   token?: string | undefined;
   session?: string | undefined;
+  via?: Send | undefined;
 }
 
 let ids = 0;
@@ -69,15 +76,15 @@ export async function callTool(
   if (legacy) headers['mcp-session-id'] = caller.session!;
   if (caller.token) headers.authorization = `Bearer ${caller.token}`;
   const body = JSON.stringify({ jsonrpc: '2.0', id: ++ids, method: 'tools/call', params });
-  const response = await fetch(url, { method: 'POST', headers, body });
+  const response = await (caller.via ?? fetch)(new Request(url, { method: 'POST', headers, body }));
   const message = await messageOf(response);
   if (message.error) return { status: response.status, error: message.error };
   const result = message.result as { content: { text: string }[]; isError?: boolean };
   return { status: response.status, text: result.content[0]?.text ?? '', isError: result.isError === true };
 }
 
-/** Opens a legacy session at `url` as the bearer of `token` (none: anonymous); resolves with its id. */
-export async function openLegacy(url: string, token?: string): Promise<string> {
+/** Opens a legacy session at `url` as the bearer of `token` (none: anonymous) through `via`; resolves with its id. */
+export async function openLegacy(url: string, token?: string, via: Send = fetch): Promise<string> {
   const headers: Record<string, string> = {
     'content-type': 'application/json',
     accept: 'application/json, text/event-stream',
@@ -89,16 +96,18 @@ export async function openLegacy(url: string, token?: string): Promise<string> {
     clientInfo: { name: 'notes-test', version: '1' },
   };
   const body = JSON.stringify({ jsonrpc: '2.0', id: 0, method: 'initialize', params: init });
-  const response = await fetch(url, { method: 'POST', headers, body });
+  const response = await via(new Request(url, { method: 'POST', headers, body }));
   const id = response.headers.get('mcp-session-id');
   await response.body?.cancel();
   if (!response.ok || id === null) throw new Error(`initialize answered ${response.status}`);
   const done = JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' });
-  const sent = await fetch(url, {
-    method: 'POST',
-    headers: { ...headers, 'mcp-protocol-version': '2025-11-25', 'mcp-session-id': id },
-    body: done,
-  });
+  const sent = await via(
+    new Request(url, {
+      method: 'POST',
+      headers: { ...headers, 'mcp-protocol-version': '2025-11-25', 'mcp-session-id': id },
+      body: done,
+    }),
+  );
   await sent.body?.cancel();
   return id;
 }
