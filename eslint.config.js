@@ -172,9 +172,6 @@ const SIZE_EXCEPTIONS = [
   // scope-challenge steps; the parts that stand alone (admission, replies, sessions, CORS,
   // the card) already live beside it.
   ['src/server/http/handler.ts', 'max-lines'],
-  // RequestScope is the handler's ctx: one member per RequestContext member, its #private
-  // routing state and the accessors the server layer reaches it through, in one class.
-  ['src/server/scope.ts', 'max-lines'],
   // One record(figure, impl, run, value) tuple per measurement, at ~40 call sites in bench/.
   ['bench/harness/results.ts', 'max-params'],
   // Measurement helpers whose positional arguments are the figure's coordinates (url, body,

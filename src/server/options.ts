@@ -14,7 +14,10 @@ import type { ServerExtension } from './extension.js';
 import type { TaskOptions } from './tasks/runner.js';
 import type { ResourceSubscriptionHooks } from './subscriptions.js';
 import type { PrincipalRateLimits } from './middleware/quotas.js';
-import { UserStates, type UserStateOptions } from './user-state.js';
+import type { UserStateOptions } from './user-state.js';
+
+/** What a server sets on every request's scope, built once from its options (server/user-state.ts). */
+export { servedBy, type ServedBy } from './user-state.js';
 
 /** Options of {@link createServer}. */
 export interface ServerOptions {
@@ -127,19 +130,6 @@ export interface ServerLimits {
   maxJsonDepth?: number;
   /** Bounds on the tools' own JSON Schemas (defaults: depth 32, 1 000 subschemas, 1 MiB). */
   schema?: SchemaLimits;
-}
-
-/** What a server keeps for all its requests, set on each request's scope (server/scope.ts): one object per server, made once. */
-export interface ServedBy {
-  /** The server's `limits.schema`, which also bound elicitation `requestedSchema`s. */
-  readonly schema: SchemaLimits | undefined;
-  /** The server's user state, opened for the caller by `ctx.userState`. */
-  readonly userState: UserStates;
-}
-
-/** What the server built from `o` sets on each request's scope. @throws RangeError for a bad `userState` bound. */
-export function servedBy(o: ServerOptions): ServedBy {
-  return { schema: o.limits?.schema, userState: new UserStates(o.userState, o.name) };
 }
 
 /** The server's `Implementation` (serverInfo) from its options. */

@@ -39,8 +39,7 @@ import type { InputOptions, ProgressOptions, RequestContext } from './context.js
 import { askSession } from './legacy/input.js';
 import type { LegacySession } from './legacy/session.js';
 import type { ModernMeta } from './modern.js';
-import type { ServedBy } from './options.js';
-import { openUserState, type UserState } from './user-state.js';
+import { openUserState, type ServedBy, type UserState } from './user-state.js';
 import {
   elicitWithSchema,
   hasSchemaObject,

@@ -23,6 +23,7 @@ import {
   type UserStateStore,
 } from '../core/index.js';
 import { principalOf, userStateRefusal } from '../core/runtime.js';
+import type { SchemaLimits } from '../validation/index.js';
 
 /** What {@link UserStates.open} reads of a request's binding (server/scope.ts `ScopeBinding`). */
 interface BindingView {
@@ -240,4 +241,21 @@ function utf8Length(text: string): number {
     } else bytes += 3;
   }
   return bytes;
+}
+
+/** What a server keeps for all its requests, set on each request's scope (server/scope.ts): one object per server, made once. */
+export interface ServedBy {
+  /** The server's `limits.schema`, which also bound elicitation `requestedSchema`s. */
+  readonly schema: SchemaLimits | undefined;
+  /** The server's user state, opened for the caller by `ctx.userState`. */
+  readonly userState: UserStates;
+}
+
+/** What the server built from `o` sets on each request's scope. @throws RangeError for a bad `userState` bound. */
+export function servedBy(o: {
+  name: string;
+  limits?: { schema?: SchemaLimits | undefined } | undefined;
+  userState?: UserStateOptions | undefined;
+}): ServedBy {
+  return { schema: o.limits?.schema, userState: new UserStates(o.userState, o.name) };
 }

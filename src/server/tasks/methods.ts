@@ -26,7 +26,7 @@ import { checkInputAnswer, isAskedMethod } from '../answers.js';
 import type { RequestContext } from '../context.js';
 import type { ListenContribution, ServerExtension } from '../extension.js';
 import { bindingOf, modernOf, requestOf, scopeOf, type RequestScope } from '../scope.js';
-import type { ServedBy } from '../options.js';
+import type { ServedBy } from '../user-state.js';
 import type { ModernMeta } from '../modern.js';
 import { openInputRound, settleRound } from '../mrtr.js';
 import type { ServedTools } from '../catalogue/served.js';

@@ -5,7 +5,7 @@
  * died (lease expired).
  * Source: SEP-2663 "Task Creation", "Task Status", "Error Handling"; DESIGN.md decision 11.
  */
-import type { ServedBy } from '../options.js';
+import type { ServedBy } from '../user-state.js';
 import {
   ERROR_TABLE,
   LocalError,

@@ -26,7 +26,7 @@ import {
   type InputAsker,
   type ScopeLine,
 } from '../scope.js';
-import type { ServedBy } from '../options.js';
+import type { ServedBy } from '../user-state.js';
 import type { InputMethod } from '../mrtr.js';
 import { checkInputAnswer } from '../answers.js';
 
