@@ -106,7 +106,7 @@ const connections = new WeakMap<object, string>();
  * The server hands it to each request's scope, whose `userState` getter calls {@link open}
  * only when a handler reads it.
  */
-export class UserStates {
+class UserStates {
   readonly #bounds: Bounds;
   readonly #prefix: string;
   #store: UserStateStore | undefined;
