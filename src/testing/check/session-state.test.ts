@@ -50,8 +50,13 @@ describe('the session-state check', () => {
     const report = await checkServer(overStreams(processNotes), { era: 'legacy', calls: READ_THEN_WRITE });
     expect(hits(report)).toHaveLength(1);
     const [finding] = hits(report);
-    expect(finding).toMatchObject({ severity: 'warning', section: '2026-07-28 server/tools "Stateful Tools"' });
-    expect(finding!.message).toContain('call 1 (note_get) answered "null" in a session, "\\"kept\\"" when repeated');
+    expect(finding).toMatchObject({
+      severity: 'warning',
+      section: '2026-07-28 server/tools "Stateful Tools"',
+    });
+    expect(finding!.message).toContain(
+      'call 1 (note_get) answered "null" in a session, "\\"kept\\"" when repeated',
+    );
     expect(finding!.message).toContain('ctx.userState');
   });
 
@@ -69,7 +74,10 @@ describe('the session-state check', () => {
   it('says nothing of a server keeping the data per user in ctx.userState (stream, auth middleware)', async () => {
     const shared = notesServer();
     shared.use((next) => (message, ctx) => next(message, { ...ctx, auth: { subject: 'alice', scopes: [] } }));
-    const report = await checkServer(overStreams(() => shared), { era: 'legacy', calls: READ_THEN_WRITE });
+    const report = await checkServer(
+      overStreams(() => shared),
+      { era: 'legacy', calls: READ_THEN_WRITE },
+    );
     expect(report.eras.map((e) => e.era)).toEqual(['legacy']);
     expect(hits(report)).toEqual([]);
   });

@@ -52,7 +52,7 @@ export async function probeSessionState(
  * Initializes a legacy session on `channel`; true when the server opened one. `opened`
  * gets the negotiated version and the answer (an HTTP channel takes its session id from it).
  */
-export async function initializeOn(
+async function initializeOn(
   channel: Channel,
   opened?: (version: string, answer: Answer) => void,
 ): Promise<boolean> {
