@@ -102,6 +102,10 @@ describe('ctx.userState of authenticated principals over HTTP', () => {
     expect(big).toMatchObject({ isError: true });
     expect(big.text).toContain('maxValueBytes');
     expect(await get(alice, 'big')).toBeNull();
+    // The bound counts UTF-8 bytes of the JSON text: "é"×31 is 64 bytes with its quotes, ×32 is 66.
+    expect((await set(alice, 'utf8', 'é'.repeat(31))).text).toBe('kept');
+    expect((await set(alice, 'utf8', 'é'.repeat(32))).text).toContain('66 bytes');
+    expect(await get(alice, 'utf8')).toBe('é'.repeat(31));
   });
 });
 
