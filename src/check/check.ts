@@ -14,6 +14,7 @@ import type { Answer, EraRefused, EraSeen, Observations } from './observations.j
 import { countFindings, SEVERITIES, type CheckReport, type Finding } from './report.js';
 import { RULES } from './rules/index.js';
 import { sectionFor, type Rule } from './rules/kit.js';
+import { httpSessions, probeSessionState, streamSessions } from './session-state.js';
 
 /** The server to check: a transport opened per connection (stdio, in process), or an HTTP endpoint. */
 export type CheckTarget =
@@ -112,6 +113,8 @@ async function observeTransport(
       await channel.close();
     }
   }
+  if (seen.eras.some((e) => e.era === 'legacy'))
+    seen.sessionState = await probeSessionState(streamSessions(target.open, plan.limits), plan.calls);
   return seen;
 }
 
@@ -160,6 +163,7 @@ async function observeHttp(
     if (initialized) legacy.initialized = initialized;
   }
   const probes = await probeHttp(options, seen.eras, legacy);
+  if (legacy) seen.sessionState = await probeSessionState(httpSessions(options), plan.calls);
   const modern = seen.eras.find((e) => e.era === 'modern');
   const params = modern ? await probeParams(options, modern) : [];
   seen.http = {

@@ -127,6 +127,16 @@ export interface EraRefused {
 }
 
 /** All the checker saw, the input of every rule. */
+/** What the session-state probe (check/session-state.ts) saw: the answers of the `--call` sequence in each run. */
+export interface SessionStateSeen {
+  /** On legacy session A. */
+  first: Answer[];
+  /** On a new legacy session B, after the first run. */
+  fresh: Answer[];
+  /** On session A again, after B's run. */
+  again: Answer[];
+}
+
 export interface Observations {
   eras: EraSeen[];
   refused: EraRefused[];
@@ -134,4 +144,6 @@ export interface Observations {
   http?: HttpSeen;
   /** Frames that were not JSON-RPC (or too large), as text excerpts. */
   junk: string[];
+  /** The session-state probe (legacy served and `--call` given; check/session-state.ts). */
+  sessionState?: SessionStateSeen | undefined;
 }

@@ -72,3 +72,10 @@ export {
   type UpdateTaskParams,
 } from './tasks.js';
 export { createMemoryTaskStore, type MemoryTaskStoreOptions } from './task-store.js';
+export {
+  createMemoryUserStateStore,
+  type MemoryUserStateStoreOptions,
+  type UserStateRefusal,
+  type UserStateStore,
+  type UserStateWrite,
+} from './user-state.js';

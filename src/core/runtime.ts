@@ -72,6 +72,7 @@ export {
   listChangedFilter,
 } from './list-changed.js';
 export { addInputRequest, settle, storedTasksRefusal } from './tasks.js';
+export { userStateRefusal } from './user-state.js';
 export {
   CACHEABLE_METHODS,
   INPUT_METHODS,

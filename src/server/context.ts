@@ -22,6 +22,7 @@ import type {
 } from '../core/index.js';
 import type { InferOutput, StandardJsonSchema } from '../validation/index.js';
 import type { SchemaElicitParams, SchemaElicitResult } from './schema-elicit.js';
+import type { UserState } from './user-state.js';
 
 /** Who is calling, as established by the transport (e.g. a verified bearer token). */
 export type { AuthInfo };
@@ -69,6 +70,16 @@ export interface RequestContext {
    * the first round and on legacy sessions, where `elicit`/`sample`/`listRoots` answer directly.
    */
   readonly inputResponses: Readonly<Record<string, unknown>>;
+  /**
+   * What the server keeps for this caller between requests: a small JSON key-value store
+   * with per-entry TTLs (`createServer({ userState })` sets its store and bounds). The same
+   * on both eras, and across a fleet with a shared store: its scope is the verified
+   * principal (`ctx.auth`), else the legacy session, else the stdio connection; an anonymous
+   * modern HTTP request has none (its calls reject with -32600 `Forbidden`). Where a
+   * legacy server kept per-user data on its session, a modern one keeps it here.
+   * Source: 2026-07-28 client/elicitation "Statefulness".
+   */
+  readonly userState: UserState;
   /** Reports progress; a no-op unless the request carried a `progressToken`. Progress must increase. */
   progress(progress: number, options?: ProgressOptions): void;
   /**

@@ -43,7 +43,7 @@ import {
   type ModernDecoration,
 } from './modern.js';
 import { InputRound, openInputRound, settleRound } from './mrtr.js';
-import type { ServerOptions } from './options.js';
+import { servedBy, type ServedBy, type ServerOptions } from './options.js';
 import { PromptRegistry } from './prompts.js';
 import { PrincipalQuota } from './middleware/quotas.js';
 import { principalShare } from './middleware/shares.js';
@@ -54,7 +54,7 @@ import {
   enterModern,
   lineOf,
   requestOf,
-  setSchemaLimits,
+  setServed,
   type RequestScope,
 } from './scope.js';
 import { ResourceSubscriptions } from './subscriptions.js';
@@ -96,6 +96,7 @@ export class ServerDispatcher {
     perCaller: ModernDecoration;
   };
   readonly #listenQuota: PrincipalQuota;
+  readonly #served: ServedBy; // set on every scope: the schema limits and the user state
 
   /** `capabilities`: the server's current ones (recomputed after registrations). */
   constructor(options: ServerOptions, info: Implementation, capabilities: () => ServerCapabilities) {
@@ -107,6 +108,7 @@ export class ServerDispatcher {
     this.legacy = eras.includes('legacy') ? LEGACY_REVISIONS : [];
     this.supportedVersions = [...this.modern, ...this.legacy];
     const limits = options.limits;
+    this.#served = servedBy(options);
     this.own = {
       tools: new ToolRegistry(limits?.schema, (error, request) =>
         reportInternalError(options, error, request),
@@ -132,7 +134,7 @@ export class ServerDispatcher {
     this.tasks = new ServerTasks({
       options: options.tasks,
       maxPerPrincipal: limits?.maxTasksPerPrincipal,
-      schemaLimits: limits?.schema,
+      served: this.#served,
       tools,
       sealer: this.#sealer,
       callTool: async (name, args, ctx) => copyResult(await tools.call(name, args, ctx)),
@@ -155,7 +157,7 @@ export class ServerDispatcher {
   dispatch(scope: RequestScope): Promise<Params> {
     // Not an async frame: the era handlers are; a synchronous throw still becomes a rejection.
     try {
-      setSchemaLimits(scope, this.#options.limits?.schema);
+      setServed(scope, this.#served);
       const { method } = requestOf(scope);
       if (eraOf(requestOf(scope), bindingOf(scope)) === 'modern') return this.#handleModern(scope);
       if (method === 'initialize') return Promise.resolve(this.#initialize(scope));

@@ -32,6 +32,7 @@ export type { SchemaEngine, SchemaLimits } from '../validation/index.js';
 export { connect, watchEvents, type ServerConnection } from './connect.js';
 export { keepInRequestState, type SessionInit } from './scope.js';
 export type { AuthInfo, ProgressOptions, RequestContext } from './context.js';
+export type { UserState, UserStateOptions, UserStateSetOptions } from './user-state.js';
 export type { Completer, CompletionValues } from './completion.js';
 export { errorResult } from './tools.js';
 export type {

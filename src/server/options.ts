@@ -14,6 +14,10 @@ import type { ServerExtension } from './extension.js';
 import type { TaskOptions } from './tasks/runner.js';
 import type { ResourceSubscriptionHooks } from './subscriptions.js';
 import type { PrincipalRateLimits } from './middleware/quotas.js';
+import type { UserStateOptions } from './user-state.js';
+
+/** What a server sets on every request's scope, built once from its options (server/user-state.ts). */
+export { servedBy, type ServedBy } from './user-state.js';
 
 /** Options of {@link createServer}. */
 export interface ServerOptions {
@@ -77,6 +81,11 @@ export interface ServerOptions {
   resourceSubscriptions?: ResourceSubscriptionHooks;
   /** Bounds on what clients may make this server hold; see {@link ServerLimits} for the defaults. */
   limits?: ServerLimits;
+  /**
+   * Where `ctx.userState` keeps each caller's data (default: in memory) and its TTL and
+   * bounds; see {@link UserStateOptions}. Nothing is made until a handler first uses it.
+   */
+  userState?: UserStateOptions;
 }
 
 /**

@@ -43,6 +43,7 @@ const PUBLIC = [
   'meta',
   'auth',
   'inputResponses',
+  'userState',
   'progress',
   'notify',
   'log',

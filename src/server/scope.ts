@@ -39,6 +39,7 @@ import type { InputOptions, ProgressOptions, RequestContext } from './context.js
 import { askSession } from './legacy/input.js';
 import type { LegacySession } from './legacy/session.js';
 import type { ModernMeta } from './modern.js';
+import { openUserState, type ServedBy, type UserState } from './user-state.js';
 import {
   elicitWithSchema,
   hasSchemaObject,
@@ -135,8 +136,8 @@ export let rewrite: (scope: RequestScope, request: ScopeRequest) => void;
 export let bindingOf: (scope: RequestScope) => ScopeBinding;
 /** The server's `limits.schema` for the request, which also bound elicitation `requestedSchema`s. */
 export let schemaLimitsOf: (scope: RequestScope) => SchemaLimits | undefined;
-/** Sets the limits {@link schemaLimitsOf} reads. */
-export let setSchemaLimits: (scope: RequestScope, limits: SchemaLimits | undefined) => void;
+/** Sets what the server serving the request keeps for all its requests (read by {@link schemaLimitsOf}, `userState`). */
+export let setServed: (scope: RequestScope, served: ServedBy | undefined) => void;
 /** Serves the request as modern, with its `_meta` fields checked. */
 export let enterModern: (scope: RequestScope, meta: ModernMeta) => void;
 /** The modern `_meta` fields, once {@link enterModern} checked them. */
@@ -175,8 +176,8 @@ export class RequestScope implements RequestContext {
     requestOf = (scope) => scope.#request;
     rewrite = (scope, request) => void (scope.#request = request);
     bindingOf = (scope) => scope.#binding;
-    schemaLimitsOf = (scope) => scope.#schemaLimits;
-    setSchemaLimits = (scope, limits) => void (scope.#schemaLimits = limits);
+    schemaLimitsOf = (scope) => scope.#served?.schema;
+    setServed = (scope, served) => void (scope.#served = served);
     enterModern = (scope, meta) => void ((scope.#era = 'modern'), (scope.#modern = meta));
     modernOf = (scope) => scope.#modern;
     askThrough = (scope, asker, abandonable = false) =>
@@ -193,8 +194,7 @@ export class RequestScope implements RequestContext {
 
   #request: ScopeRequest;
   readonly #binding: ScopeBinding;
-  /** The server's `limits.schema`, which also bound elicitation `requestedSchema`s. */
-  #schemaLimits: SchemaLimits | undefined;
+  #served: ServedBy | undefined;
   readonly #line: ScopeLine;
   #era: Era = 'modern';
   #modern: ModernMeta | undefined;
@@ -252,6 +252,10 @@ export class RequestScope implements RequestContext {
   get inputResponses(): Readonly<Record<string, unknown>> {
     return this.#asker?.known ?? NONE;
   }
+  /** Made on each read, only when read: a request that never uses it pays nothing. */
+  get userState(): UserState {
+    return openUserState(this.#served?.userState, this.#auth, this.#binding);
+  }
 
   #remember(key: string, value: unknown): boolean {
     if (!this.#asker?.remember) return false;
@@ -302,7 +306,7 @@ export class RequestScope implements RequestContext {
   ): Promise<ElicitResult | SchemaElicitResult<unknown>> {
     const send = (wire: ElicitRequestParams): Promise<ElicitResult> =>
       this.#ask('elicitation/create', wire, options?.key) as Promise<ElicitResult>;
-    const limits = this.#schemaLimits;
+    const limits = this.#served?.schema;
     if (hasSchemaObject(params)) return elicitWithSchema(params, send, limits);
     try {
       checkRequestedSchema(params, limits);
@@ -327,7 +331,7 @@ export class RequestScope implements RequestContext {
     if (this.#asker) return this.#asker.ask(method, params as Params, key);
     const session = this.#era === 'legacy' ? this.#binding.session : undefined;
     if (!session) throw noInputOn(this.#request.method);
-    const question = { method, params: params as Params, limits: this.#schemaLimits, signal: this.signal };
+    const question = { method, params: params as Params, limits: this.#served?.schema, signal: this.signal };
     return askSession(session, question);
   }
 }

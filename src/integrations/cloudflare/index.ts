@@ -3,7 +3,8 @@
  * `nodejs_compat`. `createWorker` is the Worker (`export default createWorker(server)`);
  * `sessionObject` is the Durable Object class that holds each legacy session;
  * `createDurableTaskStore` and `taskObject` keep tasks in Durable Objects, so that any
- * isolate finds any task.
+ * isolate finds any task; `createDurableUserStateStore` and `userStateObject` keep each
+ * caller's `ctx.userState` in one.
  * Source: 2026-07-28 basic/transports/streamable-http; 2025-11-25 basic/transports.
  */
 export {
@@ -20,6 +21,11 @@ export {
   type DurableTaskStoreOptions,
   type TaskObjectClass,
 } from './task-store.js';
+export {
+  createDurableUserStateStore,
+  userStateObject,
+  type UserStateObjectClass,
+} from './user-state-store.js';
 export type {
   DurableObjectId,
   DurableObjectNamespace,

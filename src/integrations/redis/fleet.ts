@@ -4,6 +4,8 @@ import type { EventStore } from '../../server/http/index.js';
 import { createRedisEventBus, type RedisEventBus } from './event-bus.js';
 import { createRedisEventStore, type RedisEventStoreOptions } from './event-store.js';
 import { createRedisTaskStore, type RedisTaskStore, type RedisTaskStoreOptions } from './task-store.js';
+import { createRedisUserStateStore } from './user-state-store.js';
+import type { UserStateStore } from '../../core/index.js';
 import {
   createRedisSessionStore,
   type RedisSessionStore,
@@ -23,7 +25,7 @@ export interface RedisFleetOptions {
 }
 
 /**
- * The backends to pass to `createServer({ eventBus, tasks: { store } })` and to the HTTP
+ * The backends to pass to `createServer({ eventBus, tasks: { store }, userState: { store } })` and to the HTTP
  * handler (`{ eventStore, sessionStore }`).
  */
 export interface RedisFleet {
@@ -33,6 +35,8 @@ export interface RedisFleet {
   eventStore: EventStore;
   /** For `createHttpHandler(server, { sessionStore })`: legacy sessions served by any instance. */
   sessionStore: RedisSessionStore;
+  /** For `createServer({ userState: { store } })`: each caller's `ctx.userState`, the same on every instance. */
+  userStateStore: UserStateStore;
   /** Ends the subscriber connections (not `redis` itself). */
   close(): Promise<void>;
 }
@@ -44,11 +48,13 @@ export async function createRedisFleet(redis: Redis, options: RedisFleetOptions 
   const taskStore = await createRedisTaskStore(redis, { ...options.tasks, prefix });
   const eventStore = createRedisEventStore(redis, { ...options.events, prefix });
   const sessionStore = createRedisSessionStore(redis, { ...options.sessions, prefix });
+  const userStateStore = createRedisUserStateStore(redis, { prefix });
   return {
     eventBus,
     taskStore,
     eventStore,
     sessionStore,
+    userStateStore,
     async close() {
       await eventBus.close();
       await taskStore.close();

@@ -1,7 +1,7 @@
 /**
  * `mcpkit/redis`: Redis backends that make a fleet of mcpkit instances behave as one
  * server: the event bus (pub/sub), the task store (leases, compare-and-set), the legacy
- * SSE event store (Redis Streams), the legacy session store. Needs the optional peer dependency `ioredis`.
+ * SSE event store (Redis Streams), the legacy session store, the user state store (`ctx.userState`). Needs the optional peer dependency `ioredis`.
  */
 export { connectRedis, type ConnectRedisOptions } from './connect.js';
 export { createRedisEventBus, type RedisEventBus, type RedisEventBusOptions } from './event-bus.js';
@@ -12,4 +12,5 @@ export {
   type RedisSessionStore,
   type RedisSessionStoreOptions,
 } from './session-store.js';
+export { createRedisUserStateStore, type RedisUserStateStoreOptions } from './user-state-store.js';
 export { createRedisFleet, type RedisFleet, type RedisFleetOptions } from './fleet.js';

@@ -5,7 +5,6 @@
  * Source: SEP-2663 "Capability Negotiation", "Task Polling", "Task Update Requests",
  * "Task Cancellation", "Task Status Notifications", "Error Handling".
  */
-import type { SchemaLimits } from '../../validation/index.js';
 import {
   WireError,
   type Params,
@@ -27,6 +26,7 @@ import { checkInputAnswer, isAskedMethod } from '../answers.js';
 import type { RequestContext } from '../context.js';
 import type { ListenContribution, ServerExtension } from '../extension.js';
 import { bindingOf, modernOf, requestOf, scopeOf, type RequestScope } from '../scope.js';
+import type { ServedBy } from '../user-state.js';
 import type { ModernMeta } from '../modern.js';
 import { openInputRound, settleRound } from '../mrtr.js';
 import type { ServedTools } from '../catalogue/served.js';
@@ -46,8 +46,8 @@ export class ServerTasks {
     options: TaskOptions | undefined;
     /** Most tasks one principal has running on this instance. */
     maxPerPrincipal?: number | undefined;
-    /** The server's `limits.schema`, which also bound elicitation `requestedSchema`s. */
-    schemaLimits?: SchemaLimits | undefined;
+    /** The server's per-request settings (`limits.schema`, which also bound elicitation `requestedSchema`s; user state). */
+    served?: ServedBy | undefined;
     tools: ServedTools;
     sealer: RequestStateSealer;
     callTool: CallTool;
@@ -62,7 +62,7 @@ export class ServerTasks {
       callTool: init.callTool,
       maxPerPrincipal: init.maxPerPrincipal,
     });
-    this.runner.schemaLimits = init.schemaLimits;
+    this.runner.served = init.served;
   }
 
   /** True when the server offers the extension (task options given, or a tool may run as a task). */
@@ -183,7 +183,7 @@ export class ServerTasks {
     for (const [key, question] of Object.entries(task.inputRequests ?? {}))
       if (Object.hasOwn(responses, key) && isAskedMethod(question.method))
         await checkInputAnswer(
-          { method: question.method, params: question.params, limits: this.runner.schemaLimits },
+          { method: question.method, params: question.params, limits: this.runner.served?.schema },
           responses[key],
           `inputResponses.${key}`,
         );

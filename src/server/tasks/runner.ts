@@ -5,7 +5,7 @@
  * died (lease expired).
  * Source: SEP-2663 "Task Creation", "Task Status", "Error Handling"; DESIGN.md decision 11.
  */
-import type { SchemaLimits } from '../../validation/index.js';
+import type { ServedBy } from '../user-state.js';
 import {
   ERROR_TABLE,
   LocalError,
@@ -66,8 +66,8 @@ export class TaskRunner {
   readonly #options: Required<Omit<TaskOptions, 'store' | 'instanceId'>>;
   // Minted on first use: the first `crypto` access loads Node's WebCrypto, slow at startup.
   #instanceId: string | undefined;
-  /** The server's `limits.schema`, applied to elicitations a task's handler sends. */
-  schemaLimits: SchemaLimits | undefined;
+  /** The server's per-request settings: `limits.schema` (applied to elicitations a task's handler sends), user state. */
+  served: ServedBy | undefined;
   readonly #callTool: CallTool;
   readonly #running = new Map<string, RunningTask>();
   /** Each running handler's whole run here, settling included (see {@link idle}). */
@@ -210,7 +210,7 @@ export class TaskRunner {
       clientCapabilities: (meta['io.modelcontextprotocol/clientCapabilities'] ?? {}) as never,
       clientInfo: meta['io.modelcontextprotocol/clientInfo'] as never,
       authInfo,
-      schemaLimits: this.schemaLimits,
+      served: this.served,
       changed: (t) => this.changed(t),
     });
     this.#running.set(task.taskId, running);

@@ -5,7 +5,6 @@
  * Source: SEP-2663 "Task Status" (input_required), "Task Update Requests",
  * "Task Cancellation"; notifications/progress are not sent for tasks.
  */
-import type { SchemaLimits } from '../../validation/index.js';
 import {
   WireError,
   type Params,
@@ -23,10 +22,11 @@ import {
   RequestScope,
   askThrough,
   enterModern,
-  setSchemaLimits,
+  setServed,
   type InputAsker,
   type ScopeLine,
 } from '../scope.js';
+import type { ServedBy } from '../user-state.js';
 import type { InputMethod } from '../mrtr.js';
 import { checkInputAnswer } from '../answers.js';
 
@@ -39,8 +39,8 @@ export interface RunningTaskInit {
   clientCapabilities: ClientCapabilities;
   clientInfo: Implementation | undefined;
   authInfo: AuthInfo | undefined;
-  /** The server's `limits.schema` (bounds elicitation `requestedSchema`s). */
-  schemaLimits?: SchemaLimits | undefined;
+  /** The server's per-request settings (`limits.schema` bounds elicitation `requestedSchema`s). */
+  served?: ServedBy | undefined;
   /** Tells every instance the task changed (for `notifications/tasks`). */
   changed(task: TaskState): void;
 }
@@ -76,7 +76,7 @@ export class RunningTask implements ScopeLine, InputAsker {
     const meta = init.task.internal.call?.meta ?? {};
     const call = { id: init.requestId, method: 'tools/call', params: { _meta: meta } };
     const scope = new RequestScope(call, this, { authInfo: init.authInfo });
-    setSchemaLimits(scope, init.schemaLimits);
+    setServed(scope, init.served);
     enterModern(scope, {
       meta,
       protocolVersion: init.protocolVersion,
@@ -104,7 +104,7 @@ export class RunningTask implements ScopeLine, InputAsker {
    */
   async ask(method: InputMethod, params: Params, key?: string): Promise<Params> {
     const k = key ?? this.#autoKey(method);
-    const question = { method, params, limits: this.#init.schemaLimits };
+    const question = { method, params, limits: this.#init.served?.schema };
     if (Object.hasOwn(this.#answers, k)) {
       const fits = await checkInputAnswer(question, this.#answers[k], k).then(
         () => true,
