@@ -29,3 +29,18 @@ export {
   type IntrospectionVerifierOptions,
 } from './server/verifiers.js';
 export { hideUnauthorized } from './server/scope-filter.js';
+export {
+  authorizationFacade,
+  AuthorizationFacade,
+  type AuthorizationFacadeOptions,
+} from './facade/facade.js';
+export type { FacadeLimits, EnterpriseIdp } from './facade/context.js';
+export { memoryFacadeStore, type FacadeStore, type MemoryFacadeStoreOptions } from './facade/store.js';
+export type { UpstreamProvider, UpstreamIdentity, UpstreamTokens } from './facade/upstream.js';
+export {
+  githubUpstream,
+  googleUpstream,
+  entraUpstream,
+  oidcUpstream,
+  type UpstreamClient,
+} from './facade/presets.js';
