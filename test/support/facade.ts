@@ -147,6 +147,8 @@ export interface BrowseOptions {
   decision?: 'approve' | 'deny';
   /** The browser's cookies, kept across flows (default a new jar). */
   jar?: CookieJar;
+  /** The browser's fetch (default the global one). */
+  fetch?: typeof fetch;
   /** Called with each page the façade or upstream shows (status, headers, HTML). */
   onPage?: (page: { url: URL; status: number; headers: Headers; html: string }) => void;
 }
@@ -164,7 +166,7 @@ export async function browse(start: URL, redirectUri: string, options: BrowseOpt
     const headers: Record<string, string> = { cookie: [...jar].map(([k, v]) => `${k}=${v}`).join('; ') };
     if (post) headers['content-type'] = 'application/x-www-form-urlencoded';
     if (post) url = post.to;
-    const response = await fetch(url, {
+    const response = await (options.fetch ?? fetch)(url, {
       method: post ? 'POST' : 'GET',
       headers,
       body: post?.form ?? null,

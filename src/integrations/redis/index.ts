@@ -13,3 +13,4 @@ export {
   type RedisSessionStoreOptions,
 } from './session-store.js';
 export { createRedisFleet, type RedisFleet, type RedisFleetOptions } from './fleet.js';
+export { createRedisFacadeStore, type RedisFacadeStoreOptions } from './facade-store.js';
