@@ -3,7 +3,8 @@
  * `nodejs_compat`. `createWorker` is the Worker (`export default createWorker(server)`);
  * `sessionObject` is the Durable Object class that holds each legacy session;
  * `createDurableTaskStore` and `taskObject` keep tasks in Durable Objects, so that any
- * isolate finds any task.
+ * isolate finds any task; `createDurableFacadeStore` and `facadeObject` keep the
+ * authorization server façade's registrations, flows, codes and grants.
  * Source: 2026-07-28 basic/transports/streamable-http; 2025-11-25 basic/transports.
  */
 export {
@@ -20,6 +21,7 @@ export {
   type DurableTaskStoreOptions,
   type TaskObjectClass,
 } from './task-store.js';
+export { createDurableFacadeStore, facadeObject, type FacadeObjectClass } from './facade-store.js';
 export type {
   DurableObjectId,
   DurableObjectNamespace,
