@@ -64,7 +64,10 @@ export async function token(c: FacadeContext, request: GuardRequest): Promise<Gu
     case 'refresh_token':
       return refreshGrant(c, client, form);
     case JWT_BEARER:
-      return c.enterprise ? assertionGrant(c, client, form) : unsupported();
+      if (!c.enterprise) return unsupported();
+      if (client.token_endpoint_auth_method === 'none')
+        return oauthError(400, 'unauthorized_client', 'an identity assertion grant needs a confidential client');
+      return assertionGrant(c, client, form);
     default:
       return unsupported();
   }
