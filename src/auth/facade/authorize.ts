@@ -101,7 +101,10 @@ export async function authorize(c: FacadeContext, request: GuardRequest): Promis
     csrf: randomId(),
     address,
   };
-  if (await consented(c, request, client.client_id)) return toUpstream(c, pending);
+  if (await consented(c, request, client.client_id)) {
+    const upstream = await toUpstream(c, pending);
+    return { ...upstream, headers: { ...upstream.headers, 'set-cookie': flowCookie(c, pending) } };
+  }
   const id = randomId();
   await c.store.set(`pend:${id}`, JSON.stringify(pending), PENDING_TTL_MS);
   return showConsent(c, { id, pending, client });
@@ -127,7 +130,6 @@ function showConsent(
   of: { id: string; pending: Pending; client: FacadeClient },
 ): GuardResponse {
   const { id, pending, client } = of;
-  const path = new URL(c.urls.consent).pathname;
   return consentPage(
     {
       action: c.urls.consent,
@@ -140,8 +142,19 @@ function showConsent(
       resource: c.urls.resource,
       scopes: pending.scope.split(' ').filter(Boolean),
     },
-    `${CSRF_COOKIE}=${pending.csrf}${cookieAttributes(c, path, PENDING_TTL_MS / 1000).replace('Lax', 'Strict')}`,
+    flowCookie(c, pending),
   );
+}
+
+/**
+ * The cookie binding an authorization in flight to this browser: the consent form's CSRF
+ * token, and what the upstream's callback must come back with (so an upstream link started
+ * by someone else cannot finish in this browser). `SameSite=Lax`: sent on the top-level
+ * redirect back from the upstream, never on another site's POST.
+ */
+function flowCookie(c: FacadeContext, pending: Pending): string {
+  const path = new URL('.', c.urls.consent).pathname;
+  return `${CSRF_COOKIE}=${pending.csrf}${cookieAttributes(c, path, PENDING_TTL_MS / 1000)}`;
 }
 
 /** Whether this browser approved `clientId` before (the signed consent cookie lists it). */
@@ -216,6 +229,8 @@ export async function callback(c: FacadeContext, request: GuardRequest): Promise
     state.length <= 100 && state ? await load<Pending>(c.store, `flow:${state}`, true) : undefined;
   if (!pending?.upstream)
     return errorPage('This sign-in has expired or was already used; start again from the application.');
+  if (cookieOf(request, CSRF_COOKIE) !== pending.csrf)
+    return errorPage('This sign-in was started in another browser; start again from the application.', 403);
   let signedIn;
   try {
     signedIn = await c.upstream.redeem(url, pending.upstream, c.urls.callback);

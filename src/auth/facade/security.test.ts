@@ -314,3 +314,29 @@ describe('bounds', () => {
     }
   });
 });
+
+describe('the flow is bound to the browser that consented', () => {
+  it('refuses an upstream callback in a browser that did not start the flow (a forwarded upstream link)', async () => {
+    // The attacker registers a client, consents in their own browser and stops at the
+    // upstream's URL, which they send to the victim.
+    const client = await registerClient(setup.url);
+    const attacker = new Map<string, string>();
+    let upstreamUrl: URL | undefined;
+    const stopAtUpstream: typeof fetch = async (input, init) => {
+      const response = await fetch(input, init);
+      const location = response.headers.get('location');
+      if (location?.startsWith(setup.upstream.issuer)) upstreamUrl ??= new URL(location);
+      return response;
+    };
+    await browse((await authorizeUrl(setup.url, client.client_id)).url, setup.upstream.issuer, {
+      jar: attacker,
+      fetch: stopAtUpstream,
+    });
+    expect(upstreamUrl).toBeDefined();
+    // The victim signs in at the upstream; the callback reaches the façade without the flow's cookie.
+    const pages: number[] = [];
+    await expect(
+      browse(upstreamUrl!, client.redirect_uri, { login: 'victim', onPage: (p) => pages.push(p.status) }),
+    ).rejects.toThrow(/403/);
+  });
+});
