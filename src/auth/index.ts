@@ -12,6 +12,11 @@
  * challenges, token verification (`jwtVerifier`, `introspectionVerifier`, or a function),
  * DPoP-bound tokens, per-feature `scopes`, and the principal as `ctx.auth`.
  *
+ * Authorization server façade: `authorizationFacade(options)` in front of a provider with one
+ * static client and no dynamic registration (`githubUpstream`, `googleUpstream`,
+ * `entraUpstream`, `oidcUpstream`): registration, consent, the upstream's code flow, tokens
+ * bound to the MCP endpoint, refresh, revocation and ID-JAG grants, in a {@link FacadeStore}.
+ *
  * Source: 2026-07-28 basic/authorization; 2025-11-25 basic/authorization.
  */
 export { AuthError, type AuthErrorCode, type AuthErrorCause } from './errors.js';

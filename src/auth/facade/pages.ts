@@ -9,7 +9,7 @@ import type { GuardResponse } from '../../server/http/index.js';
 import { NO_STORE } from './context.js';
 
 /** Headers of every HTML page: no framing, no scripts, no caching. */
-export const PAGE_HEADERS = {
+const PAGE_HEADERS = {
   'content-type': 'text/html; charset=utf-8',
   'x-frame-options': 'DENY',
   'content-security-policy':
@@ -30,7 +30,7 @@ button{font:inherit;padding:.5rem 1.2rem;margin-right:.5rem}code{background:#eee
 }
 
 /** What the consent page shows and posts. */
-export interface ConsentView {
+interface ConsentView {
   action: string;
   pending: string;
   csrf: string;

@@ -28,7 +28,7 @@ const MAX_REDIRECT_URIS = 10;
 const METADATA_TTL_MS = 3_600_000;
 
 /** Whether `uri` may be a redirect URI: https, http on loopback, or a private-use scheme (a dotted name). */
-export function acceptableRedirect(uri: unknown): uri is string {
+function acceptableRedirect(uri: unknown): uri is string {
   if (typeof uri !== 'string' || uri.length > MAX_FIELD) return false;
   let url: URL;
   try {

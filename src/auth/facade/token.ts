@@ -66,7 +66,11 @@ export async function token(c: FacadeContext, request: GuardRequest): Promise<Gu
     case JWT_BEARER:
       if (!c.enterprise) return unsupported();
       if (client.token_endpoint_auth_method === 'none')
-        return oauthError(400, 'unauthorized_client', 'an identity assertion grant needs a confidential client');
+        return oauthError(
+          400,
+          'unauthorized_client',
+          'an identity assertion grant needs a confidential client',
+        );
       return assertionGrant(c, client, form);
     default:
       return unsupported();

@@ -7,7 +7,6 @@
  * Source: 2026-07-28 basic/authorization "Access Token Usage", "Error Handling".
  */
 import type { AuthInfo } from '../index.js';
-import type { BodyResult } from './body.js';
 import type { HeaderReader, HttpRequest } from './exchange.js';
 
 /**
@@ -23,7 +22,7 @@ export interface GuardRequest {
    * Reads the whole body as text, refusing more than `maxBytes` bytes; given to
    * {@link HttpAuthGuard.serve} (an authorization server's token endpoint reads its form).
    */
-  body?(maxBytes: number): Promise<BodyResult>;
+  body?(maxBytes: number): Promise<{ kind: 'text'; text: string } | { kind: 'too-large' }>;
   /** The peer's IP address, when the adapter knows it (bounds per address). */
   readonly remoteAddress?: string | undefined;
 }
