@@ -12,6 +12,11 @@
  * challenges, token verification (`jwtVerifier`, `introspectionVerifier`, or a function),
  * DPoP-bound tokens, per-feature `scopes`, and the principal as `ctx.auth`.
  *
+ * Authorization server façade: `authorizationFacade(options)` in front of a provider with one
+ * static client and no dynamic registration (`githubUpstream`, `googleUpstream`,
+ * `entraUpstream`, `oidcUpstream`): registration, consent, the upstream's code flow, tokens
+ * bound to the MCP endpoint, refresh, revocation and ID-JAG grants, in a {@link FacadeStore}.
+ *
  * Source: 2026-07-28 basic/authorization; 2025-11-25 basic/authorization.
  */
 export { AuthError, type AuthErrorCode, type AuthErrorCause } from './errors.js';
@@ -29,3 +34,18 @@ export {
   type IntrospectionVerifierOptions,
 } from './server/verifiers.js';
 export { hideUnauthorized } from './server/scope-filter.js';
+export {
+  authorizationFacade,
+  AuthorizationFacade,
+  type AuthorizationFacadeOptions,
+} from './facade/facade.js';
+export type { FacadeLimits, EnterpriseIdp } from './facade/context.js';
+export { memoryFacadeStore, type FacadeStore, type MemoryFacadeStoreOptions } from './facade/store.js';
+export type { UpstreamProvider, UpstreamIdentity, UpstreamTokens } from './facade/upstream.js';
+export {
+  githubUpstream,
+  googleUpstream,
+  entraUpstream,
+  oidcUpstream,
+  type UpstreamClient,
+} from './facade/presets.js';

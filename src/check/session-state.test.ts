@@ -4,11 +4,12 @@
  * server that keeps it per user in `ctx.userState`, nor of a stateless one.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createHttpHandler, type HttpHandler } from '../../server/http/index.js';
-import { connect, createServer, type McpServer } from '../../server/index.js';
-import { startRealm, type TokenRealm } from '../../../test/support/token-realm.js';
-import { notesServer } from '../../../test/support/user-state.js';
-import { checkServer, createLinkedPair, type CheckReport, type SafeCall } from '../index.js';
+import { createHttpHandler, type HttpHandler } from '../server/http/index.js';
+import { connect, createServer, type McpServer } from '../server/index.js';
+import { startRealm, type TokenRealm } from '../../test/support/token-realm.js';
+import { notesServer } from '../../test/support/user-state.js';
+import { checkServer, type CheckReport, type SafeCall } from './index.js';
+import { createLinkedPair } from '../testing/index.js';
 
 const RULE = 'behaviour.session-state';
 const READ_THEN_WRITE: SafeCall[] = [

@@ -11,7 +11,7 @@
  */
 import { transportChannel, type Channel, type ChannelLimits } from './channel.js';
 import { httpChannel, type HttpChannelOptions, type HttpEraHeaders } from './http-channel.js';
-import type { Transport } from '../../core/index.js';
+import type { Transport } from '../core/index.js';
 import type { SafeCall } from './collect.js';
 import type { Answer, Json, SessionStateSeen } from './observations.js';
 import { INITIALIZED, RequestMaker } from './requests.js';

@@ -7,6 +7,7 @@ import { parseArgs, type ParseArgsConfig } from 'node:util';
 import type { EraPreference } from '../client/index.js';
 import type { ElicitResult } from '../core/index.js';
 import { CliError } from './errors.js';
+import { UPSTREAM_OPTIONS, upstreamFlags, type UpstreamFlags } from './serve-upstream.js';
 import { isHostCommand, parseHostCommand, refuseCredentials, type HostCommand } from './host-args.js';
 import { isAuthCommand, parseAuthCommand, type AuthCommand } from './auth-commands.js';
 import { CHECK_OPTIONS, checkFlags, type CheckFlags } from './check-args.js';
@@ -59,8 +60,9 @@ export type Command =
   | ({ name: 'call'; tool: string; args: Record<string, unknown> } & ClientFlags)
   | ({ name: 'read'; uri: string } & ClientFlags)
   | ({ name: 'prompt'; prompt: string; args: Record<string, string> } & ClientFlags)
-  | { name: 'serve'; server: 'everything'; port?: number; host?: string; authIssuer?: string };
+  | ({ name: 'serve'; server: 'everything'; port?: number; host?: string; authIssuer?: string } & Upstream);
 
+type Upstream = { upstream?: UpstreamFlags };
 type Options = NonNullable<ParseArgsConfig['options']>;
 /** Flag values as `util.parseArgs` gives them. */
 export type Values = Record<string, string | boolean | string[] | undefined>;
@@ -84,6 +86,7 @@ const SERVE: Options = {
   port: { type: 'string' },
   host: { type: 'string' },
   'auth-issuer': { type: 'string' },
+  ...UPSTREAM_OPTIONS,
 };
 
 /** Which flags each command takes, and how many positionals (before `--`) it wants. */
@@ -335,7 +338,8 @@ function serveCommand(positionals: string[], values: Values, serverArgv: string[
     if (command.port === undefined) throw new CliError('--auth-issuer needs --port');
     command.authIssuer = values['auth-issuer'];
   }
-  return command;
+  const upstream = upstreamFlags(values, command);
+  return upstream ? { ...command, upstream } : command;
 }
 
 function port(value: string): number {

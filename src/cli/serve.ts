@@ -10,6 +10,7 @@ import { pathToFileURL } from 'node:url';
 import { serveStdio } from '../integrations/stdio/index.js';
 import type { McpServer, ServerOptions } from '../server/index.js';
 import { LocalError } from '../core/index.js';
+import type { UpstreamFlags } from './serve-upstream.js';
 import { packagePath } from './package-root.js';
 import { signalled } from './signals.js';
 
@@ -41,6 +42,7 @@ export async function serveEverything(options: {
   port?: number;
   host?: string;
   authIssuer?: string;
+  upstream?: UpstreamFlags;
 }): Promise<void> {
   const { createEverythingServer } = await loadEverything();
   const server = createEverythingServer({
@@ -51,10 +53,14 @@ export async function serveEverything(options: {
     return;
   }
   const host = options.host ?? '127.0.0.1';
-  const port = options.authIssuer && options.port === 0 ? await freePort(host) : options.port;
-  const auth = options.authIssuer
-    ? await protect(`http://${host.includes(':') ? `[${host}]` : host}:${port}/mcp`, options.authIssuer)
-    : undefined;
+  const guarded = options.authIssuer !== undefined || options.upstream !== undefined;
+  const port = guarded && options.port === 0 ? await freePort(host) : options.port;
+  const url = `http://${host.includes(':') ? `[${host}]` : host}:${port}/mcp`;
+  const auth = options.upstream
+    ? await facade(url, options.upstream)
+    : options.authIssuer
+      ? await protect(url, options.authIssuer)
+      : undefined;
   const { serve } = await import('../integrations/node/index.js');
   const serverCard = { name: EVERYTHING_CARD_NAME };
   const served = await serve(server, { port, host, http: { serverCard, ...(auth ? { auth } : {}) } });
@@ -71,6 +77,26 @@ async function protect(url: string, issuer: string) {
     authorizationServers: [issuer],
     verifier: jwtVerifier({ issuer, audience: url }),
   });
+}
+
+/**
+ * The guard of `--upstream-issuer`: the authorization server façade in front of that provider
+ * (GitHub's preset for https://github.com, OpenID discovery otherwise).
+ * @throws LocalError `INVALID_ARGUMENT` when the secret's variable is unset or empty.
+ */
+async function facade(url: string, flags: UpstreamFlags) {
+  const { authorizationFacade, githubUpstream, oidcUpstream } = await import('../auth/index.js');
+  const clientSecret = process.env[flags.secretEnv];
+  if (!clientSecret)
+    throw new LocalError('INVALID_ARGUMENT', `--upstream-client-secret-env: $${flags.secretEnv} is not set`);
+  const client = { clientId: flags.clientId, clientSecret };
+  const upstream =
+    new URL(flags.issuer).origin === 'https://github.com'
+      ? githubUpstream(client)
+      : oidcUpstream({ ...client, issuer: flags.issuer });
+  const guard = authorizationFacade({ resource: url, upstream });
+  process.stderr.write(`mcpkit: register ${guard.callbackUrl} as the redirect URI at ${flags.issuer}\n`);
+  return guard;
 }
 
 /** A free TCP port on `host` (the resource URL must be known before listening). */

@@ -69,6 +69,8 @@ ${SERVER}
 
 ${CLIENT_FLAGS}`,
   serve: `Usage: mcpkit serve everything [--port N [--host HOST] [--auth-issuer URL]]
+       mcpkit serve everything --port N --upstream-issuer URL --upstream-client-id ID
+             --upstream-client-secret-env VAR
        mcpkit serve --openapi SPEC --base-url URL [--header 'NAME: VALUE']...
              [--token TOKEN | --token-env VAR] [--timeout MS] [--port N [--host HOST]]
 
@@ -80,6 +82,12 @@ Stops on SIGINT or SIGTERM.
   --host HOST               interface to bind (default 127.0.0.1)
   --auth-issuer URL         protect the endpoint: require access tokens (JWTs) issued by
                             the authorization server URL for this endpoint (needs --port)
+  --upstream-issuer URL     protect the endpoint with mcpkit's authorization server façade
+                            in front of this provider (an OpenID issuer, or https://github.com);
+                            register http://HOST:N/oauth/callback as its redirect URI
+  --upstream-client-id ID   the static client at the provider
+  --upstream-client-secret-env VAR
+                            the environment variable holding its secret
   --openapi SPEC            serve an OpenAPI 3.0/3.1 document (JSON or YAML file, or URL)
                             instead: one tool per operation, calls sent to --base-url URL
   --header 'NAME: VALUE'    a header on every API request (repeatable)

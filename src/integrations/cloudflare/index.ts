@@ -4,7 +4,8 @@
  * `sessionObject` is the Durable Object class that holds each legacy session;
  * `createDurableTaskStore` and `taskObject` keep tasks in Durable Objects, so that any
  * isolate finds any task; `createDurableUserStateStore` and `userStateObject` keep each
- * caller's `ctx.userState` in one.
+ * caller's `ctx.userState` in one; `createDurableFacadeStore` and `facadeObject` keep the
+ * authorization server façade's registrations, flows, codes and grants.
  * Source: 2026-07-28 basic/transports/streamable-http; 2025-11-25 basic/transports.
  */
 export {
@@ -26,6 +27,7 @@ export {
   userStateObject,
   type UserStateObjectClass,
 } from './user-state-store.js';
+export { createDurableFacadeStore, facadeObject, type FacadeObjectClass } from './facade-store.js';
 export type {
   DurableObjectId,
   DurableObjectNamespace,

@@ -14,3 +14,4 @@ export {
 } from './session-store.js';
 export { createRedisUserStateStore, type RedisUserStateStoreOptions } from './user-state-store.js';
 export { createRedisFleet, type RedisFleet, type RedisFleetOptions } from './fleet.js';
+export { createRedisFacadeStore, type RedisFacadeStoreOptions } from './facade-store.js';

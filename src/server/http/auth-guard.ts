@@ -18,6 +18,13 @@ export interface GuardRequest {
   readonly url: string;
   readonly headers: HeaderReader;
   readonly signal: AbortSignal;
+  /**
+   * Reads the whole body as text, refusing more than `maxBytes` bytes; given to
+   * {@link HttpAuthGuard.serve} (an authorization server's token endpoint reads its form).
+   */
+  body?(maxBytes: number): Promise<{ kind: 'text'; text: string } | { kind: 'too-large' }>;
+  /** The peer's IP address, when the adapter knows it (bounds per address). */
+  readonly remoteAddress?: string | undefined;
 }
 
 /** A response a guard answers with: status, lowercase header names, a text body or none. */
@@ -34,8 +41,11 @@ export type AuthOutcome = { auth: AuthInfo } | { response: GuardResponse };
 export interface HttpAuthGuard {
   /** Paths besides the MCP endpoint's that the guard answers (its Protected Resource Metadata). */
   readonly paths: readonly string[];
-  /** Answers a request for one of {@link paths}; undefined for any other request. */
-  serve(request: GuardRequest): GuardResponse | undefined;
+  /**
+   * Answers a request for one of {@link paths} (at once, or later: an authorization server
+   * reads a form body and calls its upstream); undefined for any other request (405).
+   */
+  serve(request: GuardRequest): GuardResponse | Promise<GuardResponse | undefined> | undefined;
   /** Verifies the credentials of a request to the MCP endpoint. Never throws. */
   authenticate(request: GuardRequest): Promise<AuthOutcome>;
   /** The 403 for a caller that lacks `required` scopes (`insufficient_scope`), answering the server's scope check. */

@@ -243,12 +243,17 @@ async function authenticated(
   guard: HttpAuthGuard,
   request: HttpRequest,
 ): Promise<HttpResponse> {
-  if (guard.paths.includes(pathOf(request))) return guard.serve(request) ?? methodNotAllowed('GET');
+  if (guard.paths.includes(pathOf(request))) return servedByGuard(guard, request);
   const outcome = await authenticate(ctx, guard, request);
   if ('response' in outcome) return outcome.response;
   request.auth = outcome.auth;
   const response = await admitted(ctx, request);
   return response.status === SCOPE_REFUSED ? scopeChallenge(guard, response) : response;
+}
+
+/** A guard's own path (metadata; an authorization server's endpoints): its answer, or 405. */
+async function servedByGuard(guard: HttpAuthGuard, request: HttpRequest): Promise<HttpResponse> {
+  return (await guard.serve(request)) ?? methodNotAllowed('GET');
 }
 
 const SCOPE_REFUSED = ERROR_TABLE.InsufficientScope.httpStatus;
