@@ -39,7 +39,7 @@ import {
   checkModernMeta,
   decorateModernResult,
   methodNotFound,
-  modernDecoration,
+  ModernDecorations,
   type ModernDecoration,
 } from './modern.js';
 import { InputRound, openInputRound, settleRound } from './mrtr.js';
@@ -90,11 +90,7 @@ export class ServerDispatcher {
   readonly #info: Implementation;
   readonly #capabilities: () => ServerCapabilities;
   readonly #sealer: RequestStateSealer;
-  readonly #decorations: {
-    plain: ModernDecoration;
-    cacheable: ModernDecoration;
-    perCaller: ModernDecoration;
-  };
+  readonly #decorations: ModernDecorations;
   readonly #listenQuota: PrincipalQuota;
   readonly #served: ServedBy; // set on every scope: the schema limits and the user state
 
@@ -145,12 +141,7 @@ export class ServerDispatcher {
       limits?.maxListenStreamsPerPrincipal ?? principalShare(limits?.maxListenStreams ?? 10_000),
       'open listen streams (limits.maxListenStreamsPerPrincipal)',
     );
-    const cache = { ttlMs: options.cache?.ttlMs ?? 0, cacheScope: options.cache?.cacheScope ?? 'private' };
-    this.#decorations = {
-      plain: modernDecoration(info, undefined),
-      cacheable: modernDecoration(info, cache),
-      perCaller: modernDecoration(info, { ...cache, cacheScope: 'private' }),
-    };
+    this.#decorations = new ModernDecorations(info, options.cache);
   }
 
   /** Answers one request; rejects with {@link WireError} for a JSON-RPC error. */
@@ -220,14 +211,10 @@ export class ServerDispatcher {
     return decorateModernResult(await settleRound(round, running), base);
   }
 
-  // A list that depends on the caller must not be cached for anyone else (cacheScope "private").
   #decorationOf(method: string, extended: boolean): ModernDecoration {
     const cacheable = CACHEABLE_METHODS.has(method) || (extended && this.extensions.cacheable(method));
-    if (!cacheable) return this.#decorations.plain;
-    const perCaller = this.catalogue.composed && this.catalogue.compiled().perCaller;
-    return perCaller && method !== 'server/discover'
-      ? this.#decorations.perCaller
-      : this.#decorations.cacheable;
+    const perCaller = cacheable && this.catalogue.composed && this.catalogue.compiled().perCaller;
+    return this.#decorations.of(method, cacheable, perCaller);
   }
 
   /**

@@ -77,6 +77,30 @@ export function modernDecoration(
   return { serverInfo, meta: Object.freeze({ [META.serverInfo]: serverInfo }), cache };
 }
 
+/**
+ * The three decorations a server's results take: without cache hints, with the server's
+ * hints, and with the hints made private (a list that depends on the caller must not be
+ * cached for anyone else). Made once per server.
+ */
+export class ModernDecorations {
+  readonly #plain: ModernDecoration;
+  readonly #cacheable: ModernDecoration;
+  readonly #perCaller: ModernDecoration;
+
+  constructor(serverInfo: Implementation, cache: Partial<CacheHints> | undefined) {
+    const hints: CacheHints = { ttlMs: cache?.ttlMs ?? 0, cacheScope: cache?.cacheScope ?? 'private' };
+    this.#plain = modernDecoration(serverInfo, undefined);
+    this.#cacheable = modernDecoration(serverInfo, hints);
+    this.#perCaller = modernDecoration(serverInfo, { ...hints, cacheScope: 'private' });
+  }
+
+  /** The decoration of `method`'s result; `perCaller`: the answer depends on who asks. */
+  of(method: string, cacheable: boolean, perCaller: boolean): ModernDecoration {
+    if (!cacheable) return this.#plain;
+    return perCaller && method !== 'server/discover' ? this.#perCaller : this.#cacheable;
+  }
+}
+
 /** Cache hints a server puts on cacheable results (milliseconds; public or private). */
 export interface CacheHints {
   ttlMs: number;
