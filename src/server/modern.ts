@@ -70,7 +70,7 @@ export interface ModernDecoration {
 }
 
 /** Prepares the decoration of a server's results, with or without cache hints. */
-export function modernDecoration(
+function modernDecoration(
   serverInfo: Implementation,
   cache: CacheHints | undefined,
 ): ModernDecoration {

@@ -74,7 +74,7 @@ const BOUNDS: [string, string][] = [
  * schema-form.ts), and this text is its placeholder, so the constraint shows where a value
  * is missing.
  */
-export function numberConstraint(schema: Schema): string | undefined {
+function numberConstraint(schema: Schema): string | undefined {
   const type = schema.type;
   if (type !== 'integer' && type !== 'number') return undefined;
   const bounds = BOUNDS.filter(([key]) => typeof schema[key] === 'number').map(
