@@ -34,6 +34,17 @@ const SERVERS: { name: string; args: string[]; env?: Record<string, string>; cal
       { tool: 'search_nodes', args: { query: 'x' } },
     ],
   },
+  {
+    name: 'sequential-thinking',
+    args: [],
+    env: { DISABLE_THOUGHT_LOGGING: 'true' },
+    calls: [
+      {
+        tool: 'sequentialthinking',
+        args: { thought: 't', nextThoughtNeeded: false, thoughtNumber: 1, totalThoughts: 1 },
+      },
+    ],
+  },
 ];
 
 describe.each(SERVERS)('mcpkit check on the $name server', ({ name, args, env, calls }) => {
