@@ -11,6 +11,7 @@ import { pathToFileURL } from 'node:url';
 import { serveStdio } from '../integrations/stdio/index.js';
 import type { McpServer, ServerOptions } from '../server/index.js';
 import { LocalError } from '../core/index.js';
+import { CliError } from './errors.js';
 import { packagePath } from './package-root.js';
 import type { ReferenceServeCommand } from './serve-args.js';
 import { signalled } from './signals.js';
@@ -58,13 +59,20 @@ async function loadBuilt<T>(name: string): Promise<T> {
  */
 export async function serveReference(command: ReferenceServeCommand): Promise<void> {
   const { createReferenceServer } = await loadBuilt<ReferenceEntry>(command.server);
-  const server = await createReferenceServer(command.serverArgs, process.env);
+  const server = await createReferenceServer(command.serverArgs, process.env).catch((error: unknown) => {
+    // A bad server argument is a usage error of this command line (exit code 2).
+    if (error instanceof LocalError && error.code === 'INVALID_ARGUMENT') throw new CliError(error.message);
+    throw error;
+  });
   if (command.port === undefined) {
     await serveStdio(server);
     return;
   }
   const { serve } = await import('../integrations/node/index.js');
-  const serverCard = { name: `io.github.mcpkit/mcpkit-${command.server}` };
+  const serverCard = {
+    name: `io.github.mcpkit/mcpkit-${command.server}`,
+    description: `mcpkit's ${command.server} reference server (a drop-in for the official one)`,
+  };
   const host = command.host ?? '127.0.0.1';
   const served = await serve(server, { port: command.port, host, http: { serverCard } });
   process.stderr.write(`mcpkit: serving ${command.server} at ${served.url} (Ctrl-C to stop)\n`);
