@@ -22,6 +22,7 @@ const INTEGRATION = [
   'test/examples/**/*.test.ts',
   'test/fleet/**/*.test.ts',
   'test/interop/**/*.test.ts',
+  'test/reference-servers/**/*.test.ts',
   'test/middleware/**/*.test.ts',
   'test/migrate/**/*.test.ts',
   'test/runtimes/**/*.test.ts',

@@ -12,6 +12,7 @@ import { isHostCommand, parseHostCommand, refuseCredentials, type HostCommand } 
 import { isAuthCommand, parseAuthCommand, type AuthCommand } from './auth-commands.js';
 import { CHECK_OPTIONS, checkFlags, type CheckFlags } from './check-args.js';
 import { parseMoreCommand, type MoreCommand } from './more-commands.js';
+import * as reference from './serve-args.js';
 
 /** Where the server is: a command to spawn, an HTTP endpoint, or the built-in everything server. */
 export type Target =
@@ -60,7 +61,8 @@ export type Command =
   | ({ name: 'call'; tool: string; args: Record<string, unknown> } & ClientFlags)
   | ({ name: 'read'; uri: string } & ClientFlags)
   | ({ name: 'prompt'; prompt: string; args: Record<string, string> } & ClientFlags)
-  | ({ name: 'serve'; server: 'everything'; port?: number; host?: string; authIssuer?: string } & Upstream);
+  | ({ name: 'serve'; server: 'everything'; port?: number; host?: string; authIssuer?: string } & Upstream)
+  | reference.ReferenceServeCommand;
 
 type Upstream = { upstream?: UpstreamFlags };
 type Options = NonNullable<ParseArgsConfig['options']>;
@@ -124,6 +126,7 @@ function isCommandName(name: string): name is CommandName {
 }
 
 function parseCommand(name: CommandName, argv: readonly string[]): Command {
+  if (name === 'serve' && reference.referenceServeName(argv)) return reference.parseReferenceServe(argv);
   const split = argv.indexOf('--');
   const own = split === -1 ? argv : argv.slice(0, split);
   const serverArgv = split === -1 ? [] : argv.slice(split + 1);
@@ -325,7 +328,7 @@ function promptArgs(args: Record<string, unknown>): Record<string, string> {
 
 function serveCommand(positionals: string[], values: Values, serverArgv: string[]): Command {
   if (positionals[0] !== 'everything') {
-    throw new CliError(`unknown server \`${positionals[0] ?? ''}\`; \`serve\` offers: everything`);
+    throw new CliError(`unknown server \`${positionals[0] ?? ''}\`; \`serve\` offers: ${reference.OFFERED}`);
   }
   if (serverArgv.length > 0) throw new CliError('`serve` takes no command after `--`');
   const command: Command = { name: 'serve', server: 'everything' };

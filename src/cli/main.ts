@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 /**
  * The `mcpkit` command: inspect a server, call a tool, read a resource, get a prompt, or
- * serve the everything server. Errors end in one line on stderr (one JSON object with
+ * serve a reference server. Errors end in one line on stderr (one JSON object with
  * `--json`) and an exit code per kind of failure (see `EXIT_CODES`).
  */
 import { parseCommandLine, type Command, type ClientFlags } from './args.js';
@@ -56,8 +56,8 @@ async function execute(command: Exclude<Command, { name: 'check' }>): Promise<Ou
     case 'serve': {
       if (command.server === 'openapi')
         return void (await (await import('./serve-openapi.js')).serveOpenApi(command));
-      const { serveEverything } = await import('./serve.js');
-      await serveEverything(command);
+      const { serveEverything, serveReference } = await import('./serve.js');
+      await (command.server === 'everything' ? serveEverything(command) : serveReference(command));
       return undefined;
     }
     case 'login':

@@ -1,8 +1,9 @@
 /**
- * `mcpkit serve everything`: the reference server on stdio, or on Streamable HTTP with
+ * `mcpkit serve NAME`: a reference server (everything, filesystem, memory,
+ * sequential-thinking, time, git, fetch) on stdio, or on Streamable HTTP (both eras) with
  * `--port`. HTTP mode prints the endpoint URL to stderr and stops on SIGINT or SIGTERM.
- * The server is loaded from its built entry point (dist/servers/everything/server.js), as
- * `inspect` spawns its built main.js: the CLI uses the reference server, not its sources.
+ * Each server is loaded from its built entry point (dist/servers/NAME/server.js), as
+ * `inspect` spawns its built main.js: the CLI uses the reference servers, not their sources.
  */
 import { existsSync } from 'node:fs';
 import { createServer as createNetServer, type AddressInfo } from 'node:net';
@@ -11,7 +12,9 @@ import { serveStdio } from '../integrations/stdio/index.js';
 import type { McpServer, ServerOptions } from '../server/index.js';
 import { LocalError } from '../core/index.js';
 import type { UpstreamFlags } from './serve-upstream.js';
+import { CliError } from './errors.js';
 import { packagePath } from './package-root.js';
+import type { ReferenceServeCommand } from './serve-args.js';
 import { signalled } from './signals.js';
 
 /** The everything server's reverse-DNS name on its Server Card (its serverInfo name after the slash). */
@@ -22,15 +25,60 @@ interface EverythingEntry {
   createEverythingServer(options: Pick<ServerOptions, 'onError'>): McpServer;
 }
 
+/**
+ * What the built entry of every other reference server exports (servers/NAME/server.ts):
+ * `argv` is the official server's command line, `env` its environment.
+ * @throws LocalError `INVALID_ARGUMENT` for bad arguments (its message holds a usage line).
+ */
+interface ReferenceEntry {
+  createReferenceServer(
+    argv: readonly string[],
+    env: Readonly<Record<string, string | undefined>>,
+  ): Promise<McpServer>;
+}
+
 /** The everything server's factory, from the package's build. @throws LocalError `NOT_READY` before `npm run build`. */
-async function loadEverything(): Promise<EverythingEntry> {
-  const entry = packagePath('dist', 'servers', 'everything', 'server.js');
+function loadEverything(): Promise<EverythingEntry> {
+  return loadBuilt<EverythingEntry>('everything');
+}
+
+/** A reference server's built entry module. @throws LocalError `NOT_READY` when it is not built. */
+async function loadBuilt<T>(name: string): Promise<T> {
+  const entry = packagePath('dist', 'servers', name, 'server.js');
   if (!existsSync(entry))
     throw new LocalError(
       'NOT_READY',
-      `the built-in everything server is missing (${entry}); run \`npm run build\``,
+      `the built-in ${name} server is missing (${entry}); run \`npm run build\``,
     );
-  return (await import(pathToFileURL(entry).href)) as EverythingEntry;
+  return (await import(pathToFileURL(entry).href)) as T;
+}
+
+/**
+ * Serves a reference server other than everything until the client goes away (stdio) or a
+ * signal arrives (HTTP: both eras, its Server Card named `io.github.mcpkit/mcpkit-NAME`).
+ * @throws LocalError `NOT_READY` when the server is not built; `INVALID_ARGUMENT` for bad server arguments.
+ */
+export async function serveReference(command: ReferenceServeCommand): Promise<void> {
+  const { createReferenceServer } = await loadBuilt<ReferenceEntry>(command.server);
+  const server = await createReferenceServer(command.serverArgs, process.env).catch((error: unknown) => {
+    // A bad server argument is a usage error of this command line (exit code 2).
+    if (error instanceof LocalError && error.code === 'INVALID_ARGUMENT') throw new CliError(error.message);
+    throw error;
+  });
+  if (command.port === undefined) {
+    await serveStdio(server);
+    return;
+  }
+  const { serve } = await import('../integrations/node/index.js');
+  const serverCard = {
+    name: `io.github.mcpkit/mcpkit-${command.server}`,
+    description: `mcpkit's ${command.server} reference server (a drop-in for the official one)`,
+  };
+  const host = command.host ?? '127.0.0.1';
+  const served = await serve(server, { port: command.port, host, http: { serverCard } });
+  process.stderr.write(`mcpkit: serving ${command.server} at ${served.url} (Ctrl-C to stop)\n`);
+  await signalled();
+  await served.close();
 }
 
 /**

@@ -71,11 +71,26 @@ ${CLIENT_FLAGS}`,
   serve: `Usage: mcpkit serve everything [--port N [--host HOST] [--auth-issuer URL]]
        mcpkit serve everything --port N --upstream-issuer URL --upstream-client-id ID
              --upstream-client-secret-env VAR
+       mcpkit serve NAME [ARGS...] [--port N [--host HOST]] [-- ARGS...]
        mcpkit serve --openapi SPEC --base-url URL [--header 'NAME: VALUE']...
              [--token TOKEN | --token-env VAR] [--timeout MS] [--port N [--host HOST]]
 
-Serves the built-in everything server: on stdin/stdout by default, or over Streamable
-HTTP with --port (the endpoint URL is printed to stderr; its Server Card is at URL/server-card).
+Serves a built-in reference server: on stdin/stdout by default, or over Streamable HTTP
+(both eras) with --port (the endpoint URL is printed to stderr; its Server Card is at
+URL/server-card). Stops on SIGINT or SIGTERM. NAME is one of:
+
+  everything                every MCP feature (the conformance fixtures)
+  filesystem DIR...         files under the allowed directories (and the client's roots)
+  memory                    a knowledge graph kept in MEMORY_FILE_PATH (JSON lines)
+  sequential-thinking       step-by-step thinking (DISABLE_THOUGHT_LOGGING=true: quiet)
+  time                      current time and time zone conversion
+  git                       a git repository's status, log, diff, commits
+  fetch                     fetches a URL and returns it as markdown
+
+ARGS and the environment are those of the official server NAME stands in for (see
+servers/NAME/README.md). --port, --host and --help belong to mcpkit wherever they appear
+before \`--\`; pass a server argument with one of those names after \`--\`
+(e.g. a directory named --port: \`mcpkit serve filesystem --port 3000 -- --port\`).
 Stops on SIGINT or SIGTERM.
 
   --port N                  listen on port N (0 picks a free port)
@@ -105,7 +120,8 @@ Commands:
   read URI ...                       read a resource and print its contents
   prompt NAME [--args JSON] ...      get a prompt and print its messages
   check [URL] [-- COMMAND...]        check a server against the spec (--json, --strict, --call)
-  serve everything [--port N]        serve the built-in everything server (stdio or HTTP)
+  serve NAME [ARGS] [--port N]       serve a reference server: everything, filesystem, memory,
+                                     sequential-thinking, time, git, fetch (stdio or HTTP)
   serve --openapi SPEC --base-url URL  serve a REST API's operations as tools (stdio or HTTP)
   gateway --config FILE [--port N]   serve the servers of an mcpServers file as one server
   proxy [URL] [--port N] [-- CMD]    serve one server over the other transport, both eras

@@ -48,6 +48,9 @@ const LOADED_ON_USE = [
   '@mozilla/readability',
   'turndown',
   'robots-parser',
+  // The filesystem reference server (servers/filesystem/deps.ts), loaded when it is created.
+  'minimatch',
+  'diff',
 ];
 
 const packageOf = (spec: string) =>
