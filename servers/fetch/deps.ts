@@ -9,24 +9,22 @@ import { LocalError } from '../../src/core/index.js';
 const FETCH_PACKAGES = 'npm install undici linkedom @mozilla/readability turndown robots-parser';
 
 /**
- * Runs `load` (an `import()` of `name`, written out so bundlers see it); `install` is the
- * npm line that installs what `server` needs (the fetch server's by default).
+ * Runs `load` (an `import()` of `name`, written out so bundlers see it).
  * @throws LocalError `MISSING_DEPENDENCY` naming the package and the npm install line when
  *   it is not installed; any other failure as it is.
  */
-export async function optional<T>(
-  name: string,
-  load: () => Promise<T>,
-  server = 'fetch',
-  install = FETCH_PACKAGES,
-): Promise<T> {
+async function optional<T>(name: string, load: () => Promise<T>): Promise<T> {
   try {
     return await load();
   } catch (error) {
     if (!isNotFound(error, name)) throw error;
-    throw new LocalError('MISSING_DEPENDENCY', `the ${server} server needs the package ${name}: ${install}`, {
-      cause: error,
-    });
+    throw new LocalError(
+      'MISSING_DEPENDENCY',
+      `the fetch server needs the package ${name}: ${FETCH_PACKAGES}`,
+      {
+        cause: error,
+      },
+    );
   }
 }
 

@@ -7,7 +7,7 @@ import { parseArgs, type ParseArgsConfig } from 'node:util';
 import type { EraPreference } from '../client/index.js';
 import type { ElicitResult } from '../core/index.js';
 import { CliError } from './errors.js';
-import { UPSTREAM_OPTIONS, upstreamFlags, type UpstreamFlags } from './serve-upstream.js';
+import { UPSTREAM_OPTIONS, everythingServeCommand, type EverythingServeCommand } from './serve-upstream.js';
 import { isHostCommand, parseHostCommand, refuseCredentials, type HostCommand } from './host-args.js';
 import { isAuthCommand, parseAuthCommand, type AuthCommand } from './auth-commands.js';
 import { CHECK_OPTIONS, checkFlags, type CheckFlags } from './check-args.js';
@@ -61,10 +61,9 @@ export type Command =
   | ({ name: 'call'; tool: string; args: Record<string, unknown> } & ClientFlags)
   | ({ name: 'read'; uri: string } & ClientFlags)
   | ({ name: 'prompt'; prompt: string; args: Record<string, string> } & ClientFlags)
-  | ({ name: 'serve'; server: 'everything'; port?: number; host?: string; authIssuer?: string } & Upstream)
+  | EverythingServeCommand
   | reference.ReferenceServeCommand;
 
-type Upstream = { upstream?: UpstreamFlags };
 type Options = NonNullable<ParseArgsConfig['options']>;
 /** Flag values as `util.parseArgs` gives them. */
 export type Values = Record<string, string | boolean | string[] | undefined>;
@@ -139,7 +138,7 @@ function parseCommand(name: CommandName, argv: readonly string[]): Command {
   if (positionals.length < min || positionals.length > max) {
     throw new CliError(`\`${name}\` takes ${expected(min, max)}; run \`mcpkit ${name} --help\``);
   }
-  if (name === 'serve') return serveCommand(positionals, values, serverArgv);
+  if (name === 'serve') return everythingServeCommand(positionals, values, serverArgv);
   const [subject = '', urlArg] = name === 'inspect' || name === 'check' ? ['', positionals[0]] : positionals;
   const flags = clientFlags(values, target(urlArg, serverArgv));
   if (name === 'check') return { name, ...flags, ...checkFlags(values) };
@@ -324,30 +323,4 @@ function promptArgs(args: Record<string, unknown>): Record<string, string> {
     if (typeof value !== 'string') throw new CliError(`--args: prompt argument \`${key}\` must be a string`);
   }
   return { ...(args as Record<string, string>) };
-}
-
-function serveCommand(positionals: string[], values: Values, serverArgv: string[]): Command {
-  if (positionals[0] !== 'everything') {
-    throw new CliError(`unknown server \`${positionals[0] ?? ''}\`; \`serve\` offers: ${reference.OFFERED}`);
-  }
-  if (serverArgv.length > 0) throw new CliError('`serve` takes no command after `--`');
-  const command: Command = { name: 'serve', server: 'everything' };
-  if (typeof values.port === 'string') command.port = port(values.port);
-  if (typeof values.host === 'string') {
-    if (command.port === undefined) throw new CliError('--host needs --port');
-    command.host = values.host;
-  }
-  if (typeof values['auth-issuer'] === 'string') {
-    if (command.port === undefined) throw new CliError('--auth-issuer needs --port');
-    command.authIssuer = values['auth-issuer'];
-  }
-  const upstream = upstreamFlags(values, command);
-  return upstream ? { ...command, upstream } : command;
-}
-
-function port(value: string): number {
-  const n = Number(value);
-  if (!Number.isInteger(n) || n < 0 || n > 65535)
-    throw new CliError(`--port must be 0 to 65535, not \`${value}\``);
-  return n;
 }
