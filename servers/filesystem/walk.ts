@@ -94,7 +94,8 @@ export async function searchFiles(
       )
         continue;
       const relative = path.relative(root, full);
-      if (options.excludePatterns.some((p) => filesystemDeps().minimatch(relative, p, { dot: true }))) continue;
+      if (options.excludePatterns.some((p) => filesystemDeps().minimatch(relative, p, { dot: true })))
+        continue;
       if (filesystemDeps().minimatch(relative, options.pattern, { dot: true })) found.push(full);
       if (entry.isDirectory()) await search(full).catch(() => undefined);
     }

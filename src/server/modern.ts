@@ -70,10 +70,7 @@ export interface ModernDecoration {
 }
 
 /** Prepares the decoration of a server's results, with or without cache hints. */
-function modernDecoration(
-  serverInfo: Implementation,
-  cache: CacheHints | undefined,
-): ModernDecoration {
+function modernDecoration(serverInfo: Implementation, cache: CacheHints | undefined): ModernDecoration {
   return { serverInfo, meta: Object.freeze({ [META.serverInfo]: serverInfo }), cache };
 }
 
