@@ -79,7 +79,7 @@ describe('stdioServerTransport', () => {
     ]);
   });
 
-  it('writes the messages of one tick in one write, in order, and a later tick in its own', async () => {
+  it('writes the messages of one tick together (up to four a write), in order, and a later tick in its own', async () => {
     const writes: string[] = [];
     const stdout = { write: (text: string) => writes.push(text), on: () => stdout };
     const transport = stdioServerTransport({
@@ -98,6 +98,12 @@ describe('stdioServerTransport', () => {
       '{"jsonrpc":"2.0","id":1,"result":{}}\n{"jsonrpc":"2.0","id":2,"result":{}}\n',
       '{"jsonrpc":"2.0","id":3,"result":{}}\n',
     ]);
+    // Five in one tick: four leave at once (the client can start on them), the fifth at its end.
+    writes.length = 0;
+    for (let id = 10; id < 15; id++) transport.send({ jsonrpc: '2.0', id, result: {} });
+    expect(writes.map((w) => w.split('\n').length - 1)).toEqual([4]);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(writes.map((w) => w.split('\n').length - 1)).toEqual([4, 1]);
   });
 
   it('closes the sink without error when stdin ends, after the last line', async () => {
