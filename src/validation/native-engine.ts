@@ -14,21 +14,23 @@
  * Same exports as re2-engine.ts.
  * Source: ECMA-262 §22.2 (pattern semantics); Cloudflare Workers platform limits (CPU time).
  */
-import type { CompiledPattern } from './re2-engine.js';
+import type { CompileOptions, CompiledPattern } from './re2-engine.js';
 import { classEnd } from './patterns.js';
 
-export type { CompiledPattern } from './re2-engine.js';
+export type { CompileOptions, CompiledPattern } from './re2-engine.js';
 
 /** False: the platform's backtracking RegExp, guarded by {@link backtrackingRisk}. */
 export const LINEAR_TIME: boolean = false;
 
 /**
- * Compiles an ECMA-262 pattern with the platform's RegExp. `flags`: any of `i`, `m`, `s`, `u`.
+ * Compiles an ECMA-262 pattern with the platform's RegExp. `flags`: any of `i`, `m`, `s`, `u`;
+ * `options.vetted` skips the shape check (a vetted library's own expressions, such as
+ * ajv-formats' format table, whose alternatives do not overlap).
  * @throws Error when the pattern has a shape that can backtrack exponentially, or is not
  *   valid ECMA-262 (the caller names the pattern).
  */
-export function compilePattern(source: string, flags: string): CompiledPattern {
-  const risk = backtrackingRisk(source);
+export function compilePattern(source: string, flags: string, options: CompileOptions = {}): CompiledPattern {
+  const risk = options.vetted ? undefined : backtrackingRisk(source);
   if (risk) throw new Error(`a repetition that can backtrack exponentially on Workers (${risk})`);
   const searching = new RegExp(source, flags);
   let anchored: RegExp | undefined;

@@ -20,11 +20,19 @@ export interface CompiledPattern {
   readonly size: number;
 }
 
+/** Options of `compilePattern`. */
+export interface CompileOptions {
+  /** A vetted library's own expression: the Workers engine skips its shape check (RE2 needs none). */
+  vetted?: boolean;
+}
+
 /**
- * Compiles an ECMA-262 pattern. `flags`: any of `i`, `m`, `s` (`u` is RE2's default).
+ * Compiles an ECMA-262 pattern. `flags`: any of `i`, `m`, `s` (`u` is RE2's default);
+ * `options` matter only to the Workers engine.
  * @throws Error for syntax RE2 cannot express (the caller names the pattern).
  */
-export function compilePattern(source: string, flags: string): CompiledPattern {
+export function compilePattern(source: string, flags: string, options: CompileOptions = {}): CompiledPattern {
+  void options;
   const compiled = RE2JS.compile(RE2JS.translateRegExp(source), re2Flags(flags));
   return {
     test: (input) => compiled.test(input),

@@ -11,7 +11,7 @@
  * Source: JSON Schema 2020-12 validation §7.3.
  */
 import { activePatternLimits, PATTERN_DEFAULTS } from './patterns.js';
-import { safeRegExp } from './safe-regexp.js';
+import { safeRegExp, vettedRegExp } from './safe-regexp.js';
 
 type FormatCheck = (value: string) => boolean;
 type FormatDefinition = unknown;
@@ -43,7 +43,7 @@ const REWRITTEN: Record<string, (original: RegExp) => FormatCheck> = {
 function linear(name: string, regex: RegExp): FormatCheck {
   const rewrite = REWRITTEN[name];
   if (rewrite) return rewrite(regex);
-  const compiled = safeRegExp(regex.source, regex.flags, PATTERN_DEFAULTS);
+  const compiled = vettedRegExp(regex.source, regex.flags);
   return (s) => compiled.test(s);
 }
 
