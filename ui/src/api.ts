@@ -5,8 +5,9 @@ const query = new URLSearchParams(location.search);
 const token = query.get('token') ?? '';
 
 /**
- * A deep link's part in the hash (`#tool=echo&args={"text":"hi"}`), read first from the
- * hash and then from the query: the tool to open and the arguments to put in its form.
+ * A deep link's part in the hash (`#tool=echo&args={"text":"hi"}&era=legacy`), read first
+ * from the hash and then from the query: the tool to open, the arguments to put in its form,
+ * and the era to connect with.
  */
 const link = new URLSearchParams(location.hash.slice(1));
 const linked = (name: string) => link.get(name) ?? query.get(name);
@@ -14,14 +15,18 @@ const linked = (name: string) => link.get(name) ?? query.get(name);
 /** What the CLI was started with (target and era), for the connection panel; and the deep link. */
 export const startup = {
   target: parseJson(query.get('target')) ?? { kind: 'builtin' },
-  era: query.get('era') ?? 'auto',
+  era: linked('era') ?? 'auto',
+  /** The era the deep link asks for: the app reconnects with it when the CLI used another. */
+  linkedEra: link.get('era') ?? undefined,
   tool: linked('tool') ?? undefined,
   args: parseJson(linked('args')),
 };
 
-/** Puts the open tool in the page's hash, so the address is a deep link to it. */
+/** Puts the open tool (and the linked era) in the page's hash, so the address is a deep link to it. */
 export function linkTo(tool: string | undefined): void {
-  const hash = tool ? `#${new URLSearchParams({ tool }).toString()}` : '';
+  const era = new URLSearchParams(location.hash.slice(1)).get('era');
+  const parts = new URLSearchParams({ ...(tool ? { tool } : {}), ...(era ? { era } : {}) }).toString();
+  const hash = parts ? `#${parts}` : '';
   history.replaceState(null, '', `${location.pathname}${location.search}${hash}`);
 }
 

@@ -1,6 +1,6 @@
 // The inspector page: connection panel on top, tabs for tools, resources, prompts and roots,
 // and the notifications and history panes; server requests open a dialog.
-import { useCallback, useEffect, useState } from 'preact/hooks';
+import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
 import { api, ApiError, type AppEvent } from './api.js';
 import { HistoryPane, NotificationsPane } from './activity.js';
 import { useEvents } from './bus.js';
@@ -13,6 +13,9 @@ import { ToolsView, type Tool } from './tools.js';
 import { AppsView } from './apps.js';
 import { NetworkView } from './network.js';
 import { ConsoleView } from './console.js';
+import { TasksView } from './tasks.js';
+import { SettingsView } from './settings.js';
+import { Disconnected } from './disconnected.js';
 
 type Lists = { tools: Tool[]; resources: Resource[]; resourceTemplates: Template[]; prompts: Prompt[] };
 type Kind = keyof Lists;
@@ -32,7 +35,7 @@ const TAB_OF: Record<Kind, string> = {
 };
 /** JSON-RPC Method not found: a server that declares a feature may still lack an optional list. */
 const METHOD_NOT_FOUND = -32601;
-const TABS = ['tools', 'apps', 'resources', 'prompts', 'roots', 'network', 'console'] as const;
+const TABS = ['tools', 'apps', 'resources', 'prompts', 'roots', 'network', 'console', 'tasks', 'settings'] as const;
 type Tab = (typeof TABS)[number];
 
 /** Which lists a notification makes stale. */
@@ -51,22 +54,30 @@ function useLists(state: ServerState) {
   const [lists, setLists] = useState<Lists>(EMPTY);
   const [missing, setMissing] = useState<Kind[]>([]);
   const [loading, setLoading] = useState<Kind[]>([]);
-  const load = useCallback(async (kinds: Kind[]) => {
+  // Client settings, paged lists: the cursor of each list's next page.
+  const [cursors, setCursors] = useState<Partial<Record<Kind, string>>>({});
+  const paged = state.settings?.pagedLists === true;
+  const load = useCallback(async (kinds: Kind[], more = false) => {
     for (const kind of kinds) {
       let absent = false;
-      const list = await api<unknown[]>('list', { kind }).catch((error: unknown) => {
+      const failed = (error: unknown) => {
         absent = error instanceof ApiError && error.code === METHOD_NOT_FOUND;
         return [];
-      });
-      setLists((l) => ({ ...l, [kind]: list }));
+      };
+      const list = paged ? await loadPage(kind, more ? cursors[kind] : undefined, setCursors).catch(failed)
+        : await api<unknown[]>('list', { kind }).catch(failed);
+      setLists((l) => ({ ...l, [kind]: more ? [...(l[kind] as unknown[]), ...list] : list }));
       setLoading((k) => k.filter((other) => other !== kind));
       setMissing((m) => (absent ? [...m.filter((k) => k !== kind), kind] : m.filter((k) => k !== kind)));
     }
-  }, []);
+  }, [paged, cursors]);
+  const latest = useRef(load);
+  latest.current = load;
   useEffect(() => {
     // Unknown capabilities (a server that would not say): try every list.
     const caps = state.capabilities ?? { tools: {}, resources: {}, prompts: {} };
     setMissing([]);
+    setCursors({});
     if (!state.connected) {
       setLoading([]);
       return setLists(EMPTY);
@@ -82,10 +93,36 @@ function useLists(state: ServerState) {
   useEvents(
     useCallback((e: AppEvent) => {
       const method = (e.notification as { method?: string } | undefined)?.method ?? '';
-      if (e.type === 'notification' && STALE[method]) void load(STALE[method]);
+      if (e.type === 'notification' && STALE[method]) void latest.current(STALE[method]);
     }, []),
   );
-  return { lists, missing, loading };
+  return { lists, missing, loading, cursors, more: (kinds: Kind[]) => void load(kinds, true) };
+}
+
+/** One page of list `kind` (paged lists): its items; the next cursor goes to `setCursors`. */
+async function loadPage(
+  kind: Kind,
+  cursor: string | undefined,
+  setCursors: (update: (c: Partial<Record<Kind, string>>) => Partial<Record<Kind, string>>) => void,
+): Promise<unknown[]> {
+  const page = await api<Record<string, unknown>>('list-page', { kind, ...(cursor ? { cursor } : {}) });
+  const next = typeof page.nextCursor === 'string' ? page.nextCursor : undefined;
+  setCursors((c) => {
+    const { [kind]: _done, ...rest } = c;
+    return next ? { ...rest, [kind]: next } : rest;
+  });
+  return Array.isArray(page[kind]) ? (page[kind] as unknown[]) : [];
+}
+
+/** "Load more" for the lists of `tab` that have a next page (client settings: paged lists). */
+function LoadMore(props: { tab: string; cursors: Partial<Record<Kind, string>>; more: (kinds: Kind[]) => void }) {
+  const kinds = (Object.keys(props.cursors) as Kind[]).filter((kind) => TAB_OF[kind] === props.tab);
+  if (kinds.length === 0) return null;
+  return (
+    <button type="button" data-test="load-more" onClick={() => props.more(kinds)}>
+      Load more ({kinds.map((kind) => METHOD[kind]).join(', ')} has a next page)
+    </button>
+  );
 }
 
 /** The lists of `tab` the server answered with -32601: shown as missing, the rest as usual. */
@@ -122,7 +159,7 @@ function TabCount(props: { tab: Tab; lists: Lists; loading: Kind[] }) {
 export function App() {
   const [state, setState] = useState<ServerState>({ connected: false, roots: [] });
   const [tab, setTab] = useState<Tab>('tools');
-  const { lists, missing, loading } = useLists(state);
+  const { lists, missing, loading, cursors, more } = useLists(state);
   useEvents(
     useCallback((e: AppEvent) => {
       if (e.type === 'state') setState(e.state as ServerState);
@@ -143,6 +180,7 @@ export function App() {
         ))}
       </nav>
       <main>
+        <Disconnected state={state} onState={setState} />
         <MissingLists tab={tab} missing={missing} />
         {loading.some((kind) => TAB_OF[kind] === tab) && (
           <p class="muted loading" data-test="loading" aria-busy="true">
@@ -160,6 +198,9 @@ export function App() {
         )}
         {tab === 'network' && <NetworkView era={state.era} eraReason={state.eraReason} />}
         {tab === 'console' && <ConsoleView stdio={state.transport !== 'http'} />}
+        {tab === 'tasks' && <TasksView era={state.era} />}
+        {tab === 'settings' && <SettingsView settings={state.settings} onState={setState} />}
+        <LoadMore tab={tab} cursors={cursors} more={more} />
       </main>
       <aside>
         <NotificationsPane />

@@ -3,6 +3,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import { api, startup } from './api.js';
 import { LoginControls, type AuthState } from './login.js';
+import type { Settings } from './settings.js';
 
 export type ServerState = {
   connected: boolean;
@@ -18,6 +19,10 @@ export type ServerState = {
   roots: { uri: string; name?: string }[];
   /** For a Streamable HTTP target: whether it needs a login, and whether one holds. */
   auth?: AuthState;
+  /** The client settings in use (settings tab). */
+  settings?: Settings;
+  /** Why the connection was lost (the server died or could not be reached), while disconnected. */
+  lost?: string;
 };
 
 /** Splits a command line on spaces, keeping quoted parts together. */
@@ -95,6 +100,17 @@ export function ConnectionPanel({
   const [error, setError] = useState<string | undefined>();
   useEffect(() => {
     if (state.connected) setError(undefined);
+  }, [state.connected]);
+  // A deep link's era (#era=legacy) wins over the CLI's: reconnect with it once.
+  const [linked, setLinked] = useState(startup.linkedEra);
+  useEffect(() => {
+    if (!state.connected || !linked) return;
+    setLinked(undefined);
+    const wanted = linked === 'modern' || linked === 'legacy' ? linked : undefined;
+    if (wanted && state.era !== wanted)
+      void api<ServerState>('connect', { target: target(), era: wanted }).then(onState, (err: unknown) =>
+        setError(err instanceof Error ? err.message : String(err)),
+      );
   }, [state.connected]);
   const target = (clientId = '') => {
     const [cmd = '', ...args] = splitCommand(command);

@@ -7,11 +7,17 @@ import { useEvents } from './bus.js';
 import { ContentItem } from './content.js';
 import { SchemaForm } from './schema-form.js';
 
-type Input = { id: string; kind: 'elicitation' | 'sampling'; params: Record<string, unknown> };
+/** A server request waiting for the person; `taskId` when it belongs to a task (Tasks view). */
+export type Input = {
+  id: string;
+  kind: 'elicitation' | 'sampling';
+  params: Record<string, unknown>;
+  taskId?: string;
+};
 
 const answer = (id: string, outcome: Record<string, unknown>) => void api('answer', { id, ...outcome });
 
-function Elicitation({ input }: { input: Input }) {
+export function Elicitation({ input }: { input: Input }) {
   const { params, id } = input;
   const decline = (
     <>
@@ -61,7 +67,7 @@ function Elicitation({ input }: { input: Input }) {
   );
 }
 
-function Sampling({ input }: { input: Input }) {
+export function Sampling({ input }: { input: Input }) {
   const [text, setText] = useState('');
   const messages = (input.params.messages ?? []) as { role: string; content: Record<string, unknown> }[];
   const send = () =>
@@ -104,12 +110,15 @@ function Sampling({ input }: { input: Input }) {
   );
 }
 
-/** Shows the oldest waiting request of the server as a modal dialog. */
+/**
+ * Shows the oldest waiting request of the server as a modal dialog; a task's requests are
+ * answered in the Tasks view instead.
+ */
 export function InputDialogs() {
   const [inputs, setInputs] = useState<Input[]>([]);
   useEvents(
     useCallback((e: AppEvent) => {
-      if (e.type === 'input') setInputs((list) => [...list, e as unknown as Input]);
+      if (e.type === 'input' && e.taskId === undefined) setInputs((list) => [...list, e as unknown as Input]);
       if (e.type === 'input-done') setInputs((list) => list.filter((i) => i.id !== e.id));
     }, []),
   );

@@ -14,11 +14,16 @@ export type Tool = {
   outputSchema?: Record<string, unknown>;
   annotations?: Record<string, unknown>;
   icons?: { src: string; mimeType?: string }[];
+  /** Legacy (2025-11-25): whether the tool runs as a task. */
+  execution?: { taskSupport?: 'required' | 'optional' | 'forbidden' };
 };
 
 type Progress = { progress: number; total?: number; message?: string };
 /** A result, or an error with, for a refused result, the result as the server sent it. */
-type Outcome = { result: Record<string, unknown> } | { error: string; received?: Record<string, unknown> };
+type Outcome =
+  | { result: Record<string, unknown> }
+  | { error: string; received?: Record<string, unknown> }
+  | { task: { taskId: string } };
 
 function failure(error: unknown): Outcome {
   const message = error instanceof Error ? error.message : String(error);
@@ -80,14 +85,23 @@ function useCall(tool: Tool) {
       if (e.type === 'progress' && e.callId === current.current) setProgress(e as unknown as Progress);
     }, []),
   );
-  const call = async (args: Record<string, unknown>) => {
+  const call = async (args: Record<string, unknown>, asTask: boolean) => {
     const id = crypto.randomUUID();
     current.current = id;
     setCallId(id);
     setProgress(undefined);
     setOutcome(undefined);
     try {
-      setOutcome({ result: await api('call', { callId: id, name: tool.name, arguments: args }) });
+      const result = await api<Record<string, unknown>>('call', {
+        callId: id,
+        name: tool.name,
+        arguments: args,
+        task: asTask,
+      });
+      const task = result.task as { taskId?: unknown } | undefined;
+      setOutcome(
+        asTask && typeof task?.taskId === 'string' ? { task: { taskId: task.taskId } } : { result },
+      );
     } catch (error) {
       setOutcome(failure(error));
     } finally {
@@ -100,6 +114,8 @@ function useCall(tool: Tool) {
 
 function ToolPanel({ tool, initial }: { tool: Tool; initial?: Record<string, unknown> | undefined }) {
   const { running, progress, outcome, call, cancel } = useCall(tool);
+  const support = tool.execution?.taskSupport;
+  const [asTask, setAsTask] = useState(support === 'required');
   return (
     <section class="panel" data-test="tool-panel">
       <h3>{tool.title ?? tool.name}</h3>
@@ -107,10 +123,20 @@ function ToolPanel({ tool, initial }: { tool: Tool; initial?: Record<string, unk
       <SchemaForm
         schema={tool.inputSchema}
         submitLabel="Call"
-        onSubmit={(args) => void call(args)}
+        onSubmit={(args) => void call(args, asTask)}
         testId="call-form"
         initial={initial}
       />
+      <label class="field" title="Allow the server to answer with a task (Tasks view)">
+        <input
+          type="checkbox"
+          data-test="as-task"
+          checked={asTask}
+          disabled={support === 'forbidden'}
+          onChange={(e) => setAsTask(e.currentTarget.checked)}
+        />{' '}
+        run as a task{support ? ` (the tool says: ${support})` : ''}
+      </label>
       {running && (
         <div class="running" data-test="running">
           calling…{' '}
@@ -132,6 +158,11 @@ function ToolPanel({ tool, initial }: { tool: Tool; initial?: Record<string, unk
       )}
       {outcome && 'error' in outcome && outcome.received && (
         <ToolResult result={outcome.received} check="mismatch" />
+      )}
+      {outcome && 'task' in outcome && (
+        <div class="result" data-test="task-created">
+          The server answered with task <code>{outcome.task.taskId}</code>: follow it in the Tasks tab.
+        </div>
       )}
       {outcome && 'result' in outcome && (
         <ToolResult result={outcome.result} check={tool.outputSchema ? 'match' : 'none'} />

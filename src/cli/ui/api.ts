@@ -45,6 +45,14 @@ const LISTS = {
   prompts: (b: InspectorBridge) => b.client.listPrompts(),
 } as const;
 
+/** One page of each list (client settings: paged lists); the result as the server sent it. */
+const PAGES = {
+  tools: (b: InspectorBridge, cursor?: string) => b.client.listToolsPage(cursor),
+  resources: (b: InspectorBridge, cursor?: string) => b.client.listResourcesPage(cursor),
+  resourceTemplates: (b: InspectorBridge, cursor?: string) => b.client.listResourceTemplatesPage(cursor),
+  prompts: (b: InspectorBridge, cursor?: string) => b.client.listPromptsPage(cursor),
+} as const;
+
 /** The routes under `/api/`, by name. */
 export const ROUTES: Record<string, Route> = {
   state: (b) => b.state(),
@@ -61,7 +69,14 @@ export const ROUTES: Record<string, Route> = {
     if (!Object.hasOwn(LISTS, kind)) throw new Error(`unknown list \`${kind}\``);
     return LISTS[kind as keyof typeof LISTS](b);
   },
-  call: (b, body) => b.callTool(str(body.callId, 'callId'), str(body.name, 'name'), obj(body.arguments)),
+  'list-page': (b, body) => {
+    const kind = str(body.kind, 'kind');
+    if (!Object.hasOwn(PAGES, kind)) throw new Error(`unknown list \`${kind}\``);
+    const cursor = body.cursor === undefined ? undefined : str(body.cursor, 'cursor');
+    return PAGES[kind as keyof typeof PAGES](b, cursor);
+  },
+  call: (b, body) =>
+    b.callTool(str(body.callId, 'callId'), str(body.name, 'name'), obj(body.arguments), body.task === true),
   cancel: (b, body) => b.cancel(str(body.callId, 'callId')),
   read: (b, body) => b.client.readResource(str(body.uri, 'uri')),
   complete: (b, body) =>
@@ -69,6 +84,12 @@ export const ROUTES: Record<string, Route> = {
   prompt: (b, body) =>
     b.client.getPrompt(str(body.name, 'name'), obj(body.arguments) as Record<string, string>),
   answer: (b, body) => b.answer(str(body.id, 'id'), obj(body)),
+  tasks: (b) => b.listedTasks(),
+  'tasks-list': (b) => b.listTasks(),
+  'task-get': (b, body) => b.lookUpTask(str(body.taskId, 'taskId').trim()),
+  'task-cancel': (b, body) => b.cancelTask(str(body.taskId, 'taskId')),
+  settings: (b, body) => b.configure(body.settings),
+  reconnect: (b) => b.reconnect(),
   network: (b) => ({ entries: b.watch.network.list() }),
   console: (b) => b.watch.console(),
   apps: (b) => b.apps.list(),

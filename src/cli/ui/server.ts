@@ -130,6 +130,7 @@ async function callRoute(
   try {
     json(res, 200, { result: await route(bridge, body) });
   } catch (error) {
+    bridge.failed(error);
     json(res, 200, { error: describeFailure(error) });
   }
 }
