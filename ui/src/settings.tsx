@@ -45,7 +45,7 @@ export function SettingsView(props: { settings: Settings | undefined; onState: (
       <fieldset>
         <legend>Extensions to advertise</legend>
         {EXTENSIONS.map(([id, label]) => (
-          <label key={id} class="field">
+          <label key={id} class="check">
             <input
               type="checkbox"
               data-test={`ext-${id}`}
@@ -59,7 +59,7 @@ export function SettingsView(props: { settings: Settings | undefined; onState: (
       <fieldset>
         <legend>Capabilities to declare</legend>
         {CAPABILITIES.map(([key, label]) => (
-          <label key={key} class="field">
+          <label key={key} class="check">
             <input
               type="checkbox"
               data-test={`cap-${key}`}
@@ -74,7 +74,7 @@ export function SettingsView(props: { settings: Settings | undefined; onState: (
       </fieldset>
       <fieldset>
         <legend>Lists</legend>
-        <label class="field">
+        <label class="check">
           <input
             type="checkbox"
             data-test="paged-lists"

@@ -127,7 +127,7 @@ function ToolPanel({ tool, initial }: { tool: Tool; initial?: Record<string, unk
         testId="call-form"
         initial={initial}
       />
-      <label class="field" title="Allow the server to answer with a task (Tasks view)">
+      <label class="check" title="Allow the server to answer with a task (Tasks view)">
         <input
           type="checkbox"
           data-test="as-task"

@@ -142,7 +142,6 @@ export class InspectorBridge {
   async connect(target: InspectorTarget, era: EraPreference): Promise<unknown> {
     await this.disconnect();
     this.#last = { target, era };
-    this.#lost = undefined;
     this.tasks.reset();
     this.#history.length = 0;
     this.#server =
@@ -185,6 +184,7 @@ export class InspectorBridge {
     if (client.era === 'modern' && !client.serverCapabilities) await client.discover().catch(() => undefined);
     this.#eraReason = eraReason(era, this.#history);
     this.#client = client;
+    this.#lost = undefined;
     this.tasks.era = client.era ?? 'modern';
     this.#startListening(client);
     return this.state();

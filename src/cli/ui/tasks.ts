@@ -157,6 +157,7 @@ export class TaskBoard {
       this.#tasks.set(taskId, entry);
     }
     if (known.toolName) entry.toolName = known.toolName.slice(0, 200);
+    if (known.origin) entry.origin = known.origin;
     const status = text(task.status, 40) ?? 'unknown';
     const statusMessage = text(task.statusMessage, MAX_MESSAGE);
     const last = entry.changes.at(-1);
