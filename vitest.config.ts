@@ -31,6 +31,7 @@ const INTEGRATION = [
   'test/http/listen-shutdown.test.ts',
   'test/support/pack-cache.test.ts',
   'src/cli/ui/{apps,forms,inspector,login-flow,partial-lists,form-layout,network,deep-link}.test.ts',
+  'src/cli/ui/{tasks,tasks-fleet,settings,disconnected}.test.ts',
   'src/cli/{auth,card,check,codegen,codegen-input,contract,failures,main,partial-lists}.test.ts',
   'src/cli/{registry-json,serve-openapi}.test.ts',
   'src/cli/dev/dev.test.ts',

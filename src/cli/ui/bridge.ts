@@ -380,15 +380,21 @@ export class InspectorBridge {
     if (!this.#settings.extensions.includes(tasksExtension.id)) return client.callTool(name, args, options);
     const outcome = await client.callTool(name, args, { ...options, task: 'allow' });
     if (!(outcome instanceof TaskHandle)) return outcome;
-    const signal = this.#follow(outcome.taskId);
-    if (signal) {
-      // The handle polls, and answers input requests through the handlers: the scope tags them.
-      void this.#taskScope
-        .run(outcome.taskId, () => outcome.result({ signal }))
-        .catch(() => undefined)
-        .finally(() => this.#followed.delete(outcome.taskId));
-    }
+    this.#followModern(outcome);
     return { task: { taskId: outcome.taskId } };
+  }
+
+  /**
+   * Follows a modern task to its end through its handle, which polls `tasks/get` and
+   * answers input requests through the handlers (the scope tags them with the task).
+   */
+  #followModern(handle: TaskHandle): void {
+    const signal = this.#follow(handle.taskId);
+    if (!signal) return;
+    void this.#taskScope
+      .run(handle.taskId, () => handle.result({ signal }))
+      .catch(() => undefined)
+      .finally(() => this.#followed.delete(handle.taskId));
   }
 
   /** Starts following `taskId`: the signal that stops it, or undefined when too many are followed. */
@@ -463,8 +469,14 @@ export class InspectorBridge {
    */
   async lookUpTask(taskId: string): Promise<InspectedTask | undefined> {
     const client = this.client;
-    if (client.era === 'legacy') await client.request('tasks/get' as never, { taskId } as never);
-    else await client.resumeTask({ taskId, toolName: this.tasks.get(taskId)?.toolName ?? '' }).status();
+    if (client.era === 'legacy') {
+      await client.request('tasks/get' as never, { taskId } as never);
+    } else {
+      const handle = client.resumeTask({ taskId, toolName: this.tasks.get(taskId)?.toolName ?? '' });
+      const task = await handle.status();
+      // A task still running is followed from here on, as one this client created.
+      if (!TERMINAL.has(task.status)) this.#followModern(handle);
+    }
     return this.tasks.get(taskId);
   }
 
