@@ -5,7 +5,10 @@
 // the elicitation dialog half filled in (docs/inspector.png, or out.png). Then, on the
 // official SDK v1 server of test/support/fixtures/noisy-server.mjs, it calls `hello` and
 // `crash` and shoots the Console view with the server's last lines and exit code
-// (docs/inspector-console.png).
+// (docs/inspector-console.png), and the disconnected state it leaves (docs/inspector-disconnected.png).
+// The Tasks view: on the official server-everything (legacy), a research task asking for a
+// clarification, answered in place (docs/inspector-tasks.png); the client settings of the
+// built-in server (docs/inspector-settings.png).
 // Usage: npm run build && node scripts/docs-screenshot-inspector.mjs [out.png]
 /* global document */
 import { spawn } from 'node:child_process';
@@ -20,6 +23,7 @@ const OUT = process.argv[2] ?? join(ROOT, 'docs', 'inspector.png');
 const STEP_MS = 20_000;
 // Relative to ROOT (the inspector's working directory), so no local path shows in the picture.
 const NOISY = 'test/support/fixtures/noisy-server.mjs';
+const OFFICIAL = 'node_modules/@modelcontextprotocol/server-everything/dist/index.js';
 const docsImage = (name) => join(ROOT, 'docs', name);
 
 /** Starts `mcpkit inspect --ui` and resolves with its URL and the child. */
@@ -87,6 +91,38 @@ async function shootConsole(page, url) {
   await page.click('[data-test=tab-console]');
   await page.waitForSelector('[data-test=server-exit]', { timeout: STEP_MS });
   await page.screenshot({ path: docsImage('inspector-console.png') });
+  await page.waitForSelector('[data-test=disconnected]', { timeout: STEP_MS });
+  await page.screenshot({ path: docsImage('inspector-disconnected.png') });
+}
+
+/** The Tasks view: a research task of the official everything server waiting for a clarification. */
+async function shootTasks(page, url) {
+  await page.setViewport({ width: 1280, height: 800 });
+  await page.goto(url);
+  await page.waitForSelector('[data-tool="simulate-research-query"]', { timeout: STEP_MS });
+  await page.click('[data-tool="simulate-research-query"]');
+  await page.waitForSelector('[data-test=call-form][data-ready]', { timeout: STEP_MS });
+  await page.type('[data-test=call-form] [name="root[topic]"]', 'python');
+  // An ambiguous topic: the task asks which "python" is meant (a select or a checkbox).
+  const ambiguous = '[data-test=call-form] [name="root[ambiguous]"]';
+  if ((await page.$eval(ambiguous, (el) => el.tagName)) === 'SELECT') await page.select(ambiguous, '1');
+  else await page.click(ambiguous);
+  await page.click('[data-test=call-form] [data-test=submit]');
+  await page.waitForSelector('[data-test=task-created]', { timeout: STEP_MS });
+  await page.click('[data-test=tab-tasks]');
+  const form = '[data-test=task-input] [data-test=elicitation-form][data-ready]';
+  await page.waitForSelector(`${form} [name="root[interpretation]"]`, { timeout: STEP_MS });
+  await page.screenshot({ path: docsImage('inspector-tasks.png') });
+}
+
+async function shootSettings(page, url) {
+  await page.setViewport({ width: 1280, height: 800 });
+  await page.goto(url);
+  await page.waitForSelector('[data-test=server-info]', { timeout: STEP_MS });
+  await page.click('[data-test=tab-settings]');
+  await page.waitForSelector('[data-test=settings]', { timeout: STEP_MS });
+  await page.click('[data-test=paged-lists]');
+  await page.screenshot({ path: docsImage('inspector-settings.png') });
 }
 
 async function stop(inspector) {
@@ -101,13 +137,21 @@ if (!existsSync(join(ROOT, 'dist', 'ui', 'index.html'))) {
 }
 const inspector = await startInspector();
 const noisy = await startInspector(['--', 'node', NOISY]);
+const official = await startInspector(['--', 'node', OFFICIAL, 'stdio']);
 const { browser, close } = await launchChromium('mcpkit-screenshot-');
 try {
+  // Before shoot(): the elicitation it leaves waiting would cover later pages of this inspector.
+  await shootSettings(await browser.newPage(), inspector.url);
   await shoot(await browser.newPage(), inspector.url);
   await shootConsole(await browser.newPage(), noisy.url);
-  console.log(`docs-screenshot-inspector: wrote ${OUT}, inspector-network.png, inspector-console.png`);
+  await shootTasks(await browser.newPage(), official.url);
+  console.log(
+    `docs-screenshot-inspector: wrote ${OUT}, inspector-network.png, inspector-console.png, ` +
+      'inspector-disconnected.png, inspector-tasks.png, inspector-settings.png',
+  );
 } finally {
   await close();
   await stop(inspector);
   await stop(noisy);
+  await stop(official);
 }
