@@ -35,7 +35,17 @@ const TAB_OF: Record<Kind, string> = {
 };
 /** JSON-RPC Method not found: a server that declares a feature may still lack an optional list. */
 const METHOD_NOT_FOUND = -32601;
-const TABS = ['tools', 'apps', 'resources', 'prompts', 'roots', 'network', 'console', 'tasks', 'settings'] as const;
+const TABS = [
+  'tools',
+  'apps',
+  'resources',
+  'prompts',
+  'roots',
+  'network',
+  'console',
+  'tasks',
+  'settings',
+] as const;
 type Tab = (typeof TABS)[number];
 
 /** Which lists a notification makes stale. */
@@ -57,20 +67,24 @@ function useLists(state: ServerState) {
   // Client settings, paged lists: the cursor of each list's next page.
   const [cursors, setCursors] = useState<Partial<Record<Kind, string>>>({});
   const paged = state.settings?.pagedLists === true;
-  const load = useCallback(async (kinds: Kind[], more = false) => {
-    for (const kind of kinds) {
-      let absent = false;
-      const failed = (error: unknown) => {
-        absent = error instanceof ApiError && error.code === METHOD_NOT_FOUND;
-        return [];
-      };
-      const list = paged ? await loadPage(kind, more ? cursors[kind] : undefined, setCursors).catch(failed)
-        : await api<unknown[]>('list', { kind }).catch(failed);
-      setLists((l) => ({ ...l, [kind]: more ? [...(l[kind] as unknown[]), ...list] : list }));
-      setLoading((k) => k.filter((other) => other !== kind));
-      setMissing((m) => (absent ? [...m.filter((k) => k !== kind), kind] : m.filter((k) => k !== kind)));
-    }
-  }, [paged, cursors]);
+  const load = useCallback(
+    async (kinds: Kind[], more = false) => {
+      for (const kind of kinds) {
+        let absent = false;
+        const failed = (error: unknown) => {
+          absent = error instanceof ApiError && error.code === METHOD_NOT_FOUND;
+          return [];
+        };
+        const list = paged
+          ? await loadPage(kind, more ? cursors[kind] : undefined, setCursors).catch(failed)
+          : await api<unknown[]>('list', { kind }).catch(failed);
+        setLists((l) => ({ ...l, [kind]: more ? [...(l[kind] as unknown[]), ...list] : list }));
+        setLoading((k) => k.filter((other) => other !== kind));
+        setMissing((m) => (absent ? [...m.filter((k) => k !== kind), kind] : m.filter((k) => k !== kind)));
+      }
+    },
+    [paged, cursors],
+  );
   const latest = useRef(load);
   latest.current = load;
   useEffect(() => {
@@ -115,7 +129,11 @@ async function loadPage(
 }
 
 /** "Load more" for the lists of `tab` that have a next page (client settings: paged lists). */
-function LoadMore(props: { tab: string; cursors: Partial<Record<Kind, string>>; more: (kinds: Kind[]) => void }) {
+function LoadMore(props: {
+  tab: string;
+  cursors: Partial<Record<Kind, string>>;
+  more: (kinds: Kind[]) => void;
+}) {
   const kinds = (Object.keys(props.cursors) as Kind[]).filter((kind) => TAB_OF[kind] === props.tab);
   if (kinds.length === 0) return null;
   return (

@@ -27,7 +27,10 @@ export function SettingsView(props: { settings: Settings | undefined; onState: (
   const [busy, setBusy] = useState(false);
   if (!draft) return <p class="muted">Loading the settings…</p>;
   const toggleExtension = (id: string, on: boolean) =>
-    setDraft({ ...draft, extensions: on ? [...draft.extensions, id] : draft.extensions.filter((e) => e !== id) });
+    setDraft({
+      ...draft,
+      extensions: on ? [...draft.extensions, id] : draft.extensions.filter((e) => e !== id),
+    });
   const save = async (e: Event) => {
     e.preventDefault();
     setBusy(true);
@@ -65,7 +68,10 @@ export function SettingsView(props: { settings: Settings | undefined; onState: (
               data-test={`cap-${key}`}
               checked={draft.capabilities[key]}
               onChange={(e) =>
-                setDraft({ ...draft, capabilities: { ...draft.capabilities, [key]: e.currentTarget.checked } })
+                setDraft({
+                  ...draft,
+                  capabilities: { ...draft.capabilities, [key]: e.currentTarget.checked },
+                })
               }
             />{' '}
             {label}

@@ -29,10 +29,13 @@ function useTasks() {
   const [tasks, setTasks] = useState<Task[]>([]);
   const [inputs, setInputs] = useState<Input[]>([]);
   useEffect(() => {
-    void api<{ tasks: Task[]; inputs: Input[] }>('tasks').then((r) => {
-      setTasks(r.tasks);
-      setInputs(r.inputs);
-    }, () => undefined);
+    void api<{ tasks: Task[]; inputs: Input[] }>('tasks').then(
+      (r) => {
+        setTasks(r.tasks);
+        setInputs(r.inputs);
+      },
+      () => undefined,
+    );
   }, []);
   useEvents(
     useCallback((e: AppEvent) => {
@@ -89,7 +92,10 @@ function TaskPanel({ task, inputs }: { task: Task; inputs: Input[] }) {
   return (
     <section class="panel" data-test="task-panel" data-status={status}>
       <h3>
-        {task.toolName || 'task'} <span class="tag" data-test="task-status">{status}</span>
+        {task.toolName || 'task'}{' '}
+        <span class="tag" data-test="task-status">
+          {status}
+        </span>
       </h3>
       <p class="muted">
         <code data-test="task-id">{task.taskId}</code> · {task.era} ·{' '}

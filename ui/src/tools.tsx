@@ -99,9 +99,7 @@ function useCall(tool: Tool) {
         task: asTask,
       });
       const task = result.task as { taskId?: unknown } | undefined;
-      setOutcome(
-        asTask && typeof task?.taskId === 'string' ? { task: { taskId: task.taskId } } : { result },
-      );
+      setOutcome(asTask && typeof task?.taskId === 'string' ? { task: { taskId: task.taskId } } : { result });
     } catch (error) {
       setOutcome(failure(error));
     } finally {

@@ -76,7 +76,11 @@ export const ROUTES: Record<string, Route> = {
     return PAGES[kind as keyof typeof PAGES](b, cursor);
   },
   call: (b, body) =>
-    b.callTool(str(body.callId, 'callId'), str(body.name, 'name'), obj(body.arguments), body.task === true),
+    b.callTool(str(body.callId, 'callId'), {
+      name: str(body.name, 'name'),
+      arguments: obj(body.arguments),
+      task: body.task === true,
+    }),
   cancel: (b, body) => b.cancel(str(body.callId, 'callId')),
   read: (b, body) => b.client.readResource(str(body.uri, 'uri')),
   complete: (b, body) =>
@@ -85,9 +89,9 @@ export const ROUTES: Record<string, Route> = {
     b.client.getPrompt(str(body.name, 'name'), obj(body.arguments) as Record<string, string>),
   answer: (b, body) => b.answer(str(body.id, 'id'), obj(body)),
   tasks: (b) => b.listedTasks(),
-  'tasks-list': (b) => b.listTasks(),
-  'task-get': (b, body) => b.lookUpTask(str(body.taskId, 'taskId').trim()),
-  'task-cancel': (b, body) => b.cancelTask(str(body.taskId, 'taskId')),
+  'tasks-list': (b) => b.tasks.list(),
+  'task-get': (b, body) => b.tasks.lookUp(str(body.taskId, 'taskId').trim()),
+  'task-cancel': (b, body) => b.tasks.cancel(str(body.taskId, 'taskId')),
   settings: (b, body) => b.configure(body.settings),
   reconnect: (b) => b.reconnect(),
   network: (b) => ({ entries: b.watch.network.list() }),

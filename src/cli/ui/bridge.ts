@@ -5,26 +5,18 @@
  * roots are what the person configured. Events (history, notifications, progress, input
  * requests) go to every open event stream.
  */
-import { AsyncLocalStorage } from 'node:async_hooks';
-import { randomUUID } from 'node:crypto';
-import {
-  createClient,
-  listChangedFilter,
-  TaskHandle,
-  tasksExtension,
-  type Client,
-  type EraPreference,
-} from '../../client/index.js';
+import type { Client, EraPreference } from '../../client/index.js';
 import { LocalError } from '../../core/index.js';
 import { AppViews } from './apps.js';
 import { ReceivedResults, withReceived } from './received.js';
 import type { InspectorLogin } from './login.js';
-import { recordedLine, recordingText } from '../record/format.js';
-import { nonProtocolFrame, recordingTransport, type RecordedFrame } from './recorder.js';
+import { historyRecording, nonProtocolFrame, recordingTransport, type RecordedFrame } from './recorder.js';
 import { openTransport, type InspectorTarget } from './target.js';
-import { ConnectionWatch, eraReason } from './watch.js';
-import { clientOptionsOf, DEFAULT_SETTINGS, parseSettings, type ClientSettings } from './settings.js';
-import { TaskBoard, TERMINAL, type InspectedTask } from './tasks.js';
+import { ConnectionWatch, describeExit, eraReason, listenForChanges } from './watch.js';
+import { DEFAULT_SETTINGS, inspectorClient, parseSettings, type ClientSettings } from './settings.js';
+import type { InspectedTask } from './tasks.js';
+import { TaskRunner } from './task-runner.js';
+import { PendingInputs } from './inputs.js';
 
 /** An event for the web app. */
 export type InspectorEvent = { type: string; [key: string]: unknown };
@@ -35,27 +27,10 @@ export interface InspectorRoot {
   name?: string;
 }
 
-interface Pending {
-  resolve: (result: unknown) => void;
-  reject: (error: Error) => void;
-  /** The `input` event that asked the person, replayed to pages opened later. */
-  event: InspectorEvent;
-}
-
 /** How many history and notification events a newly opened page is sent. */
 const REPLAYED_EVENTS = 500;
 /** Frames kept for the history export. */
 const MAX_HISTORY = 10_000;
-/** Most tasks followed at once (polled until they end). */
-const MAX_FOLLOWED = 50;
-/** Bounds of the poll interval of a legacy task, whatever the server suggests (ms). */
-const POLL_MS = { min: 200, max: 5000, fallback: 1000 };
-/** Longest wait for a legacy task's `tasks/result` (ms). */
-const TASK_RESULT_TIMEOUT_MS = 30 * 60_000;
-/** Pages of `tasks/list` fetched at most. */
-const MAX_TASK_PAGES = 10;
-/** Where a legacy server names the task a request belongs to (2025-11-25 basic/utilities/tasks). */
-const RELATED_TASK = 'io.modelcontextprotocol/related-task';
 
 /** Options of {@link InspectorBridge}. */
 export interface InspectorBridgeOptions {
@@ -74,12 +49,9 @@ export class InspectorBridge {
   /** Whether the last target was a Streamable HTTP URL (the login state then applies). */
   #http = false;
   readonly #listeners = new Set<(event: InspectorEvent) => void>();
-  readonly #pending = new Map<string, Pending>();
+  /** Elicitation and sampling requests waiting for the person. */
+  readonly #inputs = new PendingInputs((event) => this.#emit(event));
   readonly #calls = new Map<string, AbortController>();
-  /** The tasks this client follows to their end, by task id (aborted on disconnect). */
-  readonly #followed = new Map<string, AbortController>();
-  /** The task whose input requests a handler is answering (modern task handles). */
-  readonly #taskScope = new AsyncLocalStorage<string>();
   #settings: ClientSettings = DEFAULT_SETTINGS;
   /** The last target and era connected to, for a reconnect. */
   #last: { target: InspectorTarget; era: EraPreference } | undefined;
@@ -92,8 +64,12 @@ export class InspectorBridge {
   /** The network, console and era of the current connection (Network and Console views). */
   readonly watch = new ConnectionWatch((event) => this.#emit(event));
   readonly #received = new ReceivedResults();
-  /** Every task this connection created or learnt about (Tasks view). */
-  readonly tasks = new TaskBoard((task) => this.#emit({ type: 'task', task }));
+  /** Every task this connection created or learnt about, and what is done with them (Tasks view). */
+  readonly tasks = new TaskRunner({
+    emit: (task) => this.#emit({ type: 'task', task }),
+    client: () => this.client,
+    settings: () => this.#settings,
+  });
   #roots: InspectorRoot[] = [];
   #client: Client | undefined;
   #listen: { close(): void } | undefined;
@@ -129,7 +105,7 @@ export class InspectorBridge {
    * {@link REPLAYED_EVENTS}), oldest first, then the requests still waiting for an answer.
    */
   recent(): readonly InspectorEvent[] {
-    return [...this.#recent, ...[...this.#pending.values()].map((p) => p.event)];
+    return [...this.#recent, ...this.#inputs.events()];
   }
 
   /** The connected client. @throws Error when not connected. */
@@ -142,7 +118,7 @@ export class InspectorBridge {
   async connect(target: InspectorTarget, era: EraPreference): Promise<unknown> {
     await this.disconnect();
     this.#last = { target, era };
-    this.tasks.reset();
+    this.tasks.board.reset();
     this.#history.length = 0;
     this.#server =
       target.kind === 'http'
@@ -157,7 +133,7 @@ export class InspectorBridge {
     const record = (frame: RecordedFrame): void => {
       if (stdio) this.watch.frame(frame);
       this.#received.note(frame);
-      this.tasks.frame(frame);
+      this.tasks.board.frame(frame);
       this.#history.push(frame);
       if (this.#history.length > MAX_HISTORY) this.#history.shift();
       this.#emit({ type: 'frame', ...frame });
@@ -171,7 +147,12 @@ export class InspectorBridge {
       },
     });
     const transport = recordingTransport(this.watch.wrap(opened), record);
-    const client = this.#newClient(era);
+    const client = inspectorClient(era, this.#settings, {
+      ask: (kind, params, signal) =>
+        this.#inputs.ask({ kind, params, taskId: this.tasks.taskOf(params) }, signal),
+      roots: () => this.#roots,
+      notify: (notification) => this.#emit({ type: 'notification', notification }),
+    });
     try {
       await client.connect(transport);
     } catch (error) {
@@ -185,39 +166,9 @@ export class InspectorBridge {
     this.#eraReason = eraReason(era, this.#history);
     this.#client = client;
     this.#lost = undefined;
-    this.tasks.era = client.era ?? 'modern';
-    this.#startListening(client);
+    this.tasks.board.era = client.era ?? 'modern';
+    this.#listen = listenForChanges(client, (event) => this.#emit(event));
     return this.state();
-  }
-
-  #newClient(era: EraPreference): Client {
-    return createClient({
-      name: 'mcpkit-inspector',
-      version: '0.1.0',
-      era,
-      logLevel: 'debug',
-      ...clientOptionsOf(this.#settings, {
-        elicitation: (params, { signal }) => this.#ask('elicitation', params, signal) as never,
-        sampling: (params, { signal }) => this.#ask('sampling', params, signal) as never,
-        roots: async () => ({ roots: this.#roots }),
-      }),
-      onNotification: (notification) => this.#emit({ type: 'notification', notification }),
-    });
-  }
-
-  #startListening(client: Client): void {
-    const caps = client.serverCapabilities ?? {};
-    const filter = listChangedFilter(caps);
-    if (Object.keys(filter).length === 0) return;
-    const subscription = client.listen(filter);
-    this.#listen = subscription;
-    subscription.acknowledged.then(
-      (acknowledged) => this.#emit({ type: 'listening', filter: acknowledged }),
-      () => undefined,
-    );
-    void (async () => {
-      for await (const _ of subscription); // notifications also reach onNotification
-    })().catch(() => undefined);
   }
 
   /**
@@ -265,21 +216,7 @@ export class InspectorBridge {
    * `mcpkit replay` serves: JSON Lines, secrets redacted (record/format.ts).
    */
   exportHistory(): string {
-    const header = {
-      mcpkitRecording: 1 as const,
-      transport: this.#http ? ('http' as const) : ('stdio' as const),
-      server: this.#server,
-      recordedAt: new Date(this.#history[0]?.at ?? Date.now()).toISOString(),
-    };
-    const start = this.#history[0]?.at ?? 0;
-    const lines = this.#history.map((f) =>
-      recordedLine({
-        at: f.at - start,
-        from: f.direction === 'out' ? 'client' : 'server',
-        message: f.message,
-      }),
-    );
-    return recordingText(header, lines);
+    return historyRecording(this.#history, { http: this.#http, server: this.#server });
   }
 
   /** What the web app shows after connecting; `auth` (never a token) for HTTP targets. */
@@ -308,13 +245,8 @@ export class InspectorBridge {
     this.#listen?.close();
     this.#listen = undefined;
     for (const controller of this.#calls.values()) controller.abort();
-    for (const controller of this.#followed.values()) controller.abort();
-    this.#followed.clear();
-    for (const [id, pending] of this.#pending) {
-      pending.reject(new Error('disconnected'));
-      this.#emit({ type: 'input-done', id });
-    }
-    this.#pending.clear();
+    this.tasks.stop();
+    this.#inputs.refuseAll();
     const client = this.#client;
     this.#client = undefined;
     if (client) this.watch.closing();
@@ -328,10 +260,9 @@ export class InspectorBridge {
    */
   async callTool(
     callId: string,
-    name: string,
-    args: Record<string, unknown>,
-    asTask = false,
+    call: { name: string; arguments: Record<string, unknown>; task?: boolean },
   ): Promise<unknown> {
+    const { name, arguments: args } = call;
     const controller = new AbortController();
     this.#calls.set(callId, controller);
     const options = {
@@ -339,7 +270,7 @@ export class InspectorBridge {
       onprogress: (update: object) => this.#emit({ type: 'progress', callId, ...update }),
     };
     try {
-      if (asTask) return await this.#callAsTask(name, args, options);
+      if (call.task === true) return await this.tasks.call(name, args, options);
       return await this.client.callTool(name, args, options);
     } catch (error) {
       throw withReceived(error, this.#received.take(name));
@@ -357,145 +288,10 @@ export class InspectorBridge {
     return controller !== undefined;
   }
 
-  /**
-   * `tools/call` that allows a task. Modern: the call declares the Tasks extension (when
-   * advertised, see {@link ClientSettings}) and a task answer is followed through its handle
-   * (SEP-2663). Legacy: the call carries the `task` field (2025-11-25 basic/utilities/tasks
-   * "Creating Tasks") and the task is followed with `tasks/get` and `tasks/result`.
-   * Resolves with `{ task: { taskId } }`, or the tool result when the server ran it at once.
-   */
-  async #callAsTask(
-    name: string,
-    args: Record<string, unknown>,
-    options: { signal: AbortSignal; onprogress: (update: object) => void },
-  ): Promise<unknown> {
-    const client = this.client;
-    if (client.era === 'legacy') {
-      const created = await client.request('tools/call', { name, arguments: args, task: {} } as never, options);
-      const task = (created as { task?: { taskId?: unknown } }).task;
-      if (typeof task?.taskId !== 'string') return created;
-      this.#followLegacy(client, task.taskId);
-      return { task: { taskId: task.taskId } };
-    }
-    if (!this.#settings.extensions.includes(tasksExtension.id)) return client.callTool(name, args, options);
-    const outcome = await client.callTool(name, args, { ...options, task: 'allow' });
-    if (!(outcome instanceof TaskHandle)) return outcome;
-    this.#followModern(outcome);
-    return { task: { taskId: outcome.taskId } };
-  }
-
-  /**
-   * Follows a modern task to its end through its handle, which polls `tasks/get` and
-   * answers input requests through the handlers (the scope tags them with the task).
-   */
-  #followModern(handle: TaskHandle): void {
-    const signal = this.#follow(handle.taskId);
-    if (!signal) return;
-    void this.#taskScope
-      .run(handle.taskId, () => handle.result({ signal }))
-      .catch(() => undefined)
-      .finally(() => this.#followed.delete(handle.taskId));
-  }
-
-  /** Starts following `taskId`: the signal that stops it, or undefined when too many are followed. */
-  #follow(taskId: string): AbortSignal | undefined {
-    if (this.#followed.size >= MAX_FOLLOWED || this.#followed.has(taskId)) return undefined;
-    const controller = new AbortController();
-    this.#followed.set(taskId, controller);
-    return controller.signal;
-  }
-
-  /**
-   * Follows a legacy task: `tasks/result` at once (the server sends the requests the task
-   * needs on it, and it answers when the task ends) and `tasks/get` at the poll interval
-   * for its status over time, until it ends.
-   */
-  #followLegacy(client: Client, taskId: string): void {
-    const signal = this.#follow(taskId);
-    if (!signal) return;
-    const stop = () => this.#followed.get(taskId)?.abort();
-    void client
-      .request('tasks/result' as never, { taskId } as never, {
-        signal,
-        timeoutMs: TASK_RESULT_TIMEOUT_MS,
-      })
-      .catch(() => undefined);
-    void (async () => {
-      while (!signal.aborted) {
-        const task = await client.request('tasks/get' as never, { taskId } as never, { signal });
-        const { status, pollInterval } = task as { status?: unknown; pollInterval?: unknown };
-        if (typeof status === 'string' && TERMINAL.has(status)) break;
-        const wanted = typeof pollInterval === 'number' ? pollInterval : POLL_MS.fallback;
-        const wait = Math.min(POLL_MS.max, Math.max(POLL_MS.min, wanted));
-        await new Promise((resolve) => setTimeout(resolve, wait));
-      }
-    })()
-      .catch(() => undefined)
-      // tasks/result may still be on its way back: let it land before forgetting the task.
-      .finally(() => setTimeout(() => (stop(), this.#followed.delete(taskId)), 5000).unref());
-  }
-
   /** The tasks seen on this connection, the newest first, and the task inputs still waiting. */
   listedTasks(): { tasks: InspectedTask[]; inputs: InspectorEvent[] } {
-    const inputs = [...this.#pending.values()].map((p) => p.event).filter((e) => e.taskId !== undefined);
-    return { tasks: this.tasks.list(), inputs };
-  }
-
-  /**
-   * `tasks/list` (legacy servers that declare `tasks.list`; every page up to
-   * {@link MAX_TASK_PAGES}): the tasks appear on the board.
-   * @throws Error on a modern server: the Tasks extension has no `tasks/list` (SEP-2663).
-   */
-  async listTasks(): Promise<InspectedTask[]> {
-    const client = this.client;
-    if (client.era !== 'legacy')
-      throw new Error(
-        'the Tasks extension has no tasks/list (SEP-2663): look a task up by its id instead',
-      );
-    let cursor: string | undefined;
-    for (let page = 0; page < MAX_TASK_PAGES; page++) {
-      const params = cursor === undefined ? {} : { cursor };
-      const result = (await client.request('tasks/list' as never, params as never)) as { nextCursor?: unknown };
-      if (typeof result.nextCursor !== 'string') break;
-      cursor = result.nextCursor;
-    }
-    return this.tasks.list();
-  }
-
-  /**
-   * Reads a task by id (`tasks/get`): a task of another client or of another instance of a
-   * fleet appears on the board this way.
-   * @throws the server's error for an unknown task.
-   */
-  async lookUpTask(taskId: string): Promise<InspectedTask | undefined> {
-    const client = this.client;
-    if (client.era === 'legacy') {
-      await client.request('tasks/get' as never, { taskId } as never);
-    } else {
-      const handle = client.resumeTask({ taskId, toolName: this.tasks.get(taskId)?.toolName ?? '' });
-      const task = await handle.status();
-      // A task still running is followed from here on, as one this client created.
-      if (!TERMINAL.has(task.status)) this.#followModern(handle);
-    }
-    return this.tasks.get(taskId);
-  }
-
-  /** Asks the server to cancel a task (`tasks/cancel`), then reads its status once. */
-  async cancelTask(taskId: string): Promise<InspectedTask | undefined> {
-    const client = this.client;
-    if (client.era === 'legacy') {
-      await client.request('tasks/cancel' as never, { taskId } as never);
-    } else {
-      const handle = client.resumeTask({ taskId, toolName: this.tasks.get(taskId)?.toolName ?? '' });
-      await handle.cancel();
-      await handle.status();
-    }
-    return this.tasks.get(taskId);
-  }
-
-  /** The client settings in use. */
-  get settings(): ClientSettings {
-    return this.#settings;
+    const inputs = this.#inputs.events().filter((e) => e.taskId !== undefined);
+    return { tasks: this.tasks.board.list(), inputs };
   }
 
   /**
@@ -531,8 +327,8 @@ export class InspectorBridge {
     this.#client = undefined;
     this.#listen?.close();
     this.#listen = undefined;
-    for (const controller of this.#followed.values()) controller.abort();
-    this.#followed.clear();
+    this.tasks.stop();
+    this.#inputs.refuseAll();
     this.apps.closeAll();
     this.watch.closing();
     await client.close().catch(() => undefined);
@@ -547,44 +343,6 @@ export class InspectorBridge {
 
   /** Answers a waiting elicitation or sampling request; false when none waits under `id`. */
   answer(id: string, outcome: { result?: unknown; error?: string }): boolean {
-    const pending = this.#pending.get(id);
-    if (!pending) return false;
-    this.#pending.delete(id);
-    if (outcome.error !== undefined) pending.reject(new Error(outcome.error));
-    else pending.resolve(outcome.result);
-    this.#emit({ type: 'input-done', id });
-    return true;
+    return this.#inputs.answer(id, outcome);
   }
-
-  #ask(kind: 'elicitation' | 'sampling', params: unknown, signal: AbortSignal): Promise<unknown> {
-    const id = randomUUID();
-    const taskId = this.#taskScope.getStore() ?? relatedTask(params);
-    const event: InspectorEvent = { type: 'input', id, kind, params, ...(taskId ? { taskId } : {}) };
-    return new Promise((resolve, reject) => {
-      this.#pending.set(id, { resolve, reject, event });
-      signal.addEventListener(
-        'abort',
-        () => {
-          if (this.#pending.delete(id)) this.#emit({ type: 'input-done', id });
-          reject(new Error('the server cancelled the request'));
-        },
-        { once: true },
-      );
-      this.#emit(event);
-    });
-  }
-}
-
-/** The task a legacy server request belongs to, from its related-task `_meta`. */
-function relatedTask(params: unknown): string | undefined {
-  const meta = (params as { _meta?: Record<string, unknown> } | undefined)?._meta;
-  const related = meta?.[RELATED_TASK] as { taskId?: unknown } | undefined;
-  return typeof related?.taskId === 'string' ? related.taskId.slice(0, 200) : undefined;
-}
-
-/** How a stdio server ended, in words. */
-function describeExit(exit: unknown): string {
-  const { code, signal, message } = (exit ?? {}) as { code?: unknown; signal?: unknown; message?: unknown };
-  const how = typeof signal === 'string' ? `killed by ${signal}` : `exited with code ${String(code ?? 'unknown')}`;
-  return typeof message === 'string' ? `${how} (${message})` : how;
 }

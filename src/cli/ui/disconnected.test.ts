@@ -65,7 +65,9 @@ describe('a dead server', () => {
       await page.waitForFunction(() =>
         document.querySelector('[data-test=console-lines]')?.textContent?.includes('noisy: crashing now'),
       );
-      expect(await page.$eval('[data-test=server-exit]', (el) => el.textContent)).toMatch(/exited with code 3/);
+      expect(await page.$eval('[data-test=server-exit]', (el) => el.textContent)).toMatch(
+        /exited with code 3/,
+      );
       await page.screenshot({ path: join(ARTIFACTS, 'disconnected-stdio.png') });
       await page.focus('[data-test=reconnect]');
       await page.keyboard.press('Enter');

@@ -3,6 +3,7 @@
  * with the time it crossed, for the inspector's message history. It changes nothing.
  */
 import type { JsonRpcMessage, SendOptions, Transport, TransportSink } from '../../core/index.js';
+import { recordedLine, recordingText } from '../record/format.js';
 
 /** One recorded frame: `out` to the server, `in` from it; `at` in ms since the epoch. */
 export interface RecordedFrame {
@@ -65,4 +66,25 @@ export function nonProtocolFrame(line: string): RecordedFrame {
     message: { note: 'not JSON-RPC, skipped', text: line.slice(0, 200) },
     bytes: Buffer.byteLength(line),
   };
+}
+
+/**
+ * `frames` as a recording that `mcpkit replay` serves: JSON Lines, times from the first
+ * frame, secrets redacted (record/format.ts).
+ */
+export function historyRecording(
+  frames: readonly RecordedFrame[],
+  connection: { http: boolean; server: string },
+): string {
+  const header = {
+    mcpkitRecording: 1 as const,
+    transport: connection.http ? ('http' as const) : ('stdio' as const),
+    server: connection.server,
+    recordedAt: new Date(frames[0]?.at ?? Date.now()).toISOString(),
+  };
+  const start = frames[0]?.at ?? 0;
+  const lines = frames.map((f) =>
+    recordedLine({ at: f.at - start, from: f.direction === 'out' ? 'client' : 'server', message: f.message }),
+  );
+  return recordingText(header, lines);
 }

@@ -28,7 +28,8 @@ beforeAll(async () => {
   ensureUiBuilt();
   browser = await launchBrowser();
   const server = createServer({ name: 'paged', version: '1.0.0', pageSize: PAGE_SIZE });
-  for (let i = 1; i <= TOOLS; i++) server.tool(`tool_${i}`, { description: `tool number ${i}` }, () => `${i}`);
+  for (let i = 1; i <= TOOLS; i++)
+    server.tool(`tool_${i}`, { description: `tool number ${i}` }, () => `${i}`);
   paged = await serve(server, { port: 0 });
 }, 60_000);
 
@@ -64,7 +65,10 @@ function declared(text: string): Record<string, unknown>[] {
   return text
     .split('\n')
     .filter(Boolean)
-    .map((line) => JSON.parse(line) as { from?: string; message?: { params?: { _meta?: Record<string, unknown> } } })
+    .map(
+      (line) =>
+        JSON.parse(line) as { from?: string; message?: { params?: { _meta?: Record<string, unknown> } } },
+    )
     .filter((line) => line.from === 'client')
     .map((line) => line.message?.params?._meta?.['io.modelcontextprotocol/clientCapabilities'])
     .filter((caps): caps is Record<string, unknown> => caps !== undefined && caps !== null);
@@ -162,7 +166,9 @@ describe('a deep link with the era', () => {
     const { page, inspector } = await open([], '#era=legacy&tool=echo');
     try {
       await page.waitForFunction(() => document.querySelector('[data-test=era]')?.textContent === 'legacy');
-      expect(await page.$eval('[data-test=era-select]', (el) => (el as HTMLSelectElement).value)).toBe('legacy');
+      expect(await page.$eval('[data-test=era-select]', (el) => (el as HTMLSelectElement).value)).toBe(
+        'legacy',
+      );
       await page.waitForSelector('[data-test=call-form]');
       expect(new URL(page.url()).hash).toContain('era=legacy');
     } finally {

@@ -7,11 +7,19 @@
  * every modern request), 2025-11-25 basic/lifecycle "Capability Negotiation", SEP-2133
  * (extensions), client/elicitation (form and URL modes), server/utilities/pagination.
  */
-import { tasksExtension, type ClientHandlers, type ClientOptions } from '../../client/index.js';
+import {
+  createClient,
+  tasksExtension,
+  type Client,
+  type ClientHandlers,
+  type ClientOptions,
+  type EraPreference,
+} from '../../client/index.js';
+import type { JsonRpcNotification } from '../../core/index.js';
 import { UI_EXTENSION, uiClientExtension } from '../../core/apps.js';
 
 /** The extensions the inspector's client knows, by id. */
-export const KNOWN_EXTENSIONS = [UI_EXTENSION, tasksExtension.id] as const;
+const KNOWN_EXTENSIONS = [UI_EXTENSION, tasksExtension.id] as const;
 
 /** What the inspector's client declares and how it lists. */
 export interface ClientSettings {
@@ -61,7 +69,7 @@ export function parseSettings(value: unknown): ClientSettings {
 }
 
 /** The client options the settings decide, given every handler the inspector has. */
-export function clientOptionsOf(
+function clientOptionsOf(
   settings: ClientSettings,
   handlers: Required<Pick<ClientHandlers, 'sampling' | 'elicitation' | 'roots'>>,
 ): Pick<ClientOptions, 'extensions' | 'elicitationModes' | 'handlers'> {
@@ -76,4 +84,30 @@ export function clientOptionsOf(
       ...(roots ? { roots: handlers.roots } : {}),
     },
   };
+}
+
+/** What the inspector's client asks of the inspector. */
+export interface InspectorHooks {
+  /** Asks the person at the browser (elicitation, sampling). */
+  ask(kind: 'elicitation' | 'sampling', params: unknown, signal: AbortSignal): Promise<unknown>;
+  /** The roots the person configured. */
+  roots(): { uri: string; name?: string }[];
+  /** Every notification from the server. */
+  notify(notification: JsonRpcNotification): void;
+}
+
+/** The inspector's client for one connection, as `settings` say, speaking `era`. */
+export function inspectorClient(era: EraPreference, settings: ClientSettings, hooks: InspectorHooks): Client {
+  return createClient({
+    name: 'mcpkit-inspector',
+    version: '0.1.0',
+    era,
+    logLevel: 'debug',
+    ...clientOptionsOf(settings, {
+      elicitation: (params, { signal }) => hooks.ask('elicitation', params, signal) as never,
+      sampling: (params, { signal }) => hooks.ask('sampling', params, signal) as never,
+      roots: async () => ({ roots: hooks.roots() }),
+    }),
+    onNotification: (notification) => hooks.notify(notification),
+  });
 }

@@ -88,8 +88,11 @@ const timeline = (page: Page) =>
 async function setBoolean(page: Page, selector: string): Promise<void> {
   const kind = await page.$eval(selector, (el) => el.tagName.toLowerCase());
   if (kind === 'select') {
-    const value = await page.$eval(selector, (el) =>
-      Array.from((el as HTMLSelectElement).options).find((o) => /true|yes|1/i.test(o.value + o.text))?.value,
+    const value = await page.$eval(
+      selector,
+      (el) =>
+        Array.from((el as HTMLSelectElement).options).find((o) => /true|yes|1/i.test(o.value + o.text))
+          ?.value,
     );
     await page.select(selector, value ?? 'true');
   } else {
@@ -226,7 +229,9 @@ describe('Tasks view and basics, legacy era, official server-everything (stdio)'
       if ((await item.evaluate((el) => el.textContent ?? '')).includes('Simple Prompt')) await item.click();
     await page.click('[data-test=prompt-form] [data-test=get-prompt]');
     await page.waitForFunction(() =>
-      document.querySelector('[data-test=prompt-form]')?.textContent?.includes('simple prompt without arguments'),
+      document
+        .querySelector('[data-test=prompt-form]')
+        ?.textContent?.includes('simple prompt without arguments'),
     );
   });
 });

@@ -109,7 +109,8 @@ export class TaskBoard {
       this.#open.set(id, { method: message.method, params: isObject(message.params) ? message.params : {} });
       return;
     }
-    if (typeof message.method === 'string') return this.#notification(message.method, message.params, frame.at);
+    if (typeof message.method === 'string')
+      return this.#notification(message.method, message.params, frame.at);
     const request = this.#open.get(id);
     if (!request) return;
     this.#open.delete(id);
@@ -169,7 +170,8 @@ export class TaskBoard {
     else if (typeof task.pollInterval === 'number') entry.pollIntervalMs = task.pollInterval;
     if (typeof task.ttlMs === 'number' || task.ttlMs === null) entry.ttlMs = task.ttlMs;
     else if (typeof task.ttl === 'number' || task.ttl === null) entry.ttlMs = task.ttl;
-    if (status === 'input_required' && task.inputRequests !== undefined) entry.inputRequests = task.inputRequests;
+    if (status === 'input_required' && task.inputRequests !== undefined)
+      entry.inputRequests = task.inputRequests;
     else delete entry.inputRequests;
     if (isObject(task.result)) entry.result = task.result;
     if (isObject(task.error)) entry.error = task.error;

@@ -5,7 +5,7 @@
  * its public surface only (the `fetch` option, `StdioClientTransport.stderr` and
  * `exitStatus`, the sink's `closed`).
  */
-import type { EraPreference } from '../../client/index.js';
+import { listChangedFilter, type Client, type EraPreference } from '../../client/index.js';
 import { ERROR_TABLE, type Transport, type TransportSink } from '../../core/index.js';
 import type { StdioClientTransport } from '../../integrations/stdio/index.js';
 import { errorClasses, NetworkLog, type NetworkEntry } from './network.js';
@@ -160,4 +160,34 @@ export function eraReason(preference: EraPreference, frames: readonly RecordedFr
   return code !== undefined && MODERN_ERRORS.has(code)
     ? `${text}, a modern error: the server is modern`
     : `${text}: not a modern server, so the client sent legacy initialize`;
+}
+
+/** How a stdio server ended, in words: the exit code or signal, and the client's account of it. */
+export function describeExit(exit: unknown): string {
+  const { code, signal, message } = (exit ?? {}) as { code?: unknown; signal?: unknown; message?: unknown };
+  const how =
+    typeof signal === 'string' ? `killed by ${signal}` : `exited with code ${String(code ?? 'unknown')}`;
+  return typeof message === 'string' ? `${how} (${message})` : how;
+}
+
+/**
+ * Follows every list the server announces changes of (`subscriptions/listen` on modern, the
+ * session on legacy); the notifications reach the client's `onNotification`, and `emit` gets
+ * a `listening` event once the server acknowledged. Undefined when it announces none.
+ */
+export function listenForChanges(
+  client: Client,
+  emit: (event: { type: string; [key: string]: unknown }) => void,
+): { close(): void } | undefined {
+  const filter = listChangedFilter(client.serverCapabilities ?? {});
+  if (Object.keys(filter).length === 0) return undefined;
+  const subscription = client.listen(filter);
+  subscription.acknowledged.then(
+    (acknowledged) => emit({ type: 'listening', filter: acknowledged }),
+    () => undefined,
+  );
+  void (async () => {
+    for await (const _ of subscription); // notifications also reach onNotification
+  })().catch(() => undefined);
+  return subscription;
 }
