@@ -1,7 +1,7 @@
 /**
  * A dead server switches the inspector to "disconnected" (issue 37), in chromium: a stdio
  * server that exits (test/support/fixtures/noisy-server.mjs, the official SDK v1) and a
- * Streamable HTTP server that stops answering (mcpkit's everything server) each show the
+ * Streamable HTTP server killed by its PID (test/support/fixtures/greeter-v1.mjs) each show the
  * reason and a reconnect button; the Console keeps the stdio server's last lines; reconnecting
  * brings the tools back.
  */
@@ -9,8 +9,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Page } from 'puppeteer-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { serve } from '../../integrations/node/index.js';
-import { createEverythingServer } from '../../../servers/everything/server.js';
+import { spawn } from 'node:child_process';
 import {
   ARTIFACTS,
   ensureUiBuilt,
@@ -20,6 +19,7 @@ import {
 } from '../../../test/support/inspector-browser.js';
 
 const NOISY = fileURLToPath(new URL('../../../test/support/fixtures/noisy-server.mjs', import.meta.url));
+const GREETER = fileURLToPath(new URL('../../../test/support/fixtures/greeter-v1.mjs', import.meta.url));
 
 let browser: Awaited<ReturnType<typeof launchBrowser>>;
 
@@ -41,12 +41,12 @@ async function open(args: string[]): Promise<{ page: Page; inspector: RunningIns
   return { page, inspector };
 }
 
-async function call(page: Page, tool: string, text?: string): Promise<void> {
+async function call(page: Page, tool: string, text?: string, field = 'text'): Promise<void> {
   await page.click('[data-test=tab-tools]');
   await page.waitForSelector(`[data-tool=${tool}]`);
   await page.click(`[data-tool=${tool}]`);
   await page.waitForSelector('[data-test=call-form][data-ready]');
-  if (text !== undefined) await page.type('[data-test=call-form] [name="root[text]"]', text);
+  if (text !== undefined) await page.type(`[data-test=call-form] [name="root[${field}]"]`, text);
   await page.click('[data-test=call-form] [data-test=submit]');
 }
 
@@ -82,13 +82,23 @@ describe('a dead server', () => {
   });
 
   it('Streamable HTTP: the server is gone; the next request switches the app to disconnected', async () => {
-    const served = await serve(createEverythingServer(), { port: 0 });
-    const { page, inspector } = await open([served.url]);
+    const server = spawn(process.execPath, [GREETER, '--http'], { stdio: ['ignore', 'pipe', 'inherit'] });
+    const exited = new Promise((resolve) => server.once('exit', resolve));
+    const url = await new Promise<string>((resolve) => {
+      let out = '';
+      server.stdout?.on('data', (chunk: Buffer) => {
+        out += chunk.toString();
+        const match = /listening (\S+)/.exec(out);
+        if (match?.[1]) resolve(match[1]);
+      });
+    });
+    const { page, inspector } = await open([url]);
     try {
       await page.click('[data-test=tab-tools]');
-      await page.waitForSelector('[data-tool=echo]');
-      await served.close();
-      await call(page, 'echo', 'anyone there?');
+      await page.waitForSelector('[data-tool=chatty]');
+      server.kill('SIGKILL');
+      await exited;
+      await call(page, 'chatty', 'anyone there?', 'caller');
       await page.waitForSelector('[data-test=disconnected]');
       const reason = await page.$eval('[data-test=lost-reason]', (el) => el.textContent ?? '');
       expect(reason).toMatch(/could not reach/);
@@ -98,7 +108,7 @@ describe('a dead server', () => {
     } finally {
       await page.close();
       await inspector.stop();
-      await served.close().catch(() => undefined);
+      if (server.exitCode === null) server.kill('SIGKILL');
     }
   });
 });

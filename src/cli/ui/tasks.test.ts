@@ -200,6 +200,10 @@ describe('Tasks view and basics, legacy era, official server-everything (stdio)'
     await page.waitForSelector('[data-test=task-panel] [data-test=tool-result]');
     const report = await page.$eval('[data-test=task-panel] [data-test=tool-result]', (el) => el.textContent);
     expect(report).toContain('Research Report: python');
+    // The status notification came before the call's answer: still a task this client created.
+    expect(await page.$eval('[data-test=task-panel]', (el) => el.textContent)).toContain(
+      'created by this client',
+    );
   });
 
   it('lists the server’s tasks with tasks/list', async () => {
