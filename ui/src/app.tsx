@@ -13,7 +13,7 @@ import { ToolsView, type Tool } from './tools.js';
 import { AppsView } from './apps.js';
 import { NetworkView } from './network.js';
 import { ConsoleView } from './console.js';
-import { TasksView } from './tasks.js';
+import { TasksBadge, TasksView } from './tasks.js';
 import { SettingsView } from './settings.js';
 import { Disconnected } from './disconnected.js';
 
@@ -194,6 +194,7 @@ export function App() {
           <button key={t} class={t === tab ? 'active' : ''} data-test={`tab-${t}`} onClick={() => setTab(t)}>
             {t}
             <TabCount tab={t} lists={lists} loading={loading} />
+            {t === 'tasks' && <TasksBadge />}
           </button>
         ))}
       </nav>

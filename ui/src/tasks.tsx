@@ -216,3 +216,26 @@ export function TasksView({ era }: { era: string | undefined }) {
     </section>
   );
 }
+
+/** The Tasks tab's badge: how many task inputs wait for the person, wherever the page is. */
+export function TasksBadge() {
+  const [waiting, setWaiting] = useState<string[]>([]);
+  useEffect(() => {
+    void api<{ inputs: Input[] }>('tasks').then(
+      (r) => setWaiting(r.inputs.map((i) => i.id)),
+      () => undefined,
+    );
+  }, []);
+  useEvents(
+    useCallback((e: AppEvent) => {
+      if (e.type === 'input' && typeof e.taskId === 'string') setWaiting((ids) => [...ids, String(e.id)]);
+      if (e.type === 'input-done') setWaiting((ids) => ids.filter((id) => id !== e.id));
+    }, []),
+  );
+  if (waiting.length === 0) return null;
+  return (
+    <span class="count warn" data-test="tasks-waiting">
+      {` (${waiting.length} waiting)`}
+    </span>
+  );
+}

@@ -182,6 +182,8 @@ describe('Tasks view and basics, legacy era, official server-everything (stdio)'
     await setBoolean(page, '[data-test=call-form] [name="root[ambiguous]"]');
     await page.click('[data-test=call-form] [data-test=submit]');
     await page.waitForSelector('[data-test=task-created] code');
+    // Asked while the Tools tab is open: the Tasks tab says an input waits.
+    await page.waitForSelector('[data-test=tasks-waiting]', { timeout: 20_000 });
     await page.click('[data-test=tab-tasks]');
     const form = '[data-test=task-input] [data-test=elicitation-form][data-ready]';
     await page.waitForSelector(`${form} [name="root[interpretation]"]`, { timeout: 20_000 });
@@ -193,6 +195,7 @@ describe('Tasks view and basics, legacy era, official server-everything (stdio)'
     await page.screenshot({ path: join(ARTIFACTS, 'tasks-legacy.png') });
     await page.click(`${form} [data-test=submit]`);
     await waitForStatus(page, 'completed');
+    expect(await page.$('[data-test=tasks-waiting]')).toBeNull();
     const statuses = await timeline(page);
     expect(statuses).toEqual(expect.arrayContaining(['working', 'input_required', 'completed']));
     const messages = await page.$eval('[data-test=task-timeline]', (el) => el.textContent ?? '');
