@@ -16,6 +16,7 @@ import { ConsoleView } from './console.js';
 import { TasksBadge, TasksView } from './tasks.js';
 import { SettingsView } from './settings.js';
 import { Disconnected } from './disconnected.js';
+import { loadPage, LoadMore } from './paged.js';
 
 type Lists = { tools: Tool[]; resources: Resource[]; resourceTemplates: Template[]; prompts: Prompt[] };
 type Kind = keyof Lists;
@@ -35,18 +36,10 @@ const TAB_OF: Record<Kind, string> = {
 };
 /** JSON-RPC Method not found: a server that declares a feature may still lack an optional list. */
 const METHOD_NOT_FOUND = -32601;
-const TABS = [
-  'tools',
-  'apps',
-  'resources',
-  'prompts',
-  'roots',
-  'network',
-  'console',
-  'tasks',
-  'settings',
-] as const;
-type Tab = (typeof TABS)[number];
+const TABS = ['tools', 'apps', 'resources', 'prompts', 'roots', 'network', 'console'] as const;
+/** The Tasks view and the client settings, after the other tabs. */
+const MORE_TABS = ['tasks', 'settings'] as const;
+type Tab = (typeof TABS)[number] | (typeof MORE_TABS)[number];
 
 /** Which lists a notification makes stale. */
 const STALE: Record<string, (keyof Lists)[]> = {
@@ -76,7 +69,7 @@ function useLists(state: ServerState) {
           return [];
         };
         const list = paged
-          ? await loadPage(kind, more ? cursors[kind] : undefined, setCursors).catch(failed)
+          ? await loadPage<Kind>(kind, more ? cursors[kind] : undefined, setCursors).catch(failed)
           : await api<unknown[]>('list', { kind }).catch(failed);
         setLists((l) => ({ ...l, [kind]: more ? [...(l[kind] as unknown[]), ...list] : list }));
         setLoading((k) => k.filter((other) => other !== kind));
@@ -111,36 +104,6 @@ function useLists(state: ServerState) {
     }, []),
   );
   return { lists, missing, loading, cursors, more: (kinds: Kind[]) => void load(kinds, true) };
-}
-
-/** One page of list `kind` (paged lists): its items; the next cursor goes to `setCursors`. */
-async function loadPage(
-  kind: Kind,
-  cursor: string | undefined,
-  setCursors: (update: (c: Partial<Record<Kind, string>>) => Partial<Record<Kind, string>>) => void,
-): Promise<unknown[]> {
-  const page = await api<Record<string, unknown>>('list-page', { kind, ...(cursor ? { cursor } : {}) });
-  const next = typeof page.nextCursor === 'string' ? page.nextCursor : undefined;
-  setCursors((c) => {
-    const { [kind]: _done, ...rest } = c;
-    return next ? { ...rest, [kind]: next } : rest;
-  });
-  return Array.isArray(page[kind]) ? (page[kind] as unknown[]) : [];
-}
-
-/** "Load more" for the lists of `tab` that have a next page (client settings: paged lists). */
-function LoadMore(props: {
-  tab: string;
-  cursors: Partial<Record<Kind, string>>;
-  more: (kinds: Kind[]) => void;
-}) {
-  const kinds = (Object.keys(props.cursors) as Kind[]).filter((kind) => TAB_OF[kind] === props.tab);
-  if (kinds.length === 0) return null;
-  return (
-    <button type="button" data-test="load-more" onClick={() => props.more(kinds)}>
-      Load more ({kinds.map((kind) => METHOD[kind]).join(', ')} has a next page)
-    </button>
-  );
 }
 
 /** The lists of `tab` the server answered with -32601: shown as missing, the rest as usual. */
@@ -190,7 +153,7 @@ export function App() {
         <ConnectionPanel state={state} onState={setState} />
       </header>
       <nav>
-        {TABS.map((t) => (
+        {[...TABS, ...MORE_TABS].map((t) => (
           <button key={t} class={t === tab ? 'active' : ''} data-test={`tab-${t}`} onClick={() => setTab(t)}>
             {t}
             <TabCount tab={t} lists={lists} loading={loading} />
@@ -219,7 +182,11 @@ export function App() {
         {tab === 'console' && <ConsoleView stdio={state.transport !== 'http'} />}
         {tab === 'tasks' && <TasksView era={state.era} />}
         {tab === 'settings' && <SettingsView settings={state.settings} onState={setState} />}
-        <LoadMore tab={tab} cursors={cursors} more={more} />
+        <LoadMore
+          kinds={(Object.keys(cursors) as Kind[]).filter((kind) => TAB_OF[kind] === tab)}
+          label={(kind) => METHOD[kind]}
+          more={more}
+        />
       </main>
       <aside>
         <NotificationsPane />
