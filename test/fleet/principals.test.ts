@@ -22,7 +22,9 @@ import { startRealm, type TokenRealm } from '../support/token-realm.js';
 const RESOURCE = 'https://mcp.fleet.example/mcp';
 /** The public address of the gateways. */
 const GATEWAY = 'https://gateway.fleet.example/mcp';
-const requestState: ServerOptions['requestState'] = { keys: [{ id: 'fleet', secret: randomBytes(32) }] };
+const requestState: NonNullable<ServerOptions['requestState']> = {
+  keys: [{ id: 'fleet', secret: randomBytes(32) }],
+};
 
 let redis: TestRedis;
 let realm: TokenRealm;

@@ -168,9 +168,11 @@ describe.each(ERAS)('a %s front client', (era) => {
   });
 
   it('hears list_changed with everyone, and resources/updated only for the URIs it subscribed to', async () => {
-    const [alice, bob, carol] = await Promise.all(
-      ['alice', 'bob', 'carol'].map((who) => frontClient(who, era)),
-    );
+    const [alice, bob, carol] = await Promise.all([
+      frontClient('alice', era),
+      frontClient('bob', era),
+      frontClient('carol', era),
+    ]);
     const listens = {
       alice: alice.client.listen({ toolsListChanged: true, resourceSubscriptions: ['note://alice'] }),
       bob: bob.client.listen({ toolsListChanged: true, resourceSubscriptions: ['note://bob'] }),
