@@ -18,6 +18,7 @@ const CLIENT_FLAGS = `Flags:
   --stderr                  show the started server's stderr as it writes it (COMMAND only)
   --answer JSON             answer the next elicitation: a form's content ('{"name":"Ada"}')
                             or a whole result ('{"action":"decline"}'); repeatable, in order
+                            (without it, call/read/prompt ask at a terminal)
   --json                    print the raw result as JSON; errors as JSON on stderr
   -h, --help                show this help
 
