@@ -124,6 +124,7 @@ export class ServerDispatcher {
     this.subscriptions = new ResourceSubscriptions(
       options.resourceSubscriptions,
       limits?.subscriptionHookTimeoutMs,
+      (key) => this.catalogue.compiled().fixedResource(key, undefined)?.resource.uri ?? key,
     );
     const rs = options.requestState;
     this.#sealer = rs && 'seal' in rs ? rs : createStateSealer(rs);

@@ -25,7 +25,7 @@ import {
   serverCapabilityNeeded,
 } from '../core/runtime.js';
 import type { ListenContribution } from './extension.js';
-import { subscribedSpelling } from './resource-uri.js';
+import { SubscribedUris } from './resource-uri.js';
 import type { ScopeLine } from './scope.js';
 
 export type { SubscriptionFilter } from '../core/index.js';
@@ -65,12 +65,12 @@ export function honouredFilter(
 function eventNotification(
   event: ServerEvent,
   filter: SubscriptionFilter,
-  uris: ReadonlySet<string> | undefined,
+  uris: SubscribedUris | undefined,
 ): { method: string; params: Params } | undefined {
   const method = EVENT_METHOD[event.type];
   if (event.type !== 'resourceUpdated') return filter[event.type] ? { method, params: {} } : undefined;
   // Any spelling of the resource the stream asked for (told with the stream's own spelling).
-  const uri = uris && subscribedSpelling(event.uri, uris);
+  const uri = uris?.spellingOf(event.uri);
   return uri === undefined ? undefined : { method, params: { uri } };
 }
 
@@ -116,7 +116,7 @@ export function listen(init: {
   const acknowledged: Params = { ...filter };
   for (const c of contributions) acknowledged[c.key] = c.value;
   channel.notify('notifications/subscriptions/acknowledged', { _meta: tag, notifications: acknowledged });
-  const uris = filter.resourceSubscriptions && new Set(filter.resourceSubscriptions);
+  const uris = filter.resourceSubscriptions && new SubscribedUris(filter.resourceSubscriptions);
   const unsubscribe = bus.subscribe((event) => {
     const n = eventNotification(event, filter, uris);
     if (n && init.views && !init.views.concerns(event)) return;

@@ -10,7 +10,7 @@ import { createLinkedPair } from '../testing/linked-pair.js';
 import { validateWire } from '../testing/wire-tap.js';
 import { until } from '../../test/support/wait.js';
 import { connect, createServer, type McpServer } from './index.js';
-import { subscribedSpelling } from './resource-uri.js';
+import { SubscribedUris } from './resource-uri.js';
 
 const MODERN_META = {
   'io.modelcontextprotocol/protocolVersion': '2026-07-28',
@@ -83,8 +83,8 @@ describe('resources/updated for another spelling of a subscribed URI', () => {
   });
 });
 
-describe('subscribedSpelling', () => {
-  const subscribed = new Set(['secret://vault/%6Bey', 'file:///a%2Fb']);
+describe('SubscribedUris', () => {
+  const subscribed = new SubscribedUris(['secret://vault/%6Bey', 'file:///a%2Fb']);
   it.each([
     ['secret://vault/%6Bey', 'secret://vault/%6Bey'],
     ['SECRET://VAULT/key', 'secret://vault/%6Bey'],
@@ -92,6 +92,6 @@ describe('subscribedSpelling', () => {
     ['file:///a/b', undefined],
     ['file:///a%2fb', 'file:///a%2Fb'],
   ])('finds %s as %s', (uri, expected) => {
-    expect(subscribedSpelling(uri, subscribed)).toBe(expected);
+    expect(subscribed.spellingOf(uri)).toBe(expected);
   });
 });
