@@ -18,7 +18,6 @@ const decision = z.enum(['allow', 'deny']);
  */
 const headerMap = z.record(
   z.string().refine(isHeaderToken, 'a header name must be an HTTP token (RFC 9110 §5.1)'),
-  // eslint-disable-next-line no-control-regex -- the characters a field value cannot hold
   z.string().refine((v) => !/[\r\n\0]/.test(v), 'a header value must not hold CR, LF or NUL'),
 );
 
