@@ -67,6 +67,7 @@ function keyOf(uri: string): string {
 export class SubscribedUris {
   readonly #byKey = new Map<string, string>();
 
+  /** Holds each of `uris` (spellings of one resource once: the first). */
   constructor(uris: Iterable<string> = []) {
     for (const uri of uris) this.add(uri);
   }
@@ -103,6 +104,7 @@ export class SubscribedUris {
     return this.#byKey.values();
   }
 
+  /** Stops holding every resource. */
   clear(): void {
     this.#byKey.clear();
   }
