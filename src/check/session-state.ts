@@ -55,7 +55,8 @@ async function probeLegacy(
   open: SessionOpener,
   calls: readonly SafeCall[],
 ): Promise<Pick<SessionStateSeen, 'first' | 'fresh' | 'again'> | undefined> {
-  const legacy = new RequestMaker('legacy');
+  const maker = new RequestMaker('legacy');
+  const legacy = (params: Json): Json => maker.make('tools/call', params);
   const a = await open();
   if (!a) return undefined;
   try {
@@ -83,8 +84,9 @@ async function probeModern(
   const channel = modern.open();
   try {
     await channel.request(maker.make('tools/list', {}, modern.revision));
-    const first = await run(channel, calls, maker, modern.revision);
-    return { first, again: await run(channel, calls, maker, modern.revision) };
+    const call = (params: Json): Json => maker.make('tools/call', params, modern.revision);
+    const first = await run(channel, calls, call);
+    return { first, again: await run(channel, calls, call) };
   } finally {
     await channel.close();
   }
@@ -154,17 +156,15 @@ export function httpProbe(
   return { over: 'http', sessions, modern };
 }
 
+/** Sends each call in order on `channel`, each `tools/call` built by `make`, and collects the answers. */
 async function run(
   channel: Channel,
   calls: readonly SafeCall[],
-  maker: RequestMaker,
-  version?: string,
+  make: (params: Json) => Json,
 ): Promise<Answer[]> {
   const answers: Answer[] = [];
-  for (const call of calls) {
-    const params = { name: call.tool, arguments: call.args };
-    answers.push(await channel.request(maker.make('tools/call', params, version)));
-  }
+  for (const call of calls)
+    answers.push(await channel.request(make({ name: call.tool, arguments: call.args })));
   return answers;
 }
 
