@@ -19,7 +19,7 @@
 //   WireError classes). A stale import of one now fails loudly (ERR_MODULE_NOT_FOUND).
 //   dist/bench, dist/examples and dist/test stay tsc's output and import only entry points
 //   (except test/support's client- and http-harness, which only vitest loads, from sources).
-import { readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'rolldown';
@@ -39,6 +39,7 @@ function entries() {
   }
   // A reference server: its executable main.js and its factory server.js (examples import it).
   for (const name of readdirSync(join(root, 'servers'))) {
+    if (!existsSync(join(root, 'servers', name, 'main.ts'))) continue; // servers/shared: no server
     targets.push(`./dist/servers/${name}/main.js`, `./dist/servers/${name}/server.js`);
   }
   const out = {};
