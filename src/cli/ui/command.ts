@@ -7,6 +7,7 @@
 import type { ClientFlags } from '../args.js';
 import { describeError } from '../errors.js';
 import type { InspectorTarget } from './target.js';
+import { Catalog, loadCatalog } from './catalog.js';
 import { startInspector } from './server.js';
 import { signalled } from '../signals.js';
 
@@ -16,18 +17,26 @@ function inspectorTarget(flags: ClientFlags): InspectorTarget {
   return t.kind === 'stdio' ? { kind: 'stdio', command: t.command, args: t.args } : { kind: 'builtin' };
 }
 
-/** Serves the inspector until a signal arrives; resolves with nothing to print. */
-export async function runInspectorUi(flags: ClientFlags): Promise<undefined> {
+/**
+ * Serves the inspector until a signal arrives; resolves with nothing to print. With
+ * `config` (`--config FILE`) the app opens on the catalogue of that file's servers and
+ * connects to none until asked (unless the command line also names a server).
+ * @throws LocalError `INVALID_ARGUMENT` for a catalogue file that cannot be read.
+ */
+export async function runInspectorUi(flags: ClientFlags & { config?: string }): Promise<undefined> {
   const target = inspectorTarget(flags);
+  const catalog = flags.config === undefined ? undefined : new Catalog(await loadCatalog(flags.config));
   const inspector = await startInspector({
     target,
     era: flags.era,
     ...(flags.token ? { bearerToken: flags.token } : {}),
+    ...(catalog ? { catalog } : {}),
   });
   const stopped = signalled();
-  await inspector.bridge.connect(target, flags.era).catch((error: unknown) => {
-    process.stderr.write(`mcpkit: could not connect: ${describeError(error)} (change it in the app)\n`);
-  });
+  if (!catalog || flags.target.kind !== 'builtin')
+    await inspector.bridge.connect(target, flags.era).catch((error: unknown) => {
+      process.stderr.write(`mcpkit: could not connect: ${describeError(error)} (change it in the app)\n`);
+    });
   process.stdout.write(`mcpkit inspector: ${inspector.url}\n(open it in a browser; Ctrl-C stops)\n`);
   await stopped;
   await inspector.close();
