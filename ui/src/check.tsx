@@ -29,8 +29,8 @@ function Findings({ report }: { report: Report }) {
     <div data-test="check-report">
       <p data-test="check-summary">
         {report.target}: {report.eras.map((e) => `${e.era} (${e.revision})`).join(', ') || 'no era answered'};{' '}
-        {counts.error ?? 0} errors, {counts.warning ?? 0} warnings, {counts.info ?? 0} notes in{' '}
-        {report.elapsedMs} ms
+        errors {counts.error ?? 0}, warnings {counts.warning ?? 0}, info {counts.info ?? 0} (
+        {report.elapsedMs} ms)
       </p>
       {report.findings.length === 0 && <p class="muted">No findings.</p>}
       {report.findings.length > 0 && (
