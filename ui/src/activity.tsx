@@ -117,7 +117,8 @@ function RecordingBanner(props: { recording: Recording; onClose: () => void }) {
     <div class="recording" data-test="recording" role="status">
       <div>
         <strong>Recording {file}</strong> (read-only): {header.transport} <code>{header.server}</code>,{' '}
-        {header.recordedAt}, {total} messages{total > messages.length ? `, the first ${messages.length} shown` : ''}{' '}
+        {header.recordedAt}, {total} messages
+        {total > messages.length ? `, the first ${messages.length} shown` : ''}{' '}
         <button type="button" data-test="close-recording" onClick={props.onClose}>
           back to live
         </button>
@@ -145,7 +146,10 @@ async function openRecording(input: HTMLInputElement): Promise<Recording> {
   const file = input.files?.[0];
   input.value = '';
   if (!file) throw new Error('no file chosen');
-  const opened = await api<Omit<Recording, 'file'>>('recording', { text: await file.text(), fileName: file.name });
+  const opened = await api<Omit<Recording, 'file'>>('recording', {
+    text: await file.text(),
+    fileName: file.name,
+  });
   return { ...opened, file: file.name };
 }
 

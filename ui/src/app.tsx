@@ -34,7 +34,17 @@ const TAB_OF: Record<Kind, string> = {
 };
 /** JSON-RPC Method not found: a server that declares a feature may still lack an optional list. */
 const METHOD_NOT_FOUND = -32601;
-const TABS = ['servers', 'tools', 'apps', 'resources', 'prompts', 'roots', 'network', 'console', 'check'] as const;
+const TABS = [
+  'servers',
+  'tools',
+  'apps',
+  'resources',
+  'prompts',
+  'roots',
+  'network',
+  'console',
+  'check',
+] as const;
 type Tab = (typeof TABS)[number];
 
 /** Which lists a notification makes stale. */

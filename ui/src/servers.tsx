@@ -105,7 +105,9 @@ export function ServersView(props: { current?: string | undefined; onOpen: (stat
                         type="button"
                         data-test={connected ? 'server-disconnect' : 'server-connect'}
                         disabled={waiting}
-                        onClick={() => void act(row.name, connected ? 'catalog-disconnect' : 'catalog-connect')}
+                        onClick={() =>
+                          void act(row.name, connected ? 'catalog-disconnect' : 'catalog-connect')
+                        }
                       >
                         {connected ? 'Disconnect' : 'Connect'}
                       </button>{' '}
@@ -137,11 +139,18 @@ export function ServersView(props: { current?: string | undefined; onOpen: (stat
         </label>{' '}
         <button type="submit">Search</button>
       </form>
-      {hits && hits.length === 0 && <p class="muted">No tool matches (only connected servers are searched).</p>}
+      {hits && hits.length === 0 && (
+        <p class="muted">No tool matches (only connected servers are searched).</p>
+      )}
       {hits && hits.length > 0 && (
         <ol class="hits" data-test="catalog-hits">
           {hits.map((hit) => (
-            <li key={`${hit.server}/${hit.tool}`} data-test="catalog-hit" data-server={hit.server} data-hit-tool={hit.tool}>
+            <li
+              key={`${hit.server}/${hit.tool}`}
+              data-test="catalog-hit"
+              data-server={hit.server}
+              data-hit-tool={hit.tool}
+            >
               <button type="button" onClick={() => void act(hit.server, 'catalog-open')}>
                 {hit.server}
               </button>{' '}

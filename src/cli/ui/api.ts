@@ -8,7 +8,8 @@ import type { EraPreference } from '../../client/index.js';
 import type { InspectorBridge, InspectorRoot } from './bridge.js';
 import type { InspectorTarget } from './target.js';
 import type { Catalog } from './catalog.js';
-import { browseRecording } from './verify.js';
+import { browseRecording, checkConnection, contractSnapshot } from './verify.js';
+import { sessionOf } from './session.js';
 
 type Body = Record<string, unknown>;
 type Route = (bridge: InspectorBridge, body: Body) => Promise<unknown> | unknown;
@@ -42,8 +43,9 @@ function era(value: unknown): EraPreference {
 
 /** The catalogue of `--config`. @throws Error when the inspector was started without one. */
 function catalog(b: InspectorBridge): Catalog {
-  if (!b.catalog) throw new Error('no catalogue: start the inspector with --config FILE');
-  return b.catalog;
+  const found = sessionOf(b).catalog;
+  if (!found) throw new Error('no catalogue: start the inspector with --config FILE');
+  return found;
 }
 
 const LISTS = {
@@ -93,8 +95,8 @@ export const ROUTES: Record<string, Route> = {
     if (!entry.target) throw new Error(`\`${entry.name}\` cannot be connected here: ${entry.note ?? ''}`);
     return b.connect(entry.target, entry.era);
   },
-  contract: (b) => b.contract(),
-  check: (b) => b.check(),
+  contract: (b) => contractSnapshot(sessionOf(b).connection()),
+  check: (b) => checkConnection(sessionOf(b).connection()),
   recording: (_b, body) => browseRecording(str(body.text, 'text'), str(body.fileName ?? '', 'fileName')),
   roots: (b, body) => {
     const roots = Array.isArray(body.roots) ? (body.roots as InspectorRoot[]) : [];

@@ -13,10 +13,7 @@ import { ReceivedResults, withReceived } from './received.js';
 import type { InspectorLogin } from './login.js';
 import { recordedLine, recordingText } from '../record/format.js';
 import { nonProtocolFrame, recordingTransport, type RecordedFrame } from './recorder.js';
-import { openTransport, type InspectorTarget, type TargetAuth } from './target.js';
-import type { Catalog } from './catalog.js';
-import { checkTarget, contractSnapshot } from './verify.js';
-import type { CheckReport } from '../../check/index.js';
+import { openTransport, type InspectorTarget } from './target.js';
 import { ConnectionWatch, eraReason } from './watch.js';
 
 /** An event for the web app. */
@@ -46,8 +43,6 @@ export interface InspectorBridgeOptions {
   login?: InspectorLogin;
   /** A bearer token (`--token`) sent to this one URL instead of logging in. */
   bearer?: { url: string; token: string };
-  /** The servers of `--config` (the Servers view). */
-  catalog?: Catalog;
 }
 
 const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
@@ -64,11 +59,7 @@ export class InspectorBridge {
   readonly #recent: InspectorEvent[] = [];
   readonly #history: RecordedFrame[] = [];
   #server = '';
-  #target: InspectorTarget | undefined;
-  #checking: Promise<CheckReport> | undefined;
   #eraReason = '';
-  /** The servers of `--config`, if it was given. */
-  readonly catalog: Catalog | undefined;
   /** The network, console and era of the current connection (Network and Console views). */
   readonly watch = new ConnectionWatch((event) => this.#emit(event));
   readonly #received = new ReceivedResults();
@@ -84,7 +75,6 @@ export class InspectorBridge {
   constructor(options: InspectorBridgeOptions = {}) {
     this.#login = options.login;
     this.#bearer = options.bearer;
-    this.catalog = options.catalog;
   }
 
   /** Registers an event listener; returns the function that removes it. */
@@ -119,7 +109,6 @@ export class InspectorBridge {
   async connect(target: InspectorTarget, era: EraPreference): Promise<unknown> {
     await this.disconnect();
     this.#history.length = 0;
-    this.#target = target;
     this.#server =
       target.kind === 'http'
         ? target.url
@@ -137,7 +126,8 @@ export class InspectorBridge {
       if (this.#history.length > MAX_HISTORY) this.#history.shift();
       this.#emit({ type: 'frame', ...frame });
     };
-    const opened = openTransport(target, this.#auth(), {
+    const auth = { login: this.#login, bearer: this.#bearer };
+    const opened = openTransport(target, auth, {
       fetch: this.watch.network.fetch(),
       onNonProtocolLine: (line) => {
         record(nonProtocolFrame(line));
@@ -256,45 +246,13 @@ export class InspectorBridge {
     return recordingText(header, lines);
   }
 
-  #auth(): TargetAuth {
-    return { login: this.#login, bearer: this.#bearer };
-  }
-
-  /** The target of the current connection. @throws Error when not connected. */
-  #connectedTarget(): InspectorTarget {
-    if (!this.#client || !this.#target) throw new Error('not connected');
-    return this.#target;
-  }
-
-  /**
-   * The connected server's contract snapshot, as `mcpkit contract snapshot` writes it (both
-   * eras: the second through a connection of its own), and the eras left out.
-   * @throws Error when not connected; whatever the lists throw.
-   */
-  contract(): Promise<{ text: string; leftOut: string[] }> {
-    return contractSnapshot(this.client, this.#connectedTarget(), this.#auth());
-  }
-
-  /**
-   * Runs `mcpkit check` on the connected server's target, here in the CLI process, one run
-   * at a time (a second request while one runs gets the same report).
-   * @throws Error when not connected; LocalError when the checker reached nothing.
-   */
-  check(): Promise<CheckReport> {
-    const target = this.#connectedTarget();
-    this.#checking ??= checkTarget(target, this.#auth()).finally(() => (this.#checking = undefined));
-    return this.#checking;
-  }
-
   /** What the web app shows after connecting; `auth` (never a token) for HTTP targets. */
   state(): unknown {
     const client = this.#client;
     const auth = this.#http && this.#login ? { auth: this.#login.state() } : {};
-    const catalog = this.catalog ? { catalog: true, server: this.#server } : {};
-    if (!client) return { connected: false, roots: this.#roots, ...auth, ...catalog };
+    if (!client) return { connected: false, roots: this.#roots, ...auth };
     return {
       ...auth,
-      ...catalog,
       connected: true,
       era: client.era,
       eraReason: this.#eraReason,

@@ -26,7 +26,11 @@ describe('loadCatalog', () => {
     const path = file('mcp.json', {
       mcpServers: {
         fs: { command: 'npx', args: ['-y', 'server-fs', '/tmp'], env: { K: 'v' }, cwd: '/tmp' },
-        api: { url: 'http://127.0.0.1:9/mcp', headers: { authorization: 'Bearer ${MCPKIT_CATALOG_TEST_TOKEN}' }, era: 'legacy' },
+        api: {
+          url: 'http://127.0.0.1:9/mcp',
+          headers: { authorization: 'Bearer ${MCPKIT_CATALOG_TEST_TOKEN}' },
+          era: 'legacy',
+        },
         off: { command: 'x', disabled: true },
       },
     });
@@ -36,7 +40,13 @@ describe('loadCatalog', () => {
         transport: 'stdio',
         where: 'npx -y server-fs /tmp',
         era: 'auto',
-        target: { kind: 'stdio', command: 'npx', args: ['-y', 'server-fs', '/tmp'], env: { K: 'v' }, cwd: '/tmp' },
+        target: {
+          kind: 'stdio',
+          command: 'npx',
+          args: ['-y', 'server-fs', '/tmp'],
+          env: { K: 'v' },
+          cwd: '/tmp',
+        },
       },
       {
         name: 'api',
@@ -68,10 +78,18 @@ describe('loadCatalog', () => {
           identifier: '@user/weather',
           version: '1.2.0',
           transport: { type: 'stdio' },
-          packageArguments: [{ type: 'named', name: '--units', value: 'metric' }, { type: 'positional', value: 'eu' }],
+          packageArguments: [
+            { type: 'named', name: '--units', value: 'metric' },
+            { type: 'positional', value: 'eu' },
+          ],
         },
         { registryType: 'pypi', identifier: 'weather-mcp', version: '1.2.0', transport: { type: 'stdio' } },
-        { registryType: 'oci', identifier: 'ghcr.io/user/weather', version: '1.2.0', transport: { type: 'stdio' } },
+        {
+          registryType: 'oci',
+          identifier: 'ghcr.io/user/weather',
+          version: '1.2.0',
+          transport: { type: 'stdio' },
+        },
         { registryType: 'mcpb', identifier: 'https://x/y.mcpb', transport: { type: 'stdio' } },
       ],
     });

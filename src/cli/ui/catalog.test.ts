@@ -174,7 +174,14 @@ describe('Servers view of a Registry server.json', () => {
         description: 'The everything server',
         version: '1.0.0',
         remotes: [{ type: 'streamable-http', url: http.url }],
-        packages: [{ registryType: 'nuget', identifier: 'Example.Server', version: '1.0.0', transport: { type: 'stdio' } }],
+        packages: [
+          {
+            registryType: 'nuget',
+            identifier: 'Example.Server',
+            version: '1.0.0',
+            transport: { type: 'stdio' },
+          },
+        ],
       }),
     );
     const { page, inspector } = await open(file);

@@ -9,10 +9,10 @@
 import { readFile } from 'node:fs/promises';
 import { createClient, type Client, type EraPreference } from '../../client/index.js';
 import { LocalError, type Tool } from '../../core/index.js';
-import { DEFAULT_MAX_JSON_DEPTH, nestedDeeperThan } from '../../core/runtime.js';
-import { loadHostConfig, resolveServers } from '../../host/config.js';
 import type { RequestContext } from '../../server/index.js';
 import { createToolSearch, type SearchableTool } from '../../tool-search/index.js';
+import { parseBoundedJson } from '../json-file.js';
+import { loadPeer } from '../peer.js';
 import { openTransport, type InspectorTarget, type TargetAuth } from './target.js';
 
 /** Most servers a catalogue holds; the rest of a file is refused. */
@@ -72,13 +72,26 @@ export interface CatalogHit {
 const text = (value: unknown): string | undefined =>
   typeof value === 'string' && value !== '' ? value : undefined;
 
-/** The entries of an `mcpServers` (or VS Code `servers`) file, through the host's parser. */
+/**
+ * The entries of an `mcpServers` (or VS Code `servers`) file, through the host's parser.
+ * @throws LocalError `MISSING_DEPENDENCY` without zod (the host's optional peer).
+ */
 async function hostEntries(path: string): Promise<CatalogEntry[]> {
-  const servers = resolveServers(await loadHostConfig(path));
+  const host = await loadPeer(
+    { name: 'zod', feature: 'inspect --config', install: 'npm install zod' },
+    () => import('../../host/index.js'),
+  );
+  const servers = host.resolveServers(await host.loadHostConfig(path));
   return servers.map((s): CatalogEntry => {
     const era = s.era ?? 'auto';
     if (s.url !== undefined)
-      return { name: s.name, transport: 'http', where: s.url, era, target: { kind: 'http', url: s.url, headers: s.headers ?? {} } };
+      return {
+        name: s.name,
+        transport: 'http',
+        where: s.url,
+        era,
+        target: { kind: 'http', url: s.url, headers: s.headers ?? {} },
+      };
     const args = s.args ?? [];
     const target: InspectorTarget = {
       kind: 'stdio',
@@ -118,37 +131,61 @@ function packageArguments(list: unknown): string[] {
  */
 function registryEntries(json: Record<string, unknown>): CatalogEntry[] {
   const base = text(json.name) ?? 'server';
-  const out: CatalogEntry[] = [];
-  const remotes = Array.isArray(json.remotes) ? (json.remotes as Record<string, unknown>[]) : [];
-  const packages = Array.isArray(json.packages) ? (json.packages as Record<string, unknown>[]) : [];
-  for (const [i, remote] of remotes.slice(0, MAX_CATALOG_SERVERS).entries()) {
-    const url = text(remote?.url);
-    const name = `${base} remote ${i + 1}`;
-    if (remote?.type === 'streamable-http' && url && URL.canParse(url))
-      out.push({ name, transport: 'http', where: url, era: 'auto', target: { kind: 'http', url, headers: {} } });
-    else
-      out.push({ name, transport: 'unsupported', where: url ?? '', era: 'auto', note: `remote type ${String(remote?.type)}` });
-  }
-  for (const [i, pkg] of packages.slice(0, MAX_CATALOG_SERVERS).entries()) {
-    const type = text(pkg?.registryType) ?? '?';
-    const id = text(pkg?.identifier) ?? '';
-    const transport = (pkg?.transport ?? {}) as Record<string, unknown>;
-    const name = `${base} ${type} ${i + 1}`;
-    const url = text(transport.url);
-    const runner = RUNNERS[type];
-    if (transport.type === 'streamable-http' && url && URL.canParse(url)) {
-      out.push({ name, transport: 'http', where: url, era: 'auto', target: { kind: 'http', url, headers: {} } });
-    } else if (transport.type === 'stdio' && runner && id) {
-      const [command = '', ...args] = [
-        ...runner(id, text(pkg.version)),
-        ...packageArguments(pkg.packageArguments),
-      ];
-      out.push({ name, transport: 'stdio', where: [command, ...args].join(' '), era: 'auto', target: { kind: 'stdio', command, args } });
-    } else {
-      out.push({ name, transport: 'unsupported', where: id, era: 'auto', note: `${type} package over ${String(transport.type)}` });
-    }
-  }
-  return out;
+  const list = (value: unknown) =>
+    Array.isArray(value) ? (value.slice(0, MAX_CATALOG_SERVERS + 1) as Record<string, unknown>[]) : [];
+  return [
+    ...list(json.remotes).map((remote, i) => remoteEntry(`${base} remote ${i + 1}`, remote)),
+    ...list(json.packages).map((pkg, i) =>
+      packageEntry(`${base} ${text(pkg?.registryType) ?? '?'} ${i + 1}`, pkg),
+    ),
+  ];
+}
+
+/** An entry for a Streamable HTTP URL. */
+function httpEntry(name: string, url: string): CatalogEntry {
+  return { name, transport: 'http', where: url, era: 'auto', target: { kind: 'http', url, headers: {} } };
+}
+
+/** A `remotes` entry of a server.json. */
+function remoteEntry(name: string, remote: Record<string, unknown> | undefined): CatalogEntry {
+  const url = text(remote?.url);
+  if (remote?.type === 'streamable-http' && url && URL.canParse(url)) return httpEntry(name, url);
+  return {
+    name,
+    transport: 'unsupported',
+    where: url ?? '',
+    era: 'auto',
+    note: `remote type ${String(remote?.type)}`,
+  };
+}
+
+/** A `packages` entry of a server.json. */
+function packageEntry(name: string, pkg: Record<string, unknown> | undefined): CatalogEntry {
+  const type = text(pkg?.registryType) ?? '?';
+  const id = text(pkg?.identifier) ?? '';
+  const transport = (pkg?.transport ?? {}) as Record<string, unknown>;
+  const url = text(transport.url);
+  const runner = RUNNERS[type];
+  if (transport.type === 'streamable-http' && url && URL.canParse(url)) return httpEntry(name, url);
+  if (transport.type !== 'stdio' || !runner || !id)
+    return {
+      name,
+      transport: 'unsupported',
+      where: id,
+      era: 'auto',
+      note: `${type} package over ${String(transport.type)}`,
+    };
+  const [command = '', ...args] = [
+    ...runner(id, text(pkg?.version)),
+    ...packageArguments(pkg?.packageArguments),
+  ];
+  return {
+    name,
+    transport: 'stdio',
+    where: [command, ...args].join(' '),
+    era: 'auto',
+    target: { kind: 'stdio', command, args },
+  };
 }
 
 /**
@@ -158,25 +195,32 @@ function registryEntries(json: Record<string, unknown>): CatalogEntry[] {
  *   more than {@link MAX_CATALOG_SERVERS} servers.
  */
 export async function loadCatalog(path: string): Promise<CatalogEntry[]> {
-  let raw: string;
-  try {
-    raw = await readFile(path, 'utf8');
-  } catch (error) {
-    throw new LocalError('INVALID_ARGUMENT', `cannot read ${path}: ${(error as Error).message}`, { cause: error });
-  }
-  if (raw.length > MAX_FILE_BYTES) throw new LocalError('INVALID_ARGUMENT', `${path} is over ${MAX_FILE_BYTES} bytes`);
-  let json: unknown;
-  try {
-    json = nestedDeeperThan(raw, DEFAULT_MAX_JSON_DEPTH) ? undefined : JSON.parse(raw);
-  } catch {
-    json = undefined;
-  }
-  const object = json !== null && typeof json === 'object' && !Array.isArray(json) ? (json as Record<string, unknown>) : {};
-  const registry = !('mcpServers' in object) && !('servers' in object) && ('packages' in object || 'remotes' in object);
+  const raw = await readFile(path, 'utf8').catch((error: Error) => {
+    throw new LocalError('INVALID_ARGUMENT', `cannot read ${path}: ${error.message}`, { cause: error });
+  });
+  if (raw.length > MAX_FILE_BYTES)
+    throw new LocalError('INVALID_ARGUMENT', `${path} is over ${MAX_FILE_BYTES} bytes`);
+  // Bad JSON goes on to the host's parser below, whose error names the problem.
+  const json = (() => {
+    try {
+      return parseBoundedJson(raw);
+    } catch {
+      return undefined;
+    }
+  })();
+  const object =
+    json !== null && typeof json === 'object' && !Array.isArray(json)
+      ? (json as Record<string, unknown>)
+      : {};
+  const registry =
+    !('mcpServers' in object) && !('servers' in object) && ('packages' in object || 'remotes' in object);
   // Anything else (bad JSON included) goes to the host's parser, whose errors name the problem.
   const entries = registry ? registryEntries(object) : await hostEntries(path);
   if (entries.length > MAX_CATALOG_SERVERS)
-    throw new LocalError('INVALID_ARGUMENT', `${path} has ${entries.length} servers; the inspector takes at most ${MAX_CATALOG_SERVERS}`);
+    throw new LocalError(
+      'INVALID_ARGUMENT',
+      `${path} has ${entries.length} servers; the inspector takes at most ${MAX_CATALOG_SERVERS}`,
+    );
   if (entries.length === 0) throw new LocalError('INVALID_ARGUMENT', `${path} names no server`);
   return entries;
 }
@@ -226,7 +270,8 @@ export class Catalog {
   /** Connects the catalogue's own client to `name` and lists its tools; resolves with the rows. */
   async connect(name: string): Promise<CatalogRow[]> {
     const entry = this.entry(name);
-    if (!entry.target) throw new Error(`\`${name}\` cannot be connected here: ${entry.note ?? 'unsupported'}`);
+    if (!entry.target)
+      throw new Error(`\`${name}\` cannot be connected here: ${entry.note ?? 'unsupported'}`);
     await this.disconnect(name);
     this.#status.set(name, { status: 'connecting' });
     const client = createClient({
@@ -243,7 +288,10 @@ export class Catalog {
       this.#status.set(name, { status: 'connected' });
     } catch (error) {
       await client.close().catch(() => undefined);
-      this.#status.set(name, { status: 'failed', error: error instanceof Error ? error.message : String(error) });
+      this.#status.set(name, {
+        status: 'failed',
+        error: error instanceof Error ? error.message : String(error),
+      });
     }
     this.#reindex();
     return this.rows();
@@ -292,7 +340,10 @@ export class Catalog {
         if (tool.title) hit.title = tool.title;
         if (tool.description) hit.description = tool.description.slice(0, 300);
         this.#owners.set(key, hit);
-        searchable.push({ tool: { ...tool, name: key }, call: () => Promise.reject(new Error('not callable')) });
+        searchable.push({
+          tool: { ...tool, name: key },
+          call: () => Promise.reject(new Error('not callable')),
+        });
       }
     this.#searchable = searchable;
   }

@@ -101,11 +101,17 @@ describe.each([
     const shown = await page.$$eval('[data-test=finding]', (trs) =>
       trs.map((tr) => {
         const cell = (col: string) => tr.querySelector(`[data-col=${col}]`)?.textContent ?? '';
-        return { severity: cell('severity'), rule: cell('rule'), section: cell('section'), requirement: cell('requirement') };
+        return {
+          severity: cell('severity'),
+          rule: cell('rule'),
+          section: cell('section'),
+          requirement: cell('requirement'),
+        };
       }),
     );
     const report = await checkServer(target(), { era: 'auto' });
-    const key = (f: { severity: string; rule: string; section: string }) => `${f.severity} ${f.rule} ${f.section}`;
+    const key = (f: { severity: string; rule: string; section: string }) =>
+      `${f.severity} ${f.rule} ${f.section}`;
     expect(shown.map(key).sort()).toEqual(report.findings.map(key).sort());
     for (const finding of shown) {
       expect(finding.severity).toMatch(/^(error|warning|info)$/);

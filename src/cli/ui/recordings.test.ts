@@ -58,7 +58,12 @@ async function downloaded(path: string): Promise<string> {
 
 describe.each([
   { name: 'everything, stdio, modern', era: 'modern', tool: 'echo', args: () => ['--era', 'modern'] },
-  { name: 'everything, HTTP, legacy', era: 'legacy', tool: 'echo', args: () => ['--era', 'legacy', http.url] },
+  {
+    name: 'everything, HTTP, legacy',
+    era: 'legacy',
+    tool: 'echo',
+    args: () => ['--era', 'legacy', http.url],
+  },
   { name: 'official SDK v1', era: 'legacy', tool: 'chatty', args: () => ['--', process.execPath, GREETER] },
 ])('recordings in the app: $name', ({ name, era, tool, args }) => {
   let page: Page;
@@ -98,13 +103,17 @@ describe.each([
     text = await downloaded(join(dir, 'session.jsonl'));
     expect(text).not.toContain(SECRET);
     const { header, messages } = parseRecording(text);
-    expect(header).toMatchObject({ mcpkitRecording: 1, transport: args().includes(http.url) ? 'http' : 'stdio' });
+    expect(header).toMatchObject({
+      mcpkitRecording: 1,
+      transport: args().includes(http.url) ? 'http' : 'stdio',
+    });
     const call = messages.find(
       (m) => m.from === 'client' && (m.message as { method?: string }).method === 'tools/call',
     );
     expect(call?.message).toMatchObject({ params: { name: tool, arguments: { [field]: 'key [redacted]' } } });
     const answer = messages.find(
-      (m) => m.from === 'server' && (m.message as { id?: unknown }).id === (call?.message as { id: unknown }).id,
+      (m) =>
+        m.from === 'server' && (m.message as { id?: unknown }).id === (call?.message as { id: unknown }).id,
     );
     const book = new ReplayBook(messages, distance);
     // The answer comes last, after the notifications the server sent while working on it.
@@ -124,9 +133,14 @@ describe.each([
     expect(banner).toContain(`${messages.length} messages`);
     const entries = await page.$$eval('[data-test=history] details.frame', (els) => els.length);
     expect(entries).toBe(messages.length);
-    const first = await page.$eval('[data-test=history] details.frame:last-of-type summary', (el) => el.textContent);
+    const first = await page.$eval(
+      '[data-test=history] details.frame:last-of-type summary',
+      (el) => el.textContent,
+    );
     expect(first).toContain((messages[0]?.message as { method: string }).method);
-    expect(await page.$eval('[data-test=export-history]', (b) => (b as HTMLButtonElement).disabled)).toBe(true);
+    expect(await page.$eval('[data-test=export-history]', (b) => (b as HTMLButtonElement).disabled)).toBe(
+      true,
+    );
     const shown = await page.$$eval('[data-test=replay-command]', (els) => els.map((e) => e.textContent));
     expect(shown).toContain('mcpkit replay session.jsonl');
     if (era === 'legacy' && name.startsWith('official'))

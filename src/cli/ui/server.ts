@@ -14,7 +14,8 @@ import type { AuthStore } from '../../auth/index.js';
 import type { EraPreference } from '../../client/index.js';
 import { fileStore } from '../auth-store.js';
 import { describeFailure, ROUTES } from './api.js';
-import { InspectorBridge } from './bridge.js';
+import type { InspectorBridge } from './bridge.js';
+import { InspectorSession } from './session.js';
 import { serveAsset } from './assets.js';
 import { InspectorLogin } from './login.js';
 import { startSandbox } from './sandbox.js';
@@ -31,7 +32,7 @@ const BODY_LIMITS: Record<string, number> = { recording: MAX_FILE_BODY };
 export interface Inspector {
   /** The URL to open: the session token, the target and the era are in its query. */
   readonly url: string;
-  readonly bridge: InspectorBridge;
+  readonly bridge: InspectorSession;
   close(): Promise<void>;
 }
 
@@ -199,11 +200,7 @@ export async function startInspector(options: InspectorOptions = {}): Promise<In
     options.bearerToken && target.kind === 'http'
       ? { url: target.url, token: options.bearerToken }
       : undefined;
-  const bridge = new InspectorBridge({
-    login,
-    ...(bearer ? { bearer } : {}),
-    ...(options.catalog ? { catalog: options.catalog } : {}),
-  });
+  const bridge = new InspectorSession({ login, ...(bearer ? { bearer } : {}), catalog: options.catalog });
   const sandbox = await startSandbox(`http://${expected.host}`, (id) => bridge.apps.view(id));
   bridge.apps.sandboxOrigin = expected.sandbox = sandbox.origin;
   serve = handler(bridge, login, expected);

@@ -17,6 +17,13 @@ const REQUEST_TIMEOUT_MS = 15_000;
 /** Most messages of an opened recording sent to the app (the History view keeps as many). */
 export const MAX_BROWSED_MESSAGES = 10_000;
 
+/** A connection of the inspector: its client, target, and how that target is authorized. */
+export interface Connection {
+  client: Client;
+  target: InspectorTarget;
+  auth: TargetAuth;
+}
+
 /** A command line or URL for people (the check report's `target`). */
 export function targetLabel(target: InspectorTarget): string {
   if (target.kind === 'http') return target.url;
@@ -31,11 +38,8 @@ export function targetLabel(target: InspectorTarget): string {
  * serve it).
  * @throws whatever the connected client's lists throw.
  */
-export async function contractSnapshot(
-  client: Client,
-  target: InspectorTarget,
-  auth: TargetAuth,
-): Promise<{ text: string; leftOut: string[] }> {
+export async function contractSnapshot(connection: Connection): Promise<{ text: string; leftOut: string[] }> {
+  const { client, target, auth } = connection;
   const connected: Era = client.era === 'legacy' ? 'legacy' : 'modern';
   const other: Era = connected === 'modern' ? 'legacy' : 'modern';
   const surfaces: Partial<Record<Era, ContractSurface>> = { [connected]: await surfaceOf(client) };
@@ -59,14 +63,29 @@ export async function contractSnapshot(
   return { text: JSON.stringify(contractOf(identity, surfaces), null, 2), leftOut };
 }
 
+/** The check running per connected target (one run at a time: a second ask shares it). */
+const running = new WeakMap<InspectorTarget, Promise<CheckReport>>();
+
 /**
- * Runs `mcpkit check` (both eras, default bounds) on `target`: a stdio command is spawned
- * once per connection as the command does; an HTTP URL gets the headers the person typed
- * and the `--token` of that URL. An OAuth login of the inspector is not lent to the checker
- * (its 401 is then checked as such).
+ * Runs `mcpkit check` (both eras, default bounds) on the connection's target: a stdio
+ * command is spawned once per connection as the command does; an HTTP URL gets the headers
+ * the person typed and the `--token` of that URL. An OAuth login of the inspector is not
+ * lent to the checker (its 401 is then checked as such). One run at a time per target.
  * @throws LocalError when nothing could be reached (see `checkServer`).
  */
-export function checkTarget(target: InspectorTarget, auth: TargetAuth): Promise<CheckReport> {
+export function checkConnection(connection: {
+  target: InspectorTarget;
+  auth: TargetAuth;
+}): Promise<CheckReport> {
+  const { target } = connection;
+  const current = running.get(target);
+  if (current) return current;
+  const run = checkTarget(target, connection.auth).finally(() => running.delete(target));
+  running.set(target, run);
+  return run;
+}
+
+function checkTarget(target: InspectorTarget, auth: TargetAuth): Promise<CheckReport> {
   const label = targetLabel(target);
   let checked: CheckTarget;
   if (target.kind === 'http') {
