@@ -20,7 +20,7 @@ export const MAX_CATALOG_SERVERS = 100;
 /** Most tools of one server indexed for the search (the rest are left out, and said so). */
 const MAX_TOOLS_PER_SERVER = 1000;
 /** Most hits one search returns. */
-export const MAX_SEARCH_HITS = 50;
+const MAX_SEARCH_HITS = 50;
 /** Largest catalogue file read, in bytes. */
 const MAX_FILE_BYTES = 4 * 1024 * 1024;
 /** Longest wait for each request of a catalogue connection (era probe, handshake, each tools/list page), in ms. */

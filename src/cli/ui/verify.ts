@@ -15,7 +15,7 @@ import { openTransport, type InspectorTarget, type TargetAuth } from './target.j
 /** Longest wait for each request of the second era's connection, in ms. */
 const REQUEST_TIMEOUT_MS = 15_000;
 /** Most messages of an opened recording sent to the app (the History view keeps as many). */
-export const MAX_BROWSED_MESSAGES = 10_000;
+const MAX_BROWSED_MESSAGES = 10_000;
 
 /** A connection of the inspector: its client, target, and how that target is authorized. */
 export interface Connection {
