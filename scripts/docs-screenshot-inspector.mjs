@@ -15,6 +15,7 @@
 import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
+import { setTimeout as delay } from 'node:timers/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { launchChromium } from './chromium.mjs';
@@ -131,7 +132,7 @@ async function shootCatalog(page, url, downloads) {
   const saved = join(downloads, 'session.jsonl');
   for (let i = 0; !existsSync(saved); i++) {
     if (i > 200) throw new Error('the recording was not saved');
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    await delay(50);
   }
   const input = await page.$('[data-test=open-recording]');
   await input.uploadFile(saved);
