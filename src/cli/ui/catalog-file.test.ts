@@ -4,9 +4,11 @@
  * `server.json` (remotes and packages: npm, PyPI, OCI run over stdio; other kinds listed as
  * unsupported), and the bound on the number of servers; and the `--config` flag.
  */
+import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { parseCommandLine } from '../args.js';
 import { loadCatalog, MAX_CATALOG_SERVERS } from './catalog.js';
@@ -122,5 +124,13 @@ describe('--config', () => {
       config: 'mcp.json',
     });
     expect(() => parseCommandLine(['inspect', '--config', 'mcp.json'])).toThrow(/--config needs --ui/);
+  });
+
+  it("exits 2 (usage) with the parser's message for a file it cannot use", () => {
+    const cli = fileURLToPath(new URL('../../../dist/src/cli/main.js', import.meta.url));
+    const bad = file('both.json', { mcpServers: { a: { command: 'x', url: 'http://127.0.0.1:9/' } } });
+    const run = spawnSync(process.execPath, [cli, 'inspect', '--ui', '--config', bad], { encoding: 'utf8' });
+    expect(run.status).toBe(2);
+    expect(run.stderr).toMatch(/mcpServers\.a: give either "command" \(stdio\) or "url"/);
   });
 });
