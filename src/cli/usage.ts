@@ -35,6 +35,8 @@ instructions, tools (with input schemas), resources, resource templates and prom
 
   --ui                      serve the inspector web app on 127.0.0.1 (random port) and
                             print its URL (with a session token) instead; Ctrl-C stops it
+  --config FILE             with --ui: open on a catalogue of the servers of FILE, an
+                            mcpServers file (as the host reads it) or a Registry server.json
 
 ${SERVER}
 

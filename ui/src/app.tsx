@@ -13,6 +13,8 @@ import { ToolsView, type Tool } from './tools.js';
 import { AppsView } from './apps.js';
 import { NetworkView } from './network.js';
 import { ConsoleView } from './console.js';
+import { ServersView } from './servers.js';
+import { CheckView } from './check.js';
 
 type Lists = { tools: Tool[]; resources: Resource[]; resourceTemplates: Template[]; prompts: Prompt[] };
 type Kind = keyof Lists;
@@ -32,7 +34,17 @@ const TAB_OF: Record<Kind, string> = {
 };
 /** JSON-RPC Method not found: a server that declares a feature may still lack an optional list. */
 const METHOD_NOT_FOUND = -32601;
-const TABS = ['tools', 'apps', 'resources', 'prompts', 'roots', 'network', 'console'] as const;
+const TABS = [
+  'servers',
+  'tools',
+  'apps',
+  'resources',
+  'prompts',
+  'roots',
+  'network',
+  'console',
+  'check',
+] as const;
 type Tab = (typeof TABS)[number];
 
 /** Which lists a notification makes stale. */
@@ -122,6 +134,11 @@ function TabCount(props: { tab: Tab; lists: Lists; loading: Kind[] }) {
 export function App() {
   const [state, setState] = useState<ServerState>({ connected: false, roots: [] });
   const [tab, setTab] = useState<Tab>('tools');
+  // With a catalogue (--config) the page opens on it, until a server is opened.
+  const catalogued = state.catalog === true;
+  useEffect(() => {
+    if (catalogued && !state.connected) setTab('servers');
+  }, [catalogued]);
   const { lists, missing, loading } = useLists(state);
   useEvents(
     useCallback((e: AppEvent) => {
@@ -135,7 +152,7 @@ export function App() {
         <ConnectionPanel state={state} onState={setState} />
       </header>
       <nav>
-        {TABS.map((t) => (
+        {TABS.filter((t) => t !== 'servers' || catalogued).map((t) => (
           <button key={t} class={t === tab ? 'active' : ''} data-test={`tab-${t}`} onClick={() => setTab(t)}>
             {t}
             <TabCount tab={t} lists={lists} loading={loading} />
@@ -160,6 +177,13 @@ export function App() {
         )}
         {tab === 'network' && <NetworkView era={state.era} eraReason={state.eraReason} />}
         {tab === 'console' && <ConsoleView stdio={state.transport !== 'http'} />}
+        {tab === 'servers' && (
+          <ServersView
+            current={state.connected ? state.server : undefined}
+            onOpen={(s) => (setState(s), setTab('tools'))}
+          />
+        )}
+        {tab === 'check' && <CheckView connected={state.connected} />}
       </main>
       <aside>
         <NotificationsPane />

@@ -18,6 +18,10 @@ export type ServerState = {
   roots: { uri: string; name?: string }[];
   /** For a Streamable HTTP target: whether it needs a login, and whether one holds. */
   auth?: AuthState;
+  /** Started with `--config`: the Servers view lists the catalogue. */
+  catalog?: boolean;
+  /** The server connected to (command line or URL), with a catalogue. */
+  server?: string;
 };
 
 /** Splits a command line on spaces, keeping quoted parts together. */
