@@ -115,15 +115,18 @@ const PUBLIC_ENTRIES = new Set(
     path.join(ROOT, target.default.replace(/^\.\/dist\//, '').replace(/\.js$/, '.ts')),
   ),
 );
+/** What the reference servers share (their stdio entry): a folder of servers/ that is no server. */
+const SERVERS_SHARED = 'servers/shared';
 /** A reference server's entry for other code: its factory (scripts/bundle.mjs builds it as one). */
 const SERVER_ENTRY_FILES = new Set(['server.js', 'server.ts']);
 
 /**
  * `mcpkit/layer-entry`: across layers only a public entry (`src/<layer>/index.ts`, or another
  * package.json "exports" target) or `src/<layer>/runtime.ts` may be imported (the CLI: public
- * entries only), and of a reference server only `servers/<name>/server.ts`. A local rule
- * because `no-restricted-imports` matches the specifier text, and `../server.js` from
- * `src/server/http/` names no folder a pattern could catch.
+ * entries only), and of a reference server only `servers/<name>/server.ts` (other servers
+ * may also import `servers/shared/`). A local rule because `no-restricted-imports` matches
+ * the specifier text, and `../server.js` from `src/server/http/` names no folder a pattern
+ * could catch.
  */
 const layerEntry = {
   meta: {
@@ -152,6 +155,7 @@ const layerEntry = {
         return;
       }
       if (entries.has(base) && path.dirname(target) === entryDir) return;
+      if (from.startsWith('servers/') && to === SERVERS_SHARED) return;
       context.report({ node: node.source, messageId: 'internal', data: { spec, target: to } });
     };
     return {

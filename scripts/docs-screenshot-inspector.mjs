@@ -9,10 +9,17 @@
 // The Tasks view: on the official server-everything (legacy), a research task asking for a
 // clarification, answered in place (docs/inspector-tasks.png); the client settings of the
 // built-in server (docs/inspector-settings.png).
+// Last, `--config` with a catalogue of three stdio servers
+// (the everything server on each era, the official SDK v1 greeter): it connects them all and
+// searches their tools (docs/inspector-servers.png), opens the greeter, runs the Check view
+// (docs/inspector-check.png), calls `chatty`, saves the session as a recording and opens it
+// again in the History pane (docs/inspector-recording.png).
 // Usage: npm run build && node scripts/docs-screenshot-inspector.mjs [out.png]
 /* global document */
 import { spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { setTimeout as delay } from 'node:timers/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { launchChromium } from './chromium.mjs';
@@ -125,6 +132,51 @@ async function shootSettings(page, url) {
   await page.screenshot({ path: docsImage('inspector-settings.png') });
 }
 
+/** The catalogue of docs/inspector-servers.png, with paths relative to ROOT. */
+const CATALOG = {
+  mcpServers: {
+    everything: { command: 'node', args: ['dist/servers/everything/main.js'] },
+    'everything-legacy': { command: 'node', args: ['dist/servers/everything/main.js'], era: 'legacy' },
+    'greeter-v1': { command: 'node', args: ['test/support/fixtures/greeter-v1.mjs'] },
+  },
+};
+
+async function shootCatalog(page, url, downloads) {
+  await page.setViewport({ width: 1280, height: 800 });
+  const cdp = await page.createCDPSession();
+  await cdp.send('Browser.setDownloadBehavior', { behavior: 'allow', downloadPath: downloads });
+  await page.goto(url);
+  await page.waitForSelector('[data-test=server-row]', { timeout: STEP_MS });
+  for (const name of Object.keys(CATALOG.mcpServers)) {
+    const row = `[data-test=server-row][data-server="${name}"]`;
+    await page.click(`${row} [data-test=server-connect]`);
+    await page.waitForSelector(`${row}[data-status=connected]`, { timeout: STEP_MS });
+  }
+  await page.type('[data-test=catalog-query]', 'echo');
+  await page.keyboard.press('Enter');
+  await page.waitForSelector('[data-test=catalog-hit]', { timeout: STEP_MS });
+  await page.screenshot({ path: docsImage('inspector-servers.png') });
+  await page.click('[data-test=server-row][data-server="greeter-v1"] [data-test=server-open]');
+  await page.waitForSelector('[data-tool=chatty]', { timeout: STEP_MS });
+  await page.$eval('[data-test=tab-check]', (tab) => tab.click());
+  await page.click('[data-test=run-check]');
+  await page.waitForSelector('[data-test=check-report]', { timeout: 60_000 });
+  await page.screenshot({ path: docsImage('inspector-check.png') });
+  await page.click('[data-test=tab-tools]');
+  await callTool(page, 'chatty', { caller: 'docs' });
+  await page.waitForSelector('[data-test=tool-result]', { timeout: STEP_MS });
+  await page.click('[data-test=export-history]');
+  const saved = join(downloads, 'session.jsonl');
+  for (let i = 0; !existsSync(saved); i++) {
+    if (i > 200) throw new Error('the recording was not saved');
+    await delay(50);
+  }
+  const input = await page.$('[data-test=open-recording]');
+  await input.uploadFile(saved);
+  await page.waitForSelector('[data-test=recording]', { timeout: STEP_MS });
+  await page.screenshot({ path: docsImage('inspector-recording.png') });
+}
+
 async function stop(inspector) {
   const exited = new Promise((resolve) => inspector.child.once('exit', resolve));
   inspector.child.kill('SIGTERM');
@@ -135,9 +187,12 @@ if (!existsSync(join(ROOT, 'dist', 'ui', 'index.html'))) {
   console.error('docs-screenshot-inspector: no dist/ui; run `npm run build` first');
   process.exit(1);
 }
+const scratch = mkdtempSync(join(tmpdir(), 'mcpkit-screenshot-catalog-'));
+writeFileSync(join(scratch, 'mcp.json'), JSON.stringify(CATALOG));
 const inspector = await startInspector();
 const noisy = await startInspector(['--', 'node', NOISY]);
 const official = await startInspector(['--', 'node', OFFICIAL, 'stdio']);
+const catalog = await startInspector(['--config', join(scratch, 'mcp.json')]);
 const { browser, close } = await launchChromium('mcpkit-screenshot-');
 try {
   // Before shoot(): the elicitation it leaves waiting would cover later pages of this inspector.
@@ -145,13 +200,17 @@ try {
   await shoot(await browser.newPage(), inspector.url);
   await shootConsole(await browser.newPage(), noisy.url);
   await shootTasks(await browser.newPage(), official.url);
+  await shootCatalog(await browser.newPage(), catalog.url, scratch);
   console.log(
     `docs-screenshot-inspector: wrote ${OUT}, inspector-network.png, inspector-console.png, ` +
-      'inspector-disconnected.png, inspector-tasks.png, inspector-settings.png',
+      'inspector-disconnected.png, inspector-tasks.png, inspector-settings.png, ' +
+      'inspector-servers.png, inspector-check.png, inspector-recording.png',
   );
 } finally {
   await close();
   await stop(inspector);
   await stop(noisy);
   await stop(official);
+  await stop(catalog);
+  rmSync(scratch, { recursive: true, force: true });
 }

@@ -1,29 +1,10 @@
 /**
- * Serves the fetch reference server over stdio with the official server's arguments
- * (`node main.js [ARGS…]`). Stdout carries only protocol messages; diagnostics go to stderr.
- * Exits 0 when the client closes the connection, 2 on bad arguments.
+ * `node dist/servers/fetch/main.js`: the fetch server over stdio, configured with the official
+ * server's arguments (`--user-agent`, `--ignore-robots-txt`, `--proxy-url`) and mcpkit's
+ * `--allow-private-network`; what `mcpkit serve fetch` runs. Exit codes as in
+ * ../shared/stdio-main.ts.
  */
-import { LocalError } from '../../src/core/index.js';
-import { connect } from '../../src/server/index.js';
-import { stdioServerTransport } from '../../src/integrations/stdio/index.js';
+import { runStdioServer } from '../shared/stdio-main.js';
 import { createReferenceServer } from './server.js';
 
-async function main(): Promise<void> {
-  const server = await createReferenceServer(process.argv.slice(2), process.env);
-  const connection = await connect(server, stdioServerTransport());
-  await connection.closed;
-  // Let queued protocol output drain (pipes are asynchronous on some platforms) before exiting.
-  process.stdout.write('', () => process.exit(0));
-}
-
-main().catch((error: unknown) => {
-  if (
-    error instanceof LocalError &&
-    (error.code === 'INVALID_ARGUMENT' || error.code === 'MISSING_DEPENDENCY')
-  ) {
-    console.error(`[fetch] ${error.message}`);
-    process.exit(2);
-  }
-  console.error('[fetch] fatal:', error);
-  process.exit(1);
-});
+runStdioServer('fetch', createReferenceServer);

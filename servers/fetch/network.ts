@@ -5,8 +5,8 @@
  * name cannot resolve twice to different places); redirects followed by hand, each hop
  * under the same rules; the page's size and time bounded.
  */
-import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
-import { addressLiteral, isPublicAddress } from './addresses.js';
+import { lookup as dnsLookup } from 'node:dns';
+import { addressLiteral, isPublicAddress, vettedLookup, type Lookup } from '../../src/auth/runtime.js';
 import { loadUndici } from './deps.js';
 
 /** Most bytes of a page read; the rest is not downloaded. */
@@ -54,32 +54,14 @@ export interface GetOptions {
 /** Gets pages. */
 export type Getter = (url: string, options: GetOptions) => Promise<Page>;
 
-type LookupCallback = (error: Error | null, address: string | LookupAddress[], family?: number) => void;
-
 const refusal = (host: string, address: string): FetchError =>
   new FetchError(
     `${host} is ${address === host ? 'a' : `at ${address}, a`} private, loopback or otherwise non-public address; the server refuses it unless started with --allow-private-network`,
   );
 
-type Lookup = (
-  hostname: string,
-  options: { family?: number; all?: boolean },
-  callback: LookupCallback,
-) => void;
-
-/** A `lookup` for sockets that resolves every address of a name and refuses the name if one is not public. */
-const vettedLookup =
-  (isPublic: (address: string) => boolean): Lookup =>
-  (hostname, options, callback) =>
-    dnsLookup(hostname, { family: options.family ?? 0, all: true }, (error, addresses) => {
-      if (error) return callback(error, []);
-      const bad = addresses.find((a) => !isPublic(a.address));
-      if (bad !== undefined) return callback(refusal(hostname, bad.address), []);
-      if (options.all === true) return callback(null, addresses);
-      const first = addresses[0];
-      if (first === undefined) return callback(new FetchError(`${hostname} has no address`), []);
-      callback(null, first.address, first.family);
-    });
+/** A socket `lookup` that refuses a name when one of its addresses is not public. */
+const publicLookup = (isPublic: (address: string) => boolean): Lookup =>
+  vettedLookup(dnsLookup as Lookup, isPublic, refusal);
 
 /** Refuses what the socket's lookup cannot see: a scheme other than http(s), an address literal. */
 async function vetUrl(url: URL, options: NetworkOptions): Promise<void> {
@@ -91,7 +73,7 @@ async function vetUrl(url: URL, options: NetworkOptions): Promise<void> {
   if (literal !== undefined && !isPublic(literal)) throw refusal(url.hostname, literal);
   if (literal === undefined && options.proxyUrl !== undefined)
     await new Promise<void>((resolve, reject) =>
-      vettedLookup(isPublic)(url.hostname, { all: true }, (error) => (error ? reject(error) : resolve())),
+      publicLookup(isPublic)(url.hostname, { all: true }, (error) => (error ? reject(error) : resolve())),
     );
 }
 
@@ -119,7 +101,7 @@ export async function createGetter(options: NetworkOptions): Promise<Getter> {
       : new Agent(
           options.allowPrivate
             ? {}
-            : { connect: { lookup: vettedLookup(options.isPublic ?? isPublicAddress) as never } },
+            : { connect: { lookup: publicLookup(options.isPublic ?? isPublicAddress) as never } },
         );
   const maxBytes = options.maxBytes ?? MAX_PAGE_BYTES;
   return async (address, get) => {

@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openEra, textOf } from '../../test/support/era-client.js';
 import { startWebSite, type WebSite } from '../../test/support/web-site.js';
-import { isPublicAddress } from './addresses.js';
+import { isPublicAddress } from '../../src/auth/runtime.js';
 import { createGetter, MAX_REDIRECTS } from './network.js';
 import { createReferenceServer } from './server.js';
 
@@ -43,6 +43,14 @@ describe('which addresses are public', () => {
     ['::ffff:7f00:1', false],
     ['64:ff9b::7f00:1', false],
     ['64:ff9b::808:808', true],
+    ['64:ff9b::a9fe:a9fe', false],
+    ['::ffff:8.8.8.8', false],
+    ['2001:db8::1', false],
+    ['2002:808:808::1', false],
+    ['fe80::1%eth0', false],
+    ['169.254.169.254', false],
+    ['0177.0.0.1', false],
+    ['FD00::1', false],
     ['8.8.8.8', true],
     ['2606:4700:4700::1111', true],
     ['not an address', false],

@@ -1,6 +1,6 @@
 /**
  * The recursive tools: `directory_tree` (a JSON tree) and `search_files` (glob matches).
- * Both report progress, one step per directory read, when the call carries a progress token.
+ * Both report progress (directories read, rate-limited) when the call carries a progress token.
  * Entries are visited in directory order, as in the official server; a symlink is never
  * descended into, and one leading out of the roots is left out of search results.
  */
@@ -17,12 +17,35 @@ interface TreeEntry {
   children?: TreeEntry[];
 }
 
-/** Counts directories read and reports each as progress. */
-function stepper(ctx: RequestContext, what: string): (dir: string) => void {
-  let done = 0;
-  return (dir) => {
-    done += 1;
-    ctx.progress(done, { message: `${what}: ${dir}` });
+/**
+ * The least time between two progress notifications of one walk, in milliseconds: a tree of
+ * many small directories would otherwise send one per directory (2026-07-28
+ * basic/patterns/progress "Implementation Notes": rate-limit to prevent flooding).
+ */
+export const PROGRESS_INTERVAL_MS = 100;
+
+/**
+ * Counts the directories a walk reads and reports the count as progress: for the first one,
+ * then at most once per {@link PROGRESS_INTERVAL_MS}, and once more when the walk ends (the
+ * full count) if that one was not sent. Notifications stop with the walk.
+ */
+function stepper(ctx: RequestContext, what: string): { step(dir: string): void; done(): void } {
+  let read = 0;
+  let reported = 0;
+  let reportedAt = -Infinity;
+  const report = (message: string): void => {
+    reported = read;
+    reportedAt = performance.now();
+    ctx.progress(read, { message });
+  };
+  return {
+    step: (dir) => {
+      read += 1;
+      if (performance.now() - reportedAt >= PROGRESS_INTERVAL_MS) report(`${what}: ${dir}`);
+    },
+    done: () => {
+      if (reported < read) report(`${what}: ${read} directories read`);
+    },
   };
 }
 
@@ -45,11 +68,11 @@ export async function directoryTree(
   requested: string,
   options: { excludePatterns: readonly string[]; dirs: () => readonly string[]; ctx: RequestContext },
 ): Promise<TreeEntry[]> {
-  const step = stepper(options.ctx, 'directory_tree');
+  const progress = stepper(options.ctx, 'directory_tree');
   const build = async (current: string): Promise<TreeEntry[]> => {
     const real = await validatePath(current, options.dirs());
     const entries = await fs.readdir(real, { withFileTypes: true });
-    step(current);
+    progress.step(current);
     const tree: TreeEntry[] = [];
     for (const entry of entries) {
       options.ctx.signal.throwIfAborted();
@@ -60,7 +83,9 @@ export async function directoryTree(
     }
     return tree;
   };
-  return build(requested);
+  const tree = await build(requested);
+  progress.done();
+  return tree;
 }
 
 /**
@@ -76,11 +101,11 @@ export async function searchFiles(
     ctx: RequestContext;
   },
 ): Promise<string[]> {
-  const step = stepper(options.ctx, 'search_files');
+  const progress = stepper(options.ctx, 'search_files');
   const found: string[] = [];
   const search = async (current: string): Promise<void> => {
     const entries = await fs.readdir(current, { withFileTypes: true });
-    step(current);
+    progress.step(current);
     for (const entry of entries) {
       options.ctx.signal.throwIfAborted();
       const full = path.join(current, entry.name);
@@ -101,5 +126,6 @@ export async function searchFiles(
     }
   };
   await search(root);
+  progress.done();
   return found;
 }

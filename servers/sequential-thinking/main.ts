@@ -1,13 +1,9 @@
 /**
- * `node dist/servers/sequential-thinking/main.js`: the sequential-thinking server over stdio, configured like the
- * official one (`DISABLE_THOUGHT_LOGGING`); what `mcpkit serve sequential-thinking` runs.
+ * `node dist/servers/sequential-thinking/main.js`: the sequential-thinking server over stdio,
+ * configured with the official server's environment (`DISABLE_THOUGHT_LOGGING`); what `mcpkit
+ * serve sequential-thinking` runs. Exit codes as in ../shared/stdio-main.ts.
  */
-import { serveStdio } from '../../src/integrations/stdio/index.js';
+import { runStdioServer } from '../shared/stdio-main.js';
 import { createReferenceServer } from './server.js';
 
-createReferenceServer(process.argv.slice(2), process.env)
-  .then((server) => serveStdio(server))
-  .catch((error: unknown) => {
-    console.error(`[sequential-thinking] ${error instanceof Error ? error.message : String(error)}`);
-    process.exit(1);
-  });
+runStdioServer('sequential-thinking', createReferenceServer);

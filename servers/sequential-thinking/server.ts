@@ -3,13 +3,14 @@
  * `@modelcontextprotocol/server-sequential-thinking`, on both eras. One tool,
  * `sequentialthinking`, that records each thought (and its branch) and answers where the
  * thinking stands. Each thought is drawn on stderr unless `DISABLE_THOUGHT_LOGGING=true`.
- * The server keeps only counts and branch names, not the thoughts: its memory stays bounded
- * however long a session thinks.
+ * The server keeps only counts and branch names, not the thoughts, per caller (history.ts):
+ * its memory stays bounded however long a caller thinks.
  */
 import { parseArgs } from 'node:util';
 import { LocalError } from '../../src/core/index.js';
-import { createServer, type McpServer } from '../../src/server/index.js';
+import { createServer, type McpServer, type ToolErrorResult } from '../../src/server/index.js';
 import { DESCRIPTION } from './description.js';
+import { thoughtHistories } from './history.js';
 import { THOUGHT_INPUT, type ThoughtInput } from './input.js';
 
 const USAGE = 'usage: [DISABLE_THOUGHT_LOGGING=true] mcpkit serve sequential-thinking';
@@ -46,8 +47,7 @@ export function createReferenceServer(
   }
   const logging = (env.DISABLE_THOUGHT_LOGGING ?? '').toLowerCase() !== 'true';
   const server = createServer({ name: 'sequential-thinking-server', version: '2026.8.31' });
-  let thoughts = 0;
-  const branches = new Set<string>();
+  const recordThought = thoughtHistories();
   server.tool(
     'sequentialthinking',
     {
@@ -57,22 +57,40 @@ export function createReferenceServer(
       outputSchema: OUTPUT_SCHEMA,
       annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
     },
-    (input) => {
+    async (input, ctx) => {
       const totalThoughts = Math.max(input.totalThoughts, input.thoughtNumber);
-      thoughts += 1;
-      if (input.branchFromThought && input.branchId) branches.add(input.branchId);
+      const branch = input.branchFromThought && input.branchId ? input.branchId : undefined;
+      const history = await recordThought(ctx, branch).catch(refusal);
+      if (!('thoughts' in history)) return history;
       if (logging) console.error(drawThought({ ...input, totalThoughts }));
       const state = {
         thoughtNumber: input.thoughtNumber,
         totalThoughts,
         nextThoughtNeeded: input.nextThoughtNeeded,
-        branches: [...branches],
-        thoughtHistoryLength: thoughts,
+        branches: inKeyOrder(history.branches),
+        thoughtHistoryLength: history.thoughts,
       };
       return { content: [{ type: 'text', text: JSON.stringify(state, null, 2) }], structuredContent: state };
     },
   );
   return Promise.resolve(server);
+}
+
+/** A history bound reached, answered as the official server answers a failed thought. @throws any other error. */
+function refusal(error: unknown): ToolErrorResult {
+  if (!(error instanceof LocalError && error.code === 'LIMIT_EXCEEDED')) throw error;
+  const text = JSON.stringify({ error: error.message, status: 'failed' }, null, 2);
+  return { content: [{ type: 'text', text }], isError: true };
+}
+
+/**
+ * Branch ids in the order the official server lists them (the keys of a JS object): array
+ * indices (`"0"`, `"7"`…) first, ascending, then the others in order of first use.
+ */
+function inKeyOrder(branches: readonly string[]): string[] {
+  const isIndex = (id: string) => /^(0|[1-9]\d*)$/.test(id) && Number(id) < 2 ** 32 - 1;
+  const indices = branches.filter(isIndex).sort((x, y) => Number(x) - Number(y));
+  return [...indices, ...branches.filter((id) => !isIndex(id))];
 }
 
 /** A thought in a box, as the official server draws it (without colours). */

@@ -40,6 +40,7 @@ export {
   type AuthorizationFacadeOptions,
 } from './facade/facade.js';
 export type { FacadeLimits, EnterpriseIdp } from './facade/context.js';
+export type { ClientMetadataOptions } from './facade/documents.js';
 export { memoryFacadeStore, type FacadeStore, type MemoryFacadeStoreOptions } from './facade/store.js';
 export type { UpstreamProvider, UpstreamIdentity, UpstreamTokens } from './facade/upstream.js';
 export {

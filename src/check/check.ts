@@ -14,7 +14,7 @@ import type { Answer, EraRefused, EraSeen, Observations } from './observations.j
 import { countFindings, SEVERITIES, type CheckReport, type Finding } from './report.js';
 import { RULES } from './rules/index.js';
 import { sectionFor, type Rule } from './rules/kit.js';
-import { httpSessions, probeSessionState, streamSessions } from './session-state.js';
+import { httpProbe, probeSessionState, streamProbe } from './session-state.js';
 
 /** The server to check: a transport opened per connection (stdio, in process), or an HTTP endpoint. */
 export type CheckTarget =
@@ -114,8 +114,16 @@ async function observeTransport(
     }
   }
   if (seen.eras.some((e) => e.era === 'legacy'))
-    seen.sessionState = await probeSessionState(streamSessions(target.open, plan.limits), plan.calls);
+    seen.sessionState = await probeSessionState(
+      streamProbe(target.open, plan.limits, modernRevision(seen)),
+      plan.calls,
+    );
   return seen;
+}
+
+/** The revision the modern era was served at, if it was. */
+function modernRevision(seen: Observations): string | undefined {
+  return seen.eras.find((e) => e.era === 'modern')?.revision;
 }
 
 async function observeHttp(
@@ -163,7 +171,8 @@ async function observeHttp(
     if (initialized) legacy.initialized = initialized;
   }
   const probes = await probeHttp(options, seen.eras, legacy);
-  if (legacy) seen.sessionState = await probeSessionState(httpSessions(options), plan.calls);
+  if (legacy)
+    seen.sessionState = await probeSessionState(httpProbe(options, modernRevision(seen)), plan.calls);
   const modern = seen.eras.find((e) => e.era === 'modern');
   const params = modern ? await probeParams(options, modern) : [];
   seen.http = {

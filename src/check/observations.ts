@@ -129,12 +129,20 @@ export interface EraRefused {
 /** All the checker saw, the input of every rule. */
 /** What the session-state probe (check/session-state.ts) saw: the answers of the `--call` sequence in each run. */
 export interface SessionStateSeen {
+  /** How the server was reached: a stream transport (stdio: one connection, one client) or Streamable HTTP. */
+  over: 'stream' | 'http';
   /** On legacy session A. */
   first: Answer[];
   /** On a new legacy session B, after the first run. */
   fresh: Answer[];
   /** On session A again, after B's run. */
   again: Answer[];
+  /**
+   * The sequence twice in a row on the modern era, after the legacy runs: on one new connection
+   * (stream) or as modern requests with the same credentials (HTTP). Absent when the modern
+   * era was not served (or not checked).
+   */
+  modern?: { first: Answer[]; again: Answer[] } | undefined;
 }
 
 export interface Observations {

@@ -57,7 +57,7 @@ export type Command =
   | AuthCommand
   | { name: 'help'; topic?: CommandName }
   | { name: 'version' }
-  | ({ name: 'inspect'; ui?: boolean } & ClientFlags)
+  | ({ name: 'inspect'; ui?: boolean; config?: string } & ClientFlags)
   | ({ name: 'call'; tool: string; args: Record<string, unknown> } & ClientFlags)
   | ({ name: 'read'; uri: string } & ClientFlags)
   | ({ name: 'prompt'; prompt: string; args: Record<string, string> } & ClientFlags)
@@ -81,7 +81,7 @@ const CLIENT: Options = {
   answer: { type: 'string', multiple: true },
 };
 const WITH_ARGS: Options = { ...CLIENT, args: { type: 'string' } };
-const INSPECT: Options = { ...CLIENT, ui: { type: 'boolean' } };
+const INSPECT: Options = { ...CLIENT, ui: { type: 'boolean' }, config: { type: 'string' } };
 const SERVE: Options = {
   ...HELP,
   port: { type: 'string' },
@@ -99,6 +99,15 @@ const SPECS: Record<CommandName, { options: Options; positionals: [min: number, 
   prompt: { options: WITH_ARGS, positionals: [1, 2] },
   serve: { options: SERVE, positionals: [1, 1] },
 };
+
+/** `inspect`, with `--ui` and its `--config FILE` (the app's catalogue of servers). */
+function inspectCommand(values: Values, flags: ClientFlags): Command {
+  const config = typeof values.config === 'string' ? values.config : undefined;
+  if (config !== undefined && values.ui !== true)
+    throw new CliError('--config needs --ui (the catalogue is a view of the inspector app)');
+  if (values.ui !== true) return { name: 'inspect', ...flags };
+  return { name: 'inspect', ui: true, ...flags, ...(config === undefined ? {} : { config }) };
+}
 
 /**
  * Parses the arguments after `mcpkit` (i.e. `process.argv.slice(2)`).
@@ -142,7 +151,7 @@ function parseCommand(name: CommandName, argv: readonly string[]): Command {
   const [subject = '', urlArg] = name === 'inspect' || name === 'check' ? ['', positionals[0]] : positionals;
   const flags = clientFlags(values, target(urlArg, serverArgv));
   if (name === 'check') return { name, ...flags, ...checkFlags(values) };
-  if (name === 'inspect') return values.ui === true ? { name, ui: true, ...flags } : { name, ...flags };
+  if (name === 'inspect') return inspectCommand(values, flags);
   if (name === 'read') return { name, uri: subject, ...flags };
   const args = { ...jsonArgs(values.args), ...pairArgs(pairs) };
   if (name === 'call') return { name, tool: subject, args, ...flags };

@@ -10,7 +10,7 @@ import { runCheck } from './check.js';
 import { describeError, errorJson, EXIT_CODES, kindOf } from './errors.js';
 import { formatInspection, inspect } from './inspect.js';
 import { callTool, getPrompt, readResource, type Output } from './results.js';
-import type { Session } from './session.js';
+import type { Session, SessionOptions } from './session.js';
 import { usage } from './usage.js';
 
 /** Runs one command line; resolves with the exit code. */
@@ -82,11 +82,11 @@ async function execute(command: Exclude<Command, { name: 'check' }>): Promise<Ou
         return { text, failed: false };
       });
     case 'call':
-      return withSession(command, ({ client, signal }) => callTool(client, { ...command, signal }));
+      return withSession(command, ({ client, signal }) => callTool(client, { ...command, signal }), ASK);
     case 'read':
-      return withSession(command, ({ client, signal }) => readResource(client, { ...command, signal }));
+      return withSession(command, ({ client, signal }) => readResource(client, { ...command, signal }), ASK);
     case 'prompt':
-      return withSession(command, ({ client, signal }) => getPrompt(client, { ...command, signal }));
+      return withSession(command, ({ client, signal }) => getPrompt(client, { ...command, signal }), ASK);
   }
 }
 
@@ -94,9 +94,16 @@ async function execute(command: Exclude<Command, { name: 'check' }>): Promise<Ou
  * The session module (client, transports, OAuth) loads only for client commands, so
  * `mcpkit serve everything` on stdio starts without them.
  */
-async function withSession<T>(flags: ClientFlags, use: (session: Session) => Promise<T>): Promise<T> {
-  return (await import('./session.js')).withSession(flags, use);
+async function withSession<T>(
+  flags: ClientFlags,
+  use: (session: Session) => Promise<T>,
+  options?: SessionOptions,
+): Promise<T> {
+  return (await import('./session.js')).withSession(flags, use, options);
 }
+
+/** Commands whose request may need the user's input ask at a terminal (see ask.ts). */
+const ASK: SessionOptions = { ask: true };
 
 void run(process.argv.slice(2)).then((code) => {
   process.exitCode = code;

@@ -10,7 +10,8 @@ import { createClient } from '../client/index.js';
 import { streamableHttp } from '../client/http/index.js';
 import { oauthClient } from '../auth/index.js';
 import { CLI } from '../../test/support/cli.js';
-import { browse, startUpstream, type TestUpstream } from '../../test/support/facade.js';
+import { startUpstream, type TestUpstream } from '../../test/support/facade.js';
+import { browse } from '../../test/support/oidc.js';
 import { runCli } from '../../test/support/cli.js';
 import { freePort } from '../../bench/harness/redis.js';
 

@@ -13,6 +13,7 @@ import { CliError, describeError, systemCodeOf, tailLines } from './errors.js';
 import { httpTransport } from './http.js';
 import { browserAuth, tokenAuth } from './auth-flow.js';
 import { packagePath } from './package-root.js';
+import { askOnTerminal, atTerminal } from './ask.js';
 
 /**
  * `setTimeout`'s longest delay (2^31 − 1 ms, about 24.8 days); Node fires a longer one after
@@ -54,8 +55,13 @@ export function cliVersion(): string {
  * Connects per `flags`, runs `use`, closes the client whatever happens.
  * @throws CliError describing any failure in one line.
  */
-export async function withSession<T>(flags: ClientFlags, use: (session: Session) => Promise<T>): Promise<T> {
+export async function withSession<T>(
+  flags: ClientFlags,
+  use: (session: Session) => Promise<T>,
+  options: SessionOptions = {},
+): Promise<T> {
   const opened = await open(flags);
+  const elicitation = elicitationHandler(flags, opened.label, options.ask === true);
   const connectMs =
     flags.connectTimeoutMs ?? Math.min(flags.timeoutMs ?? CONNECT_TIMEOUT_MS, CONNECT_TIMEOUT_MS);
   const client = createClient({
@@ -66,7 +72,7 @@ export async function withSession<T>(flags: ClientFlags, use: (session: Session)
     // The probe gets at most half the connect time, so the handshake has the rest.
     probeTimeoutMs: Math.min(5000, Math.ceil(connectMs / 2)),
     ...(flags.timeoutMs === undefined ? {} : { timeoutMs: flags.timeoutMs }),
-    ...(flags.answers === undefined ? {} : { handlers: { elicitation: answering(flags.answers) } }),
+    ...(elicitation ? { handlers: { elicitation } } : {}),
   });
   const controller = new AbortController();
   const stop = (): void => {
@@ -90,6 +96,25 @@ export async function withSession<T>(flags: ClientFlags, use: (session: Session)
     await client.close().catch(() => undefined);
     await opened.transport.close().catch(() => undefined);
   }
+}
+
+/** How a command uses its session. */
+export interface SessionOptions {
+  /**
+   * Ask the user for what the server elicits when stdin and stdout are terminals and no
+   * `--answer` was given (`call`, `read`, `prompt`); see ask.ts.
+   */
+  ask?: boolean;
+}
+
+/** `--answer`s when given; else, for a command that may ask, the terminal when someone is there. */
+function elicitationHandler(
+  flags: ClientFlags,
+  label: string,
+  ask: boolean,
+): ClientHandlers['elicitation'] | undefined {
+  if (flags.answers !== undefined) return answering(flags.answers);
+  return ask && atTerminal() ? askOnTerminal(label) : undefined;
 }
 
 /**

@@ -18,6 +18,7 @@ const CLIENT_FLAGS = `Flags:
   --stderr                  show the started server's stderr as it writes it (COMMAND only)
   --answer JSON             answer the next elicitation: a form's content ('{"name":"Ada"}')
                             or a whole result ('{"action":"decline"}'); repeatable, in order
+                            (without it, call/read/prompt ask at a terminal)
   --json                    print the raw result as JSON; errors as JSON on stderr
   -h, --help                show this help
 
@@ -34,6 +35,8 @@ instructions, tools (with input schemas), resources, resource templates and prom
 
   --ui                      serve the inspector web app on 127.0.0.1 (random port) and
                             print its URL (with a session token) instead; Ctrl-C stops it
+  --config FILE             with --ui: open on a catalogue of the servers of FILE, an
+                            mcpServers file (as the host reads it) or a Registry server.json
 
 ${SERVER}
 

@@ -30,6 +30,26 @@ describe('the x-mcp-header step', () => {
     expect(warnings).toEqual([expect.stringContaining('"broken"')]);
   });
 
+  it('drops a hostile tool (a 100 000-character header name, 10 000 annotations) with a short reason, keeping the rest', () => {
+    const warnings: string[] = [];
+    const step = new ToolHeaders((m) => warnings.push(m));
+    const many = Object.fromEntries(
+      Array.from({ length: 10_000 }, (_, i) => [`p${i}`, prop('string', `H${i}`)]),
+    );
+    const hostile = [
+      { name: 'long', inputSchema: schema({ v: prop('string', 'N'.repeat(100_000)) }) },
+      { name: 'many', inputSchema: schema(many) },
+      tools[2],
+    ];
+    expect(step.screen({ tools: hostile })).toEqual({ tools: [tools[2]] });
+    expect(warnings).toEqual([
+      expect.stringMatching(/"long" rejected: .*longer than 128 characters/),
+      expect.stringMatching(/"many" rejected: more than 64 x-mcp-header annotations/),
+    ]);
+    expect(Math.max(...warnings.map((w) => w.length))).toBeLessThan(200);
+    expect(step.headersFor(undefined, { name: 'long', arguments: { v: 'x' } })).toBeUndefined();
+  });
+
   it('leaves legacy results alone (headers exist only on the modern wire)', async () => {
     const { client } = await connectFake(
       legacy({ 'tools/list': () => ({ tools }) }),

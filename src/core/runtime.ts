@@ -57,6 +57,7 @@ export {
   encodeHeaderValue,
   headerMatches,
   headerValueOf,
+  isHeaderToken,
   mcpNameOf,
   metaOf,
   valueAtPath,

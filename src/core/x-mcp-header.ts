@@ -2,7 +2,10 @@
  * The `x-mcp-header` rules: which tool parameters a server asks clients to mirror into
  * `Mcp-Param-{Name}` headers, and when a tool definition's annotations are invalid (the
  * client then rejects the tool; the server refuses to register it). Part of the spec-wire
- * module (re-exported by wire.ts).
+ * module (re-exported by wire.ts). Two bounds of our own, since a peer's schema decides
+ * what a client would send: a name holds at most {@link MAX_HEADER_NAME} characters and a
+ * tool at most {@link MAX_ANNOTATIONS} annotations (a server refuses more at registration,
+ * a client drops such a tool with the reason, as for any invalid annotation).
  * Source: 2026-07-28 basic/transports/streamable-http "Custom Headers from Tool
  * Parameters"; server/tools "x-mcp-header".
  */
@@ -33,6 +36,13 @@ const PRIMITIVE = new Set(['string', 'integer', 'boolean']);
 /** Keywords whose value is instance data, never a schema. */
 const DATA = new Set(['enum', 'const', 'default', 'examples']);
 const MAX_DEPTH = 64;
+/** Most characters of an `x-mcp-header` name (the header is `Mcp-Param-` plus it). */
+const MAX_HEADER_NAME = 128;
+/** Most `x-mcp-header` annotations in one tool's `inputSchema`. */
+const MAX_ANNOTATIONS = 64;
+
+/** A name as a reason quotes it: at most 40 characters of it. */
+const quoted = (name: string): string => JSON.stringify(name.length > 40 ? `${name.slice(0, 40)}…` : name);
 
 const isSchema = (v: unknown): v is Schema => isObject(v);
 
@@ -70,9 +80,11 @@ function isPrimitiveTyped(schema: Schema): boolean {
 function annotationProblem(name: unknown, schema: Schema): string | undefined {
   if (typeof name !== 'string') return 'x-mcp-header must be a string';
   if (name === '') return 'x-mcp-header must not be empty';
-  if (!isHeaderToken(name)) return `x-mcp-header ${JSON.stringify(name)} is not an HTTP header token`;
+  if (name.length > MAX_HEADER_NAME)
+    return `x-mcp-header ${quoted(name)} is longer than ${MAX_HEADER_NAME} characters`;
+  if (!isHeaderToken(name)) return `x-mcp-header ${quoted(name)} is not an HTTP header token`;
   if (!isPrimitiveTyped(schema)) {
-    return `x-mcp-header ${JSON.stringify(name)} is on a parameter that is not of type string, integer or boolean`;
+    return `x-mcp-header ${quoted(name)} is on a parameter that is not of type string, integer or boolean`;
   }
   return undefined;
 }
@@ -80,7 +92,8 @@ function annotationProblem(name: unknown, schema: Schema): string | undefined {
 /**
  * Checks the `x-mcp-header` annotations of a tool's `inputSchema` against the constraints
  * of server/tools "x-mcp-header": non-empty token names, unique ignoring case, only on
- * string/integer/boolean parameters reachable from the root through `properties` alone.
+ * string/integer/boolean parameters reachable from the root through `properties` alone;
+ * and the bounds of the module comment.
  */
 export function checkToolHeaders(inputSchema: unknown): ToolHeaderCheck {
   if (!isSchema(inputSchema)) return { ok: true, annotations: [] };
@@ -88,6 +101,8 @@ export function checkToolHeaders(inputSchema: unknown): ToolHeaderCheck {
   reachable(inputSchema, [], paths);
   const anywhere = new Set<Schema>();
   annotatedAnywhere(inputSchema, anywhere);
+  if (anywhere.size > MAX_ANNOTATIONS)
+    return { ok: false, reason: `more than ${MAX_ANNOTATIONS} x-mcp-header annotations` };
   for (const schema of anywhere) {
     if (!paths.has(schema)) {
       return { ok: false, reason: 'x-mcp-header on a schema not reachable through properties alone' };
@@ -100,7 +115,8 @@ export function checkToolHeaders(inputSchema: unknown): ToolHeaderCheck {
     const problem = annotationProblem(name, schema);
     if (problem !== undefined) return { ok: false, reason: problem };
     const folded = (name as string).toLowerCase();
-    if (seen.has(folded)) return { ok: false, reason: `x-mcp-header ${JSON.stringify(name)} is used twice` };
+    if (seen.has(folded))
+      return { ok: false, reason: `x-mcp-header ${quoted(name as string)} is used twice` };
     seen.add(folded);
     annotations.push({ path, name: name as string });
   }

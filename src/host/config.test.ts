@@ -66,6 +66,19 @@ describe('host configuration', () => {
     ]);
   });
 
+  it('refuses a header name that is not an HTTP token, or a value with CR or LF, naming where', () => {
+    const http = (headers: Record<string, string>) => ({ s: { url: 'https://example.com/mcp', headers } });
+    expect(() => resolveServers(http({ 'X Api Key': 'k' }), {})).toThrow(
+      /mcpServers\.s\.headers.*header name must be an HTTP token/,
+    );
+    expect(() => resolveServers(http({ 'X-Api-Key': 'k\r\nInjected: 1' }), {})).toThrow(
+      /mcpServers\.s\.headers.*must not hold CR, LF or NUL/,
+    );
+    expect(resolveServers(http({ 'X-Api-Key': '${KEY}' }), { KEY: 'k' })[0]?.headers).toEqual({
+      'X-Api-Key': 'k',
+    });
+  });
+
   it('names an unset variable and where it is used', () => {
     expect(() => resolveServers({ s: { command: 'x', env: { KEY: '${API_KEY}' } } }, {})).toThrow(
       'mcpServers.s.env.KEY: environment variable API_KEY is not set',

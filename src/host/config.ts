@@ -8,10 +8,18 @@
 import { readFile } from 'node:fs/promises';
 import { z } from 'zod';
 import { LocalError } from '../core/index.js';
-import { DEFAULT_MAX_JSON_DEPTH, nestedDeeperThan, uriPrefix } from '../core/runtime.js';
+import { DEFAULT_MAX_JSON_DEPTH, isHeaderToken, nestedDeeperThan, uriPrefix } from '../core/runtime.js';
 
 const stringMap = z.record(z.string(), z.string());
 const decision = z.enum(['allow', 'deny']);
+/**
+ * HTTP headers of a Streamable HTTP server: names are RFC 9110 tokens (§5.1) and values hold
+ * no CR, LF or NUL (§5.5), refused here rather than by `fetch` at the first connection.
+ */
+const headerMap = z.record(
+  z.string().refine(isHeaderToken, 'a header name must be an HTTP token (RFC 9110 §5.1)'),
+  z.string().refine((v) => !/[\r\n\0]/.test(v), 'a header value must not hold CR, LF or NUL'),
+);
 
 /** Per-server allow/deny for each kind of user-facing input a server may ask for. */
 const policySchema = z.strictObject({
@@ -32,7 +40,7 @@ const serverSchema = z
     env: stringMap.optional(),
     cwd: z.string().optional(),
     url: z.string().optional(),
-    headers: stringMap.optional(),
+    headers: headerMap.optional(),
     disabled: z.boolean().optional(),
     include: z.array(z.string()).optional(),
     exclude: z.array(z.string()).optional(),

@@ -7,6 +7,7 @@
 export { createHost, Host, type HostCallOptions, type HostOptions } from './host.js';
 export {
   loadHostConfig,
+  resolveServers,
   type InputPolicy,
   type ResolvedServer,
   type ServerConfig,

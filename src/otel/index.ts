@@ -8,7 +8,10 @@
  * basic/index "_meta"); the client also sends it as HTTP headers, and a server reads those
  * headers when `_meta` carries none. Uses the globally registered tracer provider,
  * propagator and context manager of `@opentelemetry/api` (an optional peer dependency):
- * with none registered, a message costs a few property reads.
+ * with none registered, a message costs a few property reads. Span names, attribute values
+ * and status messages taken from the other side (a method, tool or prompt name, URI, request
+ * id, session id, error message) are cut to {@link MAX_TEXT} characters: a peer decides their
+ * length, an exporter should not have to.
  * Source: OpenTelemetry semantic conventions, "Semantic conventions for Model Context
  * Protocol (MCP)" (Development); 2026-07-28 basic/index "_meta".
  */
@@ -43,6 +46,18 @@ export interface TracingOptions {
 
 const TRACE_KEYS = ['traceparent', 'tracestate', 'baggage'] as const;
 
+/** Most UTF-16 units of a span name, attribute value or status message built from peer text. */
+const MAX_TEXT = 256;
+
+/** `text` cut to {@link MAX_TEXT} units, never inside a surrogate pair, marked with `…`. */
+function bounded(text: string): string {
+  if (text.length <= MAX_TEXT) return text;
+  let end = MAX_TEXT - 1;
+  const last = text.charCodeAt(end - 1);
+  if (last >= 0xd800 && last <= 0xdbff) end--;
+  return `${text.slice(0, end)}…`;
+}
+
 const metaGetter: TextMapGetter<Record<string, unknown>> = {
   keys: (carrier) => Object.keys(carrier),
   get: (carrier, key) => {
@@ -54,11 +69,11 @@ const metaGetter: TextMapGetter<Record<string, unknown>> = {
 /** The low-cardinality target of a span name: the tool or prompt name (a `name` target, core/methods.ts). */
 function nameOf(message: McpMessage): string | undefined {
   const name = methodFacts(message.method)?.target === 'name' ? message.params?.name : undefined;
-  return typeof name === 'string' ? name : undefined;
+  return typeof name === 'string' ? bounded(name) : undefined;
 }
 
 function attributesOf(message: McpMessage, ctx: MiddlewareContext): Attributes {
-  const attributes: Attributes = { 'mcp.method.name': message.method };
+  const attributes: Attributes = { 'mcp.method.name': bounded(message.method) };
   const target = nameOf(message);
   const feature = methodFacts(message.method)?.feature;
   if (target !== undefined && feature === 'tools') {
@@ -68,10 +83,10 @@ function attributesOf(message: McpMessage, ctx: MiddlewareContext): Attributes {
   if (target !== undefined && feature === 'prompts') attributes['gen_ai.prompt.name'] = target;
   const uri = message.params?.uri;
   if (message.method.startsWith('resources/') && typeof uri === 'string')
-    attributes['mcp.resource.uri'] = uri;
-  if (message.id !== undefined) attributes['jsonrpc.request.id'] = String(message.id);
-  if (ctx.protocolVersion !== undefined) attributes['mcp.protocol.version'] = ctx.protocolVersion;
-  if (ctx.sessionId !== undefined) attributes['mcp.session.id'] = ctx.sessionId;
+    attributes['mcp.resource.uri'] = bounded(uri);
+  if (message.id !== undefined) attributes['jsonrpc.request.id'] = bounded(String(message.id));
+  if (ctx.protocolVersion !== undefined) attributes['mcp.protocol.version'] = bounded(ctx.protocolVersion);
+  if (ctx.sessionId !== undefined) attributes['mcp.session.id'] = bounded(ctx.sessionId);
   return attributes;
 }
 
@@ -95,14 +110,14 @@ function finish(
     span.setAttribute('rpc.response.status_code', String(error.code));
     if (countsAsError(error.code, served)) {
       span.setAttribute('error.type', String(error.code));
-      span.setStatus({ code: SpanStatusCode.ERROR, message: error.message });
+      span.setStatus({ code: SpanStatusCode.ERROR, message: bounded(error.message) });
     }
   } else if (error !== undefined) {
     const type = (error as { code?: unknown }).code ?? (error as Error).name ?? 'Error';
-    span.setAttribute('error.type', String(type));
+    span.setAttribute('error.type', bounded(String(type)));
     span.setStatus({
       code: SpanStatusCode.ERROR,
-      message: error instanceof Error ? error.message : String(error),
+      message: bounded(error instanceof Error ? error.message : String(error)),
     });
   } else if (result?.isError === true) {
     span.setAttribute('error.type', 'tool_error');
@@ -187,7 +202,8 @@ function idle(custom: boolean): boolean {
 /** The span's name: `{mcp.method.name} {tool or prompt name}`, or the method alone. */
 function spanName(message: McpMessage): string {
   const target = nameOf(message);
-  return target === undefined ? message.method : `${message.method} ${target}`;
+  const method = bounded(message.method);
+  return target === undefined ? method : `${method} ${target}`;
 }
 
 /**

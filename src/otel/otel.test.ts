@@ -3,7 +3,9 @@ import { SpanKind, SpanStatusCode } from '@opentelemetry/api';
 import type { ReadableSpan } from '@opentelemetry/sdk-trace-base';
 import { createClient, streamableHttp, type Client } from '../client/index.js';
 import { WireError } from '../core/index.js';
-import { createServer } from '../server/index.js';
+import { connect, createServer } from '../server/index.js';
+import { Peer } from '../core/peer.js';
+import { createLinkedPair } from '../testing/linked-pair.js';
 import { serve, type Served } from '../integrations/node/index.js';
 import { findSpan, installTracing, type InstalledTracing } from '../../test/support/otel.js';
 import { tracing } from './index.js';
@@ -104,5 +106,42 @@ describe.each(['modern', 'legacy'] as const)('tracing through middleware (%s era
         [SpanKind.SERVER, '-32603'],
       ].sort(),
     );
+  });
+});
+
+describe('text a peer decides the length of', () => {
+  it('is cut to 256 characters in span names, attributes and status messages, never inside a surrogate pair', async () => {
+    installed.exporter.reset();
+    const server = createServer({ name: 's', version: '1.0.0' }).use(tracing());
+    server.resource('notes://a', { name: 'a' }, (uri) => [{ uri, text: 'a' }]);
+    const [a, b] = createLinkedPair();
+    await connect(server, b);
+    const peer = new Peer(a, { request: async () => ({}) });
+    await peer.start();
+    const _meta = {
+      'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+      'io.modelcontextprotocol/clientCapabilities': {},
+    };
+    const long = `${'t'.repeat(254)}😀${'x'.repeat(20_000)}`;
+    await expect(peer.request('tools/call', { _meta, name: long, arguments: {} })).rejects.toThrow();
+    await expect(peer.request('resources/read', { _meta, uri: `notes://${long}` })).rejects.toThrow();
+    await expect(peer.request(`x/${long}`, { _meta })).rejects.toThrow();
+    await peer.close();
+    const spans = installed.exporter.getFinishedSpans().filter((s) => s.kind === SpanKind.SERVER);
+    const call = spans.find((s) => s.attributes['mcp.method.name'] === 'tools/call');
+    const tool = String(call?.attributes['gen_ai.tool.name']);
+    expect(tool).toBe(`${'t'.repeat(254)}…`);
+    expect(call?.name).toBe(`tools/call ${tool}`);
+    expect(spans.map((s) => s.attributes['mcp.method.name'])).toEqual([
+      'tools/call',
+      'resources/read',
+      `x/${'t'.repeat(253)}…`,
+    ]);
+    for (const span of spans) {
+      for (const value of Object.values(span.attributes))
+        expect(String(value).length).toBeLessThanOrEqual(256);
+      expect(span.name.length).toBeLessThanOrEqual(2 * 256 + 1);
+      expect((span.status.message ?? '').length).toBeLessThanOrEqual(256);
+    }
   });
 });

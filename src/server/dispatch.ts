@@ -34,7 +34,7 @@ import {
 import { FEATURE_METHODS, copyResult, type Features } from './features.js';
 import { SESSION_METHODS, initialize } from './legacy/lifecycle.js';
 import { runWithLegacyInput } from './legacy/rounds.js';
-import { honouredFilter, listen } from './listen.js';
+import { EarlyEvents, honouredFilter, listen } from './listen.js';
 import {
   checkModernMeta,
   decorateModernResult,
@@ -124,6 +124,7 @@ export class ServerDispatcher {
     this.subscriptions = new ResourceSubscriptions(
       options.resourceSubscriptions,
       limits?.subscriptionHookTimeoutMs,
+      (key) => this.catalogue.compiled().fixedResource(key, undefined)?.resource.uri ?? key,
     );
     const rs = options.requestState;
     this.#sealer = rs && 'seal' in rs ? rs : createStateSealer(rs);
@@ -240,6 +241,8 @@ export class ServerDispatcher {
     const contributions = this.extensions.listen(params.notifications, scope);
     const wanted = filter.resourceSubscriptions ?? [];
     const taken = this.subscriptions.acquireAll(wanted);
+    // While subscribe hooks run, events are kept for after the acknowledgment (listen.ts).
+    const early = Array.isArray(taken) ? undefined : new EarlyEvents(this.eventBus, wanted);
     const held = Array.isArray(taken) ? taken : await taken;
     if (filter.resourceSubscriptions) filter.resourceSubscriptions = held;
     if (held.length === 0) delete filter.resourceSubscriptions;
@@ -256,8 +259,10 @@ export class ServerDispatcher {
         requested: params.notifications,
         contributions,
         views: this.catalogue.composed ? new ViewTracker(this.catalogue, scope) : undefined,
+        early,
       });
     } finally {
+      early?.take();
       release();
       for (const uri of held) this.subscriptions.release(uri);
     }

@@ -67,6 +67,7 @@ export type {
 } from './resources.js';
 export type { PromptArgs, PromptDefinition, PromptHandler, PromptReturn } from './prompts.js';
 export type { LegacySession, SessionLink } from './legacy/session.js';
+export type { SubscribedUris } from './resource-uri.js';
 export { compileUriTemplate, type TemplateValue, type UriTemplate } from './uri-template.js';
 export type { CacheHints } from './modern.js';
 export {

@@ -4,7 +4,9 @@
  * request's JSON-RPC id). The acknowledgment comes first; the request ends when the
  * client cancels it (its signal aborts) or the server closes it gracefully (the
  * completion result): on shutdown, at the transport's lifetime bound, or at once when
- * it honours nothing.
+ * it honours nothing. An event published while the request waits for the author's
+ * `subscribe` hooks, before its acknowledgment, is delivered right after the acknowledgment
+ * ({@link EarlyEvents}): the hook that starts watching a resource may announce a change at once.
  * Source: 2026-07-28 basic/patterns/subscriptions "Acknowledgment", "Graceful Closure".
  */
 import {
@@ -25,7 +27,7 @@ import {
   serverCapabilityNeeded,
 } from '../core/runtime.js';
 import type { ListenContribution } from './extension.js';
-import { subscribedSpelling } from './resource-uri.js';
+import { SubscribedUris } from './resource-uri.js';
 import type { ScopeLine } from './scope.js';
 
 export type { SubscriptionFilter } from '../core/index.js';
@@ -65,13 +67,38 @@ export function honouredFilter(
 function eventNotification(
   event: ServerEvent,
   filter: SubscriptionFilter,
-  uris: ReadonlySet<string> | undefined,
+  uris: SubscribedUris | undefined,
 ): { method: string; params: Params } | undefined {
   const method = EVENT_METHOD[event.type];
   if (event.type !== 'resourceUpdated') return filter[event.type] ? { method, params: {} } : undefined;
   // Any spelling of the resource the stream asked for (told with the stream's own spelling).
-  const uri = uris && subscribedSpelling(event.uri, uris);
+  const uri = uris?.spellingOf(event.uri);
   return uri === undefined ? undefined : { method, params: { uri } };
+}
+
+/**
+ * What the bus carries while a listen request waits for its subscribe hooks (before it can be
+ * acknowledged), kept for delivery after the acknowledgment: list changes once per kind,
+ * updates of the requested resources once per resource, so at most 3 + the number of
+ * requested URIs events (itself bounded by `limits.maxResourceSubscriptions`).
+ */
+export class EarlyEvents {
+  readonly #stop: () => void;
+  readonly #events = new Map<string, ServerEvent>();
+
+  constructor(bus: EventBus, requested: readonly string[]) {
+    const wanted = new SubscribedUris(requested);
+    this.#stop = bus.subscribe((event) => {
+      const key = event.type === 'resourceUpdated' ? wanted.spellingOf(event.uri) : event.type;
+      if (key !== undefined && !this.#events.has(key)) this.#events.set(key, event);
+    });
+  }
+
+  /** Stops keeping events and returns those kept, in the order they came. */
+  take(): ServerEvent[] {
+    this.#stop();
+    return [...this.#events.values()];
+  }
 }
 
 /**
@@ -110,18 +137,24 @@ export function listen(init: {
   contributions?: readonly ListenContribution[] | undefined;
   /** Which list changes concern this caller's view (per-caller catalogues); absent: all. */
   views?: { concerns(event: ServerEvent): boolean } | undefined;
+  /** Events published before the acknowledgment, delivered right after it. */
+  early?: EarlyEvents | undefined;
 }): Promise<Params> {
   const { id, filter, bus, channel, contributions = [] } = init;
   const tag = { [META.subscriptionId]: id };
   const acknowledged: Params = { ...filter };
   for (const c of contributions) acknowledged[c.key] = c.value;
   channel.notify('notifications/subscriptions/acknowledged', { _meta: tag, notifications: acknowledged });
-  const uris = filter.resourceSubscriptions && new Set(filter.resourceSubscriptions);
-  const unsubscribe = bus.subscribe((event) => {
+  const uris = filter.resourceSubscriptions && new SubscribedUris(filter.resourceSubscriptions);
+  const deliver = (event: ServerEvent): void => {
     const n = eventNotification(event, filter, uris);
     if (n && init.views && !init.views.concerns(event)) return;
     if (n && !channel.signal.aborted) channel.notify(n.method, { ...n.params, _meta: tag });
-  });
+  };
+  // Taken and replaced by the stream's own subscription in one step: nothing falls between.
+  const missed = init.early?.take();
+  const unsubscribe = bus.subscribe(deliver);
+  if (missed) for (const event of missed) deliver(event);
   const unwatch = contributions.map((c) =>
     c.watch((method, params) => {
       if (!channel.signal.aborted) channel.notify(method, { ...params, _meta: tag });

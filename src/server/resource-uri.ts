@@ -44,16 +44,68 @@ export function resourceUriKey(uri: string): string {
   return uri.replace(SCHEME_AND_HOST, lowercased).replace(TO_NORMALISE, normalised);
 }
 
+/** The last URI keyed by {@link keyOf} and its key: one event meets every subscriber. */
+let lastUri: string | undefined;
+let lastKey = '';
+
+/** {@link resourceUriKey}, remembered for the last URI (a `resources/updated` event's). */
+function keyOf(uri: string): string {
+  if (uri !== lastUri) {
+    lastKey = resourceUriKey(uri);
+    lastUri = uri;
+  }
+  return lastKey;
+}
+
 /**
- * The spelling among `subscribed` that names the same resource as `uri` (by
- * {@link resourceUriKey}), or undefined: how a `resources/updated` event finds its
- * subscribers whatever spelling each subscribed with, and the URI each is told (its own).
- * The same spelling costs one lookup; another costs one key per subscribed URI.
+ * The resource URIs one client subscribed to (a legacy session's `resources/subscribe`, a
+ * modern listen's `resourceSubscriptions`), one per resource whatever spellings it used:
+ * each is held under its {@link resourceUriKey}, computed when it is added, with the first
+ * spelling it was subscribed with (what the client is told in `resources/updated`). Bounded
+ * by whoever adds (`limits.maxResourceSubscriptions`).
  */
-export function subscribedSpelling(uri: string, subscribed: ReadonlySet<string>): string | undefined {
-  if (subscribed.has(uri)) return uri;
-  if (subscribed.size === 0) return undefined;
-  const key = resourceUriKey(uri);
-  for (const spelling of subscribed) if (resourceUriKey(spelling) === key) return spelling;
-  return undefined;
+export class SubscribedUris {
+  readonly #byKey = new Map<string, string>();
+
+  /** Holds each of `uris` (spellings of one resource once: the first). */
+  constructor(uris: Iterable<string> = []) {
+    for (const uri of uris) this.add(uri);
+  }
+
+  /** How many resources are held. */
+  get size(): number {
+    return this.#byKey.size;
+  }
+
+  /** Holds `uri`'s resource with this spelling; false when it was held already (in any spelling). */
+  add(uri: string): boolean {
+    const key = resourceUriKey(uri);
+    if (this.#byKey.has(key)) return false;
+    this.#byKey.set(key, uri);
+    return true;
+  }
+
+  /** The spelling held for `uri`'s resource, or undefined when it is not held. */
+  spellingOf(uri: string): string | undefined {
+    // An event naming the resource by its key (the usual case) costs one lookup.
+    return this.#byKey.get(uri) ?? this.#byKey.get(keyOf(uri));
+  }
+
+  /** Stops holding `uri`'s resource; returns the spelling it was held with, if it was. */
+  delete(uri: string): string | undefined {
+    const key = resourceUriKey(uri);
+    const held = this.#byKey.get(key);
+    this.#byKey.delete(key);
+    return held;
+  }
+
+  /** The held spellings, one per resource. */
+  values(): IterableIterator<string> {
+    return this.#byKey.values();
+  }
+
+  /** Stops holding every resource. */
+  clear(): void {
+    this.#byKey.clear();
+  }
 }

@@ -19,5 +19,5 @@ export { methodNotFound } from './modern.js';
 export { passThrough } from './tool-types.js';
 export { type HeaderReader, RequestScope, type ScopeBinding, type ScopeLine, requestOf } from './scope.js';
 export { LegacySession, forwardEvent } from './legacy/session.js';
-export { resourceUriKey } from './resource-uri.js';
+export { resourceUriKey, SubscribedUris } from './resource-uri.js';
 export { reportInternalError } from './internal-error.js';

@@ -5,6 +5,7 @@ import { createLinkedPair } from '../testing/linked-pair.js';
 import { validateWire } from '../testing/wire-tap.js';
 import { deferred, turns, until } from '../../test/support/wait.js';
 import { connect, createServer, type McpServer } from './index.js';
+import { SubscribedUris } from './resource-uri.js';
 import { ResourceSubscriptions } from './subscriptions.js';
 
 const MODERN_META = {
@@ -158,10 +159,10 @@ describe('ResourceSubscriptions', () => {
       },
       unsubscribe: (uri) => void edges.push(`-${uri}`),
     });
-    const replica = new Set<string>();
+    const replica = new SubscribedUris();
     counts.sync(replica, ['u']);
     await until(() => edges.length === 1);
-    await until(() => !replica.has('u'));
+    await until(() => replica.spellingOf('u') === undefined);
     refuse = false;
     expect(await counts.acquire('u')).toBe(true);
     counts.releaseAll(replica);

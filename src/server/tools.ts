@@ -39,6 +39,15 @@ interface RegisteredTool {
 // server/tools "Tool Names": 1–128 characters SHOULD be A-Z a-z 0-9 _ - . only; other
 // characters are allowed (HTTP carries them Base64-encoded in Mcp-Name), control characters are not.
 const NAME = /^[^\p{Cc}]{1,128}$/u;
+
+/**
+ * Why `name` cannot name a tool (1–128 characters, no control characters: the rule above),
+ * or undefined when it can. Shared by `server.tool()` and `transformTool`'s new names.
+ */
+export function toolNameProblem(name: unknown): string | undefined {
+  if (typeof name === 'string' && NAME.test(name)) return undefined;
+  return `tool name ${JSON.stringify(name)} must be 1–128 characters, none of them control characters`;
+}
 /** The input schema of a tool that declares none: any object (checked without ajv). */
 const ANY_OBJECT: CompiledSchema = {
   jsonSchema: { type: 'object' },
@@ -78,10 +87,8 @@ export class ToolRegistry {
     definition: ToolDefinition<SchemaInput | undefined, SchemaInput | undefined>,
     handler: BoundToolHandler,
   ): void {
-    if (!NAME.test(name))
-      throw invalidDef(
-        `tool name ${JSON.stringify(name)} must be 1–128 characters, none of them control characters`,
-      );
+    const problem = toolNameProblem(name);
+    if (problem !== undefined) throw invalidDef(problem);
     if (this.#tools.has(name)) throw invalidDef(`tool '${name}' is already registered`);
     const input =
       definition.inputSchema === undefined

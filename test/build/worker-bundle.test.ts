@@ -4,9 +4,11 @@
  * `#compiled-engine` to a module without ajv and `#pattern-engine` to the platform-RegExp
  * engine (native-engine.ts) under the `workerd` and `worker` conditions.
  * The Worker is bundled as wrangler does (esbuild, conditions workerd, worker, browser) from
- * the built dist/, and the bundle's inputs are read: a content check, not a timing.
+ * the built dist/, and the bundle's inputs are read: a content check, not a timing; its gzip size is
+ * compared with the official SDK's Worker for the same server, bundled alike.
  */
 import { join, resolve } from 'node:path';
+import { gzipSync } from 'node:zlib';
 import { build } from 'esbuild';
 import { describe, expect, it } from 'vitest';
 
@@ -24,10 +26,27 @@ export default createWorker(() => {
 });
 `;
 
-/** The modules (paths relative to the repository) a bundle of WORKER holds under `conditions`. */
-async function bundledModules(conditions: string[]): Promise<string[]> {
-  const result = await build({
-    stdin: { contents: WORKER, resolveDir: root, sourcefile: 'worker.js', loader: 'js' },
+/**
+ * The official SDK v2's Worker for the same server, as its documentation gives it for fetch
+ * runtimes (bench/workers/official-worker.ts, the cold-start benchmark's).
+ */
+const OFFICIAL = `
+import { McpServer, createMcpHandler } from '@modelcontextprotocol/server';
+import { z } from 'zod';
+const handler = createMcpHandler(() => {
+  const server = new McpServer({ name: 'worker', version: '0.0.0' });
+  server.registerTool('echo', { inputSchema: z.object({ text: z.string() }) }, ({ text }) => ({
+    content: [{ type: 'text', text }],
+  }));
+  return server;
+});
+export default { fetch: (request) => handler.fetch(request) };
+`;
+
+/** Bundles `contents` as wrangler does (no minification: wrangler's default) under `conditions`. */
+function bundle(contents: string, conditions: string[]) {
+  return build({
+    stdin: { contents, resolveDir: root, sourcefile: 'worker.js', loader: 'js' },
     bundle: true,
     format: 'esm',
     platform: 'neutral',
@@ -37,7 +56,11 @@ async function bundledModules(conditions: string[]): Promise<string[]> {
     metafile: true,
     logLevel: 'silent',
   });
-  return Object.keys(result.metafile.inputs);
+}
+
+/** The modules (paths relative to the repository) a bundle of WORKER holds under `conditions`. */
+async function bundledModules(conditions: string[]): Promise<string[]> {
+  return Object.keys((await bundle(WORKER, conditions)).metafile.inputs);
 }
 
 const ajvCode = (modules: string[]) => modules.filter((m) => /node_modules\/ajv\/.*\.js$/.test(m));
@@ -72,5 +95,13 @@ describe('the Worker bundle of a one-tool server', () => {
 
   it('still holds ajv where code generation works (no Workers condition): the check can fail', async () => {
     expect(ajvCode(await bundledModules(['browser'])).length).toBeGreaterThan(0);
+  });
+
+  it('is no bigger gzipped than the official SDK’s Worker for the same server (issue 33)', async () => {
+    const gzipped = async (contents: string) =>
+      gzipSync((await bundle(contents, ['workerd', 'worker', 'browser'])).outputFiles[0]!.contents).length;
+    const [ours, official] = await Promise.all([gzipped(WORKER), gzipped(OFFICIAL)]);
+    // 2026-12-07: 195.7 KiB against 199.8 KiB (wrangler 4.164's deploy bundle: 207.1 against 209.1).
+    expect(ours).toBeLessThanOrEqual(official);
   });
 });

@@ -7,7 +7,6 @@ import {
   Client as V2Client,
   StreamableHTTPClientTransport,
   UnauthorizedError,
-  type OAuthClientProvider,
 } from '@modelcontextprotocol/client';
 import {
   McpServer as V2Server,
@@ -22,6 +21,7 @@ import { streamableHttp } from '../../src/client/http/index.js';
 import { createServer as createNodeServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { toNodeListener } from '../../src/integrations/node/index.js';
+import { MemoryOAuthProvider } from '../support/oauth-provider.js';
 import { startIssuer, type TestIssuer } from '../support/oidc.js';
 import { startProtected, type ProtectedServer } from '../support/protected-server.js';
 
@@ -47,54 +47,9 @@ afterAll(async () => {
   await issuer?.close();
 });
 
-/** An in-memory OAuth provider for the official client, as an app would write one. */
-type ClientInfo = Parameters<NonNullable<OAuthClientProvider['saveClientInformation']>>[0];
-type Tokens = Parameters<OAuthClientProvider['saveTokens']>[0];
-
-class MemoryProvider implements OAuthClientProvider {
-  authorizationUrl: URL | undefined;
-  #client: ClientInfo | undefined;
-  #tokens: Tokens | undefined;
-  #verifier = '';
-  get redirectUrl() {
-    return 'http://127.0.0.1/callback';
-  }
-  get clientMetadata() {
-    return {
-      client_name: 'official-v2-client',
-      redirect_uris: ['http://127.0.0.1/callback'],
-      grant_types: ['authorization_code', 'refresh_token'],
-      response_types: ['code'],
-      token_endpoint_auth_method: 'none',
-      application_type: 'native',
-    };
-  }
-  clientInformation() {
-    return this.#client;
-  }
-  saveClientInformation(info: ClientInfo) {
-    this.#client = info;
-  }
-  tokens() {
-    return this.#tokens;
-  }
-  saveTokens(tokens: Tokens) {
-    this.#tokens = tokens;
-  }
-  redirectToAuthorization(url: URL) {
-    this.authorizationUrl = url;
-  }
-  saveCodeVerifier(verifier: string) {
-    this.#verifier = verifier;
-  }
-  codeVerifier() {
-    return this.#verifier;
-  }
-}
-
 describe('the official v2 client with its OAuth provider against our protected server', () => {
   it('is refused, authorizes through oidc-provider, then calls a tool as the user', async () => {
-    const provider = new MemoryProvider();
+    const provider = new MemoryOAuthProvider('official-v2-client', { application_type: 'native' });
     const first = new StreamableHTTPClientTransport(new URL(ours.url), { authProvider: provider });
     const client = new V2Client({ name: 'official-v2-client', version: '2.4.0' });
     await expect(client.connect(first)).rejects.toBeInstanceOf(UnauthorizedError);

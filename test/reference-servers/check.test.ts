@@ -1,7 +1,6 @@
 /**
  * `mcpkit check` against each of mcpkit's reference servers (servers/NAME, built), over
- * stdio, on both eras: no finding of any severity but `info` (except a warning that names
- * the official server's own behaviour, kept by the drop-in), and each safe call's result
+ * stdio, on both eras: no finding of any severity but `info`, and each safe call's result
  * checked against its outputSchema.
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -21,8 +20,6 @@ interface Checked {
   args: string[];
   env?: Record<string, string>;
   calls: SafeCall[];
-  /** Warnings that describe the official server's behaviour, which the drop-in keeps. */
-  warns?: string[];
 }
 
 const SERVERS: Checked[] = [
@@ -48,9 +45,8 @@ const SERVERS: Checked[] = [
     name: 'sequential-thinking',
     args: [],
     env: { DISABLE_THOUGHT_LOGGING: 'true' },
-    // Its thought history lives as long as the connection (thoughtHistoryLength grows), as in
-    // the official server: the check says so, rightly, and the drop-in keeps it.
-    warns: ['behaviour.session-state'],
+    // thoughtHistoryLength grows for as long as the connection lives, on both eras: over stdio
+    // the modern era keeps the connection, so no session-state warning.
     calls: [
       {
         tool: 'sequentialthinking',
@@ -60,28 +56,24 @@ const SERVERS: Checked[] = [
   },
 ];
 
-describe.each(SERVERS)('mcpkit check on the $name server', ({ name, args, env, calls, warns = [] }) => {
-  it(
-    'finds nothing to warn about on either era but what the official server does too',
-    { timeout: 120_000 },
-    async () => {
-      const report = await checkServer(
-        {
-          kind: 'transport',
-          label: name,
-          open: () =>
-            spawnStdio({
-              command: process.execPath,
-              args: [ourEntry(name), ...args],
-              env: { ...process.env, ...env } as Record<string, string>,
-              stderr: 'pipe',
-              shutdownTimeoutMs: 500,
-            }),
-        },
-        { calls },
-      );
-      expect(report.eras.map((e) => e.era).sort()).toEqual(['legacy', 'modern']);
-      expect(report.findings.filter((f) => f.severity !== 'info').map((f) => f.rule)).toEqual(warns);
-    },
-  );
+describe.each(SERVERS)('mcpkit check on the $name server', ({ name, args, env, calls }) => {
+  it('finds nothing to warn about on either era', { timeout: 120_000 }, async () => {
+    const report = await checkServer(
+      {
+        kind: 'transport',
+        label: name,
+        open: () =>
+          spawnStdio({
+            command: process.execPath,
+            args: [ourEntry(name), ...args],
+            env: { ...process.env, ...env } as Record<string, string>,
+            stderr: 'pipe',
+            shutdownTimeoutMs: 500,
+          }),
+      },
+      { calls },
+    );
+    expect(report.eras.map((e) => e.era).sort()).toEqual(['legacy', 'modern']);
+    expect(report.findings.filter((f) => f.severity !== 'info').map((f) => f.rule)).toEqual([]);
+  });
 });

@@ -1,6 +1,7 @@
 /**
  * `mcpkit serve NAME` for the reference servers, with the built CLI: stdio by default, both
- * eras over Streamable HTTP with `--port`, and a bad server argument as a usage error.
+ * eras over Streamable HTTP with `--port`, and a bad server argument as a usage error (of the
+ * CLI and of each server's own main.js).
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -74,4 +75,16 @@ describe('mcpkit serve NAME', () => {
     expect(run.status).toBe(2);
     expect(run.stderr).toContain('usage: mcpkit serve filesystem [--] DIR [DIR...]');
   });
+});
+
+describe("each reference server's own main.js (servers/shared/stdio-main.ts)", () => {
+  it.each(['filesystem', 'memory', 'sequential-thinking', 'time', 'git', 'fetch'])(
+    '%s refuses a bad argument with exit code 2 and its usage line on stderr, nothing on stdout',
+    (name) => {
+      const run = spawnSync(process.execPath, [ourEntry(name), '--bogus'], { encoding: 'utf8' });
+      expect(run.status).toBe(2);
+      expect(run.stderr).toMatch(new RegExp(`^\\[${name}\\] .*--bogus[^]*usage: `));
+      expect(run.stdout).toBe('');
+    },
+  );
 });

@@ -2,7 +2,7 @@
  * mcpkit's sequential-thinking server against the official
  * `@modelcontextprotocol/server-sequential-thinking`, each a child process over stdio: the
  * same tools/list and the same answer to every call of a corpus, including the official
- * server's leniency (`"true"` and `"2"` strings) and its refusals.
+ * server's leniency (`"true"` and `"2"` strings), its order of branch ids and its refusals.
  */
 import { afterAll, describe, expect, it } from 'vitest';
 import type { Client } from '../../src/client/index.js';
@@ -36,6 +36,10 @@ const CORPUS: [Record<string, unknown>, boolean?][] = [
   [thought(3, { branchFromThought: 2, branchId: 'alt' })],
   [thought(4, { branchFromThought: 2, branchId: 'alt', needsMoreThoughts: 'false' })],
   [thought(3, { branchFromThought: 1 })],
+  // Branch ids that are array indices come first, ascending, as the keys of the official server's object.
+  [thought(4, { branchFromThought: 3, branchId: '7' })],
+  [thought(4, { branchFromThought: 3, branchId: '02' })],
+  [thought(4, { branchFromThought: 3, branchId: '3' })],
   [thought(6, { nextThoughtNeeded: false })],
   [thought(1, { nextThoughtNeeded: 'maybe' }), true],
   [thought(1, { thoughtNumber: 1.5 }), true],

@@ -5,46 +5,19 @@
  * (the session's Durable Object holds it), list changes delivered to the session's GET
  * stream, and an unknown session answered 404.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startWranglerDev, type WranglerDev } from '../support/wrangler.js';
 
-const root = resolve(import.meta.dirname, '../..');
-const { runtimes } = (await import(resolve(root, 'scripts/runtimes.mjs'))) as {
-  runtimes(): { wrangler: string[] };
-};
-
-let wrangler: ChildProcess | undefined;
+let wrangler: WranglerDev | undefined;
 let url = '';
 
 beforeAll(async () => {
-  const [node, ...cli] = runtimes().wrangler;
-  const state = mkdtempSync(join(tmpdir(), 'mcpkit-wrangler-'));
-  const args = [...cli, 'dev', '--config', 'examples/workers/wrangler.jsonc', '--ip', '127.0.0.1'];
-  args.push('--port', '0', '--inspector-port', '0', '--persist-to', state);
-  wrangler = spawn(node!, args, {
-    cwd: root,
-    detached: true,
-    stdio: ['ignore', 'pipe', 'pipe'],
-    env: { ...process.env, WRANGLER_SEND_METRICS: 'false', NO_COLOR: '1' },
-  });
-  url = await new Promise<string>((ready, fail) => {
-    let log = '';
-    const hear = (chunk: Buffer) => {
-      log += chunk.toString();
-      const at = /Ready on (http:\/\/127\.0\.0\.1:\d+)/.exec(log)?.[1];
-      if (at) ready(`${at}/mcp`);
-    };
-    wrangler!.stdout!.on('data', hear);
-    wrangler!.stderr!.on('data', hear);
-    wrangler!.once('exit', (code) => fail(new Error(`wrangler exited (${code}): ${log}`)));
-  });
+  wrangler = await startWranglerDev('examples/workers/wrangler.jsonc');
+  url = `${wrangler.origin}/mcp`;
 }, 90_000);
 
-afterAll(() => {
-  if (wrangler?.pid) process.kill(-wrangler.pid, 'SIGTERM');
+afterAll(async () => {
+  await wrangler?.stop();
 });
 
 type Json = Record<string, unknown>;

@@ -2,12 +2,8 @@
  * The authorization server façade for tests: an upstream OpenID provider (oidc-provider,
  * in-process on 127.0.0.1, dynamic registration OFF, one static confidential client for the
  * façade), and an mcpkit server behind `authorizationFacade` on another random loopback port.
- * `browse()` plays the user's browser: it follows redirects with a cookie jar, approves (or
- * denies) the façade's consent page, and signs in and consents at the upstream.
+ * The user's browser is `browse()` of ./oidc.ts (it answers the façade's consent page too).
  */
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { exportJWK, generateKeyPair } from 'jose';
 // @ts-expect-error oidc-provider ships no type declarations
 import Provider from 'oidc-provider';
 import {
@@ -16,29 +12,10 @@ import {
   type AuthorizationFacade,
   type AuthorizationFacadeOptions,
 } from '../../src/auth/index.js';
-import { toNodeListener, type NodeListener } from '../../src/integrations/node/index.js';
+import { toNodeListener } from '../../src/integrations/node/index.js';
 import type { McpServer } from '../../src/server/index.js';
+import { lateServer, signingKey } from './oidc.js';
 import { protectedDefinition } from './protected-server.js';
-
-/** A listening node:http server whose handler is set after it listens (its URL is needed first). */
-export async function lateServer(): Promise<{
-  origin: string;
-  set(h: NodeListener): void;
-  close(): Promise<void>;
-}> {
-  let handler: NodeListener = (_q, s) => void s.writeHead(503).end();
-  const server = createServer((req, res) => handler(req, res));
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return {
-    origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    set: (h) => void (handler = h),
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  };
-}
 
 /** A running upstream OpenID provider with the façade's static client. */
 export interface TestUpstream {
@@ -51,9 +28,8 @@ export interface TestUpstream {
 /** Starts the upstream; `redirectUris` are the façade callbacks registered for its client. */
 export async function startUpstream(redirectUris: string[]): Promise<TestUpstream> {
   const http = await lateServer();
-  const key = await generateKeyPair('RS256', { extractable: true });
   const provider = new Provider(http.origin, {
-    jwks: { keys: [{ ...(await exportJWK(key.privateKey)), alg: 'RS256', use: 'sig', kid: 'up' }] },
+    jwks: { keys: [await signingKey('RS256', 'up')] },
     cookies: { keys: ['upstream-cookie-key'] },
     clients: [
       {
@@ -134,77 +110,6 @@ export async function startFacade(
       await upstream.close();
     },
   };
-}
-
-/** A browser's cookies, by name (one test browser; hosts are all 127.0.0.1). */
-export type CookieJar = Map<string, string>;
-
-/** What the simulated user does. */
-export interface BrowseOptions {
-  /** The upstream login (default `alice`). */
-  login?: string;
-  /** The answer on the façade's consent page (default approve). */
-  decision?: 'approve' | 'deny';
-  /** The browser's cookies, kept across flows (default a new jar). */
-  jar?: CookieJar;
-  /** The browser's fetch (default the global one). */
-  fetch?: typeof fetch;
-  /** Called with each page the façade or upstream shows (status, headers, HTML). */
-  onPage?: (page: { url: URL; status: number; headers: Headers; html: string }) => void;
-}
-
-function hidden(html: string, name: string): string {
-  return new RegExp(`name="${name}" value="([^"]*)"`).exec(html)?.[1] ?? '';
-}
-
-/** Follows `start` like a browser until it is sent to `redirectUri`; returns that URL. */
-export async function browse(start: URL, redirectUri: string, options: BrowseOptions = {}): Promise<URL> {
-  const jar = options.jar ?? new Map<string, string>();
-  let url = start;
-  let post: { to: URL; form: URLSearchParams } | undefined;
-  for (let step = 0; step < 25; step++) {
-    const headers: Record<string, string> = { cookie: [...jar].map(([k, v]) => `${k}=${v}`).join('; ') };
-    if (post) headers['content-type'] = 'application/x-www-form-urlencoded';
-    if (post) url = post.to;
-    const response = await (options.fetch ?? fetch)(url, {
-      method: post ? 'POST' : 'GET',
-      headers,
-      body: post?.form ?? null,
-      redirect: 'manual',
-    });
-    post = undefined;
-    for (const c of response.headers.getSetCookie()) {
-      const [pair] = c.split(';');
-      const at = pair!.indexOf('=');
-      jar.set(pair!.slice(0, at), pair!.slice(at + 1));
-    }
-    const location = response.headers.get('location');
-    if (location) {
-      await response.body?.cancel();
-      url = new URL(location, url);
-      if (url.href.startsWith(redirectUri)) return url;
-      continue;
-    }
-    const html = await response.text();
-    options.onPage?.({ url, status: response.status, headers: response.headers, html });
-    if (response.status !== 200)
-      throw new Error(`${url.host} answered ${response.status}: ${html.slice(0, 300)}`);
-    if (html.includes('name="decision"')) {
-      const action = new URL(/action="([^"]+)"/.exec(html)![1]!.replace(/&#38;/g, '&'), url);
-      const form = new URLSearchParams({
-        pending: hidden(html, 'pending'),
-        csrf: hidden(html, 'csrf'),
-        decision: options.decision ?? 'approve',
-      });
-      post = { to: action, form };
-    } else {
-      const form = html.includes('name="login"')
-        ? new URLSearchParams({ prompt: 'login', login: options.login ?? 'alice', password: 'any' })
-        : new URLSearchParams({ prompt: 'consent' });
-      post = { to: url, form };
-    }
-  }
-  throw new Error('the authorization flow did not come back to the redirect URI');
 }
 
 /** Registers a public client at the façade of `mcpUrl` (redirect `http://127.0.0.1:9/cb`). */

@@ -5,12 +5,14 @@
  * credentials, refresh tokens and DPoP. `approve()` plays the user's browser headlessly:
  * it follows the authorization URL and submits the provider's own (development)
  * login and consent forms, then returns the redirect URI the browser would be sent to.
+ * `browse()` is that browser with more to do (the façade's consent page, a kept cookie jar).
  */
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { exportJWK, generateKeyPair } from 'jose';
 // @ts-expect-error oidc-provider ships no type declarations
 import Provider from 'oidc-provider';
+import type { NodeListener } from '../../src/integrations/node/index.js';
 
 /** A running authorization server. */
 export interface TestIssuer {
@@ -32,13 +34,34 @@ export interface IssuerOptions {
   scopes?: string;
 }
 
+/** A new private signing JWK for a provider's `jwks`. */
+export async function signingKey(alg: 'ES256' | 'RS256', kid: string) {
+  const pair = await generateKeyPair(alg, { extractable: true });
+  return { ...(await exportJWK(pair.privateKey)), alg, use: 'sig', kid };
+}
+
 async function keys() {
-  const ec = await generateKeyPair('ES256', { extractable: true });
-  const rsa = await generateKeyPair('RS256', { extractable: true });
-  return [
-    { ...(await exportJWK(ec.privateKey)), alg: 'ES256', use: 'sig', kid: 'ec' },
-    { ...(await exportJWK(rsa.privateKey)), alg: 'RS256', use: 'sig', kid: 'rsa' },
-  ];
+  return [await signingKey('ES256', 'ec'), await signingKey('RS256', 'rsa')];
+}
+
+/** A listening node:http server whose handler is set after it listens (its URL is needed first). */
+export async function lateServer(): Promise<{
+  origin: string;
+  set(h: NodeListener): void;
+  close(): Promise<void>;
+}> {
+  let handler: NodeListener = (_q, s) => void s.writeHead(503).end();
+  const server = createServer((req, res) => handler(req, res));
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    set: (h) => void (handler = h),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
 }
 
 function configuration(options: IssuerOptions, jwks: object[]) {
@@ -85,41 +108,61 @@ function configuration(options: IssuerOptions, jwks: object[]) {
 
 /** Starts an authorization server on a random loopback port. */
 export async function startIssuer(options: IssuerOptions = {}): Promise<TestIssuer> {
-  let handler: (req: IncomingMessage, res: ServerResponse) => void = (_q, s) => s.writeHead(503).end();
-  const server = createServer((req, res) => handler(req, res));
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const issuer = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const http = await lateServer();
+  const issuer = http.origin;
   const provider = new Provider(issuer, configuration(options, await keys()) as never);
-  handler = provider.callback() as never;
+  http.set(provider.callback() as never);
   return {
     issuer,
     rs: { clientId: 'rs', clientSecret: 'rs-secret' },
     machine: { clientId: 'machine', clientSecret: 'machine-secret' },
     approve: (url, login = 'alice') => approve(url, login),
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
+    close: http.close,
   };
 }
 
-/** A browser in a loop: follow redirects, keep cookies, submit login then consent (dev interactions). */
-export async function approve(start: URL, login = 'alice'): Promise<URL> {
-  const redirectUri = start.searchParams.get('redirect_uri') ?? '';
-  const jar = new Map<string, string>();
+/** A browser that signs in as `login` and consents; returns the URL it is sent to at the authorization's `redirect_uri`. */
+export function approve(start: URL, login = 'alice'): Promise<URL> {
+  return browse(start, start.searchParams.get('redirect_uri') ?? '', { login });
+}
+
+/** A browser's cookies, by name (one test browser; hosts are all 127.0.0.1). */
+export type CookieJar = Map<string, string>;
+
+/** What the simulated user does. */
+export interface BrowseOptions {
+  /** The upstream login (default `alice`). */
+  login?: string;
+  /** The answer on the façade's consent page (default approve). */
+  decision?: 'approve' | 'deny';
+  /** The browser's cookies, kept across flows (default a new jar). */
+  jar?: CookieJar;
+  /** The browser's fetch (default the global one). */
+  fetch?: typeof fetch;
+  /** Called with each page the façade or upstream shows (status, headers, HTML). */
+  onPage?: (page: { url: URL; status: number; headers: Headers; html: string }) => void;
+}
+
+function hidden(html: string, name: string): string {
+  return new RegExp(`name="${name}" value="([^"]*)"`).exec(html)?.[1] ?? '';
+}
+
+/** Follows `start` like a browser until it is sent to `redirectUri`; returns that URL. */
+export async function browse(start: URL, redirectUri: string, options: BrowseOptions = {}): Promise<URL> {
+  const jar = options.jar ?? new Map<string, string>();
   let url = start;
-  let form: URLSearchParams | undefined;
-  for (let step = 0; step < 20; step++) {
+  let post: { to: URL; form: URLSearchParams } | undefined;
+  for (let step = 0; step < 25; step++) {
     const headers: Record<string, string> = { cookie: [...jar].map(([k, v]) => `${k}=${v}`).join('; ') };
-    if (form) headers['content-type'] = 'application/x-www-form-urlencoded';
-    const response = await fetch(url, {
-      method: form ? 'POST' : 'GET',
+    if (post) headers['content-type'] = 'application/x-www-form-urlencoded';
+    if (post) url = post.to;
+    const response = await (options.fetch ?? fetch)(url, {
+      method: post ? 'POST' : 'GET',
       headers,
-      body: form ?? null,
+      body: post?.form ?? null,
       redirect: 'manual',
     });
-    form = undefined;
+    post = undefined;
     for (const c of response.headers.getSetCookie()) {
       const [pair] = c.split(';');
       const at = pair!.indexOf('=');
@@ -133,11 +176,23 @@ export async function approve(start: URL, login = 'alice'): Promise<URL> {
       continue;
     }
     const html = await response.text();
+    options.onPage?.({ url, status: response.status, headers: response.headers, html });
     if (response.status !== 200)
-      throw new Error(`authorization server answered ${response.status}: ${html.slice(0, 300)}`);
-    form = html.includes('name="login"')
-      ? new URLSearchParams({ prompt: 'login', login, password: 'any' })
-      : new URLSearchParams({ prompt: 'consent' });
+      throw new Error(`${url.host} answered ${response.status}: ${html.slice(0, 300)}`);
+    if (html.includes('name="decision"')) {
+      const action = new URL(/action="([^"]+)"/.exec(html)![1]!.replace(/&#38;/g, '&'), url);
+      const form = new URLSearchParams({
+        pending: hidden(html, 'pending'),
+        csrf: hidden(html, 'csrf'),
+        decision: options.decision ?? 'approve',
+      });
+      post = { to: action, form };
+    } else {
+      const form = html.includes('name="login"')
+        ? new URLSearchParams({ prompt: 'login', login: options.login ?? 'alice', password: 'any' })
+        : new URLSearchParams({ prompt: 'consent' });
+      post = { to: url, form };
+    }
   }
   throw new Error('the authorization flow did not come back to the redirect URI');
 }

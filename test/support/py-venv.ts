@@ -17,8 +17,12 @@ const READY = join(DIR, '.mcpkit-ready');
 /** A lock older than this belongs to a run that died; it is taken over. */
 const STALE_LOCK_MS = 15 * 60_000;
 
-/** The venv's python, or why it cannot be had (one line naming what is missing). */
-export type PythonEnv = { python: string } | { missing: string };
+/**
+ * The venv's python, or why it cannot be had (one line naming what is missing);
+ * `noPython` when python3 itself or its venv module is absent (a test may skip then),
+ * not when pip failed (a test must fail then).
+ */
+export type PythonEnv = { python: string } | { missing: string; noPython?: true };
 
 /** Creates the venv (python3 -m venv, pip install fastmcp mcp) unless it is ready. */
 export async function pythonEnv(): Promise<PythonEnv> {
@@ -28,6 +32,11 @@ export async function pythonEnv(): Promise<PythonEnv> {
   try {
     if (existsSync(READY)) return { python };
     rmSync(DIR, { recursive: true, force: true });
+    try {
+      await run('python3', ['-c', 'import venv, ensurepip']);
+    } catch {
+      return { missing: 'python3 with its venv and ensurepip modules is not installed', noPython: true };
+    }
     await run('python3', ['-m', 'venv', DIR]);
     // No retries: an index that cannot be reached is skipped at once for the others configured.
     await run(join(DIR, 'bin', 'pip'), ['install', '-q', '--retries', '0', 'fastmcp', 'mcp'], {

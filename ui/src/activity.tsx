@@ -1,8 +1,10 @@
 // The notifications/log pane and the JSON-RPC message history (with timing: a response
-// shows how long after its request it arrived). Entries expand and copy.
+// shows how long after its request it arrived). Entries expand and copy. The history saves
+// as a recording, and a recording file opens in it read-only, with its replay command.
 import { useCallback, useState } from 'preact/hooks';
 import { api, type AppEvent } from './api.js';
 import { useEvents } from './bus.js';
+import { download } from './download.js';
 
 const KEEP = 500;
 
@@ -81,24 +83,98 @@ function frameLabel(frame: Frame): string {
   return 'frame';
 }
 
+/** The file name a saved recording gets. */
+const SAVED = 'session.jsonl';
+
 /** Downloads the connection's history as a recording `mcpkit replay` serves (JSON Lines). */
 async function exportHistory(): Promise<void> {
-  const text = await api<string>('export');
-  const link = document.createElement('a');
-  link.href = URL.createObjectURL(new Blob([text], { type: 'application/jsonl' }));
-  link.download = 'session.jsonl';
-  link.click();
-  URL.revokeObjectURL(link.href);
+  download(await api<string>('export'), SAVED, 'application/jsonl');
 }
 
-/** The JSON-RPC history pane. */
+/** A recording opened from a file, as the CLI process read it. */
+type Recording = {
+  header: { transport: string; server: string; recordedAt: string };
+  messages: { at: number; from: 'client' | 'server'; message: Record<string, unknown> }[];
+  total: number;
+  replay: string[];
+  file: string;
+};
+
+/** The recording's messages as history frames (client → out, server → in). */
+function recordedFrames(recording: Recording): Frame[] {
+  const start = Date.parse(recording.header.recordedAt) || 0;
+  return recording.messages.map((m) => ({
+    direction: m.from === 'client' ? 'out' : 'in',
+    at: start + m.at,
+    message: m.message,
+  }));
+}
+
+/** The opened recording's header, replay commands and a way back to the live history. */
+function RecordingBanner(props: { recording: Recording; onClose: () => void }) {
+  const { header, total, messages, replay, file } = props.recording;
+  return (
+    <div class="recording" data-test="recording" role="status">
+      <div>
+        <strong>Recording {file}</strong> (read-only): {header.transport} <code>{header.server}</code>,{' '}
+        {header.recordedAt}, {total} messages
+        {total > messages.length ? `, the first ${messages.length} shown` : ''}{' '}
+        <button type="button" data-test="close-recording" onClick={props.onClose}>
+          back to live
+        </button>
+      </div>
+      <ReplayCommands lines={replay} />
+    </div>
+  );
+}
+
+function ReplayCommands(props: { lines: string[] }) {
+  return (
+    <div class="muted" data-test="replay-commands">
+      Serve it as a mock server:{' '}
+      {props.lines.map((line) => (
+        <code key={line} data-test="replay-command">
+          {line}
+        </code>
+      ))}
+    </div>
+  );
+}
+
+/** Reads a recording file through the CLI process (the record format's own parser). */
+async function openRecording(input: HTMLInputElement): Promise<Recording> {
+  const file = input.files?.[0];
+  input.value = '';
+  if (!file) throw new Error('no file chosen');
+  const opened = await api<Omit<Recording, 'file'>>('recording', {
+    text: await file.text(),
+    fileName: file.name,
+  });
+  return { ...opened, file: file.name };
+}
+
+/** The JSON-RPC history pane; or, while one is open, a recording's messages. */
 export function HistoryPane() {
-  const [frames, setFrames] = useState<Frame[]>([]);
+  const [live, setFrames] = useState<Frame[]>([]);
+  const [recording, setRecording] = useState<Recording | undefined>();
+  const [saved, setSaved] = useState(false);
+  const [error, setError] = useState<string | undefined>();
   useEvents(
     useCallback((e: AppEvent) => {
       if (e.type === 'frame') setFrames((list) => keep(list, e as unknown as Frame));
     }, []),
   );
+  const frames = recording ? recordedFrames(recording) : live;
+  const save = () =>
+    void exportHistory().then(
+      () => setSaved(true),
+      (e: unknown) => setError(String(e)),
+    );
+  const open = (input: HTMLInputElement) =>
+    void openRecording(input).then(
+      (r) => (setError(undefined), setRecording(r)),
+      (e: unknown) => setError(e instanceof Error ? e.message : String(e)),
+    );
   const sentAt = new Map<string, number>();
   const rows = frames.map((f) => {
     const m = (f.message ?? {}) as Record<string, unknown>;
@@ -112,11 +188,32 @@ export function HistoryPane() {
   return (
     <section class="pane" data-test="history">
       <h4>
-        JSON-RPC history <button onClick={() => setFrames([])}>clear</button>{' '}
-        <button data-test="export-history" onClick={() => void exportHistory()}>
-          export
-        </button>
+        JSON-RPC history{' '}
+        <button disabled={recording !== undefined} onClick={() => setFrames([])}>
+          clear
+        </button>{' '}
+        <button data-test="export-history" disabled={recording !== undefined} onClick={save}>
+          save recording
+        </button>{' '}
+        <label class="file-button">
+          open recording
+          <input
+            type="file"
+            accept=".jsonl,.json,application/jsonl"
+            data-test="open-recording"
+            onChange={(e) => open(e.currentTarget)}
+          />
+        </label>
       </h4>
+      {error && (
+        <div class="result error" role="alert" data-test="recording-error">
+          {error}
+        </div>
+      )}
+      {saved && !recording && (
+        <ReplayCommands lines={[`mcpkit replay ${SAVED}`, `mcpkit replay ${SAVED} --port 0`]} />
+      )}
+      {recording && <RecordingBanner recording={recording} onClose={() => setRecording(undefined)} />}
       {rows
         .slice()
         .reverse()

@@ -17,6 +17,8 @@ import { TasksBadge, TasksView } from './tasks.js';
 import { SettingsView } from './settings.js';
 import { Disconnected } from './disconnected.js';
 import { loadPage, LoadMore } from './paged.js';
+import { ServersView } from './servers.js';
+import { CheckView } from './check.js';
 
 type Lists = { tools: Tool[]; resources: Resource[]; resourceTemplates: Template[]; prompts: Prompt[] };
 type Kind = keyof Lists;
@@ -36,7 +38,17 @@ const TAB_OF: Record<Kind, string> = {
 };
 /** JSON-RPC Method not found: a server that declares a feature may still lack an optional list. */
 const METHOD_NOT_FOUND = -32601;
-const TABS = ['tools', 'apps', 'resources', 'prompts', 'roots', 'network', 'console'] as const;
+const TABS = [
+  'servers',
+  'tools',
+  'apps',
+  'resources',
+  'prompts',
+  'roots',
+  'network',
+  'console',
+  'check',
+] as const;
 /** The Tasks view and the client settings, after the other tabs. */
 const MORE_TABS = ['tasks', 'settings'] as const;
 type Tab = (typeof TABS)[number] | (typeof MORE_TABS)[number];
@@ -140,6 +152,11 @@ function TabCount(props: { tab: Tab; lists: Lists; loading: Kind[] }) {
 export function App() {
   const [state, setState] = useState<ServerState>({ connected: false, roots: [] });
   const [tab, setTab] = useState<Tab>('tools');
+  // With a catalogue (--config) the page opens on it, until a server is opened.
+  const catalogued = state.catalog === true;
+  useEffect(() => {
+    if (catalogued && !state.connected) setTab('servers');
+  }, [catalogued]);
   const { lists, missing, loading, cursors, more } = useLists(state);
   useEvents(
     useCallback((e: AppEvent) => {
@@ -153,13 +170,20 @@ export function App() {
         <ConnectionPanel state={state} onState={setState} />
       </header>
       <nav>
-        {[...TABS, ...MORE_TABS].map((t) => (
-          <button key={t} class={t === tab ? 'active' : ''} data-test={`tab-${t}`} onClick={() => setTab(t)}>
-            {t}
-            <TabCount tab={t} lists={lists} loading={loading} />
-            {t === 'tasks' && <TasksBadge />}
-          </button>
-        ))}
+        {[...TABS, ...MORE_TABS]
+          .filter((t) => t !== 'servers' || catalogued)
+          .map((t) => (
+            <button
+              key={t}
+              class={t === tab ? 'active' : ''}
+              data-test={`tab-${t}`}
+              onClick={() => setTab(t)}
+            >
+              {t}
+              <TabCount tab={t} lists={lists} loading={loading} />
+              {t === 'tasks' && <TasksBadge />}
+            </button>
+          ))}
       </nav>
       <main>
         <Disconnected state={state} onState={setState} />
@@ -187,6 +211,13 @@ export function App() {
           label={(kind) => METHOD[kind]}
           more={more}
         />
+        {tab === 'servers' && (
+          <ServersView
+            current={state.connected ? state.server : undefined}
+            onOpen={(s) => (setState(s), setTab('tools'))}
+          />
+        )}
+        {tab === 'check' && <CheckView connected={state.connected} />}
       </main>
       <aside>
         <NotificationsPane />

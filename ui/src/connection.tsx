@@ -23,6 +23,10 @@ export type ServerState = {
   settings?: Settings;
   /** Why the connection was lost (the server died or could not be reached), while disconnected. */
   lost?: string;
+  /** Started with `--config`: the Servers view lists the catalogue. */
+  catalog?: boolean;
+  /** The server connected to (command line or URL), with a catalogue. */
+  server?: string;
 };
 
 /** Splits a command line on spaces, keeping quoted parts together. */

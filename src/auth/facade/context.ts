@@ -3,6 +3,7 @@
  * store and upstream client, the bounds, and the small helpers that answer a request.
  */
 import type { GuardRequest, GuardResponse } from '../../server/http/index.js';
+import type { ClientMetadataOptions } from './documents.js';
 import type { FacadeKeys } from './keys.js';
 import type { FacadeStore } from './store.js';
 import type { Upstream } from './upstream.js';
@@ -46,8 +47,9 @@ export interface FacadeContext {
   limits: Required<FacadeLimits>;
   scopes: string[];
   fetch: typeof fetch;
-  /** Whether Client ID Metadata Documents may be fetched over plain http on loopback (tests). */
+  /** Whether Client ID Metadata Documents may be fetched over plain http and from loopback (tests). */
   allowLoopbackMetadata: boolean;
+  clientMetadata: ClientMetadataOptions;
   enterprise: EnterpriseIdp | undefined;
 }
 

@@ -8,7 +8,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createClient } from '../../client/index.js';
 import { streamableHttp } from '../../client/http/index.js';
-import { browse, startFacade, type FacadeSetup } from '../../../test/support/facade.js';
+import { startFacade, type FacadeSetup } from '../../../test/support/facade.js';
+import { browse } from '../../../test/support/oidc.js';
 import { oauthClient } from '../index.js';
 
 let setup: FacadeSetup;

@@ -24,6 +24,7 @@ import {
   json,
   load,
 } from './context.js';
+import type { ClientMetadataOptions } from './documents.js';
 import { deriveKeys, seal, unseal } from './keys.js';
 import { errorPage } from './pages.js';
 import { register } from './registration.js';
@@ -57,9 +58,18 @@ export interface AuthorizationFacadeOptions {
   enterprise?: EnterpriseIdp;
   /** `resource_name` of the Protected Resource Metadata. */
   resourceName?: string;
-  /** The fetch for the upstream and metadata documents (default: the global one). */
+  /**
+   * The fetch for the upstream (default: the global one); also for Client ID Metadata
+   * Documents on runtimes without `node:https` (Workers), where the platform's network rules apply.
+   */
   fetch?: typeof fetch;
-  /** Fetch Client ID Metadata Documents over plain http on loopback hosts (tests; default false). */
+  /**
+   * How Client ID Metadata Documents are fetched: from public addresses only (after DNS
+   * resolution), no redirects, at most 16 KiB in 5 s, cached as their HTTP caching headers
+   * allow for at most a day; these options widen or narrow that.
+   */
+  clientMetadata?: ClientMetadataOptions;
+  /** Fetch Client ID Metadata Documents over plain http and from loopback addresses (tests; default false). */
   allowLoopbackClientMetadata?: boolean;
 }
 
@@ -214,6 +224,7 @@ async function contextOf(options: AuthorizationFacadeOptions, urls: FacadeUrls):
     scopes: options.scopes ?? [],
     fetch: fetcher,
     allowLoopbackMetadata: options.allowLoopbackClientMetadata === true,
+    clientMetadata: options.clientMetadata ?? {},
     enterprise: options.enterprise,
   };
 }

@@ -8,8 +8,8 @@
  */
 import { isLoopbackHost } from '../../core/runtime.js';
 import type { GuardRequest, GuardResponse } from '../../server/http/index.js';
-import { readJson } from '../client/discovery.js';
 import { type FacadeContext, json, load, MAX_BODY, MAX_FIELD, oauthError } from './context.js';
+import { fetchDocument } from './documents.js';
 import { digest, randomId } from './keys.js';
 
 /** A client of the façade, registered or described by its metadata document. */
@@ -25,7 +25,6 @@ export interface FacadeClient {
 }
 
 const MAX_REDIRECT_URIS = 10;
-const METADATA_TTL_MS = 3_600_000;
 
 /** Whether `uri` may be a redirect URI: https, http on loopback, or a private-use scheme (a dotted name). */
 function acceptableRedirect(uri: unknown): uri is string {
@@ -127,8 +126,9 @@ function isMetadataUrl(clientId: string, allowLoopback: boolean): URL | undefine
 
 /**
  * The client `clientId` names: registered here, or described by the metadata document at
- * that URL (fetched without redirects, 5 s, at most 256 KiB; its `client_id` must equal the
- * URL; cached for an hour). Undefined when unknown or invalid.
+ * that URL (fetched from public addresses only, without redirects, bounded in size and
+ * time — ./documents.ts; its `client_id` must equal the URL; cached as its HTTP caching
+ * headers allow, within a bound). Undefined when unknown, refused or invalid.
  */
 export async function clientOf(c: FacadeContext, clientId: string): Promise<FacadeClient | undefined> {
   if (clientId.length > MAX_FIELD) return undefined;
@@ -139,24 +139,19 @@ export async function clientOf(c: FacadeContext, clientId: string): Promise<Faca
   const cacheKey = `cimd:${await digest(clientId)}`;
   const cached = await load<FacadeClient>(c.store, cacheKey);
   if (cached) return cached;
-  const meta = await fetchMetadata(c, url);
-  if (!meta || meta.client_id !== clientId) return undefined;
-  const client = clientFrom(meta, clientId, false);
-  if (typeof client === 'string' || client.token_endpoint_auth_method !== 'none') return undefined;
-  await c.store.set(cacheKey, JSON.stringify(client), METADATA_TTL_MS);
-  return client;
-}
-
-async function fetchMetadata(c: FacadeContext, url: URL): Promise<Record<string, unknown> | undefined> {
+  let document: Awaited<ReturnType<typeof fetchDocument>>;
   try {
-    const response = await c.fetch(url, {
-      redirect: 'manual',
-      headers: { accept: 'application/json' },
-      signal: AbortSignal.timeout(5000),
+    document = await fetchDocument(url, {
+      options: c.clientMetadata,
+      allowLoopback: c.allowLoopbackMetadata,
+      platformFetch: c.fetch,
     });
-    if (response.status !== 200) return void (await response.body?.cancel());
-    return await readJson(response);
   } catch {
     return undefined;
   }
+  if (document.json.client_id !== clientId) return undefined;
+  const client = clientFrom(document.json, clientId, false);
+  if (typeof client === 'string' || client.token_endpoint_auth_method !== 'none') return undefined;
+  if (document.cacheSec > 0) await c.store.set(cacheKey, JSON.stringify(client), document.cacheSec * 1000);
+  return client;
 }

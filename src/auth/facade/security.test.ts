@@ -9,13 +9,13 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import {
   authorizeUrl,
-  browse,
   redeem,
   redeemRaw,
   registerClient,
   startFacade,
   type FacadeSetup,
 } from '../../../test/support/facade.js';
+import { browse } from '../../../test/support/oidc.js';
 import { memoryFacadeStore, type FacadeStore } from './store.js';
 import { authorizationFacade } from './facade.js';
 import { oidcUpstream } from './presets.js';

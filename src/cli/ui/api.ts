@@ -7,6 +7,9 @@
 import type { EraPreference } from '../../client/index.js';
 import type { InspectorBridge, InspectorRoot } from './bridge.js';
 import type { InspectorTarget } from './target.js';
+import type { Catalog } from './catalog.js';
+import { browseRecording, checkConnection, contractSnapshot } from './verify.js';
+import { sessionOf } from './session.js';
 
 type Body = Record<string, unknown>;
 type Route = (bridge: InspectorBridge, body: Body) => Promise<unknown> | unknown;
@@ -36,6 +39,13 @@ function target(value: unknown): InspectorTarget {
 
 function era(value: unknown): EraPreference {
   return value === 'modern' || value === 'legacy' ? value : 'auto';
+}
+
+/** The catalogue of `--config`. @throws Error when the inspector was started without one. */
+function catalog(b: InspectorBridge): Catalog {
+  const found = sessionOf(b).catalog;
+  if (!found) throw new Error('no catalogue: start the inspector with --config FILE');
+  return found;
 }
 
 const LISTS = {
@@ -100,6 +110,19 @@ export const ROUTES: Record<string, Route> = {
   'app-open': (b, body) => b.apps.open(str(body.name, 'name'), obj(body.arguments)),
   'app-message': (b, body) => b.apps.receive(str(body.viewId, 'viewId'), body.message),
   'app-close': (b, body) => b.apps.close(str(body.viewId, 'viewId')),
+  catalog: (b) => catalog(b).rows(),
+  'catalog-connect': (b, body) => catalog(b).connect(str(body.name, 'name')),
+  'catalog-disconnect': (b, body) => catalog(b).disconnect(str(body.name, 'name')),
+  'catalog-search': (b, body) =>
+    catalog(b).search(str(body.query, 'query'), typeof body.limit === 'number' ? body.limit : undefined),
+  'catalog-open': (b, body) => {
+    const entry = catalog(b).entry(str(body.name, 'name'));
+    if (!entry.target) throw new Error(`\`${entry.name}\` cannot be connected here: ${entry.note ?? ''}`);
+    return b.connect(entry.target, entry.era);
+  },
+  contract: (b) => contractSnapshot(sessionOf(b).connection()),
+  check: (b) => checkConnection(sessionOf(b).connection()),
+  recording: (_b, body) => browseRecording(str(body.text, 'text'), str(body.fileName ?? '', 'fileName')),
   roots: (b, body) => {
     const roots = Array.isArray(body.roots) ? (body.roots as InspectorRoot[]) : [];
     b.setRoots(

@@ -14,20 +14,25 @@ import type { AuthStore } from '../../auth/index.js';
 import type { EraPreference } from '../../client/index.js';
 import { fileStore } from '../auth-store.js';
 import { describeFailure, ROUTES } from './api.js';
-import { InspectorBridge } from './bridge.js';
+import type { InspectorBridge } from './bridge.js';
+import { InspectorSession } from './session.js';
 import { serveAsset } from './assets.js';
 import { InspectorLogin } from './login.js';
 import { startSandbox } from './sandbox.js';
 import type { InspectorTarget } from './target.js';
+import type { Catalog } from './catalog.js';
 
 /** Largest API request body, in bytes. */
 const MAX_API_BODY = 1024 * 1024;
+/** Largest body of the routes that carry a file (a recording opened in the app), in bytes. */
+const MAX_FILE_BODY = 32 * 1024 * 1024;
+const BODY_LIMITS: Record<string, number> = { recording: MAX_FILE_BODY };
 
 /** A running inspector. */
 export interface Inspector {
   /** The URL to open: the session token, the target and the era are in its query. */
   readonly url: string;
-  readonly bridge: InspectorBridge;
+  readonly bridge: InspectorSession;
   close(): Promise<void>;
 }
 
@@ -43,6 +48,8 @@ export interface InspectorOptions {
   authStore?: AuthStore;
   /** A bearer token (`--token`) for the target URL, used instead of the login. */
   bearerToken?: string;
+  /** The servers of `--config` for the Servers view (see catalog.ts). */
+  catalog?: Catalog;
 }
 
 function json(res: ServerResponse, status: number, body: unknown): void {
@@ -75,21 +82,21 @@ function refusal(
 
 /** An API request body over {@link MAX_API_BODY}. */
 class BodyTooLarge extends Error {
-  constructor() {
-    super(`request body over ${MAX_API_BODY} bytes`);
+  constructor(limit: number) {
+    super(`request body over ${limit} bytes`);
   }
 }
 
-function readJson(req: IncomingMessage): Promise<Record<string, unknown>> {
+function readJson(req: IncomingMessage, limit: number): Promise<Record<string, unknown>> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
     req.on('data', (chunk: Buffer) => {
       size += chunk.length;
-      if (size <= MAX_API_BODY) return void chunks.push(chunk);
+      if (size <= limit) return void chunks.push(chunk);
       // Stop keeping the body but let it drain, so the caller gets a 413 instead of a reset.
       chunks.length = 0;
-      reject(new BodyTooLarge());
+      reject(new BodyTooLarge(limit));
     });
     req.once('error', reject);
     req.once('end', () => {
@@ -120,7 +127,7 @@ async function callRoute(
   if (!route || req.method !== 'POST') return json(res, 404, { error: { message: 'no such API route' } });
   let body: Record<string, unknown>;
   try {
-    body = await readJson(req);
+    body = await readJson(req, Object.hasOwn(BODY_LIMITS, name) ? (BODY_LIMITS[name] ?? 0) : MAX_API_BODY);
   } catch (error) {
     const status = error instanceof BodyTooLarge ? 413 : 400;
     return json(res, status, {
@@ -194,7 +201,7 @@ export async function startInspector(options: InspectorOptions = {}): Promise<In
     options.bearerToken && target.kind === 'http'
       ? { url: target.url, token: options.bearerToken }
       : undefined;
-  const bridge = new InspectorBridge({ login, ...(bearer ? { bearer } : {}) });
+  const bridge = new InspectorSession({ login, ...(bearer ? { bearer } : {}), catalog: options.catalog });
   const sandbox = await startSandbox(`http://${expected.host}`, (id) => bridge.apps.view(id));
   bridge.apps.sandboxOrigin = expected.sandbox = sandbox.origin;
   serve = handler(bridge, login, expected);
@@ -204,6 +211,7 @@ export async function startInspector(options: InspectorOptions = {}): Promise<In
     bridge,
     close: async () => {
       await bridge.disconnect();
+      await bridge.catalog?.close();
       await sandbox.close();
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));

@@ -16,7 +16,7 @@ import type { InspectorLogin } from './login.js';
  * OAuth login, a pre-registered client id), or the built-in server.
  */
 export type InspectorTarget =
-  | { kind: 'stdio'; command: string; args: string[] }
+  | { kind: 'stdio'; command: string; args: string[]; env?: Record<string, string>; cwd?: string }
   | { kind: 'http'; url: string; headers: Record<string, string>; clientId?: string }
   | { kind: 'builtin' };
 
@@ -57,10 +57,12 @@ export function openTransport(
   if (target.kind === 'builtin' && !existsSync(builtin))
     throw new Error(`the built-in everything server is missing (${builtin}); run \`npm run build\``);
   const { command, args } = target.kind === 'stdio' ? target : { command: process.execPath, args: [builtin] };
+  const own = target.kind === 'stdio' ? target : undefined;
   return spawnStdio({
     command,
     args,
-    env: { ...process.env },
+    env: { ...process.env, ...own?.env },
+    ...(own?.cwd === undefined ? {} : { cwd: own.cwd }),
     stderr: 'pipe',
     ...(onNonProtocolLine ? { onNonProtocolLine } : {}),
   });

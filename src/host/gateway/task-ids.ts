@@ -7,7 +7,7 @@
  * Source: SEP-2663 "Task Creation", "Security Implications".
  */
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
-import { META, TASKS_EXTENSION, type Params } from '../../core/index.js';
+import { META, TASKS_EXTENSION, WireError, type Params } from '../../core/index.js';
 
 /** Where a gateway task id points. */
 export interface TaskRoute {
@@ -26,10 +26,22 @@ export class TaskIds {
     this.#key = key;
   }
 
-  /** The gateway's id for `route`'s task, created for `principal` ('' when anonymous). */
+  /**
+   * The gateway's id for `route`'s task, created for `principal` ('' when anonymous).
+   * @throws WireError -32603 when the id would be longer than {@link unwrap} accepts (a
+   *   backend's task id of more than about 1 500 characters): an id the client could not use.
+   */
   wrap(route: TaskRoute, principal: string): string {
+    const refuse = (): WireError =>
+      WireError.of(
+        'InternalError',
+        `server '${route.server}' answered with a task id too long to relay (the gateway's ids hold at most ${MAX_ID_LENGTH} characters)`,
+      );
+    if (route.taskId.length + route.server.length > MAX_ID_LENGTH) throw refuse();
     const mac = this.#mac(route, principal).toString('base64url');
-    return `gwt.${b64(route.server)}.${b64(route.taskId)}.${mac}`;
+    const id = `gwt.${b64(route.server)}.${b64(route.taskId)}.${mac}`;
+    if (id.length > MAX_ID_LENGTH) throw refuse();
+    return id;
   }
 
   /**

@@ -142,4 +142,21 @@ describe('gateway task ids', () => {
     for (const other of respelled) expect(ids.unwrap(other, 'alice')).toBeUndefined();
     expect(ids.unwrap(id, 'alice')).toEqual({ server: 's.1', taskId: 'x.yé' });
   });
+
+  it('are never minted too long to be used: a backend task id that would make one is refused with -32603', () => {
+    const ids = new TaskIds();
+    for (const taskId of ['a'.repeat(1500), 'é'.repeat(700)]) {
+      const id = ids.wrap({ server: 'files', taskId }, 'alice');
+      expect(ids.unwrap(id, 'alice')).toEqual({ server: 'files', taskId });
+    }
+    for (const taskId of ['a'.repeat(1600), 'é'.repeat(800), 'x'.repeat(1_000_000)]) {
+      let caught: unknown;
+      try {
+        ids.wrap({ server: 'files', taskId }, 'alice');
+      } catch (error) {
+        caught = error;
+      }
+      expect(caught).toMatchObject({ code: -32603, message: expect.stringMatching(/files.*too long/) });
+    }
+  });
 });

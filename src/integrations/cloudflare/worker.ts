@@ -97,10 +97,13 @@ export function createWorker(
   };
 }
 
-/** The endpoint's path, and both card locations when the Worker serves a card. */
+/**
+ * The endpoint's path, the paths its `auth` guard answers (metadata; a façade's OAuth
+ * endpoints), and both card locations when the Worker serves a card.
+ */
 function servesPath(options: WorkerOptions, pathname: string): boolean {
   const path = options.path ?? '/mcp';
-  if (pathname === path) return true;
+  if (pathname === path || options.auth?.paths.includes(pathname)) return true;
   return (
     options.serverCard !== undefined &&
     (pathname === `${path}/server-card` || pathname === SERVER_CARD_WELL_KNOWN_PATH)

@@ -10,13 +10,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startRedis, type TestRedis } from '../../../bench/harness/redis.js';
 import {
   authorizeUrl,
-  browse,
-  lateServer,
   redeemRaw,
   registerClient,
   startUpstream,
   type TestUpstream,
 } from '../../../test/support/facade.js';
+import { browse, lateServer } from '../../../test/support/oidc.js';
 import { protectedDefinition } from '../../../test/support/protected-server.js';
 import { authorizationFacade, oidcUpstream } from '../../auth/index.js';
 import { toNodeListener } from '../node/index.js';

@@ -12,7 +12,7 @@ import { LocalError, type Tool, type ToolAnnotations } from '../../core/index.js
 import { isObject } from '../../core/runtime.js';
 import { compileSchema, type CompiledSchema } from '../../validation/index.js';
 import type { RequestContext } from '../context.js';
-import { errorResult } from '../tools.js';
+import { errorResult, toolNameProblem } from '../tools.js';
 import type { Catalogue, ToolEntry, Transform } from './types.js';
 
 /** How one argument of a transformed tool changes. */
@@ -43,10 +43,14 @@ export interface ToolChange {
 
 /**
  * Replaces tool `name` with its transformed form (see the module comment).
- * @throws LocalError `INVALID_DEFINITION`, when applied, for an unknown tool or argument, an
- *   argument both fixed and computed, or a fixed value the original's schema refuses.
+ * @throws LocalError `INVALID_DEFINITION` at once for a new name `server.tool()` would refuse
+ *   (1–128 characters, no control characters); when applied, for an unknown tool or
+ *   argument, an argument both fixed and computed, or a fixed value the original's schema
+ *   refuses.
  */
 export function transformTool(name: string, change: ToolChange): Transform {
+  const problem = change.name === undefined ? undefined : toolNameProblem(change.name);
+  if (problem !== undefined) throw invalid(`transformTool: ${problem}`);
   const made = new WeakMap<ToolEntry, ToolEntry>();
   return (catalogue: Catalogue): Catalogue => {
     const index = catalogue.tools.findIndex((t) => t.tool.name === name);

@@ -140,4 +140,16 @@ describe('transforms refused at definition time', () => {
     expect(() => server.transform(renameTool('search', 'drop_table'))).toThrow(/offered twice/);
     server.transform(transformTool('search', { arguments: { tenant: { value: 'globex' } } }));
   });
+
+  it('refuses a new name server.tool() would refuse (empty, over 128 characters, a control character)', () => {
+    for (const name of ['', 'x'.repeat(129), 'look\nup'])
+      expect(() => renameTool('search', name)).toThrow(
+        expect.objectContaining({
+          code: 'INVALID_DEFINITION',
+          message: expect.stringMatching(/1–128 characters/),
+        }),
+      );
+    const server = searchServer();
+    server.transform(renameTool('search', 'x'.repeat(128)));
+  });
 });

@@ -76,6 +76,11 @@ describe('server.tool() and x-mcp-header annotations', () => {
       { a: prop('string', 'Region'), b: prop('string', 'region') },
     ],
     ['a header name that is not a token', { v: prop('string', 'My Region') }],
+    ['a header name of more than 128 characters', { v: prop('string', 'N'.repeat(129)) }],
+    [
+      'more than 64 annotated parameters',
+      Object.fromEntries(Array.from({ length: 65 }, (_, i) => [`p${i}`, prop('string', `H${i}`)])),
+    ],
   ])('refuses with INVALID_DEFINITION a tool the client would drop: %s', (_case, properties) => {
     const inputSchema = { type: 'object', properties };
     // The client screens listed tools with the same check and drops this one.

@@ -88,7 +88,8 @@ export const SESSION_METHODS: Record<
   },
   'resources/subscribe': async (session, params, deps) => {
     const uri = requireUri(params);
-    if (session.subscriptions.has(uri)) return {};
+    // Another spelling of a held resource is the same subscription (resource-uri.ts).
+    if (session.subscriptions.spellingOf(uri) !== undefined) return {};
     const max = deps.maxSubscriptions ?? MAX_SUBSCRIPTIONS;
     if (session.subscriptions.size >= max) {
       throw WireError.of(
@@ -117,8 +118,8 @@ export const SESSION_METHODS: Record<
     return {};
   },
   'resources/unsubscribe': (session, params, deps) => {
-    const uri = requireUri(params);
-    if (session.subscriptions.delete(uri)) deps.subscriptions.release(uri);
+    const held = session.subscriptions.delete(requireUri(params));
+    if (held !== undefined) deps.subscriptions.release(held);
     return {};
   },
 };

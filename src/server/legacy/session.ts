@@ -16,7 +16,7 @@ import type {
   ServerEvent,
 } from '../../core/index.js';
 import { EVENT_METHOD, declares, serverCapabilityNeeded } from '../../core/runtime.js';
-import { subscribedSpelling } from '../resource-uri.js';
+import { SubscribedUris } from '../resource-uri.js';
 
 /** How a session reaches its client; supplied by the transport. */
 export interface SessionLink {
@@ -52,7 +52,7 @@ export class LegacySession {
   auth: AuthInfo | undefined;
   /** Tells whether a list change concerns this client's view (per-caller catalogues); absent: every one does. */
   concerns: ((event: ServerEvent) => boolean) | undefined;
-  #subscriptions: Set<string> | undefined;
+  #subscriptions: SubscribedUris | undefined;
 
   constructor(init: {
     id?: string;
@@ -68,9 +68,12 @@ export class LegacySession {
     this.link = init.link;
   }
 
-  /** URIs the client subscribed to with `resources/subscribe` (the set is made on first use). */
-  get subscriptions(): Set<string> {
-    return (this.#subscriptions ??= new Set());
+  /**
+   * URIs the client subscribed to with `resources/subscribe`, one per resource whatever the
+   * spelling (made on first use).
+   */
+  get subscriptions(): SubscribedUris {
+    return (this.#subscriptions ??= new SubscribedUris());
   }
 }
 
@@ -88,7 +91,7 @@ export function forwardEvent(event: ServerEvent, session: LegacySession): void {
   if (event.type !== 'resourceUpdated') session.link.notify(method);
   else {
     // Any spelling of the resource the session subscribed to (told with its own spelling).
-    const uri = subscribedSpelling(event.uri, session.subscriptions);
+    const uri = session.subscriptions.spellingOf(event.uri);
     if (uri !== undefined) session.link.notify(method, { uri });
   }
 }

@@ -3,12 +3,17 @@
  * given in code): every directory holding a `SKILL.md` is a skill, its entry lists every
  * file under it with digest and size, and the bytes are held so a read serves exactly
  * what the entry describes. A skill that breaks a rule (frontmatter, name, a symlink or
- * special file, an unsafe path, the 512-file or 16 MiB limit) is refused with a reason.
+ * special file, an unsafe path, the 512-file or 16 MiB limit) is refused with a reason,
+ * and so is one whose URIs name the resources of another (`Acme/refunds` beside
+ * `acme/refunds`: the first segment is the URI's host, compared case-insensitively). Skills,
+ * files and directories are found by any spelling of their URI, as resources are
+ * (resource-uri.ts): `skill://git-workflow/SKILL%2Emd` is `skill://git-workflow/SKILL.md`.
  * Source: ext-skills specification/beta/skills.mdx (SEP-2640) "Skill Format", "Resource
  * Mapping", "Skill Entries", "Limits", "Nested Skills", "Directory Resources".
  */
 import { LocalError, type Resource, type Skill } from '../../core/index.js';
 import { DIRECTORY_MIME_TYPE, SKILL_LIMITS, skillDigest, unsafeSkillPath } from '../../core/skills.js';
+import { resourceUriKey } from '../resource-uri.js';
 import { frontmatterOf, SkillRuleError } from './frontmatter.js';
 
 /** One entry of a storage directory; `other` is a symlink or special file, which is refused. */
@@ -86,9 +91,10 @@ export class SkillCatalogue {
   private constructor(found: Found) {
     this.problems = Object.freeze(found.problems);
     this.#entries = Object.freeze([...found.skills].sort((a, b) => (a.uri < b.uri ? -1 : 1)));
-    this.#byUri = new Map(this.#entries.map((s) => [s.uri, s]));
-    this.#files = found.files;
-    this.#dirs = directoriesOf(found.files, this.#entries);
+    this.#byUri = new Map(this.#entries.map((s) => [resourceUriKey(s.uri), s]));
+    this.#files = new Map([...found.files].map(([uri, file]) => [resourceUriKey(uri), file]));
+    const dirs = directoriesOf(found.files, this.#entries);
+    this.#dirs = new Map([...dirs].map(([uri, children]) => [resourceUriKey(uri), children]));
   }
 
   /**
@@ -117,19 +123,22 @@ export class SkillCatalogue {
     return this.#entries;
   }
 
-  /** The entry whose `SKILL.md` is at `uri`. */
+  /** The entry whose `SKILL.md` is at `uri` (any spelling of it). */
   get(uri: string): Skill | undefined {
-    return this.#byUri.get(uri);
+    return this.#byUri.get(resourceUriKey(uri));
   }
 
-  /** A held file by URI: its bytes and MIME type. */
+  /** A held file by URI (any spelling of it): its bytes and MIME type. */
   file(uri: string): HeldFile | undefined {
-    return this.#files.get(uri);
+    return this.#files.get(resourceUriKey(uri));
   }
 
-  /** The direct children of the directory resource at `uri`, or undefined when it is not one. */
+  /**
+   * The direct children of the directory resource at `uri` (any spelling of it), or
+   * undefined when it is not one.
+   */
   directory(uri: string): readonly Resource[] | undefined {
-    return this.#dirs.get(uri);
+    return this.#dirs.get(resourceUriKey(uri));
   }
 }
 
@@ -144,6 +153,8 @@ class Walker {
   readonly #files: SkillFiles;
   readonly #o: Required<SkillCatalogueOptions>;
   readonly #found: Found = { skills: [], problems: [], files: new Map() };
+  /** The skill directory of each accepted `SKILL.md`, by its URI's key. */
+  readonly #keys = new Map<string, string>();
   #held = 0;
 
   constructor(files: SkillFiles, options: SkillCatalogueOptions) {
@@ -175,6 +186,12 @@ class Walker {
   /** Builds one skill's entry, or records why it is refused. */
   async #skill(dir: string): Promise<void> {
     try {
+      const key = resourceUriKey(skillUri(`${dir}/SKILL.md`));
+      const other = this.#keys.get(key);
+      if (other !== undefined)
+        throw new SkillRefused(
+          `has the URIs of skill '${other}' (the first path segment is a URI host: case does not count)`,
+        );
       const paths = await this.#collect(dir, '', []);
       const read = await this.#readAll(dir, paths);
       const skillMd = read.get('SKILL.md')!;
@@ -187,6 +204,7 @@ class Walker {
         this.#found.files.set(uri, { bytes, mimeType: mimeTypeOf(path) });
       }
       this.#found.skills.push({ uri: skillUri(`${dir}/SKILL.md`), frontmatter, resources });
+      this.#keys.set(key, dir);
     } catch (error) {
       if (!(error instanceof SkillRefused || error instanceof SkillRuleError || error instanceof TypeError))
         throw error;

@@ -56,6 +56,27 @@ describe('a skills catalogue from code', () => {
     expect(catalogue.problems.find((p) => p.path === 'bad-name')?.reason).toMatch(/not the directory name/);
   });
 
+  it('finds skills, files and directories by any spelling of their URI, and refuses a skill whose URIs another has', async () => {
+    const refunds = '---\nname: refunds\ndescription: Refunds per policy\n---\nbody\n';
+    const catalogue = await SkillCatalogue.fromFiles({
+      ...FILES,
+      'Acme/billing/refunds': { 'SKILL.md': refunds, 'other.md': 'shadow' },
+    });
+    expect(catalogue.entries.map((s) => s.uri)).toEqual([
+      'skill://acme/billing/refunds/SKILL.md',
+      'skill://git-workflow/SKILL.md',
+    ]);
+    expect(catalogue.problems.find((p) => p.path === 'Acme/billing/refunds')?.reason).toMatch(
+      /URIs of skill 'acme\/billing\/refunds'/,
+    );
+    expect(catalogue.get('SKILL://ACME/billing/refunds/SKILL%2Emd')?.frontmatter.name).toBe('refunds');
+    expect(catalogue.file('skill://git-workflow/references/GUIDE%2emd')).toBeDefined();
+    expect(catalogue.file('skill://acme/billing/refunds/other.md')).toBeUndefined();
+    expect(catalogue.directory('skill://Git-Workflow/references')?.map((r) => r.uri)).toEqual([
+      'skill://git-workflow/references/GUIDE.md',
+    ]);
+  });
+
   it('refuses a skill over the file-count or size bound, and a path with ..', async () => {
     const many = Object.fromEntries(Array.from({ length: 4 }, (_, i) => [`f${i}.txt`, 'x']));
     const catalogue = await SkillCatalogue.fromFiles(

@@ -11,6 +11,7 @@
 import type { JsonRpcMessage, JsonRpcResponse, Params } from '../../../core/index.js';
 import { isRequestId } from '../../../core/runtime.js';
 import type { LegacySession } from '../../index.js';
+import { SubscribedUris } from '../../runtime.js';
 import type { SessionChange, SessionMessage, SessionRecord, SessionStore } from './session-store.js';
 
 /** What a session replica needs from the fleet it belongs to. */
@@ -54,7 +55,7 @@ export function recordOf(session: {
     clientCapabilities: legacy.clientCapabilities,
     logLevel: legacy.logLevel,
     initialized: legacy.initialized,
-    subscriptions: [...legacy.subscriptions],
+    subscriptions: [...legacy.subscriptions.values()],
     standaloneStreamId: session.streams.standalone.id,
   };
 }
@@ -73,8 +74,13 @@ function applyChange(host: ReplicaHost, change: SessionChange): void {
   const legacy = host.legacy;
   if ('logLevel' in change) legacy.logLevel = change.logLevel;
   else if ('initialized' in change) legacy.initialized = true;
-  else if ('subscribe' in change) host.syncSubscriptions([...legacy.subscriptions, change.subscribe]);
-  else host.syncSubscriptions([...legacy.subscriptions].filter((uri) => uri !== change.unsubscribe));
+  else if ('subscribe' in change)
+    host.syncSubscriptions([...legacy.subscriptions.values(), change.subscribe]);
+  else {
+    const next = new SubscribedUris(legacy.subscriptions.values());
+    next.delete(change.unsubscribe);
+    host.syncSubscriptions(next.values());
+  }
 }
 
 /** The change a successful session method made, to store for the other instances. */
